@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+  .swiftLanguageMode(.v6),
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+  name: "ModelGraph",
+  platforms: [.macOS(.v14)],
+  products: [
+    .library(name: "ModelGraph", targets: ["ModelGraph"]),
+    .library(name: "ModelGraphCore", targets: ["ModelGraphCore"]),
+    .executable(name: "modelgraph", targets: ["modelgraph"]),
+    .executable(name: "trips-playground", targets: ["TripsPlayground"]),
+  ],
+  targets: [
+    .target(name: "ModelGraphCore", swiftSettings: swiftSettings),
+    .target(name: "ModelGraph", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),
+    .executableTarget(name: "modelgraph", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "TripsPlayground", dependencies: ["ModelGraph"], path: "Playgrounds/Trips",
+      swiftSettings: swiftSettings),
+    .testTarget(name: "ModelGraphCoreTests", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),
+    .testTarget(name: "ModelGraphTests", dependencies: ["ModelGraph"], swiftSettings: swiftSettings),
+  ]
+)

@@ -1,0 +1,25 @@
+/// A model class as the engine sees it: a name, an optional parent, and its own properties.
+///
+/// An entity inherits every attribute and relationship of its ancestors; ``SchemaCatalog``
+/// resolves the inheritance into ``ResolvedEntity`` values.
+public struct EntityDescription: Sendable, Hashable {
+  /// The class name.
+  public var name: String
+  /// The parent entity's name, or `nil` for a root class.
+  public var parent: String?
+  /// The attributes this class declares itself, in declaration order.
+  public var attributes: [AttributeDescription]
+  /// The relationships this class declares itself, in declaration order.
+  public var relationships: [RelationshipDescription]
+
+  /// Describes an entity.
+  public init(
+    name: String, parent: String? = nil, attributes: [AttributeDescription] = [],
+    relationships: [RelationshipDescription] = []
+  ) {
+    self.name = name
+    self.parent = parent
+    self.attributes = attributes
+    self.relationships = relationships
+  }
+}

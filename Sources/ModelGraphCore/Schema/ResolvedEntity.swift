@@ -1,0 +1,45 @@
+/// An entity with its inheritance resolved: every attribute and relationship, inherited first.
+///
+/// An inherited property has the same slot in every entity of a hierarchy, so code that reads
+/// `Trip.name` reads the same column index in the Trip, BusinessTrip and PersonalTrip tables.
+public final class ResolvedEntity: Sendable {
+  /// The entity's position in its ``SchemaCatalog``; also its table's position in a store version.
+  public let index: Int
+  /// The description it was resolved from.
+  public let description: EntityDescription
+  /// The parent entity's index, or `nil` for a root.
+  public let parentIndex: Int?
+  /// The indices of this entity and its ancestors, root first.
+  public let lineage: [Int]
+  /// Every attribute, inherited ones first; an attribute's position is its slot.
+  public let attributes: [AttributeDescription]
+  /// Every relationship, inherited ones first; a relationship's position is its slot.
+  public let relationships: [RelationshipDescription]
+  private let attributeSlots: [String: Int]
+  private let relationshipSlots: [String: Int]
+
+  init(index: Int, description: EntityDescription, parent: ResolvedEntity?) {
+    self.index = index
+    self.description = description
+    self.parentIndex = parent?.index
+    self.lineage = (parent?.lineage ?? []) + [index]
+    self.attributes = (parent?.attributes ?? []) + description.attributes
+    self.relationships = (parent?.relationships ?? []) + description.relationships
+    self.attributeSlots = Dictionary(
+      attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+    self.relationshipSlots = Dictionary(
+      relationships.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+  }
+
+  /// The class name.
+  public var name: String { description.name }
+
+  /// The slot of the attribute called `name`, if the entity has one.
+  public func attributeSlot(named name: String) -> Int? { attributeSlots[name] }
+
+  /// The slot of the relationship called `name`, if the entity has one.
+  public func relationshipSlot(named name: String) -> Int? { relationshipSlots[name] }
+
+  /// Whether this entity is `other` or descends from it.
+  public func isKind(of other: ResolvedEntity) -> Bool { lineage.contains(other.index) }
+}

@@ -1,0 +1,76 @@
+/// The entities a store knows, with inheritance resolved; an immutable value.
+///
+/// A catalog only grows: registering a subclass the first time it is used yields a new catalog
+/// with the old entities at the same indices.
+public struct SchemaCatalog: Sendable {
+  /// Every entity, by index.
+  public private(set) var entities: [ResolvedEntity] = []
+  private var indexByName: [String: Int] = [:]
+  private var subtrees: [[Int]] = []
+
+  /// An empty catalog.
+  public init() {}
+
+  /// The entity called `name`, if known.
+  public func entity(named name: String) -> ResolvedEntity? {
+    indexByName[name].map { entities[$0] }
+  }
+
+  /// The indices of `entity` and all its descendants, the entity first.
+  ///
+  /// - Complexity: O(1).
+  public func subtree(of entity: Int) -> [Int] { subtrees[entity] }
+
+  /// The catalog with `descriptions` added, parents before children in any order given.
+  ///
+  /// An entity already present with an identical description is kept as it is.
+  /// - Throws: ``SchemaError`` for an unknown parent, a property declared twice in a hierarchy,
+  ///   or a name reused with a different definition.
+  public func adding(_ descriptions: [EntityDescription]) throws -> SchemaCatalog {
+    var result = self
+    var pending = descriptions
+    while !pending.isEmpty {
+      let before = pending.count
+      pending = try pending.filter { description in
+        if let existing = result.entity(named: description.name) {
+          guard existing.description == description else {
+            throw SchemaError(
+              .conflictingEntity, entity: description.name,
+              message: "an entity of this name is already registered with other properties")
+          }
+          return false
+        }
+        if let parent = description.parent, result.entity(named: parent) == nil {
+          return true
+        }
+        try result.append(description)
+        return false
+      }
+      if pending.count == before, let orphan = pending.first {
+        throw SchemaError(
+          .unknownParent, entity: orphan.name,
+          message: "parent entity '\(orphan.parent ?? "")' is not part of the schema")
+      }
+    }
+    return result
+  }
+
+  private mutating func append(_ description: EntityDescription) throws {
+    let parent = description.parent.flatMap { entity(named: $0) }
+    var seen = Set((parent?.attributes.map(\.name) ?? []) + (parent?.relationships.map(\.name) ?? []))
+    for name in description.attributes.map(\.name) + description.relationships.map(\.name) {
+      guard seen.insert(name).inserted else {
+        throw SchemaError(
+          .duplicateProperty, entity: description.name, property: name,
+          message: "'\(name)' is declared twice in the class hierarchy")
+      }
+    }
+    let resolved = ResolvedEntity(index: entities.count, description: description, parent: parent)
+    entities.append(resolved)
+    indexByName[description.name] = resolved.index
+    subtrees.append([resolved.index])
+    for ancestor in resolved.lineage.dropLast() {
+      subtrees[ancestor].append(resolved.index)
+    }
+  }
+}

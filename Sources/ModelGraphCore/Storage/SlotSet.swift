@@ -1,0 +1,21 @@
+/// A small set of attribute slots, as a bit mask with an overflow flag for wide entities.
+public struct SlotSet: Sendable, Hashable {
+  private var bits: UInt64 = 0
+  private var overflow = false
+
+  /// The empty set.
+  public init() {}
+
+  /// Adds `slot`; a slot of 64 or more marks every slot from 64 on.
+  public mutating func insert(_ slot: Int) {
+    if slot < 64 { bits |= 1 << UInt64(slot) } else { overflow = true }
+  }
+
+  /// Whether no slot is in the set.
+  public var isEmpty: Bool { bits == 0 && !overflow }
+
+  /// The slots in the set that are below `count`, ascending.
+  public func slots(below count: Int) -> [Int] {
+    (0..<count).filter { $0 < 64 ? bits & (1 << UInt64($0)) != 0 : overflow }
+  }
+}

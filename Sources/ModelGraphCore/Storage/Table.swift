@@ -1,0 +1,144 @@
+/// The rows of one concrete entity: a typed column per attribute and relationship.
+///
+/// Each row has a stamp: its generation shifted left by one, with the low bit set while an
+/// object lives in the row. A table reachable from a published ``StoreVersion`` is frozen; a
+/// session works on a ``copy()`` that shares its chunks until it writes.
+public final class Table: @unchecked Sendable {
+  // @unchecked Sendable: a frozen table is never mutated (sessions mutate only their copies),
+  // and a session's working table never leaves the session.
+
+  /// The entity whose objects the rows hold.
+  public let entity: ResolvedEntity
+  /// One column per attribute slot.
+  @exclusivity(unchecked) public var attributeColumns: [AnyColumn]
+  /// One column per relationship slot: `ObjectKey?` for to-one, `[ObjectKey]` for to-many.
+  @exclusivity(unchecked) public var relationshipColumns: [AnyColumn]
+  /// Row stamps: generation << 1 | alive.
+  @exclusivity(unchecked) public var stamps: Column<UInt32>
+  /// The number of live rows.
+  public internal(set) var liveCount: Int
+
+  /// An empty table for `entity`.
+  public init(entity: ResolvedEntity) {
+    self.entity = entity
+    attributeColumns = entity.attributes.map { makeColumn(of: $0.storageType) }
+    relationshipColumns = entity.relationships.map {
+      $0.isToMany ? Column<[ObjectKey]>() : Column<ObjectKey?>()
+    }
+    stamps = Column()
+    liveCount = 0
+  }
+
+  private init(copying other: Table) {
+    entity = other.entity
+    attributeColumns = other.attributeColumns.map { $0.copy() }
+    relationshipColumns = other.relationshipColumns.map { $0.copy() }
+    stamps = unsafeDowncast(other.stamps.copy(), to: Column<UInt32>.self)
+    liveCount = other.liveCount
+  }
+
+  /// A table with the same rows whose chunks are shared until either table writes.
+  ///
+  /// - Complexity: O(columns × chunks).
+  public func copy() -> Table { Table(copying: self) }
+
+  /// The number of rows, live or not.
+  @inlinable public var rowCount: Int { stamps.count }
+
+  /// Whether an object lives in `row`.
+  @inlinable public func isAlive(_ row: Int) -> Bool {
+    row < stamps.count && stamps[row] & 1 == 1
+  }
+
+  /// The generation of `row`.
+  @inlinable public func generation(of row: Int) -> UInt32 { stamps[row] >> 1 }
+
+  /// Whether `key` names the object living in its row now.
+  public func contains(_ key: ObjectKey) -> Bool {
+    let row = Int(key.row)
+    return row < stamps.count && stamps[row] == key.generation << 1 | 1
+  }
+
+  /// The typed column of attribute `slot`.
+  ///
+  /// The caller guarantees that `Element` is the attribute's storage type.
+  @inlinable @inline(__always)
+  public func column<Element: ColumnValue>(_ slot: Int, as _: Element.Type) -> Column<Element> {
+    unsafeDowncast(attributeColumns[slot], to: Column<Element>.self)
+  }
+
+  /// Grows every column to hold `count` rows; new rows are empty (not alive).
+  func grow(to count: Int) {
+    guard count > stamps.count else { return }
+    stamps.grow(to: count)
+    for column in attributeColumns { column.grow(to: count) }
+    for column in relationshipColumns { column.grow(to: count) }
+  }
+
+  /// Marks `row` as holding a new object of `generation`, growing the table if needed.
+  func activate(row: Int, generation: UInt32) {
+    grow(to: row + 1)
+    stamps[row] = generation << 1 | 1
+    liveCount += 1
+  }
+
+  /// Ends the life of the object of `generation` in `row`, live or already marked deleted:
+  /// resets its values and moves the row to its next generation.
+  ///
+  /// - Returns: `false` when the row holds another object (nothing changes).
+  func retire(row: Int, _ generation: UInt32) -> Bool {
+    guard row < rowCount else { return false }
+    let stamp = stamps[row]
+    if stamp == generation << 1 | 1 {
+      liveCount -= 1
+    } else if stamp != generation << 1 {
+      return false
+    }
+    stamps[row] = (generation &+ 1) << 1
+    for column in attributeColumns { column.clear(row: row) }
+    for column in relationshipColumns { column.clear(row: row) }
+    return true
+  }
+
+  /// Calls `body` with every live row, in row order.
+  @inlinable
+  public func forEachLiveRow(_ body: (Int) throws -> Void) rethrows {
+    try stamps.forEachChunk { start, stamps in
+      for offset in stamps.indices where stamps[offset] & 1 == 1 {
+        try body(start + offset)
+      }
+    }
+  }
+
+  /// Copies every value of `row` in `source` (a table of the same entity) into `row` here.
+  func copyRow(_ row: Int, from source: Table) {
+    for (column, other) in zip(attributeColumns, source.attributeColumns) {
+      column.copyValue(from: other, row: row)
+    }
+    copyRelationships(row, from: source)
+  }
+
+  /// Copies the attribute values at `slots` of `row` in `source` into `row` here.
+  func copyAttributes(_ slots: SlotSet, row: Int, from source: Table) {
+    for slot in slots.slots(below: attributeColumns.count) {
+      attributeColumns[slot].copyValue(from: source.attributeColumns[slot], row: row)
+    }
+  }
+
+  /// Copies every relationship value of `row` in `source` into `row` here.
+  func copyRelationships(_ row: Int, from source: Table) {
+    for (column, other) in zip(relationshipColumns, source.relationshipColumns) {
+      column.copyValue(from: other, row: row)
+    }
+  }
+}
+
+extension Table {
+  /// Makes this table's rows those of `other` (same entity), sharing its chunks.
+  func reset(to other: Table) {
+    attributeColumns = other.attributeColumns.map { $0.copy() }
+    relationshipColumns = other.relationshipColumns.map { $0.copy() }
+    stamps = unsafeDowncast(other.stamps.copy(), to: Column<UInt32>.self)
+    liveCount = other.liveCount
+  }
+}

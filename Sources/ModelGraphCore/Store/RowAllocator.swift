@@ -1,0 +1,22 @@
+/// Hands out the rows of one table: freed rows first (with their next generation), then new ones.
+struct RowAllocator: Sendable {
+  private(set) var nextRow = 0
+  private var free: [(row: Int, generation: UInt32)] = []
+
+  /// A row for a new object and the generation it gets.
+  mutating func allocate() -> (row: Int, generation: UInt32) {
+    if let reused = free.popLast() { return reused }
+    defer { nextRow += 1 }
+    return (nextRow, 0)
+  }
+
+  /// Makes `row` available again; its next object gets `generation`.
+  mutating func release(row: Int, generation: UInt32) {
+    free.append((row, generation))
+  }
+
+  /// Accounts for rows that a loaded table already holds.
+  mutating func reserve(through rowCount: Int) {
+    nextRow = max(nextRow, rowCount)
+  }
+}

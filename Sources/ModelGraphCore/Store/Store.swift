@@ -1,0 +1,62 @@
+import Synchronization
+
+/// The shared, committed state of a container: the catalog, the current version, row allocation.
+///
+/// Sessions read a ``StoreVersion`` without locking and publish their changes through
+/// ``Session/save()``; publishing is the only step that takes the store's lock.
+public final class Store: Sendable {
+  struct State {
+    var version: StoreVersion
+    var allocators: [RowAllocator]
+  }
+
+  let state: Mutex<State>
+
+  /// An empty store with no entities.
+  public init() {
+    state = Mutex(
+      State(version: StoreVersion(number: 0, catalog: SchemaCatalog(), tables: []), allocators: []))
+  }
+
+  /// The current committed version.
+  public var version: StoreVersion { state.withLock { $0.version } }
+
+  /// The current catalog.
+  public var catalog: SchemaCatalog { version.catalog }
+
+  /// Adds entities (and an empty table for each new one) to the catalog.
+  ///
+  /// Registering an entity that is already present with the same description does nothing.
+  /// - Returns: The catalog after registration.
+  /// - Throws: ``SchemaError`` when the descriptions conflict with the catalog or each other.
+  @discardableResult
+  public func register(_ descriptions: [EntityDescription]) throws -> SchemaCatalog {
+    try state.withLock { state in
+      let catalog = try state.version.catalog.adding(descriptions)
+      guard catalog.entities.count != state.version.catalog.entities.count else { return catalog }
+      var tables = state.version.tables
+      for entity in catalog.entities.dropFirst(tables.count) {
+        tables.append(Table(entity: entity))
+        state.allocators.append(RowAllocator())
+      }
+      state.version = StoreVersion(
+        number: state.version.number, catalog: catalog, tables: tables)
+      return catalog
+    }
+  }
+
+  /// Allocates a row of `entity` for a new object.
+  func allocateRow(entity: Int) -> (row: Int, generation: UInt32) {
+    state.withLock { $0.allocators[entity].allocate() }
+  }
+
+  /// Returns rows that new objects held but never committed; they come back with a new generation.
+  func releaseUncommitted(_ rows: [(entity: Int, row: Int, generation: UInt32)]) {
+    guard !rows.isEmpty else { return }
+    state.withLock { state in
+      for item in rows {
+        state.allocators[item.entity].release(row: item.row, generation: item.generation &+ 1)
+      }
+    }
+  }
+}

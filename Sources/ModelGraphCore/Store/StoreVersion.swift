@@ -1,0 +1,20 @@
+/// One committed state of a store: its catalog and a frozen table per entity.
+///
+/// A version is an immutable value: a reader that holds one sees exactly that state while
+/// later saves publish newer versions beside it.
+public struct StoreVersion: Sendable {
+  /// Increases by one with every save that changed data.
+  public let number: UInt64
+  /// The entities, by index.
+  public let catalog: SchemaCatalog
+  /// One frozen table per entity of the catalog, by entity index.
+  public let tables: [Table]
+
+  /// The number of live objects of `entity` alone, or of it and its descendants when `deep`.
+  ///
+  /// - Complexity: O(number of entities in the subtree).
+  public func count(of entity: Int, deep: Bool) -> Int {
+    let entities = deep ? catalog.subtree(of: entity) : [entity]
+    return entities.reduce(0) { $0 + tables[$1].liveCount }
+  }
+}
