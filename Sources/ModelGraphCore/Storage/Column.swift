@@ -19,6 +19,8 @@ public class AnyColumn: @unchecked Sendable {
   public func value(at row: Int) -> ModelValue { fatalError("abstract") }
   /// Stores a boxed value at `row`; returns `false` when its type does not fit the column.
   public func setValue(_ value: ModelValue, at row: Int) -> Bool { fatalError("abstract") }
+  /// The value at `row`, unboxed but type-erased.
+  public func anyValue(at row: Int) -> any ColumnValue { fatalError("abstract") }
   /// Copies the value at `row` of `other` (a column of the same type) into `row` of this one.
   func copyValue(from other: AnyColumn, row: Int) { fatalError("abstract") }
   /// Grows the column to `count` rows filled with the placeholder value.
@@ -88,6 +90,8 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   }
 
   public override func value(at row: Int) -> ModelValue { self[row].modelValue }
+
+  public override func anyValue(at row: Int) -> any ColumnValue { self[row] }
 
   public override func setValue(_ value: ModelValue, at row: Int) -> Bool {
     guard let typed = Element(modelValue: value) else { return false }

@@ -11,6 +11,11 @@ public struct SlotSet: Sendable, Hashable {
     if slot < 64 { bits |= 1 << UInt64(slot) } else { overflow = true }
   }
 
+  /// Removes `slot` (slots of 64 or more are removed only all together).
+  public mutating func remove(_ slot: Int) {
+    if slot < 64 { bits &= ~(1 << UInt64(slot)) }
+  }
+
   /// Whether no slot is in the set.
   public var isEmpty: Bool { bits == 0 && !overflow }
 

@@ -202,3 +202,11 @@ extension UInt32: ColumnValue {
     }
   }
 }
+
+extension ColumnValue {
+  /// Writes the value into `row` of `column`, which must be a column of `Self`.
+  @inlinable
+  public func store(in column: AnyColumn, row: Int) {
+    unsafeDowncast(column, to: Column<Self>.self)[row] = self
+  }
+}

@@ -1,0 +1,132 @@
+extension ModelContext {
+  /// Inserts a new object, and the new objects its relationships point at, into the context.
+  ///
+  /// Inserting an object that the context already manages does nothing. The object's values
+  /// move into the context's tables; it is saved by the next ``save()``.
+  /// - Precondition: The object belongs to no other context and was not deleted.
+  /// - Complexity: O(attributes + relationships).
+  public func insert<T: PersistentModel>(_ model: T) {
+    _ = adopt(model)
+  }
+
+  /// Makes `model` managed by this context if it is new, and returns its key.
+  @discardableResult
+  func adopt(_ model: PersistentModel) -> ObjectKey {
+    if let context = model._context {
+      precondition(context === self, "\(type(of: model)) object belongs to another ModelContext")
+      model.checkNotDeleted()
+      return model._key
+    }
+    model.checkNotDeleted()
+    let entity: Int
+    do {
+      entity = try entityIndex(for: type(of: model))
+    } catch let error as SchemaError {
+      preconditionFailure("\(type(of: model)) cannot be inserted: \(error)")
+    } catch {
+      preconditionFailure("\(type(of: model)) cannot be inserted: \(error)")
+    }
+    let key = session.insert(entity: entity)
+    let table = session.table(entity)
+    let info = model._classInfo
+    let pending = model._pending
+    var missing = SlotSet()
+    let row = Int(key.row)
+    for slot in info.attributeWrappers.indices {
+      if let value = pending?.attributes[slot] ?? info.initialValue(of: model, slot: slot) {
+        value.store(in: table.attributeColumns[slot], row: row)
+      } else if !table.entity.attributes[slot].isOptional {
+        missing.insert(slot)
+      }
+    }
+    model._table = table
+    model._row = row
+    model._context = self
+    model._key = key
+    model._status = .inserted
+    model._pending = nil
+    register(model)
+    insertedObjects.append(model)
+    if !missing.isEmpty { missingAttributes[key] = missing }
+    if let relationships = pending?.relationships {
+      for (slot, models) in relationships.enumerated() {
+        if let models { model._setRelatedObjects(slot: slot, models) }
+      }
+    }
+    return key
+  }
+
+  /// Records a write to attribute `slot` of a managed object.
+  func noteWrite(_ model: PersistentModel, attributeSlot slot: Int) {
+    switch model._status {
+    case .inserted:
+      if !missingAttributes.isEmpty { missingAttributes[model._key]?.remove(slot) }
+    case .registered:
+      session.noteAttributeWrite(entity: Int(model._key.entity), row: model._row, slot: slot)
+      markChanged(model)
+    default:
+      break
+    }
+  }
+
+  /// Records a write to relationship `slot` of a managed object.
+  func noteWrite(_ model: PersistentModel, relationshipSlot slot: Int) {
+    guard model._status == .registered else { return }
+    session.noteRelationshipWrite(entity: Int(model._key.entity), row: model._row)
+    markChanged(model)
+  }
+
+  private func markChanged(_ model: PersistentModel) {
+    if !model._isChanged {
+      model._isChanged = true
+      changedObjects.append(model)
+    }
+  }
+
+  /// Deletes an object; the deletion is published by the next ``save()``.
+  ///
+  /// Deleting an object that was inserted and never saved simply discards it. Deleting an
+  /// object of no context does nothing. After deletion, using the object's properties stops
+  /// with a message.
+  /// - Complexity: O(1).
+  public func delete<T: PersistentModel>(_ model: T) {
+    guard let context = model._context else { return }
+    precondition(context === self, "\(type(of: model)) object belongs to another ModelContext")
+    switch model._status {
+    case .inserted:
+      session.delete(model._key)
+      missingAttributes[model._key] = nil
+      detach(model)
+    case .registered:
+      session.delete(model._key)
+      model._status = .pendingDeletion
+      model._table = nil
+      deletedObjects.append(model)
+    default:
+      break
+    }
+  }
+
+  /// Deletes every object of `model` (and, by default, its subclasses) that matches `predicate`.
+  ///
+  /// - Parameters:
+  ///   - model: The class whose objects to delete.
+  ///   - predicate: Which objects; all when `nil`.
+  ///   - includeSubclasses: Whether objects of subclasses are deleted too.
+  /// - Throws: ``ModelError`` when the predicate throws.
+  /// - Complexity: O(n) in the objects of the classes visited.
+  public func delete<T: PersistentModel>(
+    model: T.Type, where predicate: Predicate<T>? = nil, includeSubclasses: Bool = true
+  ) throws {
+    var descriptor = FetchDescriptor<T>(predicate: predicate)
+    descriptor.includesSubclasses = includeSubclasses
+    for object in try fetch(descriptor) { delete(object) }
+  }
+
+  /// Unbinds an inserted object from the context; it becomes a deleted object.
+  private func detach(_ model: PersistentModel) {
+    forget(model)
+    model._table = nil
+    model._status = .deleted
+  }
+}

@@ -1,0 +1,94 @@
+extension ModelContext {
+  /// Records `model` as the one object of its key in this context.
+  func register(_ model: PersistentModel) {
+    let entity = Int(model._key.entity)
+    let row = model._row
+    if entity >= registered.count {
+      registered += Array(repeating: [], count: entity + 1 - registered.count)
+      registeredCounts += Array(repeating: 0, count: entity + 1 - registeredCounts.count)
+    }
+    if row >= registered[entity].count {
+      let target = max(row + 1, registered[entity].count * 2, 64)
+      registered[entity] += Array(repeating: nil, count: target - registered[entity].count)
+    }
+    registered[entity][row] = Unmanaged.passUnretained(model)
+    registeredCounts[entity] += 1
+  }
+
+  /// Removes `model` from the identity map (it is being deallocated or unbound).
+  func forget(_ model: PersistentModel) {
+    let entity = Int(model._key.entity)
+    let row = model._row
+    guard entity < registered.count, row < registered[entity].count,
+      registered[entity][row]?.toOpaque() == Unmanaged.passUnretained(model).toOpaque()
+    else { return }
+    registered[entity][row] = nil
+    registeredCounts[entity] -= 1
+    if registeredCounts[entity] == 0 { registered[entity] = [] }
+  }
+
+  /// The object already registered for `key`, if any.
+  func registeredObject(for key: ObjectKey) -> PersistentModel? {
+    let entity = Int(key.entity)
+    let row = Int(key.row)
+    guard entity < registered.count, row < registered[entity].count,
+      let object = registered[entity][row]?.takeUnretainedValue(),
+      object._key.generation == key.generation
+    else { return nil }
+    return object
+  }
+
+  /// The object for `key`: the registered one, or a new handle bound to its row.
+  ///
+  /// The caller guarantees the key names a live row of the session.
+  /// - Complexity: O(1).
+  func object(for key: ObjectKey) -> PersistentModel {
+    if let object = registeredObject(for: key) { return object }
+    let entity = Int(key.entity)
+    let object = modelClass(forEntity: entity).init()
+    object._table = session.table(entity)
+    object._row = Int(key.row)
+    object._context = self
+    object._key = key
+    object._status = .registered
+    register(object)
+    return object
+  }
+
+  /// The objects for live keys, in order; keys of objects deleted since are skipped.
+  func objects(for keys: [ObjectKey]) -> [PersistentModel] {
+    keys.compactMap { session.contains($0) ? object(for: $0) : nil }
+  }
+
+  func modelClass(forEntity entity: Int) -> PersistentModel.Type {
+    if entity < classCache.count, let type = classCache[entity] { return type }
+    if entity >= classCache.count {
+      classCache += Array(repeating: nil, count: entity + 1 - classCache.count)
+    }
+    var candidate: Int? = entity
+    while let index = candidate {
+      if let type = container.modelClass(forEntity: index) {
+        classCache[entity] = type
+        return type
+      }
+      candidate = session.catalog.entities[index].parentIndex
+    }
+    preconditionFailure("no model class is registered for entity \(entity)")
+  }
+
+  /// The object with `identifier`, from the identity map or materialized from its row.
+  ///
+  /// - Returns: `nil` when no live object has this identifier (deleted, or of another store).
+  /// - Complexity: O(1).
+  public func model(for identifier: PersistentIdentifier) -> PersistentModel? {
+    guard let key = key(for: identifier), session.contains(key) else { return nil }
+    return object(for: key)
+  }
+
+  /// The object with `identifier` if this context has already registered it.
+  ///
+  /// - Complexity: O(1).
+  public func registeredModel<T: PersistentModel>(for identifier: PersistentIdentifier) -> T? {
+    key(for: identifier).flatMap(registeredObject(for:)) as? T
+  }
+}

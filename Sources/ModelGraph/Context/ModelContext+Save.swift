@@ -1,0 +1,82 @@
+extension ModelContext {
+  /// Publishes every unsaved change to the container, all at once, or none of them.
+  ///
+  /// The save first validates the whole change set; if any rule is broken it throws one error
+  /// listing every violation, and the store, every other context and this context's pending
+  /// changes stay as they were, so the caller can fix them or ``rollback()``.
+  /// - Throws: ``ModelError`` with code ``ModelError/Code/validationFailed``.
+  /// - Complexity: O(changes).
+  public func save() throws {
+    try validate()
+    session.save()
+    for object in insertedObjects where object._status == .inserted {
+      object._status = .registered
+    }
+    for object in changedObjects { object._isChanged = false }
+    for object in deletedObjects where object._status == .pendingDeletion {
+      forget(object)
+      object._status = .deleted
+    }
+    insertedObjects = []
+    changedObjects = []
+    deletedObjects = []
+    missingAttributes = [:]
+  }
+
+  private func validate() throws {
+    var violations: [ModelError.Violation] = []
+    for (key, slots) in missingAttributes where session.contains(key) {
+      let entity = session.catalog.entities[Int(key.entity)]
+      for slot in slots.slots(below: entity.attributes.count) {
+        violations.append(
+          ModelError.Violation(
+            entity: entity.name, property: entity.attributes[slot].name,
+            identifier: identifier(for: key), rule: "a non-optional attribute was never set"))
+      }
+    }
+    guard violations.isEmpty else {
+      throw ModelError(
+        .validationFailed,
+        message: "save failed: \(violations.count) rule\(violations.count == 1 ? "" : "s") broken",
+        violations: violations)
+    }
+  }
+
+  /// Discards every unsaved change: inserted objects leave the context (keeping their values),
+  /// changed objects return to their saved values, deleted objects come back.
+  ///
+  /// - Complexity: O(changes).
+  public func rollback() {
+    let discarded = insertedObjects.filter { $0._status == .inserted }
+    let saved = discarded.map { object in
+      let pending = PendingValues(info: object._classInfo)
+      if let table = object._table {
+        for slot in pending.attributes.indices {
+          pending.attributes[slot] = table.attributeColumns[slot].anyValue(at: object._row)
+        }
+        for slot in pending.relationships.indices {
+          pending.relationships[slot] = object._relatedObjects(slot: slot)
+        }
+      }
+      return pending
+    }
+    for (object, pending) in zip(discarded, saved) {
+      forget(object)
+      object._pending = pending
+      object._table = nil
+      object._context = nil
+      object._key = .placeholder
+      object._status = .new
+    }
+    session.rollback()
+    for object in deletedObjects where object._status == .pendingDeletion {
+      object._status = .registered
+      object._table = session.table(Int(object._key.entity))
+    }
+    for object in changedObjects { object._isChanged = false }
+    insertedObjects = []
+    changedObjects = []
+    deletedObjects = []
+    missingAttributes = [:]
+  }
+}

@@ -1,0 +1,81 @@
+/// The place where model objects are inserted, fetched, changed, deleted and saved.
+///
+/// A context keeps one object per persisted identity (an identity map) and its unsaved changes;
+/// ``save()`` publishes them to the container all at once, ``rollback()`` discards them.
+/// Contexts are not `Sendable`: use each on one thread or task, and make one per task.
+public final class ModelContext {
+  /// The container whose store the context reads and saves to.
+  public let container: ModelContainer
+  let session: Session
+  var entityCache: [ObjectIdentifier: Int] = [:]
+  var classCache: [PersistentModel.Type?] = []
+  var registered: [[Unmanaged<PersistentModel>?]] = []
+  var registeredCounts: [Int] = []
+  var insertedObjects: [PersistentModel] = []
+  var changedObjects: [PersistentModel] = []
+  var deletedObjects: [PersistentModel] = []
+  var missingAttributes: [ObjectKey: SlotSet] = [:]
+  var deferredErrors: [SchemaError] = []
+
+  /// Makes a context on `container`'s current committed state.
+  public init(_ container: ModelContainer) {
+    self.container = container
+    session = Session(store: container.store)
+  }
+
+  /// Whether anything was inserted, changed or deleted since the last save or rollback.
+  public var hasChanges: Bool {
+    !insertedObjects.isEmpty || !changedObjects.isEmpty || !deletedObjects.isEmpty
+      || session.hasChanges
+  }
+
+  /// The objects inserted and not yet saved, in insertion order.
+  public var insertedModelsArray: [PersistentModel] {
+    insertedObjects.filter { $0._status == .inserted }
+  }
+
+  /// The saved objects changed and not yet saved.
+  public var changedModelsArray: [PersistentModel] {
+    changedObjects.filter { $0._status == .registered && $0._isChanged }
+  }
+
+  /// The saved objects deleted and not yet saved.
+  public var deletedModelsArray: [PersistentModel] {
+    deletedObjects.filter { $0._status == .pendingDeletion }
+  }
+
+  /// The entity index of a model class, registering the class on first use.
+  func entityIndex(for type: PersistentModel.Type) throws -> Int {
+    let key = ObjectIdentifier(type)
+    if let index = entityCache[key] { return index }
+    let index = try container.entityIndex(for: type)
+    entityCache[key] = index
+    return index
+  }
+
+  /// The public identifier of `key`.
+  func identifier(for key: ObjectKey) -> PersistentIdentifier {
+    PersistentIdentifier(
+      entityName: session.catalog.entities[Int(key.entity)].name, row: key.row,
+      generation: key.generation)
+  }
+
+  /// The engine key of `identifier`, if it names an entity of this store.
+  func key(for identifier: PersistentIdentifier) -> ObjectKey? {
+    guard let entity = container.store.catalog.entity(named: identifier.entityName) else {
+      return nil
+    }
+    return ObjectKey(entity: entity.index, row: Int(identifier.row), generation: identifier.generation)
+  }
+
+  /// Runs `block`, then saves; if `block` or the save throws, rolls back and rethrows.
+  public func transaction(block: () throws -> Void) throws {
+    do {
+      try block()
+      try save()
+    } catch {
+      rollback()
+      throw error
+    }
+  }
+}

@@ -1,0 +1,49 @@
+/// A failure of a context operation that the caller can act on: a save that breaks a rule, a
+/// fetch that cannot run.
+public struct ModelError: Error, Sendable, CustomStringConvertible {
+  /// What kind of failure this is.
+  public enum Code: String, Sendable, Hashable {
+    /// A save found one or more rule violations; ``violations`` lists them.
+    case validationFailed
+    /// A predicate threw while it was evaluated.
+    case predicateFailed
+    /// A model class could not be registered.
+    case schema
+  }
+
+  /// One rule a save found broken.
+  public struct Violation: Sendable, Hashable, CustomStringConvertible {
+    /// The class of the object concerned.
+    public var entity: String
+    /// The property concerned.
+    public var property: String
+    /// The object concerned.
+    public var identifier: PersistentIdentifier?
+    /// The rule, in a few words.
+    public var rule: String
+
+    /// `Entity.property (identifier): rule`.
+    public var description: String {
+      "\(entity).\(property)\(identifier.map { " (\($0))" } ?? ""): \(rule)"
+    }
+  }
+
+  /// What kind of failure this is.
+  public var code: Code
+  /// A sentence for a person.
+  public var message: String
+  /// Every violation a failed save found.
+  public var violations: [Violation]
+
+  /// Makes an error.
+  public init(_ code: Code, message: String, violations: [Violation] = []) {
+    self.code = code
+    self.message = message
+    self.violations = violations
+  }
+
+  /// The message, then one line per violation.
+  public var description: String {
+    ([message] + violations.map { "  " + $0.description }).joined(separator: "\n")
+  }
+}

@@ -1,0 +1,2 @@
+@_exported public import Foundation
+@_exported public import ModelGraphCore

@@ -1,0 +1,40 @@
+extension PersistentModel {
+  /// The objects relationship `slot` points at, in order.
+  @usableFromInline
+  final func _relatedObjects(slot: Int) -> [PersistentModel] {
+    if _probe != nil {
+      _probe!.append(.relationship(slot))
+      return []
+    }
+    guard let table = _table, let context = _context else {
+      checkNotDeleted()
+      return _pending?.relationships[slot] ?? []
+    }
+    return context.objects(for: relationshipKeys(in: table, slot: slot))
+  }
+
+  /// Points relationship `slot` at `models`, inserting new ones into this object's context.
+  @usableFromInline
+  final func _setRelatedObjects(slot: Int, _ models: [PersistentModel]) {
+    guard let table = _table, let context = _context else {
+      checkNotDeleted()
+      if _pending == nil { _pending = PendingValues(info: _classInfo) }
+      _pending!.relationships[slot] = models
+      return
+    }
+    let keys = models.map { context.adopt($0) }
+    if _classInfo.relationshipWrappers[slot].type.isToMany {
+      unsafeDowncast(table.relationshipColumns[slot], to: Column<[ObjectKey]>.self)[_row] = keys
+    } else {
+      unsafeDowncast(table.relationshipColumns[slot], to: Column<ObjectKey?>.self)[_row] =
+        keys.first
+    }
+    context.noteWrite(self, relationshipSlot: slot)
+  }
+
+  final func relationshipKeys(in table: Table, slot: Int) -> [ObjectKey] {
+    let column = table.relationshipColumns[slot]
+    if let many = column as? Column<[ObjectKey]> { return many[_row] }
+    return unsafeDowncast(column, to: Column<ObjectKey?>.self)[_row].map { [$0] } ?? []
+  }
+}

@@ -1,0 +1,101 @@
+/// The base class of every model class.
+///
+/// Subclass it and mark each persisted property with ``Attribute`` or ``Relationship``, and each
+/// stored property that is not persisted with ``Transient``:
+/// ```swift
+/// class Trip: PersistentModel {
+///   @Attribute var name: String
+///   @Attribute(.unique) var identifier: UUID
+///   @Transient var scratch = 0
+/// }
+/// class BusinessTrip: Trip { @Attribute var company: String }
+/// ```
+/// A model object is a handle: once inserted into (or fetched through) a ``ModelContext``, its
+/// properties read and write that context's tables. Model objects are not `Sendable`: use one
+/// only on its context's thread or task, and pass ``persistentModelID`` across instead.
+/// Equality and hashing are by identity, as in SwiftData.
+open class PersistentModel: Hashable, Identifiable {
+  /// The context's working table holding the object's row; `nil` while unmanaged or deleted.
+  @exclusivity(unchecked) @usableFromInline final unowned(unsafe) var _table: Table?
+  /// The object's row in ``_table``.
+  @exclusivity(unchecked) @usableFromInline final var _row: Int = 0
+  /// The context that manages the object.
+  @usableFromInline final var _context: ModelContext?
+  final var _key = ObjectKey.placeholder
+  final var _status = ModelStatus.new
+  final var _pending: PendingValues?
+  final var _isChanged = false
+  final var _probe: [ProbeHit]?
+  final let _classInfo: ModelClassInfo
+
+  /// Makes an object that belongs to no context yet; insert it with ``ModelContext/insert(_:)``.
+  public required init() {
+    _classInfo = ModelClassInfo.info(for: type(of: self))
+    _classInfo.bind(self)
+  }
+
+  deinit {
+    _context?.forget(self)
+  }
+
+  /// The object's identity in its store; stable for its whole life.
+  ///
+  /// An object that was never inserted has no identity yet: asking for it stops with a message.
+  public var persistentModelID: PersistentIdentifier {
+    guard let context = _context else {
+      preconditionFailure("\(type(of: self)) has no persistentModelID before it is inserted")
+    }
+    return context.identifier(for: _key)
+  }
+
+  /// The identity, for `Identifiable`.
+  public var id: ObjectIdentifier { ObjectIdentifier(self) }
+
+  /// The context that manages the object, or `nil` if it was never inserted or was deleted.
+  public var modelContext: ModelContext? { _status == .deleted ? nil : _context }
+
+  /// Whether the object was deleted from its context (saved or not).
+  public var isDeleted: Bool { _status == .deleted || _status == .pendingDeletion }
+
+  /// Whether the object has unsaved changes: inserted, changed or deleted.
+  public var hasChanges: Bool {
+    _status == .inserted || _status == .pendingDeletion || _isChanged
+  }
+
+  /// Identity equality.
+  public static func == (lhs: PersistentModel, rhs: PersistentModel) -> Bool { lhs === rhs }
+
+  /// Hashes the identity.
+  public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+/// Where an object stands with its context.
+enum ModelStatus {
+  /// Never inserted: values live in the object.
+  case new
+  /// Inserted and not yet saved.
+  case inserted
+  /// Saved (or fetched) and live.
+  case registered
+  /// Deleted, and the deletion not yet saved.
+  case pendingDeletion
+  /// Deleted and saved, or discarded: the object no longer has a row.
+  case deleted
+}
+
+/// The values of an object that has no row yet, by slot.
+final class PendingValues {
+  var attributes: [(any ColumnValue)?]
+  var relationships: [[PersistentModel]?]
+
+  init(info: ModelClassInfo) {
+    attributes = Array(repeating: nil, count: info.attributeWrappers.count)
+    relationships = Array(repeating: nil, count: info.relationshipWrappers.count)
+  }
+}
+
+/// A property access recorded on a probe object while resolving a key path.
+enum ProbeHit: Equatable {
+  case attribute(Int)
+  case relationship(Int)
+}

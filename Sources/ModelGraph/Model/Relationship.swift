@@ -1,0 +1,102 @@
+/// Marks a stored property of a model class as a relationship to other model objects.
+///
+/// ```swift
+/// @Relationship(deleteRule: .cascade, inverse: \Accommodation.trip)
+/// var accommodations: [Accommodation]
+/// @Relationship var trip: Trip?
+/// ```
+/// A to-one relationship is an optional model type; a to-many relationship is an array and
+/// keeps the order objects were added in. Name `inverse:` on one side only (Swift rejects
+/// naming it on both); the engine knows both sides.
+@propertyWrapper
+public struct Relationship<Value: RelationshipValue> {
+  @usableFromInline unowned(unsafe) var owner: PersistentModel?
+  @usableFromInline var slot = -1
+  let declaration: RelationshipDeclaration
+
+  /// A relationship with a delete rule, count limits and an optional inverse.
+  ///
+  /// - Parameters:
+  ///   - deleteRule: What deleting the owner does to the related objects.
+  ///   - minimumModelCount: The fewest related objects a save accepts (to-many; 0: none).
+  ///   - maximumModelCount: The most related objects a save accepts (to-many; 0: no limit).
+  ///   - originalName: The property's name in an earlier schema version.
+  ///   - inverse: The relationship on the destination class that points back.
+  public init(
+    deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = 0,
+    maximumModelCount: Int? = 0, originalName: String? = nil, inverse: AnyKeyPath? = nil
+  ) {
+    declaration = RelationshipDeclaration(
+      deleteRule: deleteRule, inverse: inverse, minimumModelCount: minimumModelCount ?? 0,
+      maximumModelCount: maximumModelCount ?? 0, originalName: originalName)
+  }
+
+  /// The related object or objects.
+  ///
+  /// Assigning objects that belong to no context inserts them into the owner's context.
+  /// - Complexity: O(n) in the number of related objects.
+  public var wrappedValue: Value {
+    get {
+      guard let owner else { preconditionFailure("@Relationship used outside a PersistentModel") }
+      return Value.fromModels(owner._relatedObjects(slot: slot))
+    }
+    nonmutating set {
+      guard let owner else { preconditionFailure("@Relationship used outside a PersistentModel") }
+      owner._setRelatedObjects(slot: slot, newValue.models)
+    }
+  }
+}
+
+extension Relationship: _RelationshipWrapper {
+  static var valueSwiftType: Any.Type { Value.self }
+  static var destinationType: PersistentModel.Type { Value.destinationType }
+  static var isToMany: Bool { Value.isToMany }
+
+  static func bind(at address: UnsafeMutableRawPointer, owner: PersistentModel, slot: Int) {
+    let wrapper = address.assumingMemoryBound(to: Self.self)
+    wrapper.pointee.owner = owner
+    wrapper.pointee.slot = slot
+  }
+
+  static func declaration(at address: UnsafeMutableRawPointer) -> RelationshipDeclaration {
+    address.assumingMemoryBound(to: Self.self).pointee.declaration
+  }
+}
+
+/// The type of a relationship property: an optional model object or an array of them.
+public protocol RelationshipValue {
+  /// The model class the relationship points at.
+  static var destinationType: PersistentModel.Type { get }
+  /// Whether the relationship holds many objects.
+  static var isToMany: Bool { get }
+  /// Builds the property value from related objects.
+  static func fromModels(_ models: [PersistentModel]) -> Self
+  /// The related objects.
+  var models: [PersistentModel] { get }
+}
+
+extension Optional: RelationshipValue where Wrapped: PersistentModel {
+  /// `Wrapped`.
+  public static var destinationType: PersistentModel.Type { Wrapped.self }
+  /// `false`.
+  public static var isToMany: Bool { false }
+  /// The first object, or `nil`.
+  public static func fromModels(_ models: [PersistentModel]) -> Wrapped? {
+    models.first.map { $0 as! Wrapped }
+  }
+  /// The object, or none.
+  public var models: [PersistentModel] { self.map { [$0] } ?? [] }
+}
+
+extension Array: RelationshipValue where Element: PersistentModel {
+  /// `Element`.
+  public static var destinationType: PersistentModel.Type { Element.self }
+  /// `true`.
+  public static var isToMany: Bool { true }
+  /// The objects, in order.
+  public static func fromModels(_ models: [PersistentModel]) -> [Element] {
+    models.map { $0 as! Element }
+  }
+  /// The objects, in order.
+  public var models: [PersistentModel] { self }
+}

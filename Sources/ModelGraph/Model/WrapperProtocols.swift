@@ -1,0 +1,36 @@
+/// A property wrapper the model reflection recognizes and binds to its object.
+protocol _ModelPropertyWrapper {
+  /// Points the wrapper stored at `address` (inside `owner`) at its owner and slot.
+  static func bind(at address: UnsafeMutableRawPointer, owner: PersistentModel, slot: Int)
+  /// The declared property type.
+  static var valueSwiftType: Any.Type { get }
+}
+
+/// ``Attribute``, seen without its value type.
+protocol _AttributeWrapper: _ModelPropertyWrapper {
+  static var attributeValueType: ValueType { get }
+  static var isOptional: Bool { get }
+  static var storedType: any ColumnValue.Type { get }
+  static func description(at address: UnsafeMutableRawPointer, name: String)
+    -> AttributeDescription
+  static func initialValue(at address: UnsafeMutableRawPointer) -> (any ColumnValue)?
+}
+
+/// ``Relationship``, seen without its value type.
+protocol _RelationshipWrapper: _ModelPropertyWrapper {
+  static var destinationType: PersistentModel.Type { get }
+  static var isToMany: Bool { get }
+  static func declaration(at address: UnsafeMutableRawPointer) -> RelationshipDeclaration
+}
+
+/// ``Transient``, seen without its value type.
+protocol _TransientWrapper {}
+
+/// What a `@Relationship` declaration says, before key paths are resolved to names.
+struct RelationshipDeclaration {
+  var deleteRule: DeleteRule
+  var inverse: AnyKeyPath?
+  var minimumModelCount: Int
+  var maximumModelCount: Int
+  var originalName: String?
+}

@@ -1,0 +1,40 @@
+/// A `Codable` struct stored as one composite attribute value, encoded as JSON.
+///
+/// ```swift
+/// struct Address: Codable, CompositeValue { var street: String; var city: String }
+/// class Customer: PersistentModel { @Attribute var address: Address }
+/// ```
+public protocol CompositeValue: PersistentValue, Codable where Stored == Data {}
+
+extension CompositeValue {
+  /// ``ValueType/composite(_:)`` named after the type.
+  public static var valueType: ValueType { .composite(String(describing: Self.self)) }
+
+  /// Decodes the stored bytes; bytes that do not decode (only from a corrupt or migrated store)
+  /// stop with a message naming the type.
+  public static func fromStored(_ stored: Data) -> Self {
+    do {
+      return try JSONDecoder().decode(Self.self, from: stored)
+    } catch {
+      preconditionFailure("stored \(Self.self) value does not decode: \(error)")
+    }
+  }
+
+  /// The value encoded as JSON.
+  public var stored: Data {
+    do {
+      return try JSONEncoder().encode(self)
+    } catch {
+      preconditionFailure("\(Self.self) value does not encode: \(error)")
+    }
+  }
+
+  /// A value decoded from zeros and empty containers, for key-path probes only.
+  public static var probeValue: Self {
+    do {
+      return try Self(from: ZeroDecoder())
+    } catch {
+      preconditionFailure("\(Self.self) cannot be built for a key-path probe: \(error)")
+    }
+  }
+}

@@ -1,0 +1,114 @@
+/// A Swift type that can be the type of an `@Attribute` property.
+///
+/// Conforming types map to one of the engine's storage types: `Bool`, the integer types,
+/// `Double`, `Float`, `String`, `Date`, `UUID`, `URL`, `Data` and `Decimal` conform already, as
+/// do optionals and arrays of conforming types. Add a conformance with no members for:
+/// - an enum with a raw value of a conforming type (`enum Reason: Int, PersistentValue`),
+///   stored as its raw value;
+/// - a `Codable` struct, through ``CompositeValue`` (`struct Address: CompositeValue`),
+///   stored encoded as one composite value.
+public protocol PersistentValue {
+  /// The engine's storage representation.
+  associatedtype Stored: ColumnValue
+  /// The storage type of the attribute (of the wrapped type, for an optional).
+  static var valueType: ValueType { get }
+  /// Whether the type is an optional (its attribute may hold `nil`).
+  static var isOptionalValue: Bool { get }
+  /// A value of the type used when a key path is resolved on a probe object; never stored.
+  static var probeValue: Self { get }
+  /// Converts from the storage representation.
+  static func fromStored(_ stored: Stored) -> Self
+  /// The storage representation.
+  var stored: Stored { get }
+}
+
+extension PersistentValue {
+  /// `false`: only `Optional` is optional.
+  public static var isOptionalValue: Bool { false }
+  /// The value converted from the storage type's placeholder.
+  public static var probeValue: Self { fromStored(Stored.placeholder) }
+}
+
+extension PersistentValue where Stored == Self {
+  /// The value itself.
+  @inlinable public static func fromStored(_ stored: Self) -> Self { stored }
+  /// The value itself.
+  @inlinable public var stored: Self { self }
+}
+
+extension Bool: PersistentValue {
+  /// ``ValueType/bool``.
+  public static var valueType: ValueType { .bool }
+}
+
+extension Double: PersistentValue {
+  /// ``ValueType/double``.
+  public static var valueType: ValueType { .double }
+}
+
+extension String: PersistentValue {
+  /// ``ValueType/string``.
+  public static var valueType: ValueType { .string }
+}
+
+extension Date: PersistentValue {
+  /// ``ValueType/date``.
+  public static var valueType: ValueType { .date }
+}
+
+extension UUID: PersistentValue {
+  /// ``ValueType/uuid``.
+  public static var valueType: ValueType { .uuid }
+}
+
+extension URL: PersistentValue {
+  /// ``ValueType/url``.
+  public static var valueType: ValueType { .url }
+}
+
+extension Data: PersistentValue {
+  /// ``ValueType/data``.
+  public static var valueType: ValueType { .data }
+}
+
+extension Decimal: PersistentValue {
+  /// ``ValueType/decimal``.
+  public static var valueType: ValueType { .decimal }
+}
+
+extension Float: PersistentValue {
+  /// ``ValueType/double``: a `Float` is stored as a `Double`, exactly.
+  public static var valueType: ValueType { .double }
+  /// Narrows the stored `Double`.
+  @inlinable public static func fromStored(_ stored: Double) -> Float { Float(stored) }
+  /// The value widened to `Double`.
+  @inlinable public var stored: Double { Double(self) }
+}
+
+extension Optional: PersistentValue where Wrapped: PersistentValue {
+  /// The wrapped type's storage type.
+  public static var valueType: ValueType { Wrapped.valueType }
+  /// `true`.
+  public static var isOptionalValue: Bool { true }
+  /// `nil`.
+  public static var probeValue: Wrapped? { nil }
+  /// Converts a stored optional.
+  @inlinable public static func fromStored(_ stored: Wrapped.Stored?) -> Wrapped? {
+    stored.map(Wrapped.fromStored)
+  }
+  /// The wrapped value's storage representation, or `nil`.
+  @inlinable public var stored: Wrapped.Stored? { self?.stored }
+}
+
+extension Array: PersistentValue where Element: PersistentValue {
+  /// An array of the element's storage type.
+  public static var valueType: ValueType { .array(Element.valueType) }
+  /// The empty array.
+  public static var probeValue: [Element] { [] }
+  /// Converts each stored element.
+  @inlinable public static func fromStored(_ stored: [Element.Stored]) -> [Element] {
+    stored.map(Element.fromStored)
+  }
+  /// Each element's storage representation.
+  @inlinable public var stored: [Element.Stored] { map(\.stored) }
+}

@@ -1,0 +1,90 @@
+/// A decoder that answers every request with zero, `false`, an empty string or an empty
+/// container, so a `Codable` value can be built for a key-path probe without stored data.
+struct ZeroDecoder: Decoder {
+  var codingPath: [any CodingKey] = []
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  func container<Key: CodingKey>(keyedBy _: Key.Type) -> KeyedDecodingContainer<Key> {
+    KeyedDecodingContainer(ZeroKeyedContainer<Key>(codingPath: codingPath))
+  }
+
+  func unkeyedContainer() -> any UnkeyedDecodingContainer {
+    ZeroUnkeyedContainer(codingPath: codingPath)
+  }
+
+  func singleValueContainer() -> any SingleValueDecodingContainer { ZeroSingleValue(codingPath: codingPath) }
+}
+
+private func zeroValue(of type: Any.Type) -> Any? {
+  switch type {
+  case is Bool.Type: false
+  case is String.Type: ""
+  case is Double.Type: 0.0
+  case is Float.Type: Float(0)
+  case is Int.Type: 0
+  case is Int8.Type: Int8(0)
+  case is Int16.Type: Int16(0)
+  case is Int32.Type: Int32(0)
+  case is Int64.Type: Int64(0)
+  case is UInt.Type: UInt(0)
+  case is UInt8.Type: UInt8(0)
+  case is UInt16.Type: UInt16(0)
+  case is UInt32.Type: UInt32(0)
+  case is UInt64.Type: UInt64(0)
+  default: nil
+  }
+}
+
+private func zero<T: Decodable>(_ type: T.Type, path: [any CodingKey]) throws -> T {
+  if let value = zeroValue(of: type) as? T { return value }
+  if let value = (type as? any PersistentValue.Type)?.probeValue as? T { return value }
+  return try T(from: ZeroDecoder(codingPath: path))
+}
+
+private struct ZeroSingleValue: SingleValueDecodingContainer {
+  var codingPath: [any CodingKey]
+  func decodeNil() -> Bool { false }
+  func decode<T: Decodable>(_ type: T.Type) throws -> T { try zero(type, path: codingPath) }
+}
+
+private struct ZeroKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+  var codingPath: [any CodingKey]
+  var allKeys: [Key] { [] }
+  func contains(_: Key) -> Bool { true }
+  func decodeNil(forKey _: Key) -> Bool { false }
+  func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+    try zero(type, path: codingPath + [key])
+  }
+  func decodeIfPresent<T: Decodable>(_: T.Type, forKey _: Key) throws -> T? { nil }
+  func nestedContainer<NestedKey: CodingKey>(keyedBy _: NestedKey.Type, forKey key: Key)
+    -> KeyedDecodingContainer<NestedKey>
+  {
+    KeyedDecodingContainer(ZeroKeyedContainer<NestedKey>(codingPath: codingPath + [key]))
+  }
+  func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedDecodingContainer {
+    ZeroUnkeyedContainer(codingPath: codingPath + [key])
+  }
+  func superDecoder() -> any Decoder { ZeroDecoder(codingPath: codingPath) }
+  func superDecoder(forKey key: Key) -> any Decoder { ZeroDecoder(codingPath: codingPath + [key]) }
+}
+
+private struct ZeroUnkeyedContainer: UnkeyedDecodingContainer {
+  var codingPath: [any CodingKey]
+  var count: Int? { 0 }
+  var isAtEnd: Bool { true }
+  var currentIndex: Int { 0 }
+  mutating func decodeNil() -> Bool { false }
+  mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    throw DecodingError.valueNotFound(
+      type, .init(codingPath: codingPath, debugDescription: "empty probe container"))
+  }
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy _: NestedKey.Type)
+    -> KeyedDecodingContainer<NestedKey>
+  {
+    KeyedDecodingContainer(ZeroKeyedContainer<NestedKey>(codingPath: codingPath))
+  }
+  mutating func nestedUnkeyedContainer() -> any UnkeyedDecodingContainer {
+    ZeroUnkeyedContainer(codingPath: codingPath)
+  }
+  mutating func superDecoder() -> any Decoder { ZeroDecoder(codingPath: codingPath) }
+}
