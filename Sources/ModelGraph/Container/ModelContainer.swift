@@ -37,8 +37,7 @@ public final class ModelContainer: Sendable {
   }
 
   /// Makes a container for an array of model classes.
-  public init(for types: [PersistentModel.Type], configurations: [ModelConfiguration] = []) throws
-  {
+  public init(for types: [PersistentModel.Type], configurations: [ModelConfiguration] = []) throws {
     store = Store()
     self.configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
     for type in types { _ = try entityIndex(for: type) }

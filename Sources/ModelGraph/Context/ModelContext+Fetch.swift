@@ -55,7 +55,9 @@ extension ModelContext {
       let committed = descriptor.includePendingChanges ? nil : session.committedTable(entity)
       try table.forEachLiveRow { row in
         let generation = table.generation(of: row)
-        if let committed, !committed.contains(ObjectKey(entity: entity, row: row, generation: generation)) {
+        if let committed,
+          !committed.contains(ObjectKey(entity: entity, row: row, generation: generation))
+        {
           return
         }
         let object = object(for: ObjectKey(entity: entity, row: row, generation: generation))

@@ -65,7 +65,8 @@ public final class ModelContext {
     guard let entity = container.store.catalog.entity(named: identifier.entityName) else {
       return nil
     }
-    return ObjectKey(entity: entity.index, row: Int(identifier.row), generation: identifier.generation)
+    return ObjectKey(
+      entity: entity.index, row: Int(identifier.row), generation: identifier.generation)
   }
 
   /// Runs `block`, then saves; if `block` or the save throws, rolls back and rethrows.

@@ -12,7 +12,9 @@ struct ZeroDecoder: Decoder {
     ZeroUnkeyedContainer(codingPath: codingPath)
   }
 
-  func singleValueContainer() -> any SingleValueDecodingContainer { ZeroSingleValue(codingPath: codingPath) }
+  func singleValueContainer() -> any SingleValueDecodingContainer {
+    ZeroSingleValue(codingPath: codingPath)
+  }
 }
 
 private func zeroValue(of type: Any.Type) -> Any? {

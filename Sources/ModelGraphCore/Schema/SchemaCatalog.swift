@@ -57,7 +57,8 @@ public struct SchemaCatalog: Sendable {
 
   private mutating func append(_ description: EntityDescription) throws {
     let parent = description.parent.flatMap { entity(named: $0) }
-    var seen = Set((parent?.attributes.map(\.name) ?? []) + (parent?.relationships.map(\.name) ?? []))
+    var seen = Set(
+      (parent?.attributes.map(\.name) ?? []) + (parent?.relationships.map(\.name) ?? []))
     for name in description.attributes.map(\.name) + description.relationships.map(\.name) {
       guard seen.insert(name).inserted else {
         throw SchemaError(

@@ -150,7 +150,8 @@ public final class Session {
       for item in freedRows {
         state.allocators[item.entity].release(row: item.row, generation: item.generation &+ 1)
       }
-      let version = StoreVersion(number: current.number + 1, catalog: current.catalog, tables: tables)
+      let version = StoreVersion(
+        number: current.number + 1, catalog: current.catalog, tables: tables)
       state.version = version
       return version
     }

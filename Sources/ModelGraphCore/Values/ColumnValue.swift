@@ -101,7 +101,9 @@ extension Date: ColumnValue {
 
 extension UUID: ColumnValue {
   /// The all-zero UUID.
-  public static var placeholder: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
+  public static var placeholder: UUID {
+    UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+  }
   /// The value as ``ModelValue/uuid(_:)``.
   public var modelValue: ModelValue { .uuid(self) }
   /// Unboxes ``ModelValue/uuid(_:)``.
