@@ -7,6 +7,12 @@ let swiftSettings: [SwiftSetting] = [
   .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// The engine's hot paths touch class properties that are never accessed overlappingly (a
+/// context and its tables belong to one thread); release builds skip the dynamic checks.
+let engineSettings = swiftSettings + [
+  .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
+]
+
 let package = Package(
   name: "ModelGraph",
   platforms: [.macOS(.v14)],
@@ -17,8 +23,8 @@ let package = Package(
     .executable(name: "trips-playground", targets: ["TripsPlayground"]),
   ],
   targets: [
-    .target(name: "ModelGraphCore", swiftSettings: swiftSettings),
-    .target(name: "ModelGraph", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),
+    .target(name: "ModelGraphCore", swiftSettings: engineSettings),
+    .target(name: "ModelGraph", dependencies: ["ModelGraphCore"], swiftSettings: engineSettings),
     .executableTarget(name: "modelgraph", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),
     .executableTarget(
       name: "TripsPlayground", dependencies: ["ModelGraph"], path: "Playgrounds/Trips",

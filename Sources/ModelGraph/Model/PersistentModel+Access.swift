@@ -18,7 +18,7 @@ extension PersistentModel {
 
   /// Stores attribute `slot` of an object without a row.
   @usableFromInline
-  final func _setUnmanagedValue<Stored: ColumnValue>(slot: Int, _ value: Stored) {
+  final func _setUnmanagedValue(slot: Int, _ value: any ColumnValue) {
     checkNotDeleted()
     if _pending == nil { _pending = PendingValues(info: _classInfo) }
     _pending!.attributes[slot] = value

@@ -104,7 +104,17 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   }
 
   override func grow(to count: Int) {
-    while rowCount < count { append(Element.placeholder) }
+    while rowCount < count {
+      let used = rowCount & AnyColumn.chunkMask
+      let added = min(count - rowCount, (1 << AnyColumn.chunkShift) - used)
+      if used == 0 {
+        chunks.append(Array(repeating: Element.placeholder, count: added))
+      } else {
+        chunks[chunks.count - 1].append(
+          contentsOf: Array(repeating: Element.placeholder, count: added))
+      }
+      rowCount += added
+    }
   }
 
   override func clear(row: Int) { self[row] = Element.placeholder }

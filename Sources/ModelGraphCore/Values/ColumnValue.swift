@@ -11,6 +11,11 @@ public protocol ColumnValue: Sendable, Hashable {
   var modelValue: ModelValue { get }
   /// Unboxes a dynamic value, or returns `nil` when its type does not match.
   init?(modelValue: ModelValue)
+  /// Writes the value into `row` of `column`, which must be a column of `Self`.
+  ///
+  /// A requirement (not only an extension method) so that each conformance gets code
+  /// specialized for its type, which a boxed value calls without generic metadata lookups.
+  func store(in column: AnyColumn, row: Int)
 }
 
 extension Bool: ColumnValue {
