@@ -39,8 +39,7 @@ extension ModelContext {
         missing.insert(slot)
       }
     }
-    model._table = table
-    model._row = row
+    model.bindRow(table, row: row)
     model._context = self
     model._key = key
     model._status = .inserted
@@ -100,7 +99,7 @@ extension ModelContext {
     case .registered:
       session.delete(model._key)
       model._status = .pendingDeletion
-      model._table = nil
+      model.bindRow(nil, row: model._row)
       deletedObjects.append(model)
     default:
       break
@@ -126,7 +125,7 @@ extension ModelContext {
   /// Unbinds an inserted object from the context; it becomes a deleted object.
   private func detach(_ model: PersistentModel) {
     forget(model)
-    model._table = nil
+    model.bindRow(nil, row: model._row)
     model._status = .deleted
   }
 }

@@ -46,8 +46,7 @@ extension ModelContext {
     if let object = registeredObject(for: key) { return object }
     let entity = Int(key.entity)
     let object = modelClass(forEntity: entity).init()
-    object._table = session.table(entity)
-    object._row = Int(key.row)
+    object.bindRow(session.table(entity), row: Int(key.row))
     object._context = self
     object._key = key
     object._status = .registered

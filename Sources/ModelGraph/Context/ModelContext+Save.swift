@@ -63,7 +63,7 @@ extension ModelContext {
     for (object, pending) in zip(discarded, saved) {
       forget(object)
       object._pending = pending
-      object._table = nil
+      object.bindRow(nil, row: 0)
       object._context = nil
       object._key = .placeholder
       object._status = .new
@@ -71,7 +71,7 @@ extension ModelContext {
     session.rollback()
     for object in deletedObjects where object._status == .pendingDeletion {
       object._status = .registered
-      object._table = session.table(Int(object._key.entity))
+      object.bindRow(session.table(Int(object._key.entity)), row: object._row)
     }
     for object in changedObjects { object._isChanged = false }
     insertedObjects = []

@@ -126,6 +126,14 @@ final class ModelClassInfo: @unchecked Sendable {
     }
   }
 
+  /// Points every attribute wrapper of `object` at its row of `table` (or at none).
+  func bindRow(_ object: PersistentModel, table: Unmanaged<Table>?, row: Int) {
+    let base = Unmanaged.passUnretained(object).toOpaque()
+    for field in attributeWrappers {
+      field.type.bindRow(at: base + field.offset, table: table, row: row)
+    }
+  }
+
   /// The name of attribute `slot`.
   func attributeName(_ slot: Int) -> String { attributeWrappers[slot].name }
 

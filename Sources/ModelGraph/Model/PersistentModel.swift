@@ -16,7 +16,19 @@
 /// Equality and hashing are by identity, as in SwiftData.
 open class PersistentModel: Hashable, Identifiable {
   /// The context's working table holding the object's row; `nil` while unmanaged or deleted.
-  @exclusivity(unchecked) @usableFromInline final unowned(unsafe) var _table: Table?
+  /// Unretained: the context keeps its tables alive as long as it manages objects.
+  @exclusivity(unchecked) @usableFromInline final var _tableReference: Unmanaged<Table>?
+
+  /// ``_tableReference`` as a reference.
+  @usableFromInline final var _table: Table? { _tableReference?.takeUnretainedValue() }
+
+  /// Binds the object (and each attribute wrapper, which reads without going through the
+  /// object) to `row` of `table`, or unbinds it when `table` is `nil`.
+  final func bindRow(_ table: Table?, row: Int) {
+    _tableReference = table.map(Unmanaged.passUnretained)
+    _row = row
+    _classInfo.bindRow(self, table: _tableReference, row: row)
+  }
   /// The object's row in ``_table``.
   @exclusivity(unchecked) @usableFromInline final var _row: Int = 0
   /// The context that manages the object.

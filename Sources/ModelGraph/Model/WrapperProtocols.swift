@@ -14,6 +14,7 @@ protocol _AttributeWrapper: _ModelPropertyWrapper {
   static func description(at address: UnsafeMutableRawPointer, name: String)
     -> AttributeDescription
   static func initialValue(at address: UnsafeMutableRawPointer) -> (any ColumnValue)?
+  static func bindRow(at address: UnsafeMutableRawPointer, table: Unmanaged<Table>?, row: Int)
 }
 
 /// ``Relationship``, seen without its value type.

@@ -36,23 +36,36 @@ public class AnyColumn: @unchecked Sendable {
 /// A column of unboxed values, split in fixed-size chunks that are copied on write.
 ///
 /// A committed store version and the working copy of a session share chunks until one of them
-/// writes; a write copies just the chunk it touches.
+/// writes; a write copies just the chunk it touches. Reads go through a table of chunk
+/// addresses, so reading a value takes no reference count.
 public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable {
   // @unchecked Sendable: see AnyColumn.
 
-  /// The chunks; every chunk but the last holds exactly `1 << chunkShift` rows.
-  @exclusivity(unchecked) @usableFromInline var chunks: [[Element]]
+  /// The chunks, owned; `bases[i]` is the address of `chunks[i]`'s values.
+  @exclusivity(unchecked) @usableFromInline var chunks: [ColumnChunk<Element>]
+  @exclusivity(unchecked) @usableFromInline var bases:
+    UnsafeMutablePointer<UnsafeMutablePointer<Element>>
+  @exclusivity(unchecked) @usableFromInline var basesCapacity: Int
   @exclusivity(unchecked) @usableFromInline var rowCount: Int
 
   /// An empty column.
   public override init() {
     chunks = []
+    basesCapacity = 4
+    bases = .allocate(capacity: basesCapacity)
     rowCount = 0
   }
 
-  init(chunks: [[Element]], rowCount: Int) {
-    self.chunks = chunks
-    self.rowCount = rowCount
+  private init(sharing other: Column<Element>) {
+    chunks = other.chunks
+    basesCapacity = max(other.chunks.count, 4)
+    bases = .allocate(capacity: basesCapacity)
+    bases.initialize(from: other.bases, count: other.chunks.count)
+    rowCount = other.rowCount
+  }
+
+  deinit {
+    bases.deallocate()
   }
 
   /// The number of rows.
@@ -60,32 +73,47 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
 
   /// The value at `row`.
   ///
-  /// - Complexity: O(1).
+  /// - Complexity: O(1); a write copies the row's chunk first if another column shares it.
   @inlinable @inline(__always)
   public subscript(row: Int) -> Element {
-    get { chunks[row &>> AnyColumn.chunkShift][row & AnyColumn.chunkMask] }
-    set { chunks[row &>> AnyColumn.chunkShift][row & AnyColumn.chunkMask] = newValue }
+    get {
+      precondition(row >= 0 && row < rowCount, "row \(row) out of range")
+      return bases[row &>> AnyColumn.chunkShift][row & AnyColumn.chunkMask]
+    }
+    set {
+      precondition(row >= 0 && row < rowCount, "row \(row) out of range")
+      let index = row &>> AnyColumn.chunkShift
+      if !isKnownUniquelyReferenced(&chunks[index]) { unshare(index) }
+      bases[index][row & AnyColumn.chunkMask] = newValue
+    }
+  }
+
+  /// Gives chunk `index` to this column alone, copying its values.
+  @usableFromInline
+  func unshare(_ index: Int) {
+    let chunk = chunks[index].clone()
+    chunks[index] = chunk
+    bases[index] = chunk.base
   }
 
   /// Appends a value as a new last row.
   ///
   /// - Complexity: Amortized O(1).
-  @inlinable
   public func append(_ value: Element) {
-    if rowCount & AnyColumn.chunkMask == 0 {
-      var chunk: [Element] = []
-      chunk.reserveCapacity(1 << AnyColumn.chunkShift)
-      chunks.append(chunk)
-    }
-    chunks[chunks.count - 1].append(value)
-    rowCount += 1
+    grow(to: rowCount + 1)
+    self[rowCount - 1] = value
   }
 
   /// Calls `body` with each chunk's values in row order, and the row of the chunk's first value.
   @inlinable
   public func forEachChunk(_ body: (Int, UnsafeBufferPointer<Element>) throws -> Void) rethrows {
-    for index in chunks.indices {
-      try chunks[index].withUnsafeBufferPointer { try body(index << AnyColumn.chunkShift, $0) }
+    var start = 0
+    var index = 0
+    while start < rowCount {
+      let count = min(rowCount - start, 1 << AnyColumn.chunkShift)
+      try body(start, UnsafeBufferPointer(start: bases[index], count: count))
+      start += count
+      index += 1
     }
   }
 
@@ -104,22 +132,27 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   }
 
   override func grow(to count: Int) {
-    while rowCount < count {
-      let used = rowCount & AnyColumn.chunkMask
-      let added = min(count - rowCount, (1 << AnyColumn.chunkShift) - used)
-      if used == 0 {
-        chunks.append(Array(repeating: Element.placeholder, count: added))
-      } else {
-        chunks[chunks.count - 1].append(
-          contentsOf: Array(repeating: Element.placeholder, count: added))
-      }
-      rowCount += added
+    guard count > rowCount else { return }
+    let needed = (count + ColumnChunk<Element>.capacity - 1) >> AnyColumn.chunkShift
+    if needed > basesCapacity {
+      let capacity = max(needed, basesCapacity * 2)
+      let grown = UnsafeMutablePointer<UnsafeMutablePointer<Element>>.allocate(capacity: capacity)
+      grown.initialize(from: bases, count: chunks.count)
+      bases.deallocate()
+      bases = grown
+      basesCapacity = capacity
     }
+    while chunks.count < needed {
+      let chunk = ColumnChunk<Element>.make()
+      bases[chunks.count] = chunk.base
+      chunks.append(chunk)
+    }
+    rowCount = count
   }
 
   override func clear(row: Int) { self[row] = Element.placeholder }
 
-  override func copy() -> AnyColumn { Column(chunks: chunks, rowCount: rowCount) }
+  override func copy() -> AnyColumn { Column(sharing: self) }
 
   public override var elementType: any ColumnValue.Type { Element.self }
 }

@@ -10,7 +10,12 @@ public final class Table: @unchecked Sendable {
   /// The entity whose objects the rows hold.
   public let entity: ResolvedEntity
   /// One column per attribute slot.
-  @exclusivity(unchecked) public var attributeColumns: [AnyColumn]
+  @exclusivity(unchecked) public var attributeColumns: [AnyColumn] {
+    didSet { refreshColumnReferences() }
+  }
+  /// ``attributeColumns`` as unretained references, so reads take no reference count.
+  @exclusivity(unchecked) @usableFromInline var columnReferences:
+    UnsafeMutablePointer<Unmanaged<AnyColumn>>
   /// One column per relationship slot: `ObjectKey?` for to-one, `[ObjectKey]` for to-many.
   @exclusivity(unchecked) public var relationshipColumns: [AnyColumn]
   /// Row stamps: generation << 1 | alive.
@@ -27,6 +32,8 @@ public final class Table: @unchecked Sendable {
     }
     stamps = Column()
     liveCount = 0
+    columnReferences = .allocate(capacity: max(attributeColumns.count, 1))
+    refreshColumnReferences()
   }
 
   private init(copying other: Table) {
@@ -35,6 +42,18 @@ public final class Table: @unchecked Sendable {
     relationshipColumns = other.relationshipColumns.map { $0.copy() }
     stamps = unsafeDowncast(other.stamps.copy(), to: Column<UInt32>.self)
     liveCount = other.liveCount
+    columnReferences = .allocate(capacity: max(attributeColumns.count, 1))
+    refreshColumnReferences()
+  }
+
+  deinit {
+    columnReferences.deallocate()
+  }
+
+  private func refreshColumnReferences() {
+    for (slot, column) in attributeColumns.enumerated() {
+      columnReferences[slot] = Unmanaged.passUnretained(column)
+    }
   }
 
   /// A table with the same rows whose chunks are shared until either table writes.
@@ -65,6 +84,17 @@ public final class Table: @unchecked Sendable {
   @inlinable @inline(__always)
   public func column<Element: ColumnValue>(_ slot: Int, as _: Element.Type) -> Column<Element> {
     unsafeDowncast(attributeColumns[slot], to: Column<Element>.self)
+  }
+
+  /// The value of attribute `slot` at `row`, read without taking a reference count.
+  ///
+  /// The caller guarantees that `Element` is the attribute's storage type and `slot` exists.
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  public func value<Element: ColumnValue>(_ slot: Int, row: Int, as _: Element.Type) -> Element {
+    columnReferences[slot]._withUnsafeGuaranteedRef {
+      unsafeDowncast($0, to: Column<Element>.self)[row]
+    }
   }
 
   /// Grows every column to hold at least `count` rows, a whole chunk at a time; new rows are
