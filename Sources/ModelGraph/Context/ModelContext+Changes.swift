@@ -33,9 +33,9 @@ extension ModelContext {
     var missing = SlotSet()
     let row = Int(key.row)
     for slot in info.attributeWrappers.indices {
-      if let value = pending?.attributes[slot] ?? info.initialValue(of: model, slot: slot) {
-        value.store(in: table.attributeColumns[slot], row: row)
-      } else if !table.entity.attributes[slot].isOptional {
+      let moved = info.moveValue(
+        of: model, slot: slot, into: table.attributeColumns[slot], row: row)
+      if !moved && !table.entity.attributes[slot].isOptional {
         missing.insert(slot)
       }
     }

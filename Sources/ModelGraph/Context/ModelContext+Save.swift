@@ -50,18 +50,20 @@ extension ModelContext {
     let discarded = insertedObjects.filter { $0._status == .inserted }
     let saved = discarded.map { object in
       let pending = PendingValues(info: object._classInfo)
+      var values: [any ColumnValue] = []
       if let table = object._table {
-        for slot in pending.attributes.indices {
-          pending.attributes[slot] = table.attributeColumns[slot].anyValue(at: object._row)
-        }
+        values = table.attributeColumns.map { $0.anyValue(at: object._row) }
         for slot in pending.relationships.indices {
           pending.relationships[slot] = object._relatedObjects(slot: slot)
         }
       }
-      return pending
+      return (pending, values)
     }
-    for (object, pending) in zip(discarded, saved) {
+    for (object, (pending, values)) in zip(discarded, saved) {
       forget(object)
+      for (slot, value) in values.enumerated() {
+        object._classInfo.restoreValue(value, of: object, slot: slot)
+      }
       object._pending = pending
       object.bindRow(nil, row: 0)
       object._context = nil

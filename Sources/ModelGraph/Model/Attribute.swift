@@ -28,23 +28,28 @@ public struct Attribute<Value: PersistentValue> {
   @usableFromInline var table: Unmanaged<Table>?
   @usableFromInline var row = 0
   @usableFromInline var slot = -1
-  @usableFromInline var initial: Value?
+  /// The value while the owner has no row (before it is inserted); starts as the declared
+  /// initial value.
+  @usableFromInline var value: Value?
   /// The options, kept out of line (and only when there are any) so wrappers stay small.
-  let declaration: AttributeDeclaration?
+  @usableFromInline let declaration: AttributeDeclaration?
 
   /// An attribute without an initial value or options.
+  @inlinable
   public init() {
     declaration = nil
   }
 
   /// An attribute without an initial value.
+  @inlinable
   public init(_ options: Option..., originalName: String? = nil) {
     declaration = AttributeDeclaration(options: options, originalName: originalName)
   }
 
   /// An attribute with an initial value for new objects.
+  @inlinable
   public init(wrappedValue: Value, _ options: Option..., originalName: String? = nil) {
-    self.initial = wrappedValue
+    self.value = wrappedValue
     declaration = AttributeDeclaration(options: options, originalName: originalName)
   }
 
@@ -62,7 +67,7 @@ public struct Attribute<Value: PersistentValue> {
         }
       }
       guard let owner else { preconditionFailure("@Attribute used outside a PersistentModel") }
-      return owner.takeUnretainedValue()._unmanagedValue(slot: slot, initial: initial)
+      return owner.takeUnretainedValue()._unmanagedValue(slot: slot, value: value)
     }
     nonmutating set {
       guard let owner = owner?.takeUnretainedValue() else {
@@ -72,17 +77,43 @@ public struct Attribute<Value: PersistentValue> {
         table.column(slot, as: Value.Stored.self)[owner._row] = newValue.stored
         owner._didWrite(slot: slot)
       } else {
-        owner._setUnmanagedValue(slot: slot, newValue.stored)
+        // The owner has no row: the value lives in the wrapper stored inside the owner.
+        owner._unmanagedWrapperAddress(slot: slot).assumingMemoryBound(to: Self.self).pointee
+          .value = newValue
       }
     }
   }
 }
 
+/// The fixed-size head of every `Attribute<Value>`: `owner`, `table`, `row` and `slot` come
+/// before the generic `value`, so their offsets do not depend on `Value` and reflection writes
+/// them without generic code.
+enum AttributeLayout {
+  static let owner = MemoryLayout<Attribute<Int8>>.offset(of: \.owner)!
+  static let table = MemoryLayout<Attribute<Int8>>.offset(of: \.table)!
+  static let row = MemoryLayout<Attribute<Int8>>.offset(of: \.row)!
+  static let slot = MemoryLayout<Attribute<Int8>>.offset(of: \.slot)!
+
+  static func bind(at address: UnsafeMutableRawPointer, owner: PersistentModel, slot: Int) {
+    (address + self.owner).storeBytes(
+      of: Unmanaged.passUnretained(owner), as: Unmanaged<PersistentModel>?.self)
+    (address + self.slot).storeBytes(of: slot, as: Int.self)
+    bindRow(at: address, table: nil, row: 0)
+  }
+
+  static func bindRow(at address: UnsafeMutableRawPointer, table: Unmanaged<Table>?, row: Int) {
+    (address + self.table).storeBytes(of: table, as: Unmanaged<Table>?.self)
+    (address + self.row).storeBytes(of: row, as: Int.self)
+  }
+}
+
 /// The options of one `@Attribute` declaration.
+@usableFromInline
 final class AttributeDeclaration: Sendable {
   let options: [AttributeOption]
   let originalName: String?
 
+  @usableFromInline
   init?(options: [AttributeOption], originalName: String?) {
     guard !options.isEmpty || originalName != nil else { return nil }
     self.options = options
@@ -97,9 +128,7 @@ extension Attribute: _AttributeWrapper {
   static var storedType: any ColumnValue.Type { Value.Stored.self }
 
   static func bind(at address: UnsafeMutableRawPointer, owner: PersistentModel, slot: Int) {
-    let wrapper = address.assumingMemoryBound(to: Self.self)
-    wrapper.pointee.owner = Unmanaged.passUnretained(owner)
-    wrapper.pointee.slot = slot
+    AttributeLayout.bind(at: address, owner: owner, slot: slot)
   }
 
   static func description(at address: UnsafeMutableRawPointer, name: String)
@@ -114,13 +143,15 @@ extension Attribute: _AttributeWrapper {
   }
 
   static func bindRow(at address: UnsafeMutableRawPointer, table: Unmanaged<Table>?, row: Int) {
-    let wrapper = address.assumingMemoryBound(to: Self.self)
-    wrapper.pointee.table = table
-    wrapper.pointee.row = row
+    AttributeLayout.bindRow(at: address, table: table, row: row)
   }
 
-  static func initialValue(at address: UnsafeMutableRawPointer) -> (any ColumnValue)? {
-    address.assumingMemoryBound(to: Self.self).pointee.initial?.stored
+  static var persistentValueType: any PersistentValue.Type { Value.self }
+  static var valueOffset: Int { MemoryLayout<Self>.offset(of: \Self.value)! }
+
+  static func restoreValue(_ stored: any ColumnValue, at address: UnsafeMutableRawPointer) {
+    address.assumingMemoryBound(to: Self.self).pointee.value = Value.fromStored(
+      stored as! Value.Stored)
   }
 }
 

@@ -20,6 +20,9 @@ final class ModelClassInfo: @unchecked Sendable {
     var name: String
     var offset: Int
     var type: any _AttributeWrapper.Type
+    /// The declared value type and where the wrapper keeps the value of a new object.
+    var valueType: any PersistentValue.Type
+    var valueOffset: Int
   }
 
   struct RelationshipField {
@@ -85,7 +88,10 @@ final class ModelClassInfo: @unchecked Sendable {
       let name = rawName.hasPrefix("_") ? String(rawName.dropFirst()) : rawName
       if let attribute = type as? any _AttributeWrapper.Type {
         fields.append(Field(offset: offset, wrapper: attribute, slot: attributes.count))
-        attributes.append(AttributeField(name: name, offset: offset, type: attribute))
+        attributes.append(
+          AttributeField(
+            name: name, offset: offset, type: attribute,
+            valueType: attribute.persistentValueType, valueOffset: attribute.valueOffset))
       } else if let relationship = type as? any _RelationshipWrapper.Type {
         fields.append(Field(offset: offset, wrapper: relationship, slot: relationships.count))
         relationships.append(RelationshipField(name: name, offset: offset, type: relationship))
@@ -130,7 +136,7 @@ final class ModelClassInfo: @unchecked Sendable {
   func bindRow(_ object: PersistentModel, table: Unmanaged<Table>?, row: Int) {
     let base = Unmanaged.passUnretained(object).toOpaque()
     for field in attributeWrappers {
-      field.type.bindRow(at: base + field.offset, table: table, row: row)
+      AttributeLayout.bindRow(at: base + field.offset, table: table, row: row)
     }
   }
 
@@ -140,10 +146,24 @@ final class ModelClassInfo: @unchecked Sendable {
   /// The name of relationship `slot`.
   func relationshipName(_ slot: Int) -> String { relationshipWrappers[slot].name }
 
-  /// The initial values declared on the wrappers of `object`, by attribute slot.
-  func initialValue(of object: PersistentModel, slot: Int) -> (any ColumnValue)? {
+  /// Moves the value of attribute `slot` of `object` (which has no row) from its wrapper into
+  /// `row` of `column`.
+  ///
+  /// - Returns: `false` when the wrapper held no value.
+  func moveValue(of object: PersistentModel, slot: Int, into column: AnyColumn, row: Int) -> Bool {
     let field = attributeWrappers[slot]
-    return field.type.initialValue(at: Unmanaged.passUnretained(object).toOpaque() + field.offset)
+    return field.valueType._moveStored(
+      from: address(of: slot, in: object) + field.valueOffset, into: column, row: row)
+  }
+
+  /// Puts `stored` back into attribute `slot`'s wrapper in `object` (which left its row).
+  func restoreValue(_ stored: any ColumnValue, of object: PersistentModel, slot: Int) {
+    attributeWrappers[slot].type.restoreValue(stored, at: address(of: slot, in: object))
+  }
+
+  /// The address of attribute `slot`'s wrapper inside `object`.
+  func address(of slot: Int, in object: PersistentModel) -> UnsafeMutableRawPointer {
+    Unmanaged.passUnretained(object).toOpaque() + attributeWrappers[slot].offset
   }
 }
 

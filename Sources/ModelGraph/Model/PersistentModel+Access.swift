@@ -1,27 +1,23 @@
 extension PersistentModel {
   /// The value of attribute `slot` of an object without a row (new, deleted or a probe).
   @usableFromInline
-  final func _unmanagedValue<Value: PersistentValue>(slot: Int, initial: Value?) -> Value {
+  final func _unmanagedValue<Value: PersistentValue>(slot: Int, value: Value?) -> Value {
     if _probe != nil {
       _probe!.append(.attribute(slot))
-      return initial ?? Value.probeValue
+      return value ?? Value.probeValue
     }
     checkNotDeleted()
-    if let pending = _pending?.attributes[slot] {
-      return Value.fromStored(pending as! Value.Stored)
-    }
-    if let initial { return initial }
+    if let value { return value }
     if Value.isOptionalValue { return Value.fromStored(Value.Stored.placeholder) }
     preconditionFailure(
       "\(type(of: self)).\(_classInfo.attributeName(slot)) was read before it was set")
   }
 
-  /// Stores attribute `slot` of an object without a row.
+  /// The address of attribute `slot`'s wrapper, to store a value of an object without a row.
   @usableFromInline
-  final func _setUnmanagedValue(slot: Int, _ value: any ColumnValue) {
+  final func _unmanagedWrapperAddress(slot: Int) -> UnsafeMutableRawPointer {
     checkNotDeleted()
-    if _pending == nil { _pending = PendingValues(info: _classInfo) }
-    _pending!.attributes[slot] = value
+    return _classInfo.address(of: slot, in: self)
   }
 
   /// Records a write to attribute `slot` of a managed object.

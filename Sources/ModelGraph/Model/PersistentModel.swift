@@ -95,13 +95,12 @@ enum ModelStatus {
   case deleted
 }
 
-/// The values of an object that has no row yet, by slot.
+/// The relationships of an object that has no row yet, by slot (attribute values of such an
+/// object live in their wrappers).
 final class PendingValues {
-  var attributes: [(any ColumnValue)?]
   var relationships: [[PersistentModel]?]
 
   init(info: ModelClassInfo) {
-    attributes = Array(repeating: nil, count: info.attributeWrappers.count)
     relationships = Array(repeating: nil, count: info.relationshipWrappers.count)
   }
 }

@@ -13,7 +13,12 @@ protocol _AttributeWrapper: _ModelPropertyWrapper {
   static var storedType: any ColumnValue.Type { get }
   static func description(at address: UnsafeMutableRawPointer, name: String)
     -> AttributeDescription
-  static func initialValue(at address: UnsafeMutableRawPointer) -> (any ColumnValue)?
+  /// The declared value type.
+  static var persistentValueType: any PersistentValue.Type { get }
+  /// The offset of the wrapper's `value` (of type `Value?`) inside the wrapper.
+  static var valueOffset: Int { get }
+  /// Puts a stored value back into a wrapper whose owner left its row.
+  static func restoreValue(_ stored: any ColumnValue, at address: UnsafeMutableRawPointer)
   static func bindRow(at address: UnsafeMutableRawPointer, table: Unmanaged<Table>?, row: Int)
 }
 

@@ -20,9 +20,30 @@ public protocol PersistentValue {
   static func fromStored(_ stored: Stored) -> Self
   /// The storage representation.
   var stored: Stored { get }
+  /// Moves the `Self?` at `address` (an attribute wrapper's value of an object without a row)
+  /// into `row` of `column` (a column of `Stored`), leaving `nil`.
+  ///
+  /// - Returns: `false` when there was no value.
+  static func _moveStored(from address: UnsafeMutableRawPointer, into column: AnyColumn, row: Int)
+    -> Bool
 }
 
 extension PersistentValue {
+  /// Moves the value into the column; a requirement so each type runs code specialized for it.
+  @inlinable
+  public static func _moveStored(
+    from address: UnsafeMutableRawPointer, into column: AnyColumn, row: Int
+  ) -> Bool {
+    let slot = address.assumingMemoryBound(to: Self?.self)
+    guard let value = slot.move() else {
+      slot.initialize(to: nil)
+      return false
+    }
+    slot.initialize(to: nil)
+    unsafeDowncast(column, to: Column<Stored>.self)[row] = value.stored
+    return true
+  }
+
   /// `false`: only `Optional` is optional.
   public static var isOptionalValue: Bool { false }
   /// The value converted from the storage type's placeholder.
