@@ -45,9 +45,21 @@ public final class Store: Sendable {
     }
   }
 
-  /// Allocates a row of `entity` for a new object.
-  func allocateRow(entity: Int) -> (row: Int, generation: UInt32) {
-    state.withLock { $0.allocators[entity].allocate() }
+  /// Allocates `count` rows of `entity` for new objects, in the order to use them (last first).
+  func allocateRows(entity: Int, count: Int) -> [(row: Int, generation: UInt32)] {
+    state.withLock { state in
+      (0..<count).map { _ in state.allocators[entity].allocate() }.reversed()
+    }
+  }
+
+  /// Returns rows allocated and never used; nothing ever saw them, so they keep their generation.
+  func returnUnused(_ rows: [(row: Int, generation: UInt32)], entity: Int) {
+    guard !rows.isEmpty else { return }
+    state.withLock { state in
+      for item in rows.reversed() {
+        state.allocators[entity].release(row: item.row, generation: item.generation)
+      }
+    }
   }
 
   /// Returns rows that new objects held but never committed; they come back with a new generation.

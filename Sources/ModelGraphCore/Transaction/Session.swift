@@ -11,6 +11,10 @@ public final class Session {
   public private(set) var base: StoreVersion
   @exclusivity(unchecked) private var working: [Table?] = []
   private var changes: [Int: TableChanges] = [:]
+  /// Rows allocated from the store ahead of inserts, per entity, to use last first.
+  private var reservedRows: [[(row: Int, generation: UInt32)]] = []
+  /// The number of rows the next reservation of an entity asks for (doubles up to a chunk).
+  private var reservationSizes: [Int] = []
 
   /// A session over the store's current version.
   public init(store: Store) {
@@ -46,7 +50,11 @@ public final class Session {
   /// - Returns: The new object's key.
   public func insert(entity: Int) -> ObjectKey {
     let table = table(entity)
-    let (row, generation) = store.allocateRow(entity: entity)
+    if reservedRows[entity].isEmpty {
+      reservationSizes[entity] = min(max(reservationSizes[entity] * 2, 1), 4096)
+      reservedRows[entity] = store.allocateRows(entity: entity, count: reservationSizes[entity])
+    }
+    let (row, generation) = reservedRows[entity].removeLast()
     table.activate(row: row, generation: generation)
     changes[entity, default: TableChanges()].inserted.append(row)
     return ObjectKey(entity: entity, row: row, generation: generation)
@@ -99,6 +107,7 @@ public final class Session {
   @discardableResult
   public func rollback() -> [ObjectKey] {
     let discarded = discardInserted()
+    returnReservedRows()
     for (entity, table) in working.enumerated() {
       table?.reset(to: base.tables[entity])
     }
@@ -115,7 +124,7 @@ public final class Session {
     for (entity, table) in working.enumerated() {
       table?.reset(to: base.tables[entity])
     }
-    working += Array(repeating: nil, count: max(0, base.tables.count - working.count))
+    extendWorkingTables()
   }
 
   /// Publishes every change as a new store version, all at once.
@@ -157,6 +166,7 @@ public final class Session {
     }
     base = published
     changes = [:]
+    returnReservedRows()
     for (entity, table) in working.enumerated() {
       table?.reset(to: base.tables[entity])
     }
@@ -205,6 +215,27 @@ public final class Session {
       let fresh = latest.catalog.entities.dropFirst(base.tables.count).map { Table(entity: $0) }
       base = StoreVersion(number: base.number, catalog: latest.catalog, tables: base.tables + fresh)
     }
-    working += Array(repeating: nil, count: base.tables.count - working.count)
+    extendWorkingTables()
+  }
+
+  /// Gives every entity of the base version a (lazily made) working table slot.
+  private func extendWorkingTables() {
+    let added = max(0, base.tables.count - working.count)
+    working += Array(repeating: nil, count: added)
+    reservedRows += Array(repeating: [], count: added)
+    reservationSizes += Array(repeating: 0, count: added)
+  }
+
+  /// Gives rows reserved and not used back to the store.
+  private func returnReservedRows() {
+    for entity in reservedRows.indices where !reservedRows[entity].isEmpty {
+      store.returnUnused(reservedRows[entity], entity: entity)
+      reservedRows[entity] = []
+      reservationSizes[entity] = 0
+    }
+  }
+
+  deinit {
+    returnReservedRows()
   }
 }
