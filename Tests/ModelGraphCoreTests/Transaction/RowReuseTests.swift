@@ -1,0 +1,86 @@
+import Testing
+
+@testable import ModelGraphCore
+
+@Suite("Row reuse and generations")
+struct RowReuseTests {
+  @Test("a row freed by a saved delete is reused with the next generation")
+  func reuseBumpsGeneration() throws {
+    let store = try Fixture.makeStore()
+    let session = Session(store: store)
+    let old = session.insert(entity: Fixture.trip, name: "old")
+    session.save()
+    session.delete(old)
+    session.save()
+
+    let new = session.insert(entity: Fixture.trip, name: "new")
+    #expect(new.row == old.row)
+    #expect(new.generation == old.generation + 1)
+    #expect(!session.contains(old))
+    #expect(session.contains(new))
+    session.save()
+    #expect(!store.version.contains(old))
+    #expect(store.version.contains(new))
+    #expect(!Session(store: store).contains(old))
+    #expect(store.version.get(String.self, slot: Fixture.name, of: new) == "new")
+  }
+
+  @Test("a deleted row's values are cleared before reuse")
+  func valuesCleared() throws {
+    let store = try Fixture.makeStore()
+    let session = Session(store: store)
+    let old = session.insert(entity: Fixture.trip, name: "old", days: 9)
+    session.set("note" as String?, slot: Fixture.note, of: old)
+    session.save()
+    session.delete(old)
+    session.save()
+
+    let new = session.insert(entity: Fixture.trip)
+    #expect(new.row == old.row)
+    #expect(session.get(String?.self, slot: Fixture.note, of: new) == nil)
+    #expect(session.get(Int64.self, slot: Fixture.days, of: new) == 0)
+    #expect(session.get(String.self, slot: Fixture.name, of: new) == "")
+  }
+
+  @Test("rows of discarded inserts come back with a new generation", arguments: [false, true])
+  func discardedRowsReused(byRollback: Bool) throws {
+    let store = try Fixture.makeStore()
+    let session = Session(store: store)
+    let discarded = session.insert(entity: Fixture.trip, name: "discarded")
+    if byRollback {
+      session.rollback()
+    } else {
+      session.delete(discarded)
+      session.save()
+    }
+    let next = session.insert(entity: Fixture.trip, name: "next")
+    #expect(next != discarded)
+    #expect(next.row != discarded.row || next.generation != discarded.generation)
+    #expect(!session.contains(discarded))
+    session.save()
+    #expect(!store.version.contains(discarded))
+    #expect(store.version.contains(next))
+  }
+
+  @Test("many delete-and-insert cycles never make an old key live again")
+  func manyCycles() throws {
+    let store = try Fixture.makeStore()
+    let session = Session(store: store)
+    var retired: [ObjectKey] = []
+    var live = (0..<4).map { session.insert(entity: Fixture.business, name: "v\($0)") }
+    session.save()
+    for cycle in 0..<20 {
+      let victim = live.remove(at: cycle % live.count)
+      session.delete(victim)
+      retired.append(victim)
+      session.save()
+      live.append(session.insert(entity: Fixture.business, name: "c\(cycle)"))
+      session.save()
+    }
+    let version = store.version
+    for key in retired { #expect(!version.contains(key)) }
+    for key in live { #expect(version.contains(key)) }
+    #expect((retired + live).allSatisfy { $0.row < 4 })
+    #expect(version.tables[Fixture.business].liveCount == 4)
+  }
+}
