@@ -22,7 +22,7 @@ extension ModelContext {
   public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
     var count = 0
     if descriptor.predicate == nil && descriptor.includePendingChanges {
-      session.refreshIfClean()
+      refreshIfClean()
       count = try candidateEntities(descriptor).reduce(0) { $0 + session.table($1).liveCount }
     } else {
       try forEachMatch(descriptor) { _ in count += 1 }
@@ -42,14 +42,15 @@ extension ModelContext {
   /// The entity indices a fetch of `T` visits.
   func candidateEntities<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [Int] {
     let entity = try entityIndex(for: T.self)
-    return descriptor.includesSubclasses ? session.catalog.subtree(of: entity) : [entity]
+    guard descriptor.includesSubclasses else { return [entity] }
+    return session.catalog(covering: entity).subtree(of: entity)
   }
 
   /// Calls `body` with every object of the visited classes that the predicate accepts.
   private func forEachMatch<T: PersistentModel>(
     _ descriptor: FetchDescriptor<T>, _ body: (T) -> Void
   ) throws {
-    session.refreshIfClean()
+    refreshIfClean()
     for entity in try candidateEntities(descriptor) {
       let table = session.table(entity)
       let committed = descriptor.includePendingChanges ? nil : session.committedTable(entity)

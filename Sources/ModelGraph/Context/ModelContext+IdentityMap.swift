@@ -27,6 +27,32 @@ extension ModelContext {
     if registeredCounts[entity] == 0 { registered[entity] = [] }
   }
 
+  /// Moves the session to the newest committed version when it has no unsaved changes.
+  func refreshIfClean() {
+    session.refreshIfClean()
+    dropHandlesDeletedElsewhere()
+  }
+
+  /// After the session took in other contexts' saves, unbinds every handle whose object another
+  /// context deleted, so the handle never reads a row that a new object reuses.
+  ///
+  /// - Complexity: O(registered objects), and only after other contexts saved.
+  func dropHandlesDeletedElsewhere() {
+    guard session.takeForeignChangesFlag() else { return }
+    for entity in registered.indices where registeredCounts[entity] > 0 {
+      let table = session.table(entity)
+      for row in registered[entity].indices {
+        guard let object = registered[entity][row]?.takeUnretainedValue(),
+          object._status == .registered, !table.contains(object._key)
+        else { continue }
+        registered[entity][row] = nil
+        registeredCounts[entity] -= 1
+        object.bindRow(nil, row: object._row)
+        object._status = .deleted
+      }
+    }
+  }
+
   /// The object already registered for `key`, if any.
   func registeredObject(for key: ObjectKey) -> PersistentModel? {
     let entity = Int(key.entity)

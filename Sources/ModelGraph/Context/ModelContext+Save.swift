@@ -9,6 +9,7 @@ extension ModelContext {
   public func save() throws {
     try validate()
     session.save()
+    dropHandlesDeletedElsewhere()
     for object in insertedObjects where object._status == .inserted {
       object._status = .registered
     }
@@ -50,9 +51,12 @@ extension ModelContext {
     let discarded = insertedObjects.filter { $0._status == .inserted }
     let saved = discarded.map { object in
       let pending = PendingValues(info: object._classInfo)
-      var values: [any ColumnValue] = []
+      var values: [(any ColumnValue)?] = []
       if let table = object._table {
-        values = table.attributeColumns.map { $0.anyValue(at: object._row) }
+        let unset = missingAttributes[object._key] ?? SlotSet()
+        values = table.attributeColumns.enumerated().map { slot, column in
+          unset.contains(slot) ? nil : column.anyValue(at: object._row)
+        }
         for slot in pending.relationships.indices {
           pending.relationships[slot] = object._relatedObjects(slot: slot)
         }
@@ -62,7 +66,7 @@ extension ModelContext {
     for (object, (pending, values)) in zip(discarded, saved) {
       forget(object)
       for (slot, value) in values.enumerated() {
-        object._classInfo.restoreValue(value, of: object, slot: slot)
+        if let value { object._classInfo.restoreValue(value, of: object, slot: slot) }
       }
       object._pending = pending
       object.bindRow(nil, row: 0)

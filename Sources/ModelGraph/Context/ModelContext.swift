@@ -24,10 +24,7 @@ public final class ModelContext {
   }
 
   /// Whether anything was inserted, changed or deleted since the last save or rollback.
-  public var hasChanges: Bool {
-    !insertedObjects.isEmpty || !changedObjects.isEmpty || !deletedObjects.isEmpty
-      || session.hasChanges
-  }
+  public var hasChanges: Bool { session.hasChanges }
 
   /// The objects inserted and not yet saved, in insertion order.
   public var insertedModelsArray: [PersistentModel] {

@@ -12,13 +12,17 @@
 public struct FetchDescriptor<T: PersistentModel>: Sendable {
   /// Which objects; all when `nil`.
   public var predicate: Predicate<T>?
-  /// The order of the results; by class, then insertion, when empty.
+  /// The order of the results; when empty, results come class by class in an unspecified
+  /// order within each class (rows are reused after deletions), as in SwiftData.
   public var sortBy: [SortDescriptor<T>]
   /// The most objects to return; all when `nil`.
   public var fetchLimit: Int?
   /// How many matching objects to skip first.
   public var fetchOffset: Int?
-  /// Whether results reflect the context's unsaved inserts and deletes (default `true`).
+  /// Whether results include objects inserted and not yet saved (default `true`).
+  ///
+  /// Objects deleted in the context are never returned, saved or not; SwiftData returns them
+  /// when this is `false`, but a deleted object cannot be used.
   public var includePendingChanges = true
   /// Whether objects of `T`'s subclasses are returned too (default `true`).
   ///

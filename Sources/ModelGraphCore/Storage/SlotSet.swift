@@ -16,6 +16,11 @@ public struct SlotSet: Sendable, Hashable {
     if slot < 64 { bits &= ~(1 << UInt64(slot)) }
   }
 
+  /// Whether `slot` is in the set (any slot of 64 or more is, once one was inserted).
+  public func contains(_ slot: Int) -> Bool {
+    slot < 64 ? bits & (1 << UInt64(slot)) != 0 : overflow
+  }
+
   /// Whether no slot is in the set.
   public var isEmpty: Bool { bits == 0 && !overflow }
 

@@ -11,6 +11,7 @@ public final class Session {
   public private(set) var base: StoreVersion
   @exclusivity(unchecked) private var working: [Table?] = []
   private var changes: [Int: TableChanges] = [:]
+  private var absorbedForeignChanges = false
   /// Rows allocated from the store ahead of inserts, per entity, to use last first.
   private var reservedRows: [[(row: Int, generation: UInt32)]] = []
   /// The number of rows the next reservation of an entity asks for (doubles up to a chunk).
@@ -26,7 +27,21 @@ public final class Session {
   public var catalog: SchemaCatalog { base.catalog }
 
   /// Whether anything was inserted, changed or deleted since the last save or rollback.
-  public var hasChanges: Bool { changes.values.contains { !$0.isEmpty } }
+  public var hasChanges: Bool {
+    changes.contains { entity, change in
+      !change.updated.isEmpty || !change.relationshipsUpdated.isEmpty || !change.deleted.isEmpty
+        || change.inserted.contains { working[entity]?.isAlive($0) ?? false }
+    }
+  }
+
+  /// Whether the last save or refresh brought in changes other sessions had published.
+  ///
+  /// The owner of handles bound to rows uses this to find objects deleted elsewhere; reading
+  /// it resets it.
+  public func takeForeignChangesFlag() -> Bool {
+    defer { absorbedForeignChanges = false }
+    return absorbedForeignChanges
+  }
 
   /// The session's working table of `entity`, with its unsaved changes.
   ///
@@ -37,6 +52,13 @@ public final class Session {
     let table = base.tables[entity].copy()
     working[entity] = table
     return table
+  }
+
+  /// The catalog of the base version, grown first to cover `entity` if it was registered after
+  /// the session's base version was taken.
+  public func catalog(covering entity: Int) -> SchemaCatalog {
+    ensureCatalog(covers: entity)
+    return base.catalog
   }
 
   /// The table of `entity` in the base version, without the session's changes.
@@ -120,6 +142,7 @@ public final class Session {
     guard !hasChanges else { return }
     let latest = store.version
     guard latest.number != base.number || latest.tables.count != base.tables.count else { return }
+    absorbedForeignChanges = absorbedForeignChanges || latest.number != base.number
     base = latest
     for (entity, table) in working.enumerated() {
       table?.reset(to: base.tables[entity])
@@ -133,6 +156,7 @@ public final class Session {
   @discardableResult
   public func save() -> [ObjectKey] {
     guard hasChanges else {
+      _ = rollback()
       refreshIfClean()
       return []
     }
@@ -142,6 +166,7 @@ public final class Session {
       let current = state.version
       var tables = current.tables
       let rebasing = current.number != base.number
+      if rebasing { absorbedForeignChanges = true }
       for (entity, change) in changes where !change.isEmpty {
         let mine = working[entity]!
         let target = rebasing ? rebase(change, of: mine, onto: tables[entity]) : mine.copy()

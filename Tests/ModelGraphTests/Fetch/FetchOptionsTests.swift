@@ -88,7 +88,7 @@ struct FetchOptionsTests {
     #expect(try context.fetch(FetchDescriptor<Trip>(sortBy: byName)).count == 12)
   }
 
-  @Test("includePendingChanges false ignores unsaved deletes")
+  @Test("deleted objects are never returned, even with includePendingChanges false")
   func excludesPendingDeletes() throws {
     let context = try makeTripContext()
     let trips = try seedTen(context)
@@ -96,7 +96,8 @@ struct FetchOptionsTests {
     context.delete(trips[1])
     var committed = FetchDescriptor<Trip>()
     committed.includePendingChanges = false
-    #expect(try context.fetchCount(committed) == 10)
+    #expect(try context.fetchCount(committed) == 8)
     #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 8)
+    #expect(try context.fetch(committed).allSatisfy { !$0.isDeleted })
   }
 }
