@@ -91,18 +91,26 @@ extension ModelContext {
   public func delete<T: PersistentModel>(_ model: T) {
     guard let context = model._context else { return }
     precondition(context === self, "\(type(of: model)) object belongs to another ModelContext")
-    switch model._status {
-    case .inserted:
-      session.delete(model._key)
-      missingAttributes[model._key] = nil
+    guard model._status == .inserted || model._status == .registered else { return }
+    let key = model._key
+    deleteKey(key)
+    applyDeleteRules(startingAt: key)
+  }
+
+  /// Deletes the live object `key` from the session and moves its handle (made if needed, so
+  /// ``deletedModelsArray`` lists it) to its deleted state; delete rules are the caller's.
+  func deleteKey(_ key: ObjectKey) {
+    guard session.contains(key) else { return }
+    let model = object(for: key)
+    let wasInserted = model._status == .inserted
+    session.delete(key)
+    if wasInserted {
+      missingAttributes[key] = nil
       detach(model)
-    case .registered:
-      session.delete(model._key)
+    } else {
       model._status = .pendingDeletion
       model.bindRow(nil, row: model._row)
       deletedObjects.append(model)
-    default:
-      break
     }
   }
 

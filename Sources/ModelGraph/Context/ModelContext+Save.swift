@@ -4,10 +4,18 @@ extension ModelContext {
   /// The save first validates the whole change set; if any rule is broken it throws one error
   /// listing every violation, and the store, every other context and this context's pending
   /// changes stay as they were, so the caller can fix them or ``rollback()``.
+  /// The rules checked: non-optional attributes set, unique attributes unique across their
+  /// class hierarchy (against the store and within the change set), deny rules of deleted
+  /// objects, and the count limits of to-many relationships.
+  /// - Returns: A deletion record per deleted object, holding the values of its attributes
+  ///   marked `.preserveValueOnDeletion` (SwiftData's `save()` returns nothing; the result is
+  ///   discardable).
   /// - Throws: ``ModelError`` with code ``ModelError/Code/validationFailed``.
-  /// - Complexity: O(changes).
-  public func save() throws {
+  /// - Complexity: O(changes), plus O(rows of a hierarchy) for each unique attribute written.
+  @discardableResult
+  public func save() throws -> [DeletionRecord] {
     try validate()
+    let records = deletionRecords()
     session.save()
     dropHandlesDeletedElsewhere()
     for object in insertedObjects where object._status == .inserted {
@@ -22,25 +30,8 @@ extension ModelContext {
     changedObjects = []
     deletedObjects = []
     missingAttributes = [:]
-  }
-
-  private func validate() throws {
-    var violations: [ModelError.Violation] = []
-    for (key, slots) in missingAttributes where session.contains(key) {
-      let entity = session.catalog.entities[Int(key.entity)]
-      for slot in slots.slots(below: entity.attributes.count) {
-        violations.append(
-          ModelError.Violation(
-            entity: entity.name, property: entity.attributes[slot].name,
-            identifier: identifier(for: key), rule: "a non-optional attribute was never set"))
-      }
-    }
-    guard violations.isEmpty else {
-      throw ModelError(
-        .validationFailed,
-        message: "save failed: \(violations.count) rule\(violations.count == 1 ? "" : "s") broken",
-        violations: violations)
-    }
+    denyChecks = []
+    return records
   }
 
   /// Discards every unsaved change: inserted objects leave the context (keeping their values),
@@ -84,5 +75,6 @@ extension ModelContext {
     changedObjects = []
     deletedObjects = []
     missingAttributes = [:]
+    denyChecks = []
   }
 }

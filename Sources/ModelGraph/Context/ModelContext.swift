@@ -15,7 +15,8 @@ public final class ModelContext {
   var changedObjects: [PersistentModel] = []
   var deletedObjects: [PersistentModel] = []
   var missingAttributes: [ObjectKey: SlotSet] = [:]
-  var deferredErrors: [SchemaError] = []
+  /// Deleted objects whose relationship (by slot) has the deny rule, checked on save.
+  var denyChecks: [(key: ObjectKey, slot: Int)] = []
 
   /// Makes a context on `container`'s current committed state.
   public init(_ container: ModelContainer) {

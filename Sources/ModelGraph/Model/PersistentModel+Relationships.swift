@@ -16,20 +16,18 @@ extension PersistentModel {
   /// Points relationship `slot` at `models`, inserting new ones into this object's context.
   @usableFromInline
   final func _setRelatedObjects(slot: Int, _ models: [PersistentModel]) {
-    guard let table = _table, let context = _context else {
-      checkNotDeleted()
+    checkNotDeleted()
+    if _context == nil, let context = models.lazy.compactMap(\._context).first {
+      // Pointing a new object at managed ones inserts it into their context, as in SwiftData.
+      context.insert(self)
+    }
+    guard _table != nil, let context = _context else {
       if _pending == nil { _pending = PendingValues(info: _classInfo) }
       _pending!.relationships[slot] = models
       return
     }
     let keys = models.map { context.adopt($0) }
-    if _classInfo.relationshipWrappers[slot].type.isToMany {
-      unsafeDowncast(table.relationshipColumns[slot], to: Column<[ObjectKey]>.self)[_row] = keys
-    } else {
-      unsafeDowncast(table.relationshipColumns[slot], to: Column<ObjectKey?>.self)[_row] =
-        keys.first
-    }
-    context.noteWrite(self, relationshipSlot: slot)
+    context.setRelationship(of: _key, slot: slot, to: keys)
   }
 
   final func relationshipKeys(in table: Table, slot: Int) -> [ObjectKey] {

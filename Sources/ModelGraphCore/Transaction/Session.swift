@@ -10,7 +10,7 @@ public final class Session {
   /// The committed version the session's working tables started from.
   public private(set) var base: StoreVersion
   @exclusivity(unchecked) private var working: [Table?] = []
-  private var changes: [Int: TableChanges] = [:]
+  var changes: [Int: TableChanges] = [:]
   private var absorbedForeignChanges = false
   /// Rows allocated from the store ahead of inserts, per entity, to use last first.
   private var reservedRows: [[(row: Int, generation: UInt32)]] = []
