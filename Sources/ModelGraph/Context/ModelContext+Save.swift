@@ -14,6 +14,7 @@ extension ModelContext {
   /// - Complexity: O(changes), plus O(rows of a hierarchy) for each unique attribute written.
   @discardableResult
   public func save() throws -> [DeletionRecord] {
+    if uniquenessPolicy == .upsert { mergeDuplicateInserts() }
     try validate()
     let records = deletionRecords()
     session.save()

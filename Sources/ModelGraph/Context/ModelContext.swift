@@ -15,6 +15,12 @@ public final class ModelContext {
   var changedObjects: [PersistentModel] = []
   var deletedObjects: [PersistentModel] = []
   var missingAttributes: [ObjectKey: SlotSet] = [:]
+  /// What a save does when a new object duplicates a saved object's unique attribute.
+  ///
+  /// ``UniquenessPolicy/reject`` (the default) throws; SwiftData upserts silently, which
+  /// ``UniquenessPolicy/upsert`` does here by explicit choice.
+  public var uniquenessPolicy = UniquenessPolicy.reject
+
   /// Deleted objects whose relationship (by slot) has the deny rule, checked on save.
   var denyChecks: [(key: ObjectKey, slot: Int)] = []
 

@@ -23,6 +23,8 @@ public class AnyColumn: @unchecked Sendable {
   public func anyValue(at row: Int) -> any ColumnValue { fatalError("abstract") }
   /// Copies the value at `row` of `other` (a column of the same type) into `row` of this one.
   func copyValue(from other: AnyColumn, row: Int) { fatalError("abstract") }
+  /// Copies the value at `fromRow` of `other` (a column of the same type) into `toRow`.
+  public func copyValue(from other: AnyColumn, fromRow: Int, toRow: Int) { fatalError("abstract") }
   /// Grows the column to `count` rows filled with the placeholder value.
   func grow(to count: Int) { fatalError("abstract") }
   /// Resets `row` to the placeholder value, releasing what it held.
@@ -129,6 +131,10 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
 
   override func copyValue(from other: AnyColumn, row: Int) {
     self[row] = unsafeDowncast(other, to: Column<Element>.self)[row]
+  }
+
+  public override func copyValue(from other: AnyColumn, fromRow: Int, toRow: Int) {
+    self[toRow] = unsafeDowncast(other, to: Column<Element>.self)[fromRow]
   }
 
   override func grow(to count: Int) {

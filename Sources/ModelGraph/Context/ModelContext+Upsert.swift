@@ -1,0 +1,66 @@
+extension ModelContext {
+  /// Under ``UniquenessPolicy/upsert``: merges each new object whose unique attribute matches a
+  /// saved object into that object (see ``UniquenessPolicy/upsert``).
+  func mergeDuplicateInserts() {
+    let catalog = session.catalog
+    for change in session.changeSet where !change.insertedRows.isEmpty {
+      let entity = catalog.entities[change.entity]
+      for (slot, attribute) in entity.attributes.enumerated() where attribute.isUnique {
+        let declaring = entity.lineage.first { catalog.entities[$0].attributes.count > slot }!
+        let scope = catalog.subtree(of: declaring)
+        let tables = scope.map { session.table($0) }
+        let inserted = change.insertedRows.filter { session.table(change.entity).isAlive($0) }
+        let keys = inserted.map {
+          ObjectKey(
+            entity: change.entity, row: $0,
+            generation: session.table(change.entity).generation(of: $0))
+        }
+        let tableIndex = scope.firstIndex(of: change.entity)!
+        let matches = tables[0].attributeColumns[slot].matches(
+          slot: slot, in: tables, candidates: inserted.map { (tableIndex, $0) },
+          excluded: Set(keys))
+        for (key, match) in zip(keys, matches) {
+          guard let match, session.contains(key) else { continue }
+          let target = ObjectKey(
+            entity: scope[match.table], row: match.row,
+            generation: tables[match.table].generation(of: match.row))
+          guard target.entity == key.entity else { continue }  // another class: reported on save
+          merge(key, into: target)
+        }
+      }
+    }
+  }
+
+  /// Copies what the new object `source` set into the saved object `target`, drops `source`'s
+  /// row, and makes `source`'s instance stand for `target` when the context has none.
+  private func merge(_ source: ObjectKey, into target: ObjectKey) {
+    let entity = session.catalog.entities[Int(source.entity)]
+    let table = session.table(Int(source.entity))
+    let unset = missingAttributes[source] ?? SlotSet()
+    for slot in entity.attributes.indices where !unset.contains(slot) {
+      table.attributeColumns[slot].copyValue(
+        from: table.attributeColumns[slot], fromRow: Int(source.row), toRow: Int(target.row))
+      session.noteAttributeWrite(entity: Int(target.entity), row: Int(target.row), slot: slot)
+    }
+    for slot in entity.relationships.indices {
+      let related = relatedKeys(of: source, slot: slot)
+      guard !related.isEmpty else { continue }
+      setRelationship(of: source, slot: slot, to: [])
+      setRelationship(of: target, slot: slot, to: related)
+    }
+    let instance = registeredObject(for: source)
+    session.delete(source)
+    missingAttributes[source] = nil
+    guard let instance else { return }
+    forget(instance)
+    if registeredObject(for: target) == nil {
+      instance._key = target
+      instance.bindRow(table, row: Int(target.row))
+      instance._status = .registered
+      register(instance)
+    } else {
+      instance.bindRow(nil, row: instance._row)
+      instance._status = .deleted
+    }
+  }
+}
