@@ -14,6 +14,9 @@ public final class ModelContainer: Sendable {
   public let store: Store
   /// The configurations the container was made with.
   public let configurations: [ModelConfiguration]
+  /// The snapshot file backing the store, if the configuration names one.
+  public let snapshotFile: SnapshotFile?
+  private let lockToken: Int32?
   private let classes = Mutex<ClassTable>(ClassTable())
 
   struct ClassTable: @unchecked Sendable {
@@ -37,10 +40,62 @@ public final class ModelContainer: Sendable {
   }
 
   /// Makes a container for an array of model classes.
-  public init(for types: [PersistentModel.Type], configurations: [ModelConfiguration] = []) throws {
-    store = Store()
-    self.configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
-    for type in types { _ = try entityIndex(for: type) }
+  ///
+  /// With a ``ModelConfiguration/url`` the container takes an exclusive lock on the store file,
+  /// removes temporary files a crash left, and loads the snapshot if the file exists.
+  /// - Throws: ``SnapshotError`` for a locked, unreadable or damaged file (a damaged file is
+  ///   never replaced by an empty store), or one whose schema differs from the classes'.
+  public init(
+    for types: [PersistentModel.Type], configurations: [ModelConfiguration] = [],
+    fileIO: any FileIO = SystemFileIO()
+  ) throws {
+    let configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
+    self.configurations = configurations
+    if let url = configurations[0].url, !configurations[0].isStoredInMemoryOnly {
+      let file = SnapshotFile(path: url.path, io: fileIO)
+      let token = try fileIO.lock(url.path + ".lock")
+      do {
+        file.removeOrphans()
+        store = try file.load().map(Store.init(loading:)) ?? Store()
+      } catch {
+        fileIO.unlock(token)
+        throw error
+      }
+      snapshotFile = file
+      lockToken = token
+    } else {
+      store = Store()
+      snapshotFile = nil
+      lockToken = nil
+    }
+    do {
+      for type in types { _ = try entityIndex(for: type) }
+    } catch let error as SchemaError where error.code == .conflictingEntity {
+      throw SnapshotError(
+        .schemaMismatch, path: snapshotFile?.path ?? "", section: "schema",
+        message: error.message)
+    }
+  }
+
+  deinit {
+    if let lockToken, let snapshotFile { snapshotFile.io.unlock(lockToken) }
+  }
+
+  /// Writes the whole committed store to the configuration's snapshot file, atomically and
+  /// durably: when this returns, the file holds this state even after a crash or power loss.
+  ///
+  /// Unsaved changes of contexts are not included: save them first.
+  /// - Returns: The size of the file in bytes.
+  /// - Throws: ``SnapshotError``; the previous file is then left as it was.
+  /// - Complexity: O(size of the store).
+  @discardableResult
+  public func snapshot() throws -> Int {
+    guard let snapshotFile else {
+      throw SnapshotError(
+        .io, path: "", section: "snapshot",
+        message: "the container is in memory only; make it with ModelConfiguration(url:)")
+    }
+    return try snapshotFile.save(store.version)
   }
 
   /// The entity index of `type`, registering it (and its ancestors and relationship
@@ -74,8 +129,23 @@ public final class ModelContainer: Sendable {
     return index
   }
 
-  /// The model class of entity `index`.
+  /// The model class of entity `index`; for an entity known only from a loaded file, the
+  /// class of that name in the module of a registered class, if there is one.
   func modelClass(forEntity index: Int) -> PersistentModel.Type? {
-    classes.withLock { $0.classByEntity[index] }
+    if let known = classes.withLock({ $0.classByEntity[index] }) { return known }
+    guard let entity = store.catalog.entities.dropFirst(index).first else { return nil }
+    let modules = classes.withLock { table in
+      Set(
+        table.classByEntity.values.map { String(reflecting: $0) }.compactMap { name in
+          name.lastIndex(of: ".").map { String(name[..<$0]) }
+        })
+    }
+    for module in modules {
+      guard let found = _typeByName("\(module).\(entity.name)") as? PersistentModel.Type,
+        (try? entityIndex(for: found)) == index
+      else { continue }
+      return found
+    }
+    return nil
   }
 }

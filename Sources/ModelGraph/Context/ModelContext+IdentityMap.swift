@@ -24,7 +24,14 @@ extension ModelContext {
     else { return }
     registered[entity][row] = nil
     registeredCounts[entity] -= 1
-    if registeredCounts[entity] == 0 { registered[entity] = [] }
+  }
+
+  /// Releases the identity-map storage of entities with no registered object (called on save,
+  /// not on every release, so a scan that drops each handle does not regrow the map per row).
+  func compactIdentityMap() {
+    for entity in registered.indices where registeredCounts[entity] == 0 {
+      registered[entity] = []
+    }
   }
 
   /// Moves the session to the newest committed version when it has no unsaved changes.
@@ -77,6 +84,10 @@ extension ModelContext {
     object._key = key
     object._status = .registered
     register(object)
+    if session.isUpdated(entity: entity, row: Int(key.row)) {
+      object._isChanged = true
+      changedObjects.append(object)
+    }
     return object
   }
 

@@ -1,42 +1,23 @@
 extension ModelContext {
   /// The keys relationship `slot` of the object `key` holds, in order (dead ones included).
   func relatedKeys(of key: ObjectKey, slot: Int) -> [ObjectKey] {
-    let column = session.table(Int(key.entity)).relationshipColumns[slot]
-    let row = Int(key.row)
-    if let many = column as? Column<[ObjectKey]> { return many[row] }
-    return unsafeDowncast(column, to: Column<ObjectKey?>.self)[row].map { [$0] } ?? []
+    session.table(Int(key.entity)).relatedKeys(row: Int(key.row), slot: slot)
   }
 
   /// Stores `keys` in relationship `slot` of the object `key`, without touching inverses.
   func storeRelatedKeys(_ keys: [ObjectKey], of key: ObjectKey, slot: Int) {
-    let column = session.table(Int(key.entity)).relationshipColumns[slot]
-    let row = Int(key.row)
-    if let many = column as? Column<[ObjectKey]> {
-      many[row] = keys
-    } else {
-      unsafeDowncast(column, to: Column<ObjectKey?>.self)[row] = keys.first
-    }
+    session.table(Int(key.entity)).setRelatedKeys(keys, row: Int(key.row), slot: slot)
     if let object = registeredObject(for: key) {
       noteWrite(object, relationshipSlot: slot)
     } else {
-      session.noteRelationshipWrite(entity: Int(key.entity), row: row)
+      session.noteRelationshipWrite(entity: Int(key.entity), row: Int(key.row))
     }
   }
 
-  /// The slot, in the object `key`'s class, of the inverse of relationship `slot` of `owner`.
+  /// The slot, in the object `target`'s class, of the inverse of relationship `slot` of `owner`.
   func inverseSlot(ofSlot slot: Int, owner: ObjectKey, target: ObjectKey) -> Int? {
-    let catalog = session.catalog(covering: Int(max(owner.entity, target.entity)))
-    let ownerEntity = catalog.entities[Int(owner.entity)]
-    let targetEntity = catalog.entities[Int(target.entity)]
-    let relationship = ownerEntity.relationships[slot]
-    if let inverse = relationship.inverse {
-      return targetEntity.relationshipSlot(named: inverse)
-    }
-    // The inverse may be named on the other side only.
-    return targetEntity.relationships.firstIndex { candidate in
-      candidate.inverse == relationship.name
-        && ownerEntity.lineage.contains { catalog.entities[$0].name == candidate.destination }
-    }
+    session.catalog(covering: Int(max(owner.entity, target.entity))).inverseSlot(
+      of: slot, in: Int(owner.entity), target: Int(target.entity))
   }
 
   /// Points relationship `slot` of `owner` at `keys` and keeps every inverse in step: objects
@@ -49,7 +30,7 @@ extension ModelContext {
     let old = relatedKeys(of: owner, slot: slot)
     storeRelatedKeys(keys, of: owner, slot: slot)
     let oldSet = Set(old)
-    for removed in old where !seen.contains(removed) && session.contains(removed) {
+    for removed in old where !seen.contains(removed) && session.holds(removed) {
       if let inverse = inverseSlot(ofSlot: slot, owner: owner, target: removed) {
         removeRelated(owner, from: removed, slot: inverse)
       }
@@ -65,7 +46,7 @@ extension ModelContext {
       } else {
         let previous = relatedKeys(of: added, slot: inverse).first
         guard previous != owner else { continue }
-        if let previous, session.contains(previous),
+        if let previous, session.holds(previous),
           let back = inverseSlot(ofSlot: inverse, owner: added, target: previous)
         {
           removeRelated(added, from: previous, slot: back)

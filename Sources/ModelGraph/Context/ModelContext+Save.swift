@@ -14,11 +14,17 @@ extension ModelContext {
   /// - Complexity: O(changes), plus O(rows of a hierarchy) for each unique attribute written.
   @discardableResult
   public func save() throws -> [DeletionRecord] {
-    if uniquenessPolicy == .upsert { mergeDuplicateInserts() }
-    try validate()
-    let records = deletionRecords()
-    session.save()
+    var records: [DeletionRecord]
+    repeat {
+      // Validate against the version the save publishes onto: rebase first when another
+      // context saved since, and again if one saves while this one validates.
+      if session.rebaseOntoLatest() { dropHandlesDeletedElsewhere() }
+      if uniquenessPolicy == .upsert { mergeDuplicateInserts() }
+      try validate()
+      records = deletionRecords()
+    } while session.publish() == nil
     dropHandlesDeletedElsewhere()
+    defer { compactIdentityMap() }
     for object in insertedObjects where object._status == .inserted {
       object._status = .registered
     }

@@ -46,7 +46,7 @@ extension ModelContext {
         let declaring = entity.lineage.first { catalog.entities[$0].attributes.count > slot }!
         var keys = change.insertedRows.map { row in
           ObjectKey(entity: change.entity, row: row, generation: generation(change.entity, row))
-        }
+        }.filter { !(missingAttributes[$0]?.contains(slot) ?? false) }
         for (row, slots) in change.updatedRows where slots.contains(slot) {
           keys.append(
             ObjectKey(entity: change.entity, row: row, generation: generation(change.entity, row)))

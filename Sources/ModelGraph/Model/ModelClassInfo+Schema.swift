@@ -24,6 +24,19 @@ extension ModelClassInfo {
             .unknownDestination, entity: entityName, property: field.name,
             message: "inverse: \(keyPath) is not a relationship of \(destination.entityName)")
         }
+        let inverseField = hit.0.relationshipWrappers[slot]
+        guard
+          field.type.destinationType == hit.0.modelClass
+            || isSubclass(field.type.destinationType, of: hit.0.modelClass),
+          modelClass == inverseField.type.destinationType
+            || isSubclass(modelClass, of: inverseField.type.destinationType)
+        else {
+          throw SchemaError(
+            .unknownDestination, entity: entityName, property: field.name,
+            message:
+              "inverse: \(hit.0.entityName).\(inverseField.name) points at "
+              + "\(String(describing: inverseField.type.destinationType)), not at \(entityName)")
+        }
         inverse = hit.0.relationshipName(slot)
       }
       return RelationshipDescription(
@@ -77,4 +90,14 @@ extension ModelClassInfo {
       }
     }
   }
+}
+
+/// Whether `type` is `ancestor` or one of its subclasses.
+private func isSubclass(_ type: AnyClass, of ancestor: AnyClass) -> Bool {
+  var current: AnyClass? = type
+  while let candidate = current {
+    if candidate == ancestor { return true }
+    current = _getSuperclass(candidate)
+  }
+  return false
 }

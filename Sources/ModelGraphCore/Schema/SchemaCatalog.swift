@@ -36,7 +36,8 @@ public struct SchemaCatalog: Sendable {
           guard existing.description == description else {
             throw SchemaError(
               .conflictingEntity, entity: description.name,
-              message: "an entity of this name is already registered with other properties")
+              message: "entity \(description.name) differs from the stored one: "
+                + existing.description.differences(from: description).joined(separator: "; "))
           }
           return false
         }

@@ -97,12 +97,10 @@ public final class Table: @unchecked Sendable {
     }
   }
 
-  /// Grows every column to hold at least `count` rows, a whole chunk at a time; new rows are
-  /// empty (not alive).
+  /// Grows every column to hold `count` rows (columns allocate a whole chunk at a time); new
+  /// rows are empty (not alive).
   func grow(to count: Int) {
     guard count > stamps.count else { return }
-    let chunk = 1 << AnyColumn.chunkShift
-    let count = (count + chunk - 1) / chunk * chunk
     stamps.grow(to: count)
     for column in attributeColumns { column.grow(to: count) }
     for column in relationshipColumns { column.grow(to: count) }

@@ -20,3 +20,14 @@ struct RowAllocator: Sendable {
     nextRow = max(nextRow, rowCount)
   }
 }
+
+extension RowAllocator {
+  /// The allocator of a loaded table: new rows after its last, and its empty rows first, each
+  /// with the generation its stamp holds.
+  init(table: Table) {
+    reserve(through: table.rowCount)
+    for row in (0..<table.rowCount).reversed() where !table.isAlive(row) {
+      release(row: row, generation: table.generation(of: row))
+    }
+  }
+}

@@ -18,6 +18,11 @@ public final class Store: Sendable {
       State(version: StoreVersion(number: 0, catalog: SchemaCatalog(), tables: []), allocators: []))
   }
 
+  /// A store holding a loaded version (a snapshot's contents).
+  public init(loading version: StoreVersion) {
+    state = Mutex(State(version: version, allocators: version.tables.map(RowAllocator.init)))
+  }
+
   /// The current committed version.
   public var version: StoreVersion { state.withLock { $0.version } }
 

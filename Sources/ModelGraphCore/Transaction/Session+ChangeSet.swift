@@ -13,6 +13,12 @@ public struct EntityChanges: Sendable {
 }
 
 extension Session {
+  /// Whether the saved object in `row` of `entity` has unsaved attribute or relationship writes.
+  public func isUpdated(entity: Int, row: Int) -> Bool {
+    guard let change = changes[entity] else { return false }
+    return change.updated[row] != nil || change.relationshipsUpdated.contains(row)
+  }
+
   /// The unsaved changes, per entity with any.
   ///
   /// - Complexity: O(changes).

@@ -116,6 +116,16 @@ public final class Session {
     }
   }
 
+  /// Whether the row of `key` still belongs to its object in the working tables: alive, or
+  /// deleted by this session and not yet saved.
+  public func holds(_ key: ObjectKey) -> Bool {
+    let entity = Int(key.entity)
+    guard entity < store.catalog.entities.count else { return false }
+    let table = table(entity)
+    let row = Int(key.row)
+    return row < table.rowCount && table.generation(of: row) == key.generation
+  }
+
   /// Whether `key` names an object that lives in the working tables.
   public func contains(_ key: ObjectKey) -> Bool {
     let entity = Int(key.entity)
@@ -150,45 +160,61 @@ public final class Session {
     extendWorkingTables()
   }
 
-  /// Publishes every change as a new store version, all at once.
+  /// Publishes every change as a new store version, all at once, replaying the changes onto
+  /// newer versions other sessions published first.
   ///
+  /// Callers that validate changes should instead loop over ``rebaseOntoLatest()``, their
+  /// validation and ``publish()``, so validation sees the version it publishes onto.
   /// - Returns: The keys of the objects whose deletion was published.
   @discardableResult
   public func save() -> [ObjectKey] {
+    while true {
+      rebaseOntoLatest()
+      if let deleted = publish() { return deleted }
+    }
+  }
+
+  /// Publishes every change as a new store version if no other session published since the
+  /// session's base version.
+  ///
+  /// - Returns: The keys of the objects whose deletion was published, or `nil` when the base is
+  ///   stale (call ``rebaseOntoLatest()``, validate again, and retry).
+  public func publish() -> [ObjectKey]? {
     guard hasChanges else {
       _ = rollback()
       refreshIfClean()
       return []
     }
     var deletedKeys: [ObjectKey] = []
-    var freedRows: [(entity: Int, row: Int, generation: UInt32)] = []
-    let published = store.state.withLock { state -> StoreVersion in
+    let published = store.state.withLock { state -> StoreVersion? in
       let current = state.version
+      guard current.number == base.number else { return nil }
       var tables = current.tables
-      let rebasing = current.number != base.number
-      if rebasing { absorbedForeignChanges = true }
       for (entity, change) in changes where !change.isEmpty {
         let mine = working[entity]!
-        let target = rebasing ? rebase(change, of: mine, onto: tables[entity]) : mine.copy()
+        let target = mine.copy()
         for row in change.inserted where !mine.isAlive(row) {
           let generation = mine.generation(of: row)
-          if !rebasing { _ = target.retire(row: row, generation) }
-          freedRows.append((entity, row, generation))
+          _ = target.retire(row: row, generation)
+          state.allocators[entity].release(row: row, generation: generation &+ 1)
         }
         for (row, generation) in change.deleted where target.retire(row: row, generation) {
           deletedKeys.append(ObjectKey(entity: entity, row: row, generation: generation))
           state.allocators[entity].release(row: row, generation: generation &+ 1)
         }
-        tables[entity] = target
-      }
-      for item in freedRows {
-        state.allocators[item.entity].release(row: item.row, generation: item.generation &+ 1)
+        if entity < tables.count {
+          tables[entity] = target
+        } else {
+          tables += current.catalog.entities[tables.count..<entity].map { Table(entity: $0) }
+          tables.append(target)
+        }
       }
       let version = StoreVersion(
         number: current.number + 1, catalog: current.catalog, tables: tables)
       state.version = version
       return version
     }
+    guard let published else { return nil }
     base = published
     changes = [:]
     returnReservedRows()
@@ -198,22 +224,99 @@ public final class Session {
     return deletedKeys
   }
 
-  /// A copy of `committed` (newer than the session's base) with `change` replayed onto it.
-  private func rebase(_ change: TableChanges, of mine: Table, onto committed: Table) -> Table {
-    let target = committed.copy()
+  /// Moves the session onto the store's newest version, replaying its unsaved changes there:
+  /// attributes written (last writer wins per attribute), to-many relationships merged (the
+  /// objects this session added and removed, applied to the newer value), to-one relationships
+  /// set, inverses of to-one relationships kept symmetric, deletions applied.
+  ///
+  /// - Returns: Whether there was a newer version.
+  @discardableResult
+  public func rebaseOntoLatest() -> Bool {
+    let latest = store.version
+    guard latest.number != base.number else { return false }
+    var fixes: [InverseFix] = []
+    var rebased: [Int: Table] = [:]
+    for (entity, change) in changes where !change.isEmpty {
+      let mine = working[entity]!
+      let old = entity < base.tables.count ? base.tables[entity] : Table(entity: mine.entity)
+      let current =
+        entity < latest.tables.count ? latest.tables[entity] : Table(entity: mine.entity)
+      let (target, stillDeleted) = rebase(
+        change, of: mine, base: old, onto: current, catalog: latest.catalog, fixes: &fixes)
+      changes[entity]!.deleted = stillDeleted
+      rebased[entity] = target
+    }
+    base = latest
+    extendWorkingTables()
+    for (entity, table) in working.enumerated() {
+      table?.reset(to: rebased[entity] ?? base.tables[entity])
+    }
+    for fix in fixes { apply(fix) }
+    absorbedForeignChanges = true
+    return true
+  }
+
+  /// A copy of `current` with `change` (made against `old`) replayed onto it.
+  private func rebase(
+    _ change: TableChanges, of mine: Table, base old: Table, onto current: Table,
+    catalog: SchemaCatalog, fixes: inout [InverseFix]
+  ) -> (Table, [Int: UInt32]) {
+    let target = current.copy()
     for row in change.inserted where mine.isAlive(row) {
       target.activate(row: row, generation: mine.generation(of: row))
       target.copyRow(row, from: mine)
     }
-    for (row, slots) in change.updated where mine.isAlive(row) && target.isAlive(row) {
-      guard target.generation(of: row) == mine.generation(of: row) else { continue }
+    func sameObject(_ row: Int) -> Bool {
+      mine.isAlive(row) && target.isAlive(row)
+        && target.generation(of: row) == mine.generation(of: row)
+    }
+    for (row, slots) in change.updated where sameObject(row) {
       target.copyAttributes(slots, row: row, from: mine)
     }
-    for row in change.relationshipsUpdated where mine.isAlive(row) && target.isAlive(row) {
-      guard target.generation(of: row) == mine.generation(of: row) else { continue }
-      target.copyRelationships(row, from: mine)
+    let entity = mine.entity
+    for row in change.relationshipsUpdated where sameObject(row) {
+      let owner = ObjectKey(entity: entity.index, row: row, generation: mine.generation(of: row))
+      let known = old.contains(owner)
+      for (slot, relationship) in entity.relationships.enumerated() {
+        let before = known ? old.relatedKeys(row: row, slot: slot) : []
+        let after = mine.relatedKeys(row: row, slot: slot)
+        guard before != after else { continue }
+        let now = target.relatedKeys(row: row, slot: slot)
+        if relationship.isToMany {
+          let removed = Set(before).subtracting(after)
+          let kept = now.filter { !removed.contains($0) }
+          let present = Set(kept)
+          target.setRelatedKeys(kept + after.filter { !present.contains($0) }, row: row, slot: slot)
+        } else {
+          target.setRelatedKeys(after, row: row, slot: slot)
+          if let other = now.first, other != before.first, other != after.first,
+            let inverse = catalog.inverseSlot(
+              of: slot, in: entity.index, target: Int(other.entity))
+          {
+            fixes.append(InverseFix(owner: other, slot: inverse, remove: owner))
+          }
+        }
+      }
     }
-    return target
+    var stillDeleted: [Int: UInt32] = [:]
+    for (row, generation) in change.deleted where target.stamps.count > row {
+      guard target.stamps[row] == generation << 1 | 1 else { continue }
+      target.stamps[row] = generation << 1
+      target.liveCount -= 1
+      stillDeleted[row] = generation
+    }
+    return (target, stillDeleted)
+  }
+
+  /// Removes `remove` from relationship `slot` of `owner` in the working tables.
+  private func apply(_ fix: InverseFix) {
+    let table = table(Int(fix.owner.entity))
+    let row = Int(fix.owner.row)
+    guard table.contains(fix.owner) else { return }
+    let keys = table.relatedKeys(row: row, slot: fix.slot)
+    guard keys.contains(fix.remove) else { return }
+    table.setRelatedKeys(keys.filter { $0 != fix.remove }, row: row, slot: fix.slot)
+    noteRelationshipWrite(entity: Int(fix.owner.entity), row: row)
   }
 
   private func discardInserted() -> [ObjectKey] {

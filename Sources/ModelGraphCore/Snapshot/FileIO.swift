@@ -1,0 +1,163 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What is at a path.
+public enum FileKind: Sendable, Hashable {
+  /// A regular file.
+  case file
+  /// A directory.
+  case directory
+  /// Something else (a socket, a device).
+  case other
+}
+
+/// The file operations snapshots use, one call per system call, so tests can inject faults
+/// (a failed write, a full disk, a crash between two steps, a power loss).
+public protocol FileIO: Sendable {
+  /// The whole contents of a regular file, read with read(2) (never mapped).
+  func readFile(_ path: String) throws -> [UInt8]
+  /// What is at `path`, or `nil` when nothing is.
+  func kind(of path: String) -> FileKind?
+  /// Creates a new file for writing; fails if it exists.
+  func create(_ path: String) throws -> Int32
+  /// Writes all of `bytes` (retrying short writes).
+  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws
+  /// Flushes a file's data to the disk.
+  func sync(_ descriptor: Int32) throws
+  /// Closes a file.
+  func close(_ descriptor: Int32) throws
+  /// Renames `from` over `to`, atomically.
+  func rename(_ from: String, _ to: String) throws
+  /// Flushes a directory (so a rename in it survives a power loss).
+  func syncDirectory(_ path: String) throws
+  /// Removes a file.
+  func remove(_ path: String) throws
+  /// The names of the entries of a directory.
+  func contents(ofDirectory path: String) throws -> [String]
+  /// Takes an exclusive lock on `path` (created if needed) without waiting.
+  ///
+  /// - Returns: A token to pass to ``unlock(_:)``.
+  /// - Throws: ``SnapshotError`` with code ``SnapshotError/Code/locked`` when another holder has it.
+  func lock(_ path: String) throws -> Int32
+  /// Releases a lock taken with ``lock(_:)``.
+  func unlock(_ token: Int32)
+}
+
+/// The operating system's files, through POSIX calls.
+public struct SystemFileIO: FileIO {
+  /// The real file system.
+  public init() {}
+
+  private func failure(_ operation: String, _ path: String) -> SnapshotError {
+    let code = errno
+    return SnapshotError(
+      .io, path: path, section: operation,
+      message: "\(String(cString: strerror(code))) (errno \(code))")
+  }
+
+  public func readFile(_ path: String) throws -> [UInt8] {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { throw failure("open", path) }
+    defer { _ = Glibc.close(descriptor) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw failure("read", path)
+      }
+      if count == 0 { return bytes }
+      bytes.append(contentsOf: buffer[0..<count])
+    }
+  }
+
+  public func kind(of path: String) -> FileKind? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return .file
+    case S_IFDIR: return .directory
+    default: return .other
+    }
+  }
+
+  public func create(_ path: String) throws -> Int32 {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw failure("create", path) }
+    return descriptor
+  }
+
+  public func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws {
+    var offset = 0
+    while offset < bytes.count {
+      let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw failure("write", "fd \(descriptor)")
+      }
+      offset += written
+    }
+  }
+
+  public func sync(_ descriptor: Int32) throws {
+    guard fsync(descriptor) == 0 else { throw failure("fsync", "fd \(descriptor)") }
+  }
+
+  public func close(_ descriptor: Int32) throws {
+    guard Glibc.close(descriptor) == 0 else { throw failure("close", "fd \(descriptor)") }
+  }
+
+  public func rename(_ from: String, _ to: String) throws {
+    guard Glibc.rename(from, to) == 0 else { throw failure("rename", to) }
+  }
+
+  public func syncDirectory(_ path: String) throws {
+    let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw failure("open directory", path) }
+    defer { _ = Glibc.close(descriptor) }
+    guard fsync(descriptor) == 0 else { throw failure("fsync directory", path) }
+  }
+
+  public func remove(_ path: String) throws {
+    guard unlink(path) == 0 else { throw failure("unlink", path) }
+  }
+
+  public func contents(ofDirectory path: String) throws -> [String] {
+    guard let directory = opendir(path) else { throw failure("opendir", path) }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) {
+        String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+  }
+
+  public func lock(_ path: String) throws -> Int32 {
+    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw failure("open lock file", path) }
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+      let code = errno
+      _ = Glibc.close(descriptor)
+      if code == EWOULDBLOCK {
+        throw SnapshotError(
+          .locked, path: path, section: "lock",
+          message: "the store is in use by another process (or another container)")
+      }
+      errno = code
+      throw failure("flock", path)
+    }
+    return descriptor
+  }
+
+  public func unlock(_ token: Int32) {
+    _ = flock(token, LOCK_UN)
+    _ = Glibc.close(token)
+  }
+}

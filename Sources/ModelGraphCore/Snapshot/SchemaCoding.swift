@@ -1,0 +1,150 @@
+extension ValueType {
+  func encode(into writer: inout ByteWriter) {
+    switch self {
+    case .bool: writer.append(UInt8(0))
+    case .int: writer.append(UInt8(1))
+    case .uint: writer.append(UInt8(2))
+    case .double: writer.append(UInt8(3))
+    case .string: writer.append(UInt8(4))
+    case .date: writer.append(UInt8(5))
+    case .uuid: writer.append(UInt8(6))
+    case .url: writer.append(UInt8(7))
+    case .data: writer.append(UInt8(8))
+    case .decimal: writer.append(UInt8(9))
+    case .composite(let name):
+      writer.append(UInt8(10))
+      writer.append(string: name)
+    case .array(let element):
+      writer.append(UInt8(11))
+      element.encode(into: &writer)
+    }
+  }
+
+  static func decode(from reader: inout ByteReader, depth: Int = 0) throws -> ValueType {
+    guard depth < SnapshotFormat.maximumTypeDepth else {
+      throw reader.error("array types nest deeper than \(SnapshotFormat.maximumTypeDepth)")
+    }
+    switch try reader.read(UInt8.self) {
+    case 0: return .bool
+    case 1: return .int
+    case 2: return .uint
+    case 3: return .double
+    case 4: return .string
+    case 5: return .date
+    case 6: return .uuid
+    case 7: return .url
+    case 8: return .data
+    case 9: return .decimal
+    case 10: return .composite(try reader.readString())
+    case 11: return .array(try decode(from: &reader, depth: depth + 1))
+    case let tag: throw reader.error("unknown value type tag \(tag)")
+    }
+  }
+}
+
+extension SchemaCatalog {
+  /// The catalog's entity descriptions, in index order.
+  func encode(into writer: inout ByteWriter) {
+    writer.append(UInt64(entities.count))
+    for entity in entities {
+      let description = entity.description
+      writer.append(string: description.name)
+      writer.append(optional: description.parent)
+      writer.append(UInt64(description.attributes.count))
+      for attribute in description.attributes {
+        writer.append(string: attribute.name)
+        attribute.valueType.encode(into: &writer)
+        let flags =
+          (attribute.isOptional ? 1 : 0) | (attribute.isUnique ? 2 : 0)
+          | (attribute.preservesValueOnDeletion ? 4 : 0)
+        writer.append(UInt8(flags))
+        writer.append(optional: attribute.originalName)
+      }
+      writer.append(UInt64(description.relationships.count))
+      for relationship in description.relationships {
+        writer.append(string: relationship.name)
+        writer.append(string: relationship.destination)
+        writer.append(UInt8((relationship.isToMany ? 1 : 0) | (relationship.isOptional ? 2 : 0)))
+        writer.append(optional: relationship.inverse)
+        writer.append(UInt8(DeleteRule.allCases.firstIndex(of: relationship.deleteRule)!))
+        writer.append(UInt64(relationship.minimumModelCount))
+        writer.append(UInt64(relationship.maximumModelCount))
+        writer.append(optional: relationship.originalName)
+      }
+    }
+  }
+
+  /// Reads descriptions written by ``encode(into:)`` and resolves them in order.
+  static func decode(from reader: inout ByteReader) throws -> SchemaCatalog {
+    let count = try reader.readCount(minimumSize: 21)
+    var descriptions: [EntityDescription] = []
+    for _ in 0..<count {
+      var entity = EntityDescription(name: try reader.readString())
+      entity.parent = try reader.readOptionalString()
+      let attributeCount = try reader.readCount(minimumSize: 7)
+      for _ in 0..<attributeCount {
+        let name = try reader.readString()
+        let valueType = try ValueType.decode(from: &reader)
+        let flags = try reader.read(UInt8.self)
+        entity.attributes.append(
+          AttributeDescription(
+            name: name, valueType: valueType, isOptional: flags & 1 != 0,
+            isUnique: flags & 2 != 0, preservesValueOnDeletion: flags & 4 != 0,
+            originalName: try reader.readOptionalString()))
+      }
+      let relationshipCount = try reader.readCount(minimumSize: 28)
+      for _ in 0..<relationshipCount {
+        let name = try reader.readString()
+        let destination = try reader.readString()
+        let flags = try reader.read(UInt8.self)
+        let inverse = try reader.readOptionalString()
+        let rule = Int(try reader.read(UInt8.self))
+        guard rule < DeleteRule.allCases.count else {
+          throw reader.error("unknown delete rule \(rule)")
+        }
+        let minimum = try reader.read(UInt64.self)
+        let maximum = try reader.read(UInt64.self)
+        guard minimum <= UInt64(Int32.max), maximum <= UInt64(Int32.max) else {
+          throw reader.error("relationship count limits out of range")
+        }
+        entity.relationships.append(
+          RelationshipDescription(
+            name: name, destination: destination, isToMany: flags & 1 != 0,
+            isOptional: flags & 2 != 0, inverse: inverse, deleteRule: DeleteRule.allCases[rule],
+            minimumModelCount: Int(minimum), maximumModelCount: Int(maximum),
+            originalName: try reader.readOptionalString()))
+      }
+      descriptions.append(entity)
+    }
+    var catalog = SchemaCatalog()
+    for description in descriptions {
+      do {
+        catalog = try catalog.adding([description])
+      } catch let error as SchemaError {
+        throw reader.error("schema is inconsistent: \(error)")
+      }
+    }
+    return catalog
+  }
+}
+
+extension ByteWriter {
+  mutating func append(optional string: String?) {
+    if let string {
+      append(UInt8(1))
+      append(string: string)
+    } else {
+      append(UInt8(0))
+    }
+  }
+}
+
+extension ByteReader {
+  mutating func readOptionalString() throws -> String? {
+    switch try read(UInt8.self) {
+    case 0: return nil
+    case 1: return try readString()
+    case let tag: throw error("\(tag) is not an optional's tag")
+    }
+  }
+}

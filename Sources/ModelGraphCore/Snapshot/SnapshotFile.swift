@@ -1,0 +1,91 @@
+import Synchronization
+
+/// A store's snapshot file: atomic, durable replacement and checked loading.
+///
+/// A write goes to a temporary file in the same directory, which is flushed, renamed over the
+/// file and followed by a flush of the directory, so a save that returned survives a power
+/// loss and a crash never leaves a torn file: the file holds the old snapshot or the new one.
+public struct SnapshotFile: Sendable {
+  /// The file's path.
+  public let path: String
+  /// The file operations used.
+  public let io: any FileIO
+  private static let counter = Atomic<Int>(0)
+
+  /// A snapshot file at `path`, reached through `io`.
+  public init(path: String, io: any FileIO = SystemFileIO()) {
+    self.path = path
+    self.io = io
+  }
+
+  /// The directory holding the file.
+  public var directory: String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+
+  private var temporaryPrefix: String {
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    return ".\(name).tmp-"
+  }
+
+  /// The store the file holds, or `nil` when there is no file.
+  ///
+  /// - Throws: ``SnapshotError`` when the path is a directory, cannot be read, or the file is
+  ///   damaged. A damaged file is never treated as absent.
+  public func load() throws -> StoreVersion? {
+    switch io.kind(of: path) {
+    case nil: return nil
+    case .directory?:
+      throw SnapshotError(.io, path: path, section: "open", message: "the path is a directory")
+    case .other?:
+      throw SnapshotError(.io, path: path, section: "open", message: "the path is not a file")
+    case .file?:
+      return try SnapshotReader.decode(try io.readFile(path), path: path)
+    }
+  }
+
+  /// Replaces the file with a snapshot of `version`, atomically and durably.
+  ///
+  /// - Returns: The number of bytes written.
+  /// - Throws: ``SnapshotError``; the old file is then unchanged and the temporary file removed.
+  @discardableResult
+  public func save(_ version: StoreVersion) throws -> Int {
+    let bytes = SnapshotWriter.encode(version)
+    let unique = SnapshotFile.counter.wrappingAdd(1, ordering: .relaxed).oldValue
+    let temporary = "\(directory)/\(temporaryPrefix)\(getpidValue())-\(unique)"
+    let descriptor = try io.create(temporary)
+    do {
+      do {
+        try bytes.withUnsafeBytes { try io.write(descriptor, $0) }
+        try io.sync(descriptor)
+      } catch {
+        try? io.close(descriptor)
+        throw error
+      }
+      try io.close(descriptor)
+      try io.rename(temporary, path)
+    } catch {
+      try? io.remove(temporary)
+      throw error
+    }
+    try io.syncDirectory(directory)
+    return bytes.count
+  }
+
+  /// Removes temporary files left by writes that a crash interrupted.
+  public func removeOrphans() {
+    guard let names = try? io.contents(ofDirectory: directory) else { return }
+    for name in names where name.hasPrefix(temporaryPrefix) {
+      try? io.remove("\(directory)/\(name)")
+    }
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+  private func getpidValue() -> Int32 { getpid() }
+#elseif canImport(Darwin)
+  import Darwin
+  private func getpidValue() -> Int32 { getpid() }
+#endif

@@ -1,0 +1,32 @@
+/// Constants of the snapshot file format, version 1 (see the "Snapshot file format" article).
+enum SnapshotFormat {
+  /// The first eight bytes of every snapshot file: `MGSNAP\r\n`.
+  static let magic: [UInt8] = Array("MGSNAP\r\n".utf8)
+  /// The last eight bytes of every snapshot file: `MGSNEND\n`.
+  static let endMagic: [UInt8] = Array("MGSNEND\n".utf8)
+  /// The format version this build writes and the newest it reads.
+  static let version: UInt32 = 1
+  /// Magic, version, flags, the store version number and the header's checksum.
+  static let headerSize = 8 + 4 + 4 + 8 + 4
+  /// Kind, payload length, and (after the payload) the checksum.
+  static let blockOverhead = 4 + 8 + 4
+  /// The footer offset and the end magic.
+  static let trailerSize = 8 + 8
+  /// The deepest nesting of array types a schema may declare.
+  static let maximumTypeDepth = 16
+
+  /// The kinds of block.
+  enum BlockKind: UInt32 {
+    case schema = 1
+    case table = 2
+    case column = 3
+    case footer = 9
+  }
+
+  /// Which column of a table a column block holds.
+  enum ColumnRole: UInt8 {
+    case stamps = 0
+    case attribute = 1
+    case relationship = 2
+  }
+}

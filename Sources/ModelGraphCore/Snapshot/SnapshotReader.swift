@@ -1,0 +1,183 @@
+/// Decodes the bytes of a snapshot file into a ``StoreVersion``, checking everything.
+///
+/// Every length and count is checked against the bytes that remain before anything is
+/// allocated, every block's checksum is verified before its payload is read, and every
+/// relationship key must name a row of a table in the file: a damaged file gives a
+/// ``SnapshotError`` naming the section and byte offset, never a crash or a partial store.
+public enum SnapshotReader {
+  /// Decodes `bytes`, read from `path` (used in error messages only).
+  ///
+  /// - Throws: ``SnapshotError``.
+  /// - Complexity: O(file size).
+  public static func decode(_ bytes: [UInt8], path: String) throws -> StoreVersion {
+    try bytes.withUnsafeBytes { try decode($0, path: path) }
+  }
+
+  static func decode(_ bytes: UnsafeRawBufferPointer, path: String) throws -> StoreVersion {
+    var header = ByteReader(bytes, fileOffset: 0, path: path, section: "header")
+    guard bytes.count >= SnapshotFormat.headerSize + SnapshotFormat.trailerSize else {
+      if bytes.count >= 8, !bytes.prefix(8).elementsEqual(SnapshotFormat.magic) {
+        throw header.error("not a ModelGraph snapshot (wrong magic bytes)", code: .badMagic)
+      }
+      throw header.error(
+        "the file is \(bytes.count) bytes, too short for a snapshot", code: .truncated)
+    }
+    guard try header.readBytes(8).elementsEqual(SnapshotFormat.magic) else {
+      throw SnapshotError(
+        .badMagic, path: path, section: "header", offset: 0,
+        message: "not a ModelGraph snapshot (wrong magic bytes)")
+    }
+    let version = try header.read(UInt32.self)
+    guard version <= SnapshotFormat.version, version > 0 else {
+      throw SnapshotError(
+        .unsupportedVersion, path: path, section: "header", offset: 8,
+        message:
+          "format version \(version); this build reads versions 1 to \(SnapshotFormat.version)")
+    }
+    let flags = try header.read(UInt32.self)
+    let number = try header.read(UInt64.self)
+    let checksum = try header.read(UInt32.self)
+    guard checksum == CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<24])) else {
+      throw SnapshotError(
+        .checksumMismatch, path: path, section: "header", offset: 0,
+        message: "checksum mismatch: the header is damaged")
+    }
+    guard flags == 0 else {
+      throw SnapshotError(
+        .unsupportedVersion, path: path, section: "header", offset: 12,
+        message: "unknown format flags \(flags)")
+    }
+
+    var blocks = BlockCursor(bytes: bytes, path: path, position: SnapshotFormat.headerSize)
+    var schema = try blocks.next(expecting: .schema, section: "schema")
+    let catalog = try SchemaCatalog.decode(from: &schema)
+    try schema.expectEnd()
+
+    var tables: [Table] = []
+    for entity in catalog.entities {
+      let section = "table \(entity.name)"
+      var info = try blocks.next(expecting: .table, section: section)
+      guard try info.read(UInt32.self) == UInt32(entity.index) else {
+        throw info.error("table of entity \(entity.index) expected here")
+      }
+      let rowCount = try info.read(UInt64.self)
+      let liveCount = try info.read(UInt64.self)
+      try info.expectEnd()
+      guard rowCount <= UInt64(Int32.max), liveCount <= rowCount else {
+        throw info.error("row counts \(liveCount)/\(rowCount) are impossible")
+      }
+      let table = Table(entity: entity)
+      let columns: [(SnapshotFormat.ColumnRole, Int, AnyColumn, String)] =
+        [(.stamps, 0, table.stamps, "stamps")]
+        + table.attributeColumns.enumerated().map {
+          (.attribute, $0, $1, entity.attributes[$0].name)
+        }
+        + table.relationshipColumns.enumerated().map {
+          (.relationship, $0, $1, entity.relationships[$0].name)
+        }
+      for (role, slot, column, name) in columns {
+        var block = try blocks.next(expecting: .column, section: "\(section) column \(name)")
+        guard try block.read(UInt32.self) == UInt32(entity.index),
+          try block.read(UInt8.self) == role.rawValue, try block.read(UInt32.self) == UInt32(slot)
+        else { throw block.error("column \(name) expected here") }
+        try column.decode(from: &block)
+        try block.expectEnd()
+        guard column.count == Int(rowCount) else {
+          throw block.error("column holds \(column.count) rows, the table \(rowCount)")
+        }
+      }
+      var live = 0
+      table.forEachLiveRow { _ in live += 1 }
+      guard live == Int(liveCount) else {
+        throw SnapshotError(
+          .malformed, path: path, section: section, offset: blocks.position,
+          message: "\(live) live rows, the table header says \(liveCount)")
+      }
+      table.liveCount = live
+      tables.append(table)
+    }
+    try validateRelationships(tables, path: path)
+
+    let footerOffset = blocks.position
+    var footer = try blocks.next(expecting: .footer, section: "footer")
+    let count = try footer.readCount(minimumSize: 8)
+    for _ in 0..<count { _ = try footer.read(UInt64.self) }
+    try footer.expectEnd()
+    var trailer = ByteReader(
+      UnsafeRawBufferPointer(rebasing: bytes[blocks.position...]), fileOffset: blocks.position,
+      path: path, section: "trailer")
+    guard try trailer.read(UInt64.self) == UInt64(footerOffset),
+      try trailer.readBytes(8).elementsEqual(SnapshotFormat.endMagic), trailer.isAtEnd
+    else { throw trailer.error("the trailer does not close the file") }
+    return StoreVersion(number: number, catalog: catalog, tables: tables)
+  }
+
+  /// Every relationship key must name a row of a table of the file.
+  private static func validateRelationships(_ tables: [Table], path: String) throws {
+    func check(_ key: ObjectKey, _ table: Table, _ slot: Int) throws {
+      guard Int(key.entity) < tables.count, Int(key.row) < tables[Int(key.entity)].rowCount else {
+        throw SnapshotError(
+          .malformed, path: path,
+          section: "table \(table.entity.name) column \(table.entity.relationships[slot].name)",
+          message: "a relationship points at \(key), which the file does not hold")
+      }
+    }
+    for table in tables {
+      for (slot, column) in table.relationshipColumns.enumerated() {
+        if let many = column as? Column<[ObjectKey]> {
+          for row in 0..<many.count { for key in many[row] { try check(key, table, slot) } }
+        } else if let one = column as? Column<ObjectKey?> {
+          for row in 0..<one.count { if let key = one[row] { try check(key, table, slot) } }
+        }
+      }
+    }
+  }
+}
+
+/// Walks the blocks of a file, verifying each block's bounds and checksum.
+private struct BlockCursor {
+  let bytes: UnsafeRawBufferPointer
+  let path: String
+  var position: Int
+
+  mutating func next(expecting kind: SnapshotFormat.BlockKind, section: String) throws
+    -> ByteReader
+  {
+    var header = ByteReader(
+      UnsafeRawBufferPointer(rebasing: bytes[position...]), fileOffset: position, path: path,
+      section: section)
+    let start = position
+    let rawKind = try header.read(UInt32.self)
+    let length = try header.read(UInt64.self)
+    guard rawKind == kind.rawValue else {
+      throw SnapshotError(
+        .malformed, path: path, section: section, offset: start,
+        message: "block of kind \(rawKind) where a \(kind) block belongs")
+    }
+    guard length <= UInt64(header.remaining), Int(length) + 4 <= header.remaining else {
+      throw SnapshotError(
+        .truncated, path: path, section: section, offset: start,
+        message: "the block announces \(length) bytes; the file ends first")
+    }
+    let payloadStart = start + 12
+    let payloadEnd = payloadStart + Int(length)
+    let stored = UnsafeRawBufferPointer(rebasing: bytes[payloadEnd..<payloadEnd + 4])
+      .loadUnaligned(as: UInt32.self)
+    let computed = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[start..<payloadEnd]))
+    guard UInt32(littleEndian: stored) == computed else {
+      throw SnapshotError(
+        .checksumMismatch, path: path, section: section, offset: start,
+        message: "checksum mismatch: the block is damaged")
+    }
+    position = payloadEnd + 4
+    return ByteReader(
+      UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<payloadEnd]),
+      fileOffset: payloadStart, path: path, section: section)
+  }
+}
+
+extension ByteReader {
+  func expectEnd() throws {
+    guard isAtEnd else { throw error("\(remaining) unexpected bytes at the end of the block") }
+  }
+}

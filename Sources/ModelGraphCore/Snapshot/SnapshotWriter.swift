@@ -1,0 +1,61 @@
+/// Encodes a committed ``StoreVersion`` as the bytes of a snapshot file.
+public enum SnapshotWriter {
+  /// The snapshot file bytes of `version`.
+  ///
+  /// Columns are written as they are held in memory (raw for fixed-size types), each in a
+  /// block with its length and CRC-32C.
+  /// - Complexity: O(total size of the store).
+  public static func encode(_ version: StoreVersion) -> [UInt8] {
+    var file = ByteWriter()
+    file.bytes.append(contentsOf: SnapshotFormat.magic)
+    file.append(SnapshotFormat.version)
+    file.append(UInt32(0))
+    file.append(version.number)
+    file.append(file.bytes.withUnsafeBytes { CRC32C.checksum($0) })
+    var offsets: [UInt64] = []
+
+    func block(_ kind: SnapshotFormat.BlockKind, _ body: (inout ByteWriter) -> Void) {
+      offsets.append(UInt64(file.bytes.count))
+      var payload = ByteWriter()
+      body(&payload)
+      let start = file.bytes.count
+      file.append(kind.rawValue)
+      file.append(UInt64(payload.bytes.count))
+      file.bytes.append(contentsOf: payload.bytes)
+      let crc = file.bytes.withUnsafeBytes {
+        CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[start...]))
+      }
+      file.append(crc)
+    }
+
+    block(.schema) { version.catalog.encode(into: &$0) }
+    for (index, table) in version.tables.enumerated() {
+      block(.table) {
+        $0.append(UInt32(index))
+        $0.append(UInt64(table.rowCount))
+        $0.append(UInt64(table.liveCount))
+      }
+      let columns: [(SnapshotFormat.ColumnRole, Int, AnyColumn)] =
+        [(.stamps, 0, table.stamps)]
+        + table.attributeColumns.enumerated().map { (.attribute, $0, $1) }
+        + table.relationshipColumns.enumerated().map { (.relationship, $0, $1) }
+      for (role, slot, column) in columns {
+        block(.column) {
+          $0.append(UInt32(index))
+          $0.append(role.rawValue)
+          $0.append(UInt32(slot))
+          column.encode(into: &$0)
+        }
+      }
+    }
+    let footerOffset = UInt64(file.bytes.count)
+    let blockOffsets = offsets
+    block(.footer) { writer in
+      writer.append(UInt64(blockOffsets.count))
+      for offset in blockOffsets { writer.append(offset) }
+    }
+    file.append(footerOffset)
+    file.bytes.append(contentsOf: SnapshotFormat.endMagic)
+    return file.bytes
+  }
+}

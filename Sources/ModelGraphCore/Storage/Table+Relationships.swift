@@ -1,0 +1,38 @@
+extension Table {
+  /// The keys relationship `slot` holds at `row`, in order.
+  public func relatedKeys(row: Int, slot: Int) -> [ObjectKey] {
+    let column = relationshipColumns[slot]
+    if let many = column as? Column<[ObjectKey]> { return many[row] }
+    return unsafeDowncast(column, to: Column<ObjectKey?>.self)[row].map { [$0] } ?? []
+  }
+
+  /// Stores `keys` in relationship `slot` at `row` (only the first, for a to-one).
+  public func setRelatedKeys(_ keys: [ObjectKey], row: Int, slot: Int) {
+    let column = relationshipColumns[slot]
+    if let many = column as? Column<[ObjectKey]> {
+      many[row] = keys
+    } else {
+      unsafeDowncast(column, to: Column<ObjectKey?>.self)[row] = keys.first
+    }
+  }
+}
+
+extension SchemaCatalog {
+  /// The slot, in entity `target`, of the inverse of relationship `slot` of entity `entity`.
+  ///
+  /// The inverse is the relationship `inverse:` names, or, when only the other side named
+  /// it, the target's relationship whose inverse is this one and whose destination is this
+  /// entity or an ancestor.
+  public func inverseSlot(of slot: Int, in entity: Int, target: Int) -> Int? {
+    let owner = entities[entity]
+    let other = entities[target]
+    let relationship = owner.relationships[slot]
+    if let inverse = relationship.inverse {
+      return other.relationshipSlot(named: inverse)
+    }
+    return other.relationships.firstIndex { candidate in
+      candidate.inverse == relationship.name
+        && owner.lineage.contains { entities[$0].name == candidate.destination }
+    }
+  }
+}
