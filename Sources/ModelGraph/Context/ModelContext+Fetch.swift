@@ -1,42 +1,77 @@
 extension ModelContext {
   /// The objects `descriptor` selects, sorted, offset and limited as it says.
   ///
-  /// - Throws: ``ModelError`` when the predicate throws, ``SchemaError`` when `T` is invalid.
-  /// - Complexity: O(n) in the objects of the classes visited, plus O(m log m) to sort the m
-  ///   matches.
+  /// The descriptor is compiled into a plan over the classes' tables (see ``explain(_:)``):
+  /// tables pruned by type tests, an index or a columnar scan per table, a merge of ordered
+  /// indexes or a top-k selection for sorts with a limit. Only the objects returned are
+  /// materialized, plus the candidates of a predicate part the engine could not translate.
+  /// - Throws: ``ModelError`` when a predicate part evaluated by Foundation throws,
+  ///   ``SchemaError`` when `T` is invalid.
+  /// - Complexity: O(n) for n rows of the tables scanned, or O(m) for m rows an index yields;
+  ///   plus O(m log k) to keep the best k = offset + limit, O(m log m) to sort without a
+  ///   limit, O(k) when an ordered index gives the sort.
   public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
-    var results: [T] = []
-    try forEachMatch(descriptor) { results.append($0) }
-    if !descriptor.sortBy.isEmpty {
+    let prepared = try prepareFetch(descriptor)
+    let keys = try prepared.plan.keys(residual: prepared.residual)
+    var results = keys.map { unsafeDowncast(object(for: $0), to: T.self) }
+    if prepared.sortsInMemory {
       results.sort(using: descriptor.sortBy)
+      results = Array(window(results, prepared))
     }
-    let offset = min(max(descriptor.fetchOffset ?? 0, 0), results.count)
-    let end = descriptor.fetchLimit.map { min(results.count, offset + max($0, 0)) } ?? results.count
-    if offset == 0 && end == results.count { return results }
-    return Array(results[offset..<end])
+    if !descriptor.relationshipKeyPathsForPrefetching.isEmpty {
+      prefetch(descriptor.relationshipKeyPathsForPrefetching, of: results)
+    }
+    return results
   }
 
-  /// The number of objects `descriptor` selects, ignoring its sort.
+  /// The number of objects `descriptor` selects, after its offset and limit, without
+  /// materializing any (unless a predicate part needs Foundation's `evaluate`).
   ///
-  /// - Complexity: O(1) per class visited without a predicate; O(n) with one.
+  /// - Complexity: O(1) per class visited without a predicate; otherwise as ``fetch(_:)``'s
+  ///   filtering, counted column by column for a test of one attribute.
   public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
-    var count = 0
-    if descriptor.predicate == nil && descriptor.includePendingChanges {
-      refreshIfClean()
-      count = try candidateEntities(descriptor).reduce(0) { $0 + session.table($1).liveCount }
-    } else {
-      try forEachMatch(descriptor) { _ in count += 1 }
-    }
-    let offset = max(descriptor.fetchOffset ?? 0, 0)
-    count = max(count - offset, 0)
-    return descriptor.fetchLimit.map { min(count, max($0, 0)) } ?? count
+    let prepared = try prepareFetch(descriptor)
+    let count = try prepared.plan.count(residual: prepared.residual)
+    guard prepared.sortsInMemory else { return count }
+    let remaining = max(count - prepared.offset, 0)
+    return prepared.limit.map { min(remaining, max($0, 0)) } ?? remaining
   }
 
-  /// The identifiers of the objects `descriptor` selects, in its order.
+  /// The identifiers of the objects `descriptor` selects, in its order, without
+  /// materializing objects (unless a predicate part or the sort needs Foundation).
+  ///
+  /// - Complexity: As ``fetch(_:)``, without creating objects.
   public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws
     -> [PersistentIdentifier]
   {
-    try fetch(descriptor).map(\.persistentModelID)
+    let prepared = try prepareFetch(descriptor)
+    if prepared.sortsInMemory { return try fetch(descriptor).map(\.persistentModelID) }
+    return try prepared.plan.keys(residual: prepared.residual).map(identifier(for:))
+  }
+
+  /// How ``fetch(_:)`` would run `descriptor`: the classes and tables read, the index and
+  /// bounds used for each, the test of each row, what is left to `Predicate.evaluate`, and
+  /// how results are ordered.
+  ///
+  /// ```
+  /// fetch Trip and subclasses
+  /// where $0.startDate >= 2026-01-01T00:00:00Z && $0.startDate < 2026-02-01T00:00:00Z
+  ///   Trip (200 objects): ordered(startDate) walk [2026-01-01T00:00:00Z, 2026-02-01T00:00:00Z) ascending (~17 rows)
+  ///   …
+  /// order: $0.startDate ascending, by merging 3 index walks, stopping after 10
+  /// ```
+  /// - Throws: ``SchemaError`` when `T` is invalid.
+  public func explain<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> String {
+    let prepared = try prepareFetch(descriptor)
+    var text = prepared.plan.explanation
+    if prepared.sortsInMemory && !descriptor.sortBy.isEmpty {
+      text += "\nfallback: sorted by Foundation (a sort descriptor has no engine equivalent)"
+      if prepared.offset > 0 || prepared.limit != nil {
+        text +=
+          ", then offset \(prepared.offset), limit \(prepared.limit.map(String.init) ?? "none")"
+      }
+    }
+    return text
   }
 
   /// The entity indices a fetch of `T` visits.
@@ -46,34 +81,9 @@ extension ModelContext {
     return session.catalog(covering: entity).subtree(of: entity)
   }
 
-  /// Calls `body` with every object of the visited classes that the predicate accepts.
-  private func forEachMatch<T: PersistentModel>(
-    _ descriptor: FetchDescriptor<T>, _ body: (T) -> Void
-  ) throws {
-    refreshIfClean()
-    for entity in try candidateEntities(descriptor) {
-      let table = session.table(entity)
-      let committed = descriptor.includePendingChanges ? nil : session.committedTable(entity)
-      try table.forEachLiveRow { row in
-        let generation = table.generation(of: row)
-        if let committed,
-          !committed.contains(ObjectKey(entity: entity, row: row, generation: generation))
-        {
-          return
-        }
-        let object = object(for: ObjectKey(entity: entity, row: row, generation: generation))
-        guard let typed = object as? T else { return }
-        if let predicate = descriptor.predicate {
-          let accepted: Bool
-          do {
-            accepted = try predicate.evaluate(typed)
-          } catch {
-            throw ModelError(.predicateFailed, message: "the predicate threw: \(error)")
-          }
-          guard accepted else { return }
-        }
-        body(typed)
-      }
-    }
+  private func window<T>(_ results: [T], _ prepared: PreparedFetch) -> ArraySlice<T> {
+    let start = min(prepared.offset, results.count)
+    let end = prepared.limit.map { min(results.count, start + max($0, 0)) } ?? results.count
+    return results[start..<end]
   }
 }

@@ -15,6 +15,8 @@ public final class ModelContext {
   var changedObjects: [PersistentModel] = []
   var deletedObjects: [PersistentModel] = []
   var missingAttributes: [ObjectKey: SlotSet] = [:]
+  /// The related objects the last prefetching fetch resolved, kept alive until the next one.
+  var prefetchedObjects: [PersistentModel] = []
   /// What a save does when a new object duplicates a saved object's unique attribute.
   ///
   /// ``UniquenessPolicy/reject`` (the default) throws; SwiftData upserts silently, which

@@ -55,6 +55,8 @@ open class PersistentModel: Hashable, Identifiable {
   /// An object that was never inserted has no identity yet: asking for it stops with a message.
   public var persistentModelID: PersistentIdentifier {
     guard let context = _context else {
+      // A key-path probe (resolving `\.persistentModelID` in a #Predicate) reads no property.
+      if _probe != nil { return PersistentIdentifier(entityName: "", row: 0, generation: 0) }
       preconditionFailure("\(type(of: self)) has no persistentModelID before it is inserted")
     }
     return context.identifier(for: _key)

@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Settings shared by every Swift target: Swift 6 mode and the same upcoming features as the
+/// root package.
+let swiftSettings: [SwiftSetting] = [
+  .swiftLanguageMode(.v6),
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+  name: "ModelGraphBenchmarks",
+  platforms: [.macOS(.v14)],
+  products: [
+    .executable(name: "modelgraph-benchmark", targets: ["modelgraph-benchmark"]),
+    .executable(name: "modelgraph-benchmark-jemalloc", targets: ["modelgraph-benchmark-jemalloc"]),
+  ],
+  dependencies: [
+    .package(name: "ModelGraph", path: "..")
+  ],
+  targets: [
+    // Debian's libsqlite3-dev: the SQLite peer.
+    .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+    // Debian's libjemalloc-dev: linked only into modelgraph-benchmark-jemalloc.
+    .systemLibrary(name: "CJemalloc", providers: [.apt(["libjemalloc-dev"])]),
+    // The harness, the workload, and the SQLite and plain-array engines.
+    .target(name: "BenchmarkKit", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
+    // The ModelGraph engine, through the public typed API.
+    .target(
+      name: "ModelGraphEngine",
+      dependencies: ["BenchmarkKit", .product(name: "ModelGraph", package: "ModelGraph")],
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "modelgraph-benchmark", dependencies: ["BenchmarkKit", "ModelGraphEngine"],
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "modelgraph-benchmark-jemalloc",
+      dependencies: ["BenchmarkKit", "ModelGraphEngine", "CJemalloc"],
+      swiftSettings: swiftSettings),
+  ]
+)

@@ -1,0 +1,48 @@
+import Synchronization
+
+/// The index definitions of each model class, resolved from its declarations once.
+enum ModelIndexCatalog {
+  private static let cache = Mutex<[ObjectIdentifier: [IndexDefinition]]>([:])
+
+  /// The indexes of `modelClass`'s table: those declared by it and its ancestors
+  /// (``IndexedModel``), and a unique hash index per `@Attribute(.unique)`.
+  ///
+  /// A declaration whose key path names no persisted attribute is ignored.
+  /// - Complexity: O(1) after the first call for a class.
+  static func definitions(for modelClass: PersistentModel.Type, entity: ResolvedEntity)
+    -> [IndexDefinition]
+  {
+    let key = ObjectIdentifier(modelClass)
+    if let cached = cache.withLock({ $0[key] }) { return cached }
+    var found: [IndexDefinition] = []
+    func add(_ definition: IndexDefinition) {
+      if !found.contains(definition) { found.append(definition) }
+    }
+    var next: PersistentModel.Type? = modelClass
+    while let current = next {
+      if let indexed = current as? any IndexedModel.Type {
+        for index in indexed.indexes {
+          guard case .attribute(let name) = KeyPathResolution.property(index.keyPath) else {
+            continue
+          }
+          add(
+            IndexDefinition(
+              index.kind == .ordered ? .ordered : .hash, on: name, isUnique: index.isUnique))
+        }
+      }
+      next = ModelClassInfo.info(for: current).parentClass
+    }
+    for attribute in entity.attributes where attribute.isUnique {
+      let definition = IndexDefinition(.hash, on: attribute.name, isUnique: true)
+      if !found.contains(where: { $0.attribute == attribute.name && $0.kind == .hash }) {
+        add(definition)
+      }
+    }
+    let resolved = found.filter { definition in
+      entity.attributeSlot(named: definition.attribute).map { entity.attributes[$0].isIndexable }
+        ?? false
+    }
+    cache.withLock { $0[key] = resolved }
+    return resolved
+  }
+}

@@ -1,0 +1,76 @@
+/// A fetch descriptor compiled for one context: the engine's plan, the part of the predicate
+/// left to Foundation, and whether Foundation sorts.
+struct PreparedFetch {
+  /// The engine's plan.
+  let plan: QueryPlan
+  /// `Predicate.evaluate` on an object, for a predicate the engine could not fully translate.
+  let residual: ((ObjectKey) throws -> Bool)?
+  /// Whether the sort has no engine equivalent: the engine returns every match unsorted, and
+  /// the context sorts with `SortDescriptor` and slices.
+  let sortsInMemory: Bool
+  /// The offset and limit to apply after an in-memory sort.
+  let offset: Int
+  let limit: Int?
+}
+
+extension ModelContext {
+  /// Translates and plans `descriptor`.
+  ///
+  /// - Throws: ``SchemaError`` when `T` (or a class named in a type test) cannot be registered.
+  func prepareFetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> PreparedFetch {
+    refreshIfClean()
+    let entity = try entityIndex(for: T.self)
+    var named: [Int] = []
+    var expression: QueryExpression?
+    var untranslated: [String] = []
+    if let predicate = descriptor.predicate {
+      let translator = PredicateTranslator(context: self) { [unowned self] type in
+        named.append(try entityIndex(for: type))
+      }
+      (expression, untranslated) = translator.translate(predicate)
+    }
+    _ = session.catalog(covering: named.reduce(entity, max))
+    let sortKeys = SortTranslation.keys(descriptor.sortBy)
+    let offset = max(descriptor.fetchOffset ?? 0, 0)
+    var request = QueryRequest(
+      entity: entity, includesSubclasses: descriptor.includesSubclasses, predicate: expression,
+      sort: sortKeys ?? [], offset: sortKeys == nil ? 0 : offset,
+      limit: sortKeys == nil ? nil : descriptor.fetchLimit)
+    if !untranslated.isEmpty { request.residual = untranslated.joined(separator: "; ") }
+    let source = QuerySource(
+      session: session, includePendingChanges: descriptor.includePendingChanges,
+      indexes: { [unowned self] entity in
+        ModelIndexCatalog.definitions(for: modelClass(forEntity: entity.index), entity: entity)
+      })
+    let planner = QueryPlanner(source: source)
+    var plan: QueryPlan
+    do {
+      plan = try planner.plan(request)
+    } catch let error as QueryError where request.predicate != nil {
+      request.predicate = nil
+      request.residual = "the whole predicate (the engine cannot evaluate it: \(error))"
+      plan = try planner.plan(request)
+    }
+    let residual = request.residual == nil ? nil : descriptor.predicate.map(makeResidual)
+    return PreparedFetch(
+      plan: plan, residual: residual, sortsInMemory: sortKeys == nil, offset: offset,
+      limit: descriptor.fetchLimit)
+  }
+
+  /// `predicate.evaluate` on the object of a key.
+  private func makeResidual<T: PersistentModel>(_ predicate: Predicate<T>)
+    -> (ObjectKey) throws -> Bool
+  {
+    { [unowned self] key in
+      let object = object(for: key)
+      // An object deleted in this context (seen by a fetch of saved state only) cannot be
+      // read; it does not match.
+      guard !object.isDeleted else { return false }
+      do {
+        return try predicate.evaluate(unsafeDowncast(object, to: T.self))
+      } catch {
+        throw ModelError(.predicateFailed, message: "the predicate threw: \(error)")
+      }
+    }
+  }
+}

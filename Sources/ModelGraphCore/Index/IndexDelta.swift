@@ -1,0 +1,50 @@
+/// The index entries two versions of a table disagree on, for one attribute.
+///
+/// Found by comparing the versions chunk by chunk: a chunk whose stamps and values the two
+/// versions share (copy-on-write) cannot differ and is skipped, so the cost is proportional to
+/// the chunks written between the versions, not to the table.
+struct IndexDelta<Key: ColumnValue> {
+  /// Entries of the old version that the new one no longer has: (key, row).
+  var removed: [(key: Key, row: Int32)] = []
+  /// Entries of the new version that the old one did not have: (key, row), by row.
+  var added: [(key: Key, row: Int32)] = []
+
+  /// No differences.
+  init() {}
+
+  /// Whether the versions agree.
+  var isEmpty: Bool { removed.isEmpty && added.isEmpty }
+
+  /// The entries that differ between `old` and `new` (two versions of one table) for the
+  /// attribute at `slot`.
+  ///
+  /// - Complexity: O(chunks + 4096 × chunks written between the versions).
+  init(from old: Table, to new: Table, slot: Int) {
+    let oldColumn = old.column(slot, as: Key.self)
+    let newColumn = new.column(slot, as: Key.self)
+    let chunks = max(old.stamps.chunkCount, new.stamps.chunkCount)
+    for chunk in 0..<chunks {
+      let inOld = chunk < old.stamps.chunkCount && chunk < oldColumn.chunkCount
+      let inNew = chunk < new.stamps.chunkCount && chunk < newColumn.chunkCount
+      if inOld && inNew && old.stamps.chunkStorage(chunk) == new.stamps.chunkStorage(chunk)
+        && oldColumn.chunkStorage(chunk) == newColumn.chunkStorage(chunk)
+      {
+        continue
+      }
+      let start = chunk << AnyColumn.chunkShift
+      let end = start + (1 << AnyColumn.chunkShift)
+      for row in start..<end {
+        let oldStamp = row < old.rowCount ? old.stamps[row] : 0
+        let newStamp = row < new.rowCount ? new.stamps[row] : 0
+        let wasAlive = oldStamp & 1 == 1
+        let isAlive = newStamp & 1 == 1
+        guard wasAlive || isAlive else { continue }
+        let oldKey = wasAlive ? oldColumn[row] : nil
+        let newKey = isAlive ? newColumn[row] : nil
+        if oldStamp == newStamp, oldKey == newKey { continue }
+        if let oldKey { removed.append((oldKey, Int32(row))) }
+        if let newKey { added.append((newKey, Int32(row))) }
+      }
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import Synchronization
+
+/// The indexes built for frozen table versions, shared by every context of a store.
+///
+/// An index is built once for a committed version of a table, then carried forward: the index
+/// of a newer version is derived from the newest one built, by the entries the two versions
+/// disagree on (``IndexDelta``). An index is immutable once built. The registry keeps the two
+/// newest versions' indexes per table and index, and forgets a store's when it is released.
+final class IndexRegistry: Sendable {
+  /// The registry of the process.
+  static let shared = IndexRegistry()
+
+  private struct Slot: Hashable {
+    let store: ObjectIdentifier
+    let entity: Int
+    let definition: IndexDefinition
+  }
+
+  private struct Entry: @unchecked Sendable {
+    // @unchecked Sendable: the table is frozen and the index immutable.
+    weak var store: Store?
+    let table: Table
+    let index: AnyObject
+  }
+
+  private let entries = Mutex<[Slot: [Entry]]>([:])
+
+  /// The index of `definition` for the frozen `table` of `store`, made by `make` from the
+  /// newest index built for another version of the table (or from nothing) when there is none
+  /// for this version yet.
+  ///
+  /// - Complexity: O(1) when built; otherwise the cost of `make`.
+  func index<Built: AnyObject>(
+    store: Store, table: Table, definition: IndexDefinition,
+    make: ((table: Table, index: Built)?) -> Built
+  ) -> Built {
+    let slot = Slot(
+      store: ObjectIdentifier(store), entity: table.entity.index, definition: definition)
+    let (hit, source) = entries.withLock { entries -> (Built?, (table: Table, index: Built)?) in
+      guard let list = entries[slot] else { return (nil, nil) }
+      var newest: (table: Table, index: Built)?
+      for entry in list where entry.store === store {
+        guard let index = entry.index as? Built else { continue }
+        if entry.table === table { return (index, nil) }
+        newest = (entry.table, index)
+      }
+      return (nil, newest)
+    }
+    if let hit { return hit }
+    let built = make(source)
+    entries.withLock { entries in
+      if source == nil {
+        entries = entries.filter { $0.value.contains { $0.store != nil } }
+      }
+      var list = (entries[slot] ?? []).filter { $0.store === store && $0.table !== table }
+      list.append(Entry(store: store, table: table, index: built))
+      entries[slot] = Array(list.suffix(2))
+    }
+    return built
+  }
+}

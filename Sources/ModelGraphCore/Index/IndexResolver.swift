@@ -1,0 +1,91 @@
+/// Finds the index views a query reads: each table's index for its committed version, with
+/// the pending changes of the table read laid over it.
+struct IndexResolver {
+  let store: Store
+  /// The table each query reads, by entity.
+  let tables: [Table]
+  /// The frozen committed version of each table, by entity.
+  let committedTables: [Table]
+  /// Whether the tables read may differ from their committed versions.
+  let hasPendingChanges: Bool
+
+  /// The view of `definition`'s index for the table of `entity`; `nil` when the attribute
+  /// cannot be indexed.
+  ///
+  /// - Complexity: O(chunks) to compare the versions, plus O(n log n) the first time the index
+  ///   is built for the committed version (O(n) when derived from an earlier version's).
+  func view(_ definition: IndexDefinition, entity: ResolvedEntity) -> (any TableIndex)? {
+    guard let slot = entity.attributeSlot(named: definition.attribute) else { return nil }
+    let maker = ViewMaker(
+      registry: .shared, store: store, committed: committedTables[entity.index],
+      current: hasPendingChanges ? tables[entity.index] : committedTables[entity.index],
+      definition: definition, slot: slot, attribute: entity.attributes[slot])
+    return (try? entity.attributes[slot].visitIndexKey(maker)) ?? nil
+  }
+}
+
+/// An index built for a frozen table version, with its view for readers of that version.
+private final class BuiltIndex<Index: AnyObject>: @unchecked Sendable {
+  // @unchecked Sendable: immutable; the view's closures only read the immutable index.
+  let index: Index
+  let view: any TableIndex
+
+  init(_ index: Index, view: any TableIndex) {
+    self.index = index
+    self.view = view
+  }
+}
+
+private struct ViewMaker: IndexKeyVisitor {
+  let registry: IndexRegistry
+  let store: Store
+  let committed: Table
+  let current: Table
+  let definition: IndexDefinition
+  let slot: Int
+  let attribute: AttributeDescription
+
+  func visit<Key: IndexKey>(_: Key.Type) -> (any TableIndex)? {
+    let slot = slot
+    let committed = committed
+    let definition = definition
+    let attribute = attribute
+    switch definition.kind {
+    case .ordered:
+      let built = registry.index(store: store, table: committed, definition: definition) {
+        (source: (table: Table, index: BuiltIndex<OrderedIndex<Key>>)?) in
+        let index =
+          source.map {
+            $0.index.index.applying(IndexDelta(from: $0.table, to: committed, slot: slot))
+          }
+          ?? OrderedIndex<Key>.build(
+            column: committed.column(slot, as: Key.self), stamps: committed.stamps)
+        return BuiltIndex(
+          index,
+          view: OrderedIndexView.make(
+            definition, attribute: attribute, base: index, delta: IndexDelta()))
+      }
+      guard current !== committed else { return built.view }
+      let delta = IndexDelta<Key>(from: committed, to: current, slot: slot)
+      if delta.isEmpty { return built.view }
+      return OrderedIndexView.make(
+        definition, attribute: attribute, base: built.index, delta: delta)
+    case .hash:
+      let built = registry.index(store: store, table: committed, definition: definition) {
+        (source: (table: Table, index: BuiltIndex<HashIndex<Key>>)?) in
+        let index =
+          source.map {
+            $0.index.index.applying(IndexDelta(from: $0.table, to: committed, slot: slot))
+          }
+          ?? HashIndex<Key>.build(
+            column: committed.column(slot, as: Key.self), stamps: committed.stamps)
+        return BuiltIndex(
+          index, view: HashIndexView.make(definition, base: index, delta: IndexDelta()))
+      }
+      guard current !== committed else { return built.view }
+      let delta = IndexDelta<Key>(from: committed, to: current, slot: slot)
+      if delta.isEmpty { return built.view }
+      return HashIndexView.make(definition, base: built.index, delta: delta)
+    }
+  }
+}

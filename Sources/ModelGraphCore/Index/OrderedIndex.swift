@@ -1,0 +1,118 @@
+/// One table's entries of an ordered index: keys in sort order, with their rows.
+///
+/// Entries are sorted by key, then by row, so equal keys list their rows ascending. An index
+/// built for a frozen table version is immutable and shared by every reader of that version.
+final class OrderedIndex<Key: IndexKey>: @unchecked Sendable {
+  // @unchecked Sendable: immutable after init.
+
+  /// The keys, sorted.
+  let keys: [Key]
+  /// The row of each key.
+  let rows: [Int32]
+
+  init(keys: [Key], rows: [Int32]) {
+    self.keys = keys
+    self.rows = rows
+  }
+
+  /// The number of entries.
+  var count: Int { keys.count }
+
+  /// Whether entry `(key, row)` sorts before `(otherKey, otherRow)`.
+  @inline(__always)
+  static func precedes(_ key: Key, _ row: Int32, _ otherKey: Key, _ otherRow: Int32) -> Bool {
+    Key.precedes(key, otherKey) || (!Key.precedes(otherKey, key) && row < otherRow)
+  }
+
+  /// The index of the live rows of `column` in `stamps`.
+  ///
+  /// - Complexity: O(n log n) for n live rows.
+  static func build(column: Column<Key>, stamps: Column<UInt32>) -> OrderedIndex {
+    var entries: [(key: Key, row: Int32)] = []
+    stamps.forEachChunk { start, stamps in
+      column.withChunk(start >> AnyColumn.chunkShift) { values in
+        for offset in stamps.indices where stamps[offset] & 1 == 1 {
+          entries.append((values[offset], Int32(start + offset)))
+        }
+      }
+    }
+    return OrderedIndex(sorted: entries.sorted { precedes($0.key, $0.row, $1.key, $1.row) })
+  }
+
+  /// An index holding `entries`, which are sorted.
+  convenience init(sorted entries: [(key: Key, row: Int32)]) {
+    self.init(keys: entries.map(\.key), rows: entries.map(\.row))
+  }
+
+  /// This index with `delta` applied.
+  ///
+  /// - Complexity: O(n + m log m) for n entries and m changes.
+  func applying(_ delta: IndexDelta<Key>) -> OrderedIndex {
+    guard !delta.isEmpty else { return self }
+    let removed = Set(delta.removed.map(\.row))
+    let added = delta.added.sorted { Self.precedes($0.key, $0.row, $1.key, $1.row) }
+    var keys: [Key] = []
+    var rows: [Int32] = []
+    keys.reserveCapacity(count + added.count)
+    rows.reserveCapacity(count + added.count)
+    var next = 0
+    for position in 0..<count where !removed.contains(self.rows[position]) {
+      while next < added.count
+        && Self.precedes(added[next].key, added[next].row, self.keys[position], self.rows[position])
+      {
+        keys.append(added[next].key)
+        rows.append(added[next].row)
+        next += 1
+      }
+      keys.append(self.keys[position])
+      rows.append(self.rows[position])
+    }
+    for entry in added[next...] {
+      keys.append(entry.key)
+      rows.append(entry.row)
+    }
+    return OrderedIndex(keys: keys, rows: rows)
+  }
+
+  /// The first position whose key is not before `key` (or, when `strictly`, is after it).
+  ///
+  /// - Complexity: O(log n).
+  func boundary(_ key: Key, after strictly: Bool) -> Int {
+    var low = 0
+    var high = count
+    while low < high {
+      let middle = (low + high) / 2
+      let isLeft = strictly ? !Key.precedes(key, keys[middle]) : Key.precedes(keys[middle], key)
+      if isLeft { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+
+  /// The positions of the keys in `range`.
+  ///
+  /// - Complexity: O(log n).
+  func positions(_ range: KeyRange<Key>) -> Range<Int> {
+    var low = range.lower.map { boundary($0.key, after: !$0.isInclusive) } ?? 0
+    if range.excludesNil, let nilKey = Key.nilKey { low = max(low, boundary(nilKey, after: true)) }
+    let high = range.upper.map { boundary($0.key, after: $0.isInclusive) } ?? count
+    return low..<max(low, high)
+  }
+}
+
+/// A range of keys: optional bounds, each inclusive or not.
+struct KeyRange<Key> {
+  /// The lower bound.
+  var lower: (key: Key, isInclusive: Bool)?
+  /// The upper bound.
+  var upper: (key: Key, isInclusive: Bool)?
+  /// Whether `nil` keys are outside the range (true for any comparison with a bound).
+  var excludesNil: Bool
+
+  /// Every key, `nil` included.
+  static var all: KeyRange { KeyRange(lower: nil, upper: nil, excludesNil: false) }
+
+  /// Exactly `key`.
+  static func equal(_ key: Key) -> KeyRange {
+    KeyRange(lower: (key, true), upper: (key, true), excludesNil: false)
+  }
+}

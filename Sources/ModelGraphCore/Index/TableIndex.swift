@@ -1,0 +1,77 @@
+/// A range of attribute values, as the planner finds it in a condition.
+struct IndexValueRange: CustomStringConvertible {
+  /// The lower bound and whether it is included.
+  var lower: (value: ModelValue, isInclusive: Bool)?
+  /// The upper bound and whether it is included.
+  var upper: (value: ModelValue, isInclusive: Bool)?
+
+  /// `[lo, hi)`, `(lo, ∞)` and so on.
+  var description: String {
+    let low = lower.map { "\($0.isInclusive ? "[" : "(")\($0.value)" } ?? "(-∞"
+    let high = upper.map { "\($0.value)\($0.isInclusive ? "]" : ")")" } ?? "∞)"
+    return "\(low), \(high)"
+  }
+
+  /// The typed range; `nil` when a bound does not convert to `Key`. Any bound excludes `nil`.
+  func keyRange<Key: IndexKey>(_: Key.Type) -> KeyRange<Key>? {
+    var range = KeyRange<Key>(lower: nil, upper: nil, excludesNil: lower != nil || upper != nil)
+    if let lower {
+      guard let key = Key(modelValue: lower.value) else { return nil }
+      range.lower = (key, lower.isInclusive)
+    }
+    if let upper {
+      guard let key = Key(modelValue: upper.value) else { return nil }
+      range.upper = (key, upper.isInclusive)
+    }
+    return range
+  }
+}
+
+/// One table's index as a query sees it: the frozen index of the table's committed version,
+/// with the session's pending changes laid over it.
+protocol TableIndex: AnyObject {
+  /// What the index is.
+  var definition: IndexDefinition { get }
+  /// The number of entries.
+  var count: Int { get }
+  /// The rows whose value is one of `values`, ascending; `nil` when a value does not convert.
+  ///
+  /// - Complexity: O(k log n) for k values (O(k) for a hash index), plus the rows returned.
+  func rows(equalTo values: [ModelValue]) -> [Int32]?
+  /// The number of rows whose value is one of `values` (pending changes make it an estimate).
+  func count(equalTo values: [ModelValue]) -> Int?
+  /// The number of rows in `range` (an estimate with pending changes); ordered indexes only.
+  ///
+  /// - Complexity: O(log n).
+  func count(in range: IndexValueRange) -> Int?
+  /// The rows in `range`, ascending by row; ordered indexes only.
+  func rows(in range: IndexValueRange) -> [Int32]?
+  /// A cursor over the rows in `range` in key order (ties by ascending row, in both
+  /// directions); ordered indexes only.
+  ///
+  /// - Complexity: O(log n) to start, then O(1) amortized per row.
+  func cursor(in range: IndexValueRange, ascending: Bool) -> IndexCursor?
+  /// A cursor merging this index's rows in `ranges[0]` with those of `others` (indexes of the
+  /// same attribute in other tables) in `ranges[1...]`, in key order, ties by table position
+  /// (this one is 0) then row; ordered indexes only.
+  ///
+  /// - Complexity: O(t log n) to start for t tables, then O(t) per row.
+  func mergeCursor(with others: [any TableIndex], ranges: [IndexValueRange], ascending: Bool)
+    -> MergeCursor?
+}
+
+/// Rows of several tables in one index order: (table position, row) pairs.
+final class MergeCursor {
+  /// The next table position and row, or `nil` at the end.
+  let next: () -> (table: Int, row: Int32)?
+
+  init(_ next: @escaping () -> (table: Int, row: Int32)?) { self.next = next }
+}
+
+/// Rows of one table in an index's order, produced on demand.
+final class IndexCursor {
+  /// The next row, or `nil` at the end.
+  let next: () -> Int32?
+
+  init(_ next: @escaping () -> Int32?) { self.next = next }
+}

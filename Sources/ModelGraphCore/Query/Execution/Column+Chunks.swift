@@ -1,0 +1,36 @@
+extension Column {
+  /// The number of chunks.
+  @inlinable var chunkCount: Int { chunks.count }
+
+  /// Calls `body` with the values of chunk `index` (rows `index << chunkShift` onwards, up to
+  /// the column's count).
+  ///
+  /// - Complexity: O(1).
+  @inlinable @inline(__always)
+  func withChunk<R>(_ index: Int, _ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows
+    -> R
+  {
+    let start = index &<< AnyColumn.chunkShift
+    let count = Swift.min(rowCount &- start, 1 << AnyColumn.chunkShift)
+    return try body(UnsafeBufferPointer(start: bases[index], count: Swift.max(count, 0)))
+  }
+
+  /// The address of chunk `index`'s storage: equal for two columns exactly when they share the
+  /// chunk (copy-on-write), so a version diff can skip chunks neither side wrote.
+  ///
+  /// - Complexity: O(1).
+  func chunkStorage(_ index: Int) -> UnsafeRawPointer {
+    UnsafeRawPointer(bases[index])
+  }
+}
+
+extension AnyColumn {
+  /// The address of chunk `index`'s storage, through the typed column (see
+  /// ``Column/chunkStorage(_:)``).
+  func chunkStorage(at index: Int) -> UnsafeRawPointer {
+    func open<Element: ColumnValue>(_: Element.Type) -> UnsafeRawPointer {
+      unsafeDowncast(self, to: Column<Element>.self).chunkStorage(index)
+    }
+    return open(elementType)
+  }
+}

@@ -1,0 +1,90 @@
+/// A condition compiled for one table: a test of one row, and (for conditions on the tested
+/// object's own columns) a vectorized form that narrows a chunk's selection in a tight loop.
+struct CompiledCondition {
+  /// Whether a row satisfies the condition.
+  let test: (Int) -> Bool
+  /// Narrows a selection to the rows that satisfy the condition, reading a column chunk
+  /// directly; `nil` when the condition has no such form (then ``test`` runs per row).
+  let refine: ((RowSelection) -> Void)?
+  /// Counts the live rows of a chunk that satisfy the condition, given the chunk's stamps;
+  /// only for a single test on one column.
+  let countChunk: ((Int, UnsafeBufferPointer<UInt32>) -> Int)?
+  /// The result, when it is the same for every row.
+  let constant: Bool?
+  /// A rough cost per row, to evaluate cheap conjuncts first.
+  let cost: Int
+
+  init(
+    test: @escaping (Int) -> Bool, refine: ((RowSelection) -> Void)? = nil,
+    countChunk: ((Int, UnsafeBufferPointer<UInt32>) -> Int)? = nil, cost: Int = 4
+  ) {
+    self.test = test
+    self.refine = refine
+    self.countChunk = countChunk
+    self.constant = nil
+    self.cost = refine == nil ? cost : 1
+  }
+
+  /// A condition with the same result on every row.
+  init(constant: Bool) {
+    self.test = { _ in constant }
+    self.refine = nil
+    self.countChunk = nil
+    self.constant = constant
+    self.cost = 0
+  }
+
+  /// Narrows `selection` to the rows that satisfy the condition.
+  @inline(__always)
+  func narrow(_ selection: RowSelection) {
+    if let refine {
+      refine(selection)
+    } else {
+      let test = test
+      selection.keepRows(where: test)
+    }
+  }
+
+  /// The condition that holds when this one does not.
+  var negated: CompiledCondition {
+    if let constant { return CompiledCondition(constant: !constant) }
+    let test = test
+    return CompiledCondition(test: { !test($0) }, cost: cost)
+  }
+
+  /// All of `conditions`, cheapest first.
+  static func all(_ conditions: [CompiledCondition]) -> CompiledCondition {
+    if conditions.contains(where: { $0.constant == false }) {
+      return CompiledCondition(constant: false)
+    }
+    let parts = conditions.filter { $0.constant == nil }.sorted { $0.cost < $1.cost }
+    if parts.isEmpty { return CompiledCondition(constant: true) }
+    if parts.count == 1 { return parts[0] }
+    let tests = parts.map(\.test)
+    let test: (Int) -> Bool = { row in
+      for test in tests where !test(row) { return false }
+      return true
+    }
+    return CompiledCondition(
+      test: test,
+      refine: { selection in
+        for part in parts where selection.count > 0 { part.narrow(selection) }
+      }, cost: parts.reduce(0) { $0 + $1.cost })
+  }
+
+  /// Any of `conditions`.
+  static func any(_ conditions: [CompiledCondition]) -> CompiledCondition {
+    if conditions.contains(where: { $0.constant == true }) {
+      return CompiledCondition(constant: true)
+    }
+    let parts = conditions.filter { $0.constant == nil }.sorted { $0.cost < $1.cost }
+    if parts.isEmpty { return CompiledCondition(constant: false) }
+    if parts.count == 1 { return parts[0] }
+    let tests = parts.map(\.test)
+    return CompiledCondition(
+      test: { row in
+        for test in tests where test(row) { return true }
+        return false
+      }, cost: parts.reduce(0) { $0 + $1.cost })
+  }
+}

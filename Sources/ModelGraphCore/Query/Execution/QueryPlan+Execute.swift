@@ -1,0 +1,187 @@
+extension QueryPlan {
+  /// The keys of the objects the query selects, in its order, sliced by its offset and limit.
+  ///
+  /// - Parameter residual: The front end's test of an object that passed the engine's
+  ///   condition, for a part of the condition the engine was not given; it runs before
+  ///   sorting and slicing.
+  /// - Throws: What `residual` throws.
+  /// - Complexity: O(n) for n rows of the tables scanned (vectorized for conditions on the
+  ///   object's own attributes), O(m) for m rows an index yields; plus O(m log k) for a sort
+  ///   with a limit (k = offset + limit), O(m log m) without one, and O(k) for a sort an
+  ///   index merge answers.
+  public func keys(residual: ((ObjectKey) throws -> Bool)? = nil) throws -> [ObjectKey] {
+    let stop = request.stopAfter
+    var found: [RowReference] = []
+    switch order {
+    case .natural:
+      for plan in tables {
+        let more = try forEachMatch(plan, residual) { row in
+          found.append(RowReference(table: plan.position, row: row))
+          return stop.map { found.count < $0 } ?? true
+        }
+        if !more { break }
+      }
+    case .topK(let capacity):
+      var heap = TopK(capacity: capacity, compare: comparator!)
+      for plan in tables {
+        _ = try forEachMatch(plan, residual) { row in
+          heap.offer(RowReference(table: plan.position, row: row))
+          return true
+        }
+      }
+      found = heap.sorted()
+    case .fullSort:
+      for plan in tables {
+        _ = try forEachMatch(plan, residual) { row in
+          found.append(RowReference(table: plan.position, row: row))
+          return true
+        }
+      }
+      let compare = comparator!
+      found.sort { compare($0, $1) < 0 }
+    case .indexMerge(let ascending):
+      found = try merge(ascending: ascending, stop: stop, residual)
+    }
+    let start = min(max(request.offset, 0), found.count)
+    let end = request.limit.map { min(found.count, start + max($0, 0)) } ?? found.count
+    return found[start..<end].map(key)
+  }
+
+  /// The number of objects the query selects, after its offset and limit.
+  ///
+  /// - Parameter residual: As for ``keys(residual:)``.
+  /// - Complexity: O(tables) for a query without a condition; otherwise O(n) for n rows
+  ///   scanned (counted chunk by chunk for a test of one column) or O(m) for m rows an index
+  ///   yields.
+  public func count(residual: ((ObjectKey) throws -> Bool)? = nil) throws -> Int {
+    let stop = request.stopAfter
+    var total = 0
+    for plan in tables {
+      if residual == nil, case .scan = plan.access {
+        total += Self.countScan(plan)
+      } else {
+        _ = try forEachMatch(plan, residual) { _ in
+          total += 1
+          return stop.map { total < $0 } ?? true
+        }
+      }
+      if let stop, total >= stop { break }
+    }
+    let offset = max(request.offset, 0)
+    total = max(total - offset, 0)
+    return request.limit.map { min(total, max($0, 0)) } ?? total
+  }
+
+  /// The key of a row of one of the plan's tables.
+  private func key(_ reference: RowReference) -> ObjectKey {
+    let plan = tables[reference.table]
+    return ObjectKey(
+      entity: plan.entity.index, row: reference.row,
+      generation: plan.table.generation(of: reference.row))
+  }
+
+  /// The live rows of a scanned table that satisfy its condition.
+  private static func countScan(_ plan: TablePlan) -> Int {
+    guard let condition = plan.condition else { return plan.table.liveCount }
+    let stamps = plan.table.stamps
+    var total = 0
+    if let countChunk = condition.countChunk {
+      for chunk in 0..<stamps.chunkCount {
+        total += stamps.withChunk(chunk) { countChunk(chunk, $0) }
+      }
+      return total
+    }
+    let selection = RowSelection()
+    for chunk in 0..<stamps.chunkCount {
+      stamps.withChunk(chunk) {
+        selection.selectLive($0, chunkStart: chunk << AnyColumn.chunkShift)
+      }
+      if selection.count > 0 { condition.narrow(selection) }
+      total += selection.count
+    }
+    return total
+  }
+
+  /// Calls `body` with each row of the table that satisfies the condition and `residual`, in
+  /// row order; stops when `body` returns `false`.
+  ///
+  /// - Returns: `false` when `body` stopped the walk.
+  private func forEachMatch(
+    _ plan: TablePlan, _ residual: ((ObjectKey) throws -> Bool)?, _ body: (Int) throws -> Bool
+  ) throws -> Bool {
+    let table = plan.table
+    let entity = plan.entity.index
+    func accept(_ row: Int) throws -> Bool {
+      guard let residual else { return try body(row) }
+      let key = ObjectKey(entity: entity, row: row, generation: table.generation(of: row))
+      return try residual(key) ? body(row) : true
+    }
+    let rows: [Int32]
+    switch plan.access {
+    case .scan:
+      let selection = RowSelection()
+      let stamps = table.stamps
+      for chunk in 0..<stamps.chunkCount {
+        stamps.withChunk(chunk) {
+          selection.selectLive($0, chunkStart: chunk << AnyColumn.chunkShift)
+        }
+        guard selection.count > 0 else { continue }
+        plan.condition?.narrow(selection)
+        if try !selection.forEachRow(accept) { return false }
+      }
+      return true
+    case .rows(let found):
+      rows = found
+    case .ordered(let index, let range):
+      rows = index.rows(in: range) ?? []
+    }
+    let test = plan.condition?.test
+    for row in rows {
+      let row = Int(row)
+      guard table.isAlive(row), test?(row) ?? true else { continue }
+      if try !accept(row) { return false }
+    }
+    return true
+  }
+
+  /// Merges the tables' ordered index walks by the first sort key, keeping rows that satisfy
+  /// the condition and `residual`, until `stop` are found (and, with more sort keys, the rows
+  /// tied with the last on the first key), then sorts them by every key.
+  private func merge(
+    ascending: Bool, stop: Int?, _ residual: ((ObjectKey) throws -> Bool)?
+  ) throws -> [RowReference] {
+    var indexes: [any TableIndex] = []
+    var ranges: [IndexValueRange] = []
+    for plan in tables {
+      guard case .ordered(let index, let range) = plan.access else { return [] }
+      indexes.append(index)
+      ranges.append(range)
+    }
+    guard let first = indexes.first,
+      let cursor = first.mergeCursor(
+        with: Array(indexes.dropFirst()), ranges: ranges, ascending: ascending)
+    else { return [] }
+    let tableObjects = tables.map(\.table)
+    let tests = tables.map { $0.condition?.test }
+    let entities = tables.map(\.entity.index)
+    var found: [RowReference] = []
+    let hasMoreKeys = request.sort.count > 1
+    let firstKey = firstKeyComparator!
+    while let (position, row) = cursor.next() {
+      let head = RowReference(table: position, row: Int(row))
+      if let stop, found.count >= stop {
+        guard hasMoreKeys, let last = found.last, firstKey(head, last) == 0 else { break }
+      }
+      let table = tableObjects[position]
+      guard table.isAlive(head.row), tests[position]?(head.row) ?? true else { continue }
+      if let residual {
+        let key = ObjectKey(
+          entity: entities[position], row: head.row, generation: table.generation(of: head.row))
+        guard try residual(key) else { continue }
+      }
+      found.append(head)
+    }
+    if hasMoreKeys, let compare = comparator { found.sort { compare($0, $1) < 0 } }
+    return found
+  }
+}

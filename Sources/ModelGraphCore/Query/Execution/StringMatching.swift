@@ -1,0 +1,173 @@
+import Foundation
+
+/// The string tests of ``QueryStringOperator``, with the exact semantics the engine evaluates.
+///
+/// Each is the Swift or Foundation method it is named after; the engine takes a fast path over
+/// UTF-8 bytes when both strings are ASCII without carriage returns (where bytes and characters
+/// agree) and calls these otherwise.
+public enum StringMatching {
+  /// `string.contains(other)` on characters (the standard library's `Collection.contains(_:)`,
+  /// which `#Predicate`'s `contains` calls): case-sensitive, canonical equivalence.
+  public static func contains(_ string: String, _ other: String) -> Bool {
+    collectionContains(string, other)
+  }
+
+  /// `string.starts(with: other)` on characters.
+  public static func hasPrefix(_ string: String, _ other: String) -> Bool {
+    sequenceStarts(string, other)
+  }
+
+  /// Whether the last characters of `string` are those of `other`.
+  public static func hasSuffix(_ string: String, _ other: String) -> Bool {
+    sequenceStarts(string.reversed(), other.reversed())
+  }
+
+  /// Foundation's `localizedStandardContains(_:)`: ignores case and diacritics, in the current
+  /// locale.
+  public static func localizedStandardContains(_ string: String, _ other: String) -> Bool {
+    string.localizedStandardContains(other)
+  }
+
+  /// Foundation's `caseInsensitiveCompare(_:)`, as -1, 0 or 1.
+  public static func caseInsensitiveCompare(_ string: String, _ other: String) -> Int {
+    string.caseInsensitiveCompare(other).rawValue
+  }
+}
+
+private func collectionContains<C: Collection>(_ base: C, _ other: C) -> Bool
+where C.Element: Equatable {
+  base.contains(other)
+}
+
+private func sequenceStarts<S: Sequence>(_ base: S, _ prefix: S) -> Bool
+where S.Element: Equatable {
+  base.starts(with: prefix)
+}
+
+/// A constant needle, prepared once per query for the byte-level fast paths.
+struct StringPattern {
+  let needle: String
+  /// The needle's UTF-8 bytes, then the same lowercased (ASCII letters only).
+  private let storage: NeedleBytes
+  /// ASCII, without carriage returns, not empty: bytes and characters agree.
+  let isSimple: Bool
+
+  init(_ needle: String) {
+    self.needle = needle
+    let bytes = Array(needle.utf8)
+    storage = NeedleBytes(bytes)
+    isSimple = !bytes.isEmpty && bytes.allSatisfy { $0 < 0x80 && $0 != 0x0D }
+  }
+
+  /// The test `op` of a string against the needle.
+  func matches(_ string: String, _ op: QueryStringOperator) -> Bool {
+    if isSimple, let fast = withUTF8(string, { fastMatch($0, op) }) { return fast }
+    switch op {
+    case .contains: return StringMatching.contains(string, needle)
+    case .hasPrefix: return StringMatching.hasPrefix(string, needle)
+    case .hasSuffix: return StringMatching.hasSuffix(string, needle)
+    case .localizedStandardContains:
+      return StringMatching.localizedStandardContains(string, needle)
+    }
+  }
+
+  /// The answer from bytes, or `nil` when the string is not simple ASCII.
+  @inline(__always)
+  private func fastMatch(_ hay: UnsafeBufferPointer<UInt8>, _ op: QueryStringOperator) -> Bool? {
+    guard let base = hay.baseAddress else { return nil }
+    let length = hay.count
+    var flags: UInt8 = 0
+    var returns: UInt8 = 0
+    for index in 0..<length {
+      let byte = base[index]
+      flags |= byte
+      returns |= byte == 0x0D ? 1 : 0
+    }
+    guard flags < 0x80, returns == 0 else { return nil }
+    let count = storage.count
+    guard length >= count else { return false }
+    let needle = storage.bytes
+    switch op {
+    case .hasPrefix:
+      return equal(base, needle, count)
+    case .hasSuffix:
+      return equal(base + (length &- count), needle, count)
+    case .contains:
+      let first = needle[0]
+      var start = 0
+      while start <= length &- count {
+        if base[start] == first && equal(base + start, needle, count) { return true }
+        start &+= 1
+      }
+      return false
+    case .localizedStandardContains:
+      let lowered = storage.lowered
+      var start = 0
+      while start <= length &- count {
+        if equalFolded(base + start, lowered, count) { return true }
+        start &+= 1
+      }
+      return false
+    }
+  }
+
+  @inline(__always)
+  private func equal(
+    _ hay: UnsafePointer<UInt8>, _ needle: UnsafePointer<UInt8>, _ count: Int
+  ) -> Bool {
+    var index = 0
+    while index < count {
+      if hay[index] != needle[index] { return false }
+      index &+= 1
+    }
+    return true
+  }
+
+  @inline(__always)
+  private func equalFolded(
+    _ hay: UnsafePointer<UInt8>, _ lowered: UnsafePointer<UInt8>, _ count: Int
+  ) -> Bool {
+    var index = 0
+    while index < count {
+      if asciiLowercased(hay[index]) != lowered[index] { return false }
+      index &+= 1
+    }
+    return true
+  }
+}
+
+/// A needle's bytes and their ASCII-lowercased form, at stable addresses.
+private final class NeedleBytes: @unchecked Sendable {
+  // @unchecked Sendable: immutable after init.
+  let count: Int
+  let bytes: UnsafeMutablePointer<UInt8>
+  let lowered: UnsafeMutablePointer<UInt8>
+
+  init(_ source: [UInt8]) {
+    count = source.count
+    bytes = .allocate(capacity: max(count, 1))
+    lowered = .allocate(capacity: max(count, 1))
+    for (index, byte) in source.enumerated() {
+      bytes[index] = byte
+      lowered[index] = asciiLowercased(byte)
+    }
+  }
+
+  deinit {
+    bytes.deallocate()
+    lowered.deallocate()
+  }
+}
+
+@inline(__always)
+private func asciiLowercased(_ byte: UInt8) -> UInt8 {
+  byte &- 0x41 < 26 ? byte | 0x20 : byte
+}
+
+/// Calls `body` with the UTF-8 bytes of `string`, without copying native strings.
+@inline(__always)
+func withUTF8<R>(_ string: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+  if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
+  var copy = string
+  return copy.withUTF8(body)
+}

@@ -1,0 +1,47 @@
+/// A compiled query: the tables to read, how to read each, and how to order and slice the
+/// results. Made by ``QueryPlanner``; run with ``keys(residual:)`` or ``count(residual:)``.
+///
+/// A plan reads the tables it was made for; make a new one after the tables change. Not
+/// `Sendable`: it belongs to the context (or thread) that made it.
+public final class QueryPlan {
+  /// The request planned.
+  public let request: QueryRequest
+  /// The class queried.
+  let entity: ResolvedEntity
+  /// The tables read, in order; pruned tables are not among them.
+  let tables: [TablePlan]
+  /// Tables skipped because the condition is false for their class, with the reason.
+  let pruned: [(entity: ResolvedEntity, reason: String)]
+  /// How results are ordered.
+  let order: OrderStrategy
+  /// The sort comparator over the tables read (keys, then table, then row), when sorting.
+  let comparator: ((RowReference, RowReference) -> Int)?
+  /// The comparator of the first sort key alone, for an index merge.
+  let firstKeyComparator: ((RowReference, RowReference) -> Int)?
+  /// Whether objects the reading session inserted and has not saved are left out.
+  let onlyCommitted: Bool
+
+  init(
+    request: QueryRequest, entity: ResolvedEntity, tables: [TablePlan],
+    pruned: [(entity: ResolvedEntity, reason: String)], order: OrderStrategy,
+    comparator: ((RowReference, RowReference) -> Int)?,
+    firstKeyComparator: ((RowReference, RowReference) -> Int)?, onlyCommitted: Bool
+  ) {
+    self.request = request
+    self.entity = entity
+    self.tables = tables
+    self.pruned = pruned
+    self.order = order
+    self.comparator = comparator
+    self.firstKeyComparator = firstKeyComparator
+    self.onlyCommitted = onlyCommitted
+  }
+}
+
+/// A row of one of a plan's tables.
+struct RowReference {
+  /// The table's position in the plan.
+  var table: Int
+  /// The row.
+  var row: Int
+}
