@@ -31,8 +31,6 @@ extension PersistentModel {
   }
 
   final func relationshipKeys(in table: Table, slot: Int) -> [ObjectKey] {
-    let column = table.relationshipColumns[slot]
-    if let many = column as? Column<[ObjectKey]> { return many[_row] }
-    return unsafeDowncast(column, to: Column<ObjectKey?>.self)[_row].map { [$0] } ?? []
+    table.relatedKeys(row: _row, slot: slot)
   }
 }
