@@ -30,6 +30,18 @@ extension ModelContext {
   /// - Complexity: O(1) per class visited without a predicate; otherwise as ``fetch(_:)``'s
   ///   filtering, counted column by column for a test of one attribute.
   public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
+    if descriptor.predicate == nil && descriptor.includePendingChanges {
+      // Every object of the classes: the tables' live counts, without planning.
+      refreshIfClean()
+      let entity = try entityIndex(for: T.self)
+      let entities =
+        descriptor.includesSubclasses
+        ? session.catalog(covering: entity).subtree(of: entity) : [entity]
+      let count = max(
+        entities.reduce(0) { $0 + session.table($1).liveCount }
+          - max(descriptor.fetchOffset ?? 0, 0), 0)
+      return descriptor.fetchLimit.map { min(count, max($0, 0)) } ?? count
+    }
     let prepared = try prepareFetch(descriptor)
     let count = try prepared.plan.count(residual: prepared.residual)
     guard prepared.sortsInMemory else { return count }
@@ -72,13 +84,6 @@ extension ModelContext {
       }
     }
     return text
-  }
-
-  /// The entity indices a fetch of `T` visits.
-  func candidateEntities<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [Int] {
-    let entity = try entityIndex(for: T.self)
-    guard descriptor.includesSubclasses else { return [entity] }
-    return session.catalog(covering: entity).subtree(of: entity)
   }
 
   private func window<T>(_ results: [T], _ prepared: PreparedFetch) -> ArraySlice<T> {

@@ -51,12 +51,20 @@ struct StringPattern {
   private let storage: NeedleBytes
   /// ASCII, without carriage returns, not empty: bytes and characters agree.
   let isSimple: Bool
+  /// Simple, and without a character that a non-ASCII character is canonically equivalent to
+  /// (`K`, `;`, `` ` ``): a string whose bytes do not hold the needle's cannot contain it.
+  let hasNoEquivalents: Bool
 
   init(_ needle: String) {
     self.needle = needle
     let bytes = Array(needle.utf8)
     storage = NeedleBytes(bytes)
     isSimple = !bytes.isEmpty && bytes.allSatisfy { $0 < 0x80 && $0 != 0x0D }
+    hasNoEquivalents =
+      isSimple
+      && !bytes.contains {
+        $0 == UInt8(ascii: "K") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "`")
+      }
   }
 
   /// The test `op` of a string against the needle.
@@ -76,6 +84,10 @@ struct StringPattern {
   private func fastMatch(_ hay: UnsafeBufferPointer<UInt8>, _ op: QueryStringOperator) -> Bool? {
     guard let base = hay.baseAddress else { return nil }
     let length = hay.count
+    if op == .contains && hasNoEquivalents {
+      // Search first: most strings do not hold the bytes, and then cannot match.
+      guard bytesContain(base, length) else { return false }
+    }
     var flags: UInt8 = 0
     var returns: UInt8 = 0
     for index in 0..<length {
@@ -93,13 +105,7 @@ struct StringPattern {
     case .hasSuffix:
       return equal(base + (length &- count), needle, count)
     case .contains:
-      let first = needle[0]
-      var start = 0
-      while start <= length &- count {
-        if base[start] == first && equal(base + start, needle, count) { return true }
-        start &+= 1
-      }
-      return false
+      return bytesContain(base, length)
     case .localizedStandardContains:
       let lowered = storage.lowered
       var start = 0
@@ -109,6 +115,21 @@ struct StringPattern {
       }
       return false
     }
+  }
+
+  /// Whether the bytes hold the needle's bytes.
+  @inline(__always)
+  private func bytesContain(_ base: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+    let count = storage.count
+    guard length >= count else { return false }
+    let needle = storage.bytes
+    let first = needle[0]
+    var start = 0
+    while start <= length &- count {
+      if base[start] == first && equal(base + start, needle, count) { return true }
+      start &+= 1
+    }
+    return false
   }
 
   @inline(__always)

@@ -98,7 +98,15 @@ public struct QueryPlanner {
     let resolver = IndexResolver(
       store: source.store, tables: source.tables, committedTables: source.committedTables,
       hasPendingChanges: source.hasPendingChanges)
-    let options = candidates.map { indexOptions($0, resolver) }
+    var conditions: (predicate: QueryExpression, found: [IndexableCondition])?
+    let options = candidates.map { candidate -> [IndexOption] in
+      guard let predicate = candidate.predicate else { return [] }
+      // Tables of a hierarchy usually share the predicate (nothing to specialize): analyze once.
+      if conditions == nil || !(conditions!.predicate.isShared(with: predicate)) {
+        conditions = (predicate, IndexableCondition.find(in: predicate))
+      }
+      return indexOptions(candidate, conditions!.found, resolver)
+    }
     let filters = options.map { $0.min { $0.estimate < $1.estimate } }
     let stop = request.stopAfter
     let filtered = zip(candidates, filters).reduce(0) {
@@ -146,10 +154,11 @@ public struct QueryPlanner {
   }
 
   /// Every index of the table that can answer one of its conjuncts, with the rows it yields.
-  private func indexOptions(_ candidate: Candidate, _ resolver: IndexResolver) -> [IndexOption] {
-    guard let predicate = candidate.predicate else { return [] }
+  private func indexOptions(
+    _ candidate: Candidate, _ conditions: [IndexableCondition], _ resolver: IndexResolver
+  ) -> [IndexOption] {
     var options: [IndexOption] = []
-    for condition in IndexableCondition.find(in: predicate) {
+    for condition in conditions {
       for definition in source.indexes[candidate.entity.index]
       where definition.attribute == condition.attribute {
         guard let index = resolver.view(definition, entity: candidate.entity) else { continue }

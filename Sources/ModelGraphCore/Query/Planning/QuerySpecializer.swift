@@ -123,6 +123,12 @@ struct QuerySpecializer {
 }
 
 extension QueryExpression {
+  /// Whether `other` is this expression left as it was by specialization (cheap: it compares
+  /// the top-level conjuncts only when neither could have been specialized).
+  func isShared(with other: QueryExpression) -> Bool {
+    !isSpecializable && !other.isSpecializable && self == other
+  }
+
   /// Whether specializing could change the expression: it holds a type test, a cast, an
   /// optional operation, a conditional, or a `nil` or Boolean constant to fold.
   var isSpecializable: Bool {
