@@ -74,8 +74,9 @@ struct TypePredicateTests {
   func shallowWithTypeTest() throws {
     let context = try makeTripContext()
     try seed(context)
-    let none = try context.fetch(
-      FetchDescriptor<BusinessTrip>(predicate: #Predicate { $0 is PersonalTrip }))
+    var exactTrips = FetchDescriptor<Trip>(predicate: #Predicate { $0 is BusinessTrip })
+    exactTrips.includesSubclasses = false
+    let none = try context.fetch(exactTrips)
     #expect(none.isEmpty)
     let acme = try context.fetch(
       FetchDescriptor<BusinessTrip>(predicate: #Predicate { $0.company == "Acme" }))

@@ -157,7 +157,8 @@ struct ScalarAttributeTests {
 
   @Test(
     "a Float keeps its exact bits, including tiny and negative values",
-    arguments: [Float.pi, -.leastNonzeroMagnitude, 1 / 3, -0.0, 16_777_217] as [Float])
+    arguments: [Float.pi, -.leastNonzeroMagnitude, 1 / 3, -0.0, Float(16_777_216).nextUp] as [Float]
+  )
   func floatExact(value: Float) throws {
     let context = try makeInMemoryContext(RTScalars.self)
     var sample = RTScalarSample.typical
