@@ -6,7 +6,7 @@ extension ModelContext {
     for change in session.changeSet where !change.insertedRows.isEmpty {
       let entity = catalog.entities[change.entity]
       for (slot, attribute) in entity.attributes.enumerated() where attribute.isUnique {
-        let declaring = entity.lineage.first { catalog.entities[$0].attributes.count > slot }!
+        let declaring = catalog.declaringEntity(ofAttribute: slot, in: entity)
         let scope = catalog.subtree(of: declaring)
         let tables = scope.map { session.table($0) }
         let inserted = change.insertedRows.filter { session.table(change.entity).isAlive($0) }

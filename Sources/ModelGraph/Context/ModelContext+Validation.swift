@@ -43,7 +43,7 @@ extension ModelContext {
     for change in changeSet {
       let entity = catalog.entities[change.entity]
       for (slot, attribute) in entity.attributes.enumerated() where attribute.isUnique {
-        let declaring = entity.lineage.first { catalog.entities[$0].attributes.count > slot }!
+        let declaring = catalog.declaringEntity(ofAttribute: slot, in: entity)
         var keys = change.insertedRows.map { row in
           ObjectKey(entity: change.entity, row: row, generation: generation(change.entity, row))
         }.filter { !(missingAttributes[$0]?.contains(slot) ?? false) }
