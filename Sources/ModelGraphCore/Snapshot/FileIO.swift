@@ -23,8 +23,11 @@ public protocol FileIO: Sendable {
   func kind(of path: String) -> FileKind?
   /// Creates a new file for writing; fails if it exists.
   func create(_ path: String) throws -> Int32
-  /// Writes all of `bytes` (retrying short writes).
-  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws
+  /// Writes a prefix of `bytes` with one write(2) call.
+  ///
+  /// - Returns: The number of bytes written, which may be fewer than `bytes.count` (a short
+  ///   write); callers write the rest with further calls.
+  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws -> Int
   /// Flushes a file's data to the disk.
   func sync(_ descriptor: Int32) throws
   /// Closes a file.
@@ -91,15 +94,12 @@ public struct SystemFileIO: FileIO {
     return descriptor
   }
 
-  public func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws {
-    var offset = 0
-    while offset < bytes.count {
-      let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-      if written < 0 {
-        if errno == EINTR { continue }
-        throw failure("write", "fd \(descriptor)")
-      }
-      offset += written
+  public func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws -> Int {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return 0 }
+    while true {
+      let written = Glibc.write(descriptor, base, bytes.count)
+      if written >= 0 { return written }
+      if errno != EINTR { throw failure("write", "fd \(descriptor)") }
     }
   }
 

@@ -47,8 +47,12 @@ public struct SnapshotFile: Sendable {
 
   /// Replaces the file with a snapshot of `version`, atomically and durably.
   ///
+  /// The steps are: create a temporary file in the same directory, write it (short writes are
+  /// continued), fsync it, close it, rename it over the file, fsync the directory.
   /// - Returns: The number of bytes written.
-  /// - Throws: ``SnapshotError``; the old file is then unchanged and the temporary file removed.
+  /// - Throws: ``SnapshotError`` naming the failed step. Before the rename the old file is
+  ///   unchanged and the temporary file removed; when only the directory fsync fails, the file
+  ///   holds the new snapshot but a power loss may still bring back the old one.
   @discardableResult
   public func save(_ version: StoreVersion) throws -> Int {
     let bytes = SnapshotWriter.encode(version)
@@ -57,7 +61,7 @@ public struct SnapshotFile: Sendable {
     let descriptor = try io.create(temporary)
     do {
       do {
-        try bytes.withUnsafeBytes { try io.write(descriptor, $0) }
+        try bytes.withUnsafeBytes { try writeAll(descriptor, $0, temporary: temporary) }
         try io.sync(descriptor)
       } catch {
         try? io.close(descriptor)
@@ -65,12 +69,32 @@ public struct SnapshotFile: Sendable {
       }
       try io.close(descriptor)
       try io.rename(temporary, path)
+    } catch var error as SnapshotError {
+      try? io.remove(temporary)
+      if error.path.hasPrefix("fd ") { error.path = temporary }
+      throw error
     } catch {
       try? io.remove(temporary)
       throw error
     }
     try io.syncDirectory(directory)
     return bytes.count
+  }
+
+  /// Writes all of `bytes`, continuing after short writes.
+  private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, temporary: String)
+    throws
+  {
+    var offset = 0
+    while offset < bytes.count {
+      let written = try io.write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+      guard written > 0, written <= bytes.count - offset else {
+        throw SnapshotError(
+          .io, path: temporary, section: "write", offset: offset,
+          message: "write(2) returned \(written) for \(bytes.count - offset) bytes")
+      }
+      offset += written
+    }
   }
 
   /// Removes temporary files left by writes that a crash interrupted.
