@@ -39,9 +39,12 @@ struct ByteReader {
 
   /// A count that must fit in the remaining bytes at `minimumSize` bytes per item.
   mutating func readCount(minimumSize: Int) throws -> Int {
+    let start = position
     let count = try read(UInt64.self)
     guard count <= UInt64(Int.max), Int(count) <= remaining / max(minimumSize, 1) else {
-      throw error("count \(count) does not fit in the \(remaining) bytes left")
+      throw SnapshotError(
+        .malformed, path: path, section: section, offset: fileOffset + start,
+        message: "count \(count) does not fit in the \(remaining) bytes left")
     }
     return Int(count)
   }

@@ -54,6 +54,7 @@ public enum SnapshotReader {
     try schema.expectEnd()
 
     var tables: [Table] = []
+    var relationshipOffsets: [[Int]] = []
     for entity in catalog.entities {
       let section = "table \(entity.name)"
       var info = try blocks.next(expecting: .table, section: section)
@@ -75,7 +76,9 @@ public enum SnapshotReader {
         + table.relationshipColumns.enumerated().map {
           (.relationship, $0, $1, entity.relationships[$0].name)
         }
+      relationshipOffsets.append([])
       for (role, slot, column, name) in columns {
+        if role == .relationship { relationshipOffsets[entity.index].append(blocks.position) }
         var block = try blocks.next(expecting: .column, section: "\(section) column \(name)")
         guard try block.read(UInt32.self) == UInt32(entity.index),
           try block.read(UInt8.self) == role.rawValue, try block.read(UInt32.self) == UInt32(slot)
@@ -96,7 +99,7 @@ public enum SnapshotReader {
       table.liveCount = live
       tables.append(table)
     }
-    try validateRelationships(tables, path: path)
+    try validateRelationships(tables, catalog: catalog, offsets: relationshipOffsets, path: path)
 
     let footerOffset = blocks.position
     var footer = try blocks.next(expecting: .footer, section: "footer")
@@ -112,22 +115,32 @@ public enum SnapshotReader {
     return StoreVersion(number: number, catalog: catalog, tables: tables)
   }
 
-  /// Every relationship key must name a row of a table of the file.
-  private static func validateRelationships(_ tables: [Table], path: String) throws {
-    func check(_ key: ObjectKey, _ table: Table, _ slot: Int) throws {
-      guard Int(key.entity) < tables.count, Int(key.row) < tables[Int(key.entity)].rowCount else {
-        throw SnapshotError(
-          .malformed, path: path,
-          section: "table \(table.entity.name) column \(table.entity.relationships[slot].name)",
-          message: "a relationship points at \(key), which the file does not hold")
-      }
-    }
+  /// Every relationship key must name a row of a table of the file whose entity is the
+  /// relationship's destination or one of its descendants.
+  private static func validateRelationships(
+    _ tables: [Table], catalog: SchemaCatalog, offsets: [[Int]], path: String
+  ) throws {
     for table in tables {
       for (slot, column) in table.relationshipColumns.enumerated() {
+        let relationship = table.entity.relationships[slot]
+        let destination = catalog.entity(named: relationship.destination)?.index ?? -1
+        func check(_ key: ObjectKey, row: Int) throws {
+          let entity = Int(key.entity)
+          guard entity < tables.count, Int(key.row) < tables[entity].rowCount,
+            tables[entity].entity.lineage.contains(destination)
+          else {
+            throw SnapshotError(
+              .malformed, path: path,
+              section: "table \(table.entity.name) column \(relationship.name)",
+              offset: offsets[table.entity.index][slot],
+              message: "row \(row) points at \(key), which is not a \(relationship.destination) "
+                + "of the file")
+          }
+        }
         if let many = column as? Column<[ObjectKey]> {
-          for row in 0..<many.count { for key in many[row] { try check(key, table, slot) } }
+          for row in 0..<many.count { for key in many[row] { try check(key, row: row) } }
         } else if let one = column as? Column<ObjectKey?> {
-          for row in 0..<one.count { if let key = one[row] { try check(key, table, slot) } }
+          for row in 0..<one.count { if let key = one[row] { try check(key, row: row) } }
         }
       }
     }

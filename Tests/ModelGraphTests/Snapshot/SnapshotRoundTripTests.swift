@@ -62,34 +62,6 @@ struct SnapshotRoundTripTests {
     _ = first
   }
 
-  @Test("every truncated prefix and flipped bit of a small file is refused with an error")
-  func damagedFiles() throws {
-    let scratch = try SnapshotScratch()
-    do {
-      let container = try ModelContainer(
-        for: Trip.self, configurations: ModelConfiguration(url: scratch.store))
-      let context = ModelContext(container)
-      context.insert(BusinessTrip(name: "work", company: "Acme"))
-      context.insert(PersonalTrip(name: "fun", reason: .family, companions: ["Cy"]))
-      try context.save()
-      try container.snapshot()
-    }
-    let original = try [UInt8](Data(contentsOf: scratch.store))
-    for length in 0..<original.count {
-      #expect(throws: SnapshotError.self) {
-        _ = try SnapshotReader.decode(Array(original[0..<length]), path: "prefix")
-      }
-    }
-    var generator = SystemRandomNumberGenerator()
-    for _ in 0..<300 {
-      var damaged = original
-      let index = Int.random(in: 0..<damaged.count, using: &generator)
-      damaged[index] ^= UInt8(1 << Int.random(in: 0..<8, using: &generator))
-      #expect(throws: SnapshotError.self) { _ = try SnapshotReader.decode(damaged, path: "flip") }
-    }
-    #expect(try SnapshotReader.decode(original, path: "intact").tables.count >= 3)
-  }
-
   @Test("a directory at the path, an empty file and a wrong magic give specific errors")
   func badPaths() throws {
     let scratch = try SnapshotScratch()
