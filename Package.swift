@@ -26,6 +26,12 @@ let package = Package(
     .target(name: "ModelGraphCore", swiftSettings: engineSettings),
     .target(name: "ModelGraph", dependencies: ["ModelGraphCore"], swiftSettings: engineSettings),
     .executableTarget(name: "modelgraph", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),
+    // Started by the crash tests; not a product.
+    .executableTarget(
+      name: "SnapshotCrashWriter", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),
+    // libFuzzer target for the snapshot reader (see .ci/run); a plain build writes seeds.
+    .executableTarget(
+      name: "SnapshotFuzzer", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),
     .executableTarget(
       name: "TripsPlayground", dependencies: ["ModelGraph"], path: "Playgrounds/Trips",
       swiftSettings: swiftSettings),

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+@testable import ModelGraphCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Tests against real files and other processes (the `SnapshotCrashWriter` executable, which
+/// `swift build` and `swift test` build next to the test bundle).
+@Suite("Snapshot files across processes")
+struct SnapshotProcessTests {
+  /// A fresh temporary directory, removed by `cleanUp`.
+  private func scratch() throws -> String {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "modelgraph-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory.path
+  }
+
+  /// The crash writer executable, found beside the test bundle's executable.
+  private func crashWriter() throws -> URL {
+    let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+    var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
+    for _ in 0..<4 {
+      let candidate = directory.appendingPathComponent("SnapshotCrashWriter")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+      directory = directory.deletingLastPathComponent()
+    }
+    throw SnapshotError(
+      .io, path: executable, section: "test setup",
+      message: "SnapshotCrashWriter not found beside the tests; run `swift build` first")
+  }
+
+  @Test("two opens in one process conflict: flock locks belong to open file descriptions")
+  func lockInProcess() throws {
+    let directory = try scratch()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let io = SystemFileIO()
+    let path = directory + "/store.mgs.lock"
+    let first = try io.lock(path)
+    let error = try #require(throws: SnapshotError.self) { _ = try io.lock(path) }
+    #expect(error.code == .locked && error.path == path && error.section == "lock")
+    #expect(error.message.contains("in use"))
+    io.unlock(first)
+    io.unlock(try io.lock(path))
+  }
+
+  @Test("a second process gets a clear locked error while another holds the store")
+  func lockAcrossProcesses() throws {
+    let directory = try scratch()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let path = directory + "/store.mgs"
+    let process = Process()
+    process.executableURL = try crashWriter()
+    process.arguments = ["hold", path]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    let line = output.fileHandleForReading.readData(ofLength: 7)
+    #expect(String(decoding: line, as: UTF8.self) == "locked\n")
+    let error = try #require(throws: SnapshotError.self) {
+      _ = try SystemFileIO().lock(path + ".lock")
+    }
+    #expect(error.code == .locked && error.message.contains("another process"))
+    try input.fileHandleForWriting.close()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    SystemFileIO().unlock(try SystemFileIO().lock(path + ".lock"))
+  }
+
+  /// The generations of the entries a crash writer's file holds, sorted.
+  private func generations(in path: String) throws -> [Int64] {
+    guard let version = try SnapshotFile(path: path).load() else { return [] }
+    let table = version.tables[0]
+    var values: [Int64] = []
+    table.forEachLiveRow { values.append(table.column(0, as: Int64.self)[$0]) }
+    return values.sorted()
+  }
+
+  @Test("kill -9 at random times: the file loads and holds the last acknowledged save or the next")
+  func killLoop() throws {
+    let directory = try scratch()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let path = directory + "/store.mgs"
+    let writer = try crashWriter()
+    var random = QueryRandom(seed: 9)
+    var generation: Int64 = 0
+    var acknowledgedTotal = 0
+    var orphansSeen = 0
+    for iteration in 0..<24 {
+      let process = Process()
+      process.executableURL = writer
+      process.arguments = ["save", path, "4000"]
+      let output = Pipe()
+      let errors = Pipe()
+      process.standardOutput = output
+      process.standardError = errors
+      try process.run()
+      usleep(UInt32.random(in: 30_000...130_000, using: &random))
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      let printed = String(
+        decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      let complaint = String(
+        decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      #expect(process.terminationReason == .uncaughtSignal, "\(iteration): \(complaint)")
+      let acks = printed.split(separator: "\n").compactMap { Int64($0.dropFirst(4)) }
+      #expect(acks == Array((generation + 1)..<(generation + 1 + Int64(acks.count))))
+      let lastAcknowledged = acks.last ?? generation
+      acknowledgedTotal += acks.count
+      orphansSeen += try FileManager.default.contentsOfDirectory(atPath: directory)
+        .filter { $0.hasPrefix(".store.mgs.tmp-") }.count
+      let stored = try generations(in: path)
+      let count = Int64(stored.count)
+      #expect(stored == Array(stride(from: 1, through: count, by: 1)), "\(iteration)")
+      #expect(
+        count == lastAcknowledged || count == lastAcknowledged + 1,
+        "\(iteration): the file holds \(count), the last acknowledgement was \(lastAcknowledged)")
+      generation = count
+    }
+    #expect(acknowledgedTotal > 24, "the writer saved many times between kills")
+    SnapshotFile(path: path).removeOrphans()
+    let left = try FileManager.default.contentsOfDirectory(atPath: directory)
+    #expect(left.sorted() == ["store.mgs", "store.mgs.lock"], "orphans seen: \(orphansSeen)")
+  }
+}
