@@ -53,7 +53,9 @@ extension SchemaCatalog {
           difference(.attributeTypeChanged(from: previous.typeName, to: attribute.typeName)))
       }
       if previous.isUnique != attribute.isUnique {
-        result.append(difference(.attributeOptionChanged(attribute.isUnique ? "unique added" : "unique removed")))
+        result.append(
+          difference(
+            .attributeOptionChanged(attribute.isUnique ? "unique added" : "unique removed")))
       }
       if previous.preservesValueOnDeletion != attribute.preservesValueOnDeletion {
         let change = attribute.preservesValueOnDeletion ? "added" : "removed"
@@ -94,7 +96,8 @@ extension SchemaCatalog {
       let sameInverse = SchemaCatalog.sameInverse(
         old: (self, old, oldInherited + oldIndex), new: (target, new, inherited + index))
       for change in previous.changes(
-        to: relationship, inverse: sameInverse ? nil : (oldInverse, newInverse)) {
+        to: relationship, inverse: sameInverse ? nil : (oldInverse, newInverse))
+      {
         result.append(difference(.relationshipChanged(change)))
       }
     }

@@ -25,7 +25,8 @@ struct SchemaDifferenceTests {
       SchemaDifference(entity: "PersonalTrip", change: .entityRemoved),
       SchemaDifference(entity: "Trip", property: "note", change: .attributeRemoved),
       SchemaDifference(entity: "Trip", property: "title", change: .attributeRenamed(from: "name")),
-      SchemaDifference(entity: "Trip", property: "title", change: .attributeOptionChanged("unique added")),
+      SchemaDifference(
+        entity: "Trip", property: "title", change: .attributeOptionChanged("unique added")),
       SchemaDifference(
         entity: "Trip", property: "days", change: .attributeTypeChanged(from: "Int", to: "Double")),
       SchemaDifference(entity: "Trip", property: "rating", change: .attributeAdded),

@@ -24,7 +24,8 @@ struct VersionMigrationTests {
       AttributeDescription(name: "budget", valueType: .double, isOptional: true),
     ])
     let migrated = try fixture.version.migrated(
-      to: target, defaults: [
+      to: target,
+      defaults: [
         "Trip": ["rating": .int(5)], "BusinessTrip": ["rating": .int(6)],
         "PersonalTrip": ["rating": .int(5)],
       ],
@@ -46,7 +47,9 @@ struct VersionMigrationTests {
     #expect(version.related("trip", of: fixture.hut) == [fixture.summit])
   }
 
-  @Test("a required attribute without a default is refused by a lightweight stage, owed by a custom one")
+  @Test(
+    "a required attribute without a default is refused by a lightweight stage, owed by a custom one"
+  )
   func requiredWithoutDefault() throws {
     let fixture = try MigrationFixture()
     let target = try Self.tripSchema(
@@ -86,7 +89,11 @@ struct VersionMigrationTests {
     #expect(error.differences.first?.change == .attributeTypeChanged(from: "String?", to: "String"))
     #expect(error.message.contains("2 stored objects have no value"))
     let filled = try fixture.version.migrated(
-      to: narrowed, defaults: ["Trip": ["note": .string("-")], "PersonalTrip": ["note": .string("-")], "BusinessTrip": ["note": .string("-")]],
+      to: narrowed,
+      defaults: [
+        "Trip": ["note": .string("-")], "PersonalTrip": ["note": .string("-")],
+        "BusinessTrip": ["note": .string("-")],
+      ],
       mode: .lightweight
     ).version
     #expect(filled.value("note", of: fixture.paris) == .string("-"))
@@ -105,7 +112,8 @@ struct VersionMigrationTests {
     #expect(
       error.differences == [
         SchemaDifference(
-          entity: "Trip", property: "days", change: .attributeTypeChanged(from: "Int", to: "String"))
+          entity: "Trip", property: "days", change: .attributeTypeChanged(from: "Int", to: "String")
+        )
       ])
   }
 
@@ -113,7 +121,8 @@ struct VersionMigrationTests {
   func entities() throws {
     let fixture = try MigrationFixture()
     let cruise = EntityDescription(
-      name: "Cruise", parent: "Trip", attributes: [AttributeDescription(name: "ship", valueType: .string)])
+      name: "Cruise", parent: "Trip",
+      attributes: [AttributeDescription(name: "ship", valueType: .string)])
     let target = try MigrationFixture.catalog([
       MigrationFixture.accommodationDescription, Fixture.descriptions[0], cruise,
       Fixture.descriptions[1],
@@ -125,7 +134,8 @@ struct VersionMigrationTests {
     #expect(hut.entity == 0 && summit.entity == 3)
     #expect(version.related("trip", of: hut) == [summit])
     #expect(version.value("company", of: summit) == .string("Acme"))
-    #expect(version.related("trip", of: version.key(for: fixture.tent, from: fixture.version)) == [])
+    #expect(
+      version.related("trip", of: version.key(for: fixture.tent, from: fixture.version)) == [])
     #expect(version.count(of: 1, deep: true) == 3)
     #expect(version.tables[2].liveCount == 0)
   }
@@ -148,7 +158,8 @@ struct VersionMigrationTests {
     #expect(version.related("trip", of: fixture.tent) == [fixture.beach])
   }
 
-  @Test("a to-one relationship becomes to-many; a delete rule changes; to-many to to-one is refused")
+  @Test(
+    "a to-one relationship becomes to-many; a delete rule changes; to-many to to-one is refused")
   func relationshipChanges() throws {
     let fixture = try MigrationFixture()
     var accommodation = MigrationFixture.accommodationDescription
@@ -190,7 +201,10 @@ struct VersionMigrationTests {
     let error = try #require(throws: MigrationError.self) {
       try fixture.version.migrated(
         to: try Self.tripSchema(attributes),
-        defaults: ["Trip": ["code": .string("X")], "BusinessTrip": ["code": .string("X")], "PersonalTrip": ["code": .string("X")]],
+        defaults: [
+          "Trip": ["code": .string("X")], "BusinessTrip": ["code": .string("X")],
+          "PersonalTrip": ["code": .string("X")],
+        ],
         mode: .lightweight)
     }
     #expect(error.code == .invalidData)
