@@ -4,25 +4,22 @@ struct StoreLoader {
   /// The classes to register: those given, and the plan's newest version's.
   let types: [PersistentModel.Type]
   let plan: MigrationRunner?
-  let schema: ModelSchema
 
   /// Checks the plan (if any) and that `types` belong to its newest version.
   init(types: [PersistentModel.Type], plan: (any SchemaMigrationPlan.Type)?) throws {
     let runner = try plan.map(MigrationRunner.init)
-    let given = try ModelSchema(types)
     self.plan = runner
     self.types = types + (runner?.latest.schema.models ?? [])
-    guard let runner else {
-      schema = given
-      return
-    }
-    schema = runner.latest.model
+    // Without a plan the classes are compared with a file only, when there is one.
+    guard let runner else { return }
+    let given = try ModelSchema(types)
     let latest = runner.latest.model.catalog
     let differences = given.catalog.differences(to: latest).filter {
       $0.change != .entityRemoved && $0.change != .entityAdded
     }
     let extra = given.catalog.entities.filter { latest.entity(named: $0.name) == nil }
-    guard differences.isEmpty, extra.isEmpty, given.descriptions.isSubset(of: schema.descriptions)
+    guard differences.isEmpty, extra.isEmpty,
+      given.descriptions.isSubset(of: runner.latest.model.descriptions)
     else {
       throw MigrationError(
         .invalidPlan,
@@ -51,8 +48,9 @@ struct StoreLoader {
   /// Without a plan, the stored entities the code declares must mean the same; only their
   /// layout (declaration order, `originalName`) may differ, and is brought to the code's.
   private func unplanned(_ stored: StoreVersion, path: String) throws -> StoreVersion {
-    let found = unlistedClasses(of: stored.catalog)
-    let schema = found.isEmpty ? self.schema : try ModelSchema(types + found)
+    let given = try ModelSchema(types)
+    let found = unlistedClasses(of: stored.catalog, reached: given.catalog)
+    let schema = found.isEmpty ? given : try ModelSchema(types + found)
     let differences = stored.catalog.differences(to: schema.catalog).filter {
       $0.change != .entityRemoved && $0.change != .entityAdded
     }
@@ -77,7 +75,9 @@ struct StoreLoader {
 
   /// The classes of stored entities that `types` do not reach (subclasses, typically), found
   /// by name beside one of `types` (in its module or enclosing type).
-  private func unlistedClasses(of stored: SchemaCatalog) -> [PersistentModel.Type] {
+  private func unlistedClasses(of stored: SchemaCatalog, reached: SchemaCatalog)
+    -> [PersistentModel.Type]
+  {
     // A class's mangled name ends with its own name's length, the name and `C`; the rest names
     // its context, in which a sibling class is found the same way.
     let contexts = Set(
@@ -88,7 +88,7 @@ struct StoreLoader {
         return String(mangled.dropLast(suffix.count))
       })
     return stored.entities.compactMap { entity -> PersistentModel.Type? in
-      guard schema.catalog.entity(named: entity.name) == nil else { return nil }
+      guard reached.entity(named: entity.name) == nil else { return nil }
       for context in contexts.sorted() {
         let name = "\(context)\(entity.name.utf8.count)\(entity.name)C"
         if let found = _typeByName(name) as? PersistentModel.Type { return found }

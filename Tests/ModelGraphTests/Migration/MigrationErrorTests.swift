@@ -117,4 +117,18 @@ struct MigrationErrorTests {
       for: TripsV2.Trip.self, configurations: ModelConfiguration(url: scratch.store))
     #expect(try ModelContext(container).fetchCount(FetchDescriptor<TripsV2.BusinessTrip>()) == 1)
   }
+
+  @Test("without a plan, declaration order and originalName may differ")
+  func layoutOnly() throws {
+    let scratch = try SnapshotScratch()
+    let identifiers = try MigrationFiles.writeV2(scratch.store)
+    let container = try ModelContainer(
+      for: TripsV2Reordered.Trip.self, configurations: ModelConfiguration(url: scratch.store))
+    let context = ModelContext(container)
+    let parisID = try #require(identifiers["Paris"])
+    let paris = try #require(context.model(for: parisID) as? TripsV2Reordered.Trip)
+    #expect(paris.title == "Paris" && paris.rating == 5)
+    #expect(paris.accommodations.map(\.name) == ["Hotel"])
+    #expect(try context.fetchCount(FetchDescriptor<TripsV2Reordered.Trip>()) == 2)
+  }
 }
