@@ -73,9 +73,8 @@ struct VersionMigration {
         MigrationSlot(entity: target.declaringEntity(ofAttribute: slot, in: entity), slot: slot))
     }
     let fallback = defaults[entity.name]?[attribute.name]
-    let column = makeColumn(of: attribute.storageType)
-    column.grow(to: old.rowCount)
     guard let stored, let previous else {
+      let column = makeFresh(attribute, rows: old.rowCount)
       if let fallback {
         try fill(column, with: fallback, rows: old, entity: entity, attribute: attribute)
       } else if !attribute.isOptional {
@@ -88,8 +87,11 @@ struct VersionMigration {
       return column
     }
     let source = old.attributeColumns[stored.1]
+    if previous.valueType == attribute.valueType, previous.isOptional == attribute.isOptional {
+      return source.copy()
+    }
+    let column = makeFresh(attribute, rows: old.rowCount)
     if previous.valueType == attribute.valueType {
-      if previous.isOptional == attribute.isOptional { return source.copy() }
       var missing = 0
       old.forEachLiveRow { row in
         let value = source.value(at: row)
@@ -161,9 +163,9 @@ struct VersionMigration {
   ) throws -> AnyColumn {
     let relationship = entity.relationships[slot]
     let column: AnyColumn = relationship.isToMany ? Column<[ObjectKey]>() : Column<ObjectKey?>()
-    column.grow(to: old.rowCount)
     guard let stored else {
       added.insert(MigrationSlot(entity: entity.index, slot: slot))
+      column.grow(to: old.rowCount)
       return column
     }
     let previous = stored.0.relationships[stored.1]
@@ -176,6 +178,10 @@ struct VersionMigration {
     let blocking = changes.filter {
       $0.hasPrefix("destination") || $0.hasPrefix("to-many") || $0.hasPrefix("inverse")
     }
+    if keepsEntityIndices, blocking.isEmpty, previous.isToMany == relationship.isToMany {
+      return old.relationshipColumns[stored.1].copy()
+    }
+    column.grow(to: old.rowCount)
     if let first = blocking.first {
       try refuse(
         SchemaDifference(
@@ -184,9 +190,6 @@ struct VersionMigration {
           + "cardinality and inverse stay; use a custom stage",
         unset: nil)
       return column
-    }
-    if keepsEntityIndices, previous.isToMany == relationship.isToMany {
-      return old.relationshipColumns[stored.1].copy()
     }
     old.forEachLiveRow { row in
       let keys = old.relatedKeys(row: row, slot: stored.1).compactMap { key in
