@@ -80,4 +80,18 @@ struct CustomMigrationTests {
     #expect(error.message.contains("saved its old context"))
     #expect(try MigrationFiles.bytes(scratch.store) == before)
   }
+
+  @Test("a stage that owes values may not save its new context itself")
+  func selfSaving() throws {
+    let scratch = try SnapshotScratch()
+    try MigrationFiles.writeV2(scratch.store)
+    let before = try MigrationFiles.bytes(scratch.store)
+    let error = try #require(throws: MigrationError.self) {
+      _ = try open(scratch.store, SelfSavingPlan.self)
+    }
+    #expect(error.code == .incompleteCustomStage)
+    #expect(
+      error.message.contains("saved its new context itself while it owed values of Trip.rating"))
+    #expect(try MigrationFiles.bytes(scratch.store) == before)
+  }
 }

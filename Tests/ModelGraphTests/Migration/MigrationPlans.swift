@@ -86,3 +86,16 @@ enum GapPlan: SchemaMigrationPlan {
     [.custom(fromVersion: TripsV2.self, toVersion: TripsV3.self, migrate: TripsV3.migrate)]
   }
 }
+
+/// A custom stage that sets what it owes, then saves its new context itself.
+enum SelfSavingPlan: SchemaMigrationPlan {
+  static var schemas: [any VersionedSchema.Type] { [TripsV2.self, TripsV3.self] }
+  static var stages: [MigrationStage] {
+    [
+      .custom(fromVersion: TripsV2.self, toVersion: TripsV3.self) { old, new in
+        try TripsV3.migrate(from: old, to: new)
+        try new.save()
+      }
+    ]
+  }
+}
