@@ -4,6 +4,7 @@
 //       file, then forever: add an entry with the next generation number, save, and print
 //       "ack <generation>" once the save returned (one write(2) per line, so a printed
 //       acknowledgement is never lost in a buffer).
+//   SnapshotCrashWriter once <file> [payload bytes]   the same, for one generation, then exit.
 //   SnapshotCrashWriter hold <file>                   take the lock, print "locked", and hold it
 //       until standard input closes.
 //
@@ -42,7 +43,7 @@ case "hold":
   say("locked")
   while (try? FileHandle.standardInput.read(upToCount: 1))??.isEmpty == false {}
   io.unlock(lock)
-case "save":
+case "save", "once":
   let payload = Data(repeating: 0xA5, count: arguments.count > 3 ? Int(arguments[3]) ?? 0 : 0)
   let file = SnapshotFile(path: path, io: io)
   file.removeOrphans()
@@ -74,6 +75,7 @@ case "save":
       fail("\(error)")
     }
     say("ack \(generation)")
+    if arguments[1] == "once" { break }
   }
 default:
   fail("unknown mode \(arguments[1])")

@@ -130,4 +130,56 @@ struct SnapshotProcessTests {
     let left = try FileManager.default.contentsOfDirectory(atPath: directory)
     #expect(left.sorted() == ["store.mgs", "store.mgs.lock"], "orphans seen: \(orphansSeen)")
   }
+
+  /// Runs the crash writer once (one save) under `prefix` (an strace command line, or none);
+  /// returns its exit status and standard error.
+  private func runOnce(_ path: String, prefix: [String] = []) throws -> (Int32, String) {
+    let process = Process()
+    let writer = try crashWriter().path
+    process.executableURL = URL(fileURLWithPath: prefix.isEmpty ? writer : prefix[0])
+    process.arguments =
+      Array(prefix.dropFirst()) + (prefix.isEmpty ? [] : [writer])
+      + ["once", path]
+    let errors = Pipe()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = errors
+    try process.run()
+    let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, text)
+  }
+
+  @Test(
+    "real system-call failures (strace fault injection) are reported and keep the old file",
+    .enabled(
+      if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"),
+      "strace is not installed (.ci/run installs it)"),
+    arguments: [
+      ("write", "ENOSPC", 1, ": write:", "errno 28"),
+      ("fsync", "EIO", 1, ": fsync:", "errno 5"),
+      ("rename", "EXDEV", 1, ": rename:", "errno 18"),
+      ("fsync", "EIO", 2, ": fsync directory:", "errno 5"),
+    ])
+  func injectedSystemCallErrors(
+    call: String, error: String, when: Int, section: String, errno: String
+  ) throws {
+    let directory = try scratch()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let path = directory + "/store.mgs"
+    let (created, complaint) = try runOnce(path)
+    #expect(created == 0, "\(complaint)")
+    let strace = [
+      "/usr/bin/strace", "-f", "-o", "/dev/null", "-e", "trace=\(call)",
+      "-e", "inject=\(call):error=\(error):when=\(when)",
+    ]
+    let (status, message) = try runOnce(path, prefix: strace)
+    #expect(status == 2, "the writer reports the failure: \(message)")
+    #expect(message.contains(errno), "\(message)")
+    #expect(message.contains(section), "\(message)")
+    let left = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+    #expect(left == ["store.mgs", "store.mgs.lock"], "no temporary file is left")
+    // Only the directory fsync fails after the rename: the file then holds the new save.
+    let expected: [Int64] = when == 2 ? [1, 2] : [1]
+    #expect(try generations(in: path) == expected)
+  }
 }
