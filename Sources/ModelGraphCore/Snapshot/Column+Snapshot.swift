@@ -29,9 +29,18 @@ extension Column {
     if coding.isRaw {
       forEachChunk { _, values in writer.append(raw: UnsafeRawBufferPointer(values)) }
     } else {
-      forEachChunk { _, values in
-        for value in values { (value as! any SnapshotCoding).encode(into: &writer) }
-      }
+      encodeValues(as: coding, into: &writer)
+    }
+  }
+
+  /// Writes the values one by one as `Coded`, which is `Element` (opened once per column, so
+  /// no value is boxed or cast).
+  private func encodeValues<Coded: SnapshotCoding>(
+    as _: Coded.Type, into writer: inout ByteWriter
+  ) {
+    precondition(Coded.self == Element.self)
+    forEachChunk { _, values in
+      values.withMemoryRebound(to: Coded.self) { ColumnCoding.encode($0, into: &writer) }
     }
   }
 
@@ -55,9 +64,53 @@ extension Column {
         row += chunkCount
       }
     } else {
-      for row in 0..<count {
-        self[row] = try coding.decode(from: &reader) as! Element
-      }
+      try decodeValues(as: coding, count: count, from: &reader)
     }
+  }
+
+  /// Reads `count` values one by one as `Coded`, which is `Element`, straight into the
+  /// column's chunks (a new column owns them alone).
+  private func decodeValues<Coded: SnapshotCoding>(
+    as _: Coded.Type, count: Int, from reader: inout ByteReader
+  ) throws {
+    precondition(Coded.self == Element.self)
+    var row = 0
+    while row < count {
+      let chunkCount = min(count - row, 1 << AnyColumn.chunkShift)
+      let base = UnsafeMutableRawPointer(bases[row >> AnyColumn.chunkShift])
+        .assumingMemoryBound(to: Coded.self)
+      try ColumnCoding.decode(
+        into: UnsafeMutableBufferPointer(start: base, count: chunkCount), from: &reader)
+      row += chunkCount
+    }
+  }
+}
+
+/// The per-value loops of columns whose values are not raw memory, specialized for the types
+/// model columns hold most (the generic versions serve the rest).
+enum ColumnCoding {
+  @_specialize(where Coded == String)
+  @_specialize(where Coded == String?)
+  @_specialize(where Coded == Bool)
+  @_specialize(where Coded == ObjectKey?)
+  @_specialize(where Coded == [ObjectKey])
+  @_specialize(where Coded == [String])
+  static func encode<Coded: SnapshotCoding>(
+    _ values: UnsafeBufferPointer<Coded>, into writer: inout ByteWriter
+  ) {
+    for value in values { value.encode(into: &writer) }
+  }
+
+  /// Overwrites `values` (initialized with placeholders) with decoded values.
+  @_specialize(where Coded == String)
+  @_specialize(where Coded == String?)
+  @_specialize(where Coded == Bool)
+  @_specialize(where Coded == ObjectKey?)
+  @_specialize(where Coded == [ObjectKey])
+  @_specialize(where Coded == [String])
+  static func decode<Coded: SnapshotCoding>(
+    into values: UnsafeMutableBufferPointer<Coded>, from reader: inout ByteReader
+  ) throws {
+    for index in values.indices { values[index] = try Coded.decode(from: &reader) }
   }
 }

@@ -62,11 +62,26 @@ public struct SystemFileIO: FileIO {
   }
 
   public func readFile(_ path: String) throws -> [UInt8] {
-    let descriptor = open(path, O_RDONLY)
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw failure("open", path) }
     defer { _ = Glibc.close(descriptor) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { throw failure("fstat", path) }
+    // Read the size stat reports straight into the array, then whatever a writer appended.
+    let size = max(Int(info.st_size), 0)
+    var bytes = try [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+      count = 0
+      while count < size {
+        let read = Glibc.read(descriptor, buffer.baseAddress! + count, size - count)
+        if read < 0 {
+          if errno == EINTR { continue }
+          throw failure("read", path)
+        }
+        if read == 0 { break }
+        count += read
+      }
+    }
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {
       let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
       if count < 0 {

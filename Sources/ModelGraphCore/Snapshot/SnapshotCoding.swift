@@ -109,10 +109,21 @@ extension Array: SnapshotCoding where Element: SnapshotCoding {
   static var minimumEncodedSize: Int { 8 }
   func encode(into writer: inout ByteWriter) {
     writer.append(UInt64(count))
-    for element in self { element.encode(into: &writer) }
+    if Element.isRaw {
+      withUnsafeBytes { writer.append(raw: $0) }
+    } else {
+      for element in self { element.encode(into: &writer) }
+    }
   }
   static func decode(from reader: inout ByteReader) throws -> [Element] {
     let count = try reader.readCount(minimumSize: Element.minimumEncodedSize)
+    if Element.isRaw {
+      let raw = try reader.readBytes(count * MemoryLayout<Element>.stride)
+      return [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+        UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw)
+        initialized = count
+      }
+    }
     var result: [Element] = []
     result.reserveCapacity(count)
     for _ in 0..<count { result.append(try Element.decode(from: &reader)) }

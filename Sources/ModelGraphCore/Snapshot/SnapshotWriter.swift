@@ -7,6 +7,7 @@ public enum SnapshotWriter {
   /// - Complexity: O(total size of the store).
   public static func encode(_ version: StoreVersion) -> [UInt8] {
     var file = ByteWriter()
+    file.bytes.reserveCapacity(estimatedSize(of: version))
     file.bytes.append(contentsOf: SnapshotFormat.magic)
     file.append(SnapshotFormat.version)
     file.append(UInt32(0))
@@ -14,14 +15,18 @@ public enum SnapshotWriter {
     file.append(file.bytes.withUnsafeBytes { CRC32C.checksum($0) })
     var offsets: [UInt64] = []
 
+    /// Writes a block in place: the payload goes straight into the file's bytes, the length
+    /// is filled in after it and the checksum appended.
     func block(_ kind: SnapshotFormat.BlockKind, _ body: (inout ByteWriter) -> Void) {
-      offsets.append(UInt64(file.bytes.count))
-      var payload = ByteWriter()
-      body(&payload)
       let start = file.bytes.count
+      offsets.append(UInt64(start))
       file.append(kind.rawValue)
-      file.append(UInt64(payload.bytes.count))
-      file.bytes.append(contentsOf: payload.bytes)
+      file.append(UInt64(0))
+      body(&file)
+      let length = UInt64(file.bytes.count - start - 12)
+      file.bytes.withUnsafeMutableBytes {
+        $0.storeBytes(of: length.littleEndian, toByteOffset: start + 4, as: UInt64.self)
+      }
       let crc = file.bytes.withUnsafeBytes {
         CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[start...]))
       }
@@ -57,5 +62,12 @@ public enum SnapshotWriter {
     file.append(footerOffset)
     file.bytes.append(contentsOf: SnapshotFormat.endMagic)
     return file.bytes
+  }
+
+  /// A guess at the file's size, so the buffer rarely grows: 8 bytes per value.
+  private static func estimatedSize(of version: StoreVersion) -> Int {
+    version.tables.reduce(1 << 16) {
+      $0 + $1.rowCount * (1 + $1.attributeColumns.count + $1.relationshipColumns.count) * 8
+    }
   }
 }
