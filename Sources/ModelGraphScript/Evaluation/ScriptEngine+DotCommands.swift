@@ -43,7 +43,7 @@ extension ScriptEngine {
       ])
     }
     return ResultSet(
-      columns: ["class", "objects", "rows", "column bytes"], rows: rows, noun: "class")
+      columns: ["class", "objects", "rows", "column bytes"], rows: rows, noun: ("class", "classes"))
   }
 }
 

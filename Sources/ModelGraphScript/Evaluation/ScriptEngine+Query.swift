@@ -5,6 +5,8 @@ struct PreparedQuery {
   let plan: QueryPlan
   /// Conjuncts with no engine equivalent, tested on each candidate.
   let residual: [Bound]
+  /// The residual conjuncts as written, for `.explain`.
+  let residualText: [String]
   /// Why the engine got none of the condition, when the plan rejected the translated part.
   let fallbackReason: String?
 }
@@ -14,7 +16,14 @@ extension ScriptEngine {
   func prepare(_ query: QueryStatement, window: Bool = true) throws -> PreparedQuery {
     let entity = try self.entity(query.entity, at: query.entityLocation)
     var binder = Binder(catalog: catalog, root: entity.index, scriptVariables: variables)
-    let condition = try query.condition.map { try binder.condition($0) }
+    var conjuncts: [(Bound, String)] = []
+    if let condition = query.condition {
+      if case .and(let operands) = condition.kind {
+        conjuncts = try operands.map { (try binder.condition($0), $0.description) }
+      } else {
+        conjuncts = [(try binder.condition(condition), condition.description)]
+      }
+    }
     var sort: [QuerySortKey] = []
     for (path, ascending) in query.sort {
       let (bound, type) = try binder.bind(path)
@@ -32,24 +41,23 @@ extension ScriptEngine {
       throw ScriptError("\(entity.name) has no relationship '\(name)' to prefetch", at: location)
     }
     return try prepare(
-      entity: entity.index, isExact: query.isExact, condition: condition, sort: sort,
+      entity: entity.index, isExact: query.isExact, conjuncts: conjuncts, sort: sort,
       offset: window ? query.offset ?? 0 : 0, limit: window ? query.limit : nil)
   }
 
   func prepare(
-    entity: Int, isExact: Bool, condition: Bound?, sort: [QuerySortKey], offset: Int, limit: Int?
+    entity: Int, isExact: Bool, conjuncts: [(Bound, String)], sort: [QuerySortKey], offset: Int,
+    limit: Int?
   ) throws -> PreparedQuery {
-    var conjuncts: [Bound] = []
-    if case .and(let operands)? = condition { conjuncts = operands } else if let condition {
-      conjuncts = [condition]
-    }
     var translated: [QueryExpression] = []
     var residual: [Bound] = []
-    for conjunct in conjuncts {
+    var residualText: [String] = []
+    for (conjunct, text) in conjuncts {
       if let expression = QueryTranslation.translate(conjunct) {
         translated.append(expression)
       } else {
         residual.append(conjunct)
+        residualText.append(text)
       }
     }
     var request = QueryRequest(
@@ -63,11 +71,14 @@ extension ScriptEngine {
       indexes: { schema.indexDefinitions(for: $0, in: catalog) })
     let planner = QueryPlanner(source: source)
     do {
-      return PreparedQuery(plan: try planner.plan(request), residual: residual, fallbackReason: nil)
+      return PreparedQuery(
+        plan: try planner.plan(request), residual: residual, residualText: residualText,
+        fallbackReason: nil)
     } catch let error as QueryError where request.predicate != nil {
       request.predicate = nil
       return PreparedQuery(
-        plan: try planner.plan(request), residual: conjuncts, fallbackReason: error.message)
+        plan: try planner.plan(request), residual: conjuncts.map(\.0),
+        residualText: conjuncts.map(\.1), fallbackReason: error.message)
     }
   }
 
@@ -87,8 +98,8 @@ extension ScriptEngine {
     entity: Int, isExact: Bool, condition: Bound?, sort: [QuerySortKey], offset: Int, limit: Int?
   ) throws -> [ObjectKey] {
     let prepared = try prepare(
-      entity: entity, isExact: isExact, condition: condition, sort: sort, offset: offset,
-      limit: limit)
+      entity: entity, isExact: isExact, conjuncts: condition.map { [($0, "")] } ?? [], sort: sort,
+      offset: offset, limit: limit)
     return try prepared.plan.keys(residual: residualTest(prepared))
   }
 
@@ -107,12 +118,12 @@ extension ScriptEngine {
   func explain(_ query: QueryStatement) throws {
     let prepared = try prepare(query)
     var text = prepared.plan.explanation
+    let residual = prepared.residualText.joined(separator: " AND ")
     if let reason = prepared.fallbackReason {
-      text += "\nrunner: the engine cannot evaluate the condition (\(reason)); the runner tests"
-        + " every object"
+      text += "\nrunner: the engine cannot plan the condition (\(reason)); the runner tests"
+        + " \(residual) on every object"
     } else if !prepared.residual.isEmpty {
-      text += "\nrunner: tests \(prepared.residual.count) condition part(s) on each candidate"
-        + " (no engine equivalent)"
+      text += "\nrunner: tests \(residual) on each candidate (no engine equivalent)"
     }
     output(text + "\n")
   }
@@ -148,6 +159,6 @@ extension ScriptEngine {
       }
       rows.append(row)
     }
-    return ResultSet(columns: ["id"] + attributeNames + relationshipNames, rows: rows, noun: "object")
+    return ResultSet(columns: ["id"] + attributeNames + relationshipNames, rows: rows, noun: ("object", "objects"))
   }
 }

@@ -6,8 +6,8 @@ struct ResultSet {
   var columns: [String]
   /// The rows; `nil` for a column the row's class does not have.
   var rows: [[ModelValue?]]
-  /// What a row is, for the table footer (`object`, `group`).
-  var noun: String
+  /// What a row is, for the table footer: singular and plural (`object`, `objects`).
+  var noun: (String, String)
 
   /// The rows printed in `mode`, newline-terminated.
   func render(_ mode: OutputMode) -> String {

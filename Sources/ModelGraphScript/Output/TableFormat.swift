@@ -26,7 +26,7 @@ enum TableFormat {
     text += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
     for row in cells { text += line(row) + "\n" }
     let count = result.rows.count
-    text += "(\(count) \(result.noun)\(count == 1 ? "" : "s"))\n"
+    text += "(\(count) \(count == 1 ? result.noun.0 : result.noun.1))\n"
     return text
   }
 }
