@@ -24,6 +24,13 @@ extension ScriptEngine {
       attributes.append((entity.attributeSlot(named: name)!, value))
     }
     let key = session.insert(entity: entity.index)
+    var unset = SlotSet()
+    let set = Set(attributes.map(\.slot))
+    for (slot, attribute) in entity.attributes.enumerated()
+    where !attribute.isOptional && !set.contains(slot) {
+      unset.insert(slot)
+    }
+    session.noteUnsetAttributes(unset, of: key)
     for (slot, value) in attributes { try write(value, to: key, slot: slot) }
     for (slot, keys) in relationships { setRelationship(of: key, slot: slot, to: keys) }
     if let variable = statement.variable { variables[variable] = key }
@@ -162,5 +169,6 @@ extension ScriptEngine {
       throw EvaluationError(message: "the value \(value) does not fit its column")
     }
     session.noteAttributeWrite(entity: entity, row: row, slot: slot)
+    session.noteAttributeSet(slot, of: key)
   }
 }

@@ -57,7 +57,8 @@ enum Help {
   static let text = """
     Statements (one per line; ';' also separates; clauses may continue on the next line):
       entity Name [: Parent] { name: Type[?] [unique] [index] [preserve] [= default]
-                               rel: Class? | [Class] [inverse name] [delete cascade|nullify|deny|noAction] [min n] [max n] }
+                               rel: Class? | [Class] [inverse name] [delete cascade|nullify|deny|noAction] [min n] [max n]
+                               unique(attribute, attribute, …) }
       [let $v =] insert Class { name: value, rel: $v | (Class where condition) | [$a, $b] }
       update Class|$v set name = expression, … [where condition]
       delete Class|$v [where condition]

@@ -14,7 +14,18 @@ extension Parser {
     try expect(symbol: "{", "to start the members of \(name)")
     skipNewlines()
     while !accept(symbol: "}") {
-      declaration.members.append(try parseMember())
+      if current.isKeyword("unique"), peek().isSymbol("(") {
+        let location = current.location
+        position += 2
+        var names: [String] = []
+        repeat {
+          names.append(try expectIdentifier("an attribute name in unique(…)").0)
+        } while accept(symbol: ",")
+        try expect(symbol: ")", "to close unique(…)")
+        declaration.uniqueConstraints.append((names, location))
+      } else {
+        declaration.members.append(try parseMember())
+      }
       guard accept(symbol: ",") || accept(symbol: ";") || current.kind == .newline
         || current.isSymbol("}")
       else {

@@ -42,6 +42,9 @@ struct SchemaPrinter {
       if relationship.maximumModelCount > 0 { line += " max \(relationship.maximumModelCount)" }
       text += line + "\n"
     }
+    for constraint in description.uniqueConstraints {
+      text += "  unique(\(constraint.joined(separator: ", ")))\n"
+    }
     return text + "}\n"
   }
 

@@ -65,7 +65,9 @@ struct ScriptSchema {
     var newDefaults: [String: [String: ModelValue]] = [:]
     var newIndexes: [String: [IndexDefinition]] = [:]
     for declaration in declarations {
-      var description = EntityDescription(name: declaration.name, parent: declaration.parent)
+      var description = EntityDescription(
+        name: declaration.name, parent: declaration.parent,
+        uniqueConstraints: declaration.uniqueConstraints.map(\.names))
       for member in declaration.members {
         if let valueType = Self.valueType(member.typeName) {
           let type = member.isArray ? ValueType.array(valueType) : valueType
@@ -111,7 +113,11 @@ struct ScriptSchema {
     } catch let error as SchemaError {
       let declaration = declarations.first { $0.name == error.entity } ?? declarations[0]
       let member = declaration.members.first { $0.name == error.property }
-      throw ScriptError(error.message, at: member?.location ?? declaration.location)
+      let constraint = declaration.uniqueConstraints.first {
+        error.property.map($0.names.contains) ?? false
+      }
+      throw ScriptError(
+        error.message, at: member?.location ?? constraint?.location ?? declaration.location)
     }
     try checkInverses(declarations, updated)
     do {

@@ -52,6 +52,8 @@ public struct EntityDeclaration: Sendable {
   public var parentLocation: SourceLocation?
   /// The members in order.
   public var members: [MemberDeclaration]
+  /// `unique(a, b)` lines: attributes whose values together are unique.
+  public var uniqueConstraints: [(names: [String], location: SourceLocation)] = []
   /// Where the name is.
   public var location: SourceLocation
 }
