@@ -6,12 +6,14 @@ import ModelGraphCore
 struct Evaluator {
   let session: Session
   let catalog: SchemaCatalog
+  /// Whether Ctrl-C stops the evaluation (``Interrupt``).
+  let interruptible: Bool
   /// The objects of `(Entity where …)`.
   let query: (Int, Bound?) throws -> [ObjectKey]
 
   /// `bound` as a condition on the object `key`.
   func test(_ bound: Bound, on key: ObjectKey) throws -> Bool {
-    try Interrupt.check()
+    if interruptible { try Interrupt.check() }
     return try evaluate(bound, [0: .object(key)]).isTrue
   }
 

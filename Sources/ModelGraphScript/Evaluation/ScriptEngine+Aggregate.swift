@@ -49,7 +49,7 @@ extension ScriptEngine {
     var groups: [ModelValue: [ModelValue]] = [:]
     var order: [ModelValue] = []
     for key in keys {
-      try Interrupt.check()
+      try checkInterrupt()
       let group: ModelValue
       if let grouping {
         group = evaluator.attribute(grouping, of: key)

@@ -58,7 +58,7 @@ extension ScriptEngine {
     var attributeWrites: [(key: ObjectKey, slot: Int, value: ModelValue)] = []
     var relationshipWrites: [(key: ObjectKey, slot: Int, keys: [ObjectKey])] = []
     for key in keys {
-      try Interrupt.check()
+      try checkInterrupt()
       let object = catalog.entities[Int(key.entity)]
       for plan in plans {
         if plan.isAttribute {

@@ -146,7 +146,7 @@ extension ScriptEngine {
     var rows: [[ModelValue?]] = []
     let evaluator = evaluator
     for key in keys {
-      try Interrupt.check()
+      try checkInterrupt()
       let object = catalog.entities[Int(key.entity)]
       var row: [ModelValue?] = [.string(identifier(key))]
       for name in attributeNames {

@@ -17,6 +17,10 @@ public final class ScriptEngine {
   public var mode: OutputMode = .table
   /// Whether each statement's duration is printed.
   public var timing = false
+  /// Whether Ctrl-C (``Interrupt/request()``) stops a running statement; the REPL turns it on.
+  public var handlesInterrupts = false
+  /// Called when a statement starts, after a pending interrupt is cleared (for tests).
+  var onStatementStart: (() -> Void)?
   /// Set by `.quit`.
   public private(set) var shouldQuit = false
   /// The snapshot file `open` bound; `save` writes it.
@@ -42,7 +46,8 @@ public final class ScriptEngine {
   ///
   /// - Throws: ``ScriptError`` with the position to blame.
   public func execute(_ statement: Statement) throws {
-    Interrupt.reset()
+    if handlesInterrupts { Interrupt.reset() }
+    onStatementStart?()
     let start = ContinuousClock.now
     do {
       try run(statement)
@@ -131,6 +136,11 @@ public final class ScriptEngine {
 
   func quit() { shouldQuit = true }
 
+  /// Throws when Ctrl-C was pressed and this engine handles interrupts.
+  func checkInterrupt() throws {
+    if handlesInterrupts { try Interrupt.check() }
+  }
+
   /// The entity called `name`, or an error at `location`.
   func entity(_ name: String, at location: SourceLocation) throws -> ResolvedEntity {
     guard let entity = catalog.entity(named: name) else {
@@ -143,7 +153,7 @@ public final class ScriptEngine {
 
   /// An evaluator over the session.
   var evaluator: Evaluator {
-    Evaluator(session: session, catalog: catalog) { [unowned self] entity, condition in
+    Evaluator(session: session, catalog: catalog, interruptible: handlesInterrupts) { [unowned self] entity, condition in
       try keys(entity: entity, isExact: false, condition: condition, sort: [], offset: 0, limit: nil)
     }
   }

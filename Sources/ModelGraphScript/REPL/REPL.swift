@@ -14,6 +14,7 @@ public struct REPL {
 
   /// A REPL over `engine`, with diagnostics to `errorOutput`.
   public init(engine: ScriptEngine, errorOutput: @escaping (String) -> Void) {
+    engine.handlesInterrupts = true
     runner = ScriptRunner(engine: engine, keepGoing: true, errorOutput: errorOutput)
   }
 
@@ -36,7 +37,6 @@ public struct REPL {
         guard Self.isComplete(source) else { continue }
         pendingLines = []
         number += 1
-        Interrupt.reset()
         runner.run(source, path: "<repl:\(number)>")
       }
     }
