@@ -28,8 +28,9 @@ enum Arithmetic {
       case .add: return .double(a + b)
       case .subtract: return .double(a - b)
       case .multiply: return .double(a * b)
-      case .divide: return .double(a / b)
-      case .remainder: return .double(a.truncatingRemainder(dividingBy: b))
+      case .divide, .remainder:
+        guard b != 0 else { throw EvaluationError(message: "division by zero") }
+        return .double(op == .divide ? a / b : a.truncatingRemainder(dividingBy: b))
       }
     }
     throw EvaluationError(

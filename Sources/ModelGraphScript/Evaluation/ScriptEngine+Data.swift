@@ -112,7 +112,13 @@ extension ScriptEngine {
     default: break
     }
     let bindings: [Int: RunValue] = key.map { [0: .object($0)] } ?? [:]
-    guard case .value(let value) = try evaluator.evaluate(bound, bindings) else {
+    let result: RunValue
+    do {
+      result = try evaluator.evaluate(bound, bindings)
+    } catch let error as EvaluationError {
+      throw ScriptError(error.message, at: expression.location)
+    }
+    guard case .value(let value) = result else {
       throw ScriptError("\(attribute.name) needs a value", at: expression.location)
     }
     return try ValueCoercion.coerce(value, to: attribute, at: expression.location)
@@ -125,9 +131,19 @@ extension ScriptEngine {
   ) throws -> [ObjectKey] {
     var scoped = Binder(
       catalog: binder.catalog, root: key.map { Int($0.entity) }, scriptVariables: variables)
-    let (bound, _) = try scoped.bind(expression)
+    let (bound, type) = try scoped.bind(expression)
     let bindings: [Int: RunValue] = key.map { [0: .object($0)] } ?? [:]
     let destination = catalog.entity(named: relationship.destination)!
+    switch type {
+    case .object(let index), .objects(let index):
+      let source = catalog.entities[index]
+      guard source.isKind(of: destination) || destination.isKind(of: source) else {
+        throw ScriptError(
+          "type mismatch: \(relationship.name) holds \(destination.name) objects, not"
+            + " \(source.name)", at: expression.location)
+      }
+    default: break
+    }
     var keys: [ObjectKey]
     switch try evaluator.evaluate(bound, bindings) {
     case .object(let key?): keys = [key]

@@ -1,9 +1,10 @@
+import Foundation
 import ModelGraphCore
 
 /// Aligned columns: numbers to the right, everything else to the left.
 enum TableFormat {
   static func render(_ result: ResultSet) -> String {
-    let cells = result.rows.map { row in row.map { $0.map(plainText) ?? "" } }
+    let cells = result.rows.map { row in row.map { $0.map(plainText).map(escapeControls) ?? "" } }
     var widths = result.columns.map(\.count)
     for row in cells {
       for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
@@ -29,6 +30,13 @@ enum TableFormat {
     text += "(\(count) \(count == 1 ? result.noun.0 : result.noun.1))\n"
     return text
   }
+}
+
+/// Line breaks and tabs as `\n` and `\t`, so a cell stays on its line.
+private func escapeControls(_ text: String) -> String {
+  guard text.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\t" }) else { return text }
+  return text.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
+    .replacingOccurrences(of: "\t", with: "\\t")
 }
 
 extension String {

@@ -198,7 +198,7 @@ extension Parser {
       let (name, location) = try expectIdentifier("an attribute name")
       attribute = (name, location)
     }
-    try parseClauses(&query, ["where", "by"])
+    try parseClauses(&query, function == .count ? ["where", "limit", "offset"] : ["where"])
     var groupBy: (name: String, location: SourceLocation)?
     continueClause(["by"])
     if accept(keyword: "by") {
