@@ -39,9 +39,10 @@ struct GoldenCase: CustomStringConvertible, Sendable {
   }
 
   /// Writes the expected files when `MODELGRAPH_UPDATE_GOLDEN=1`.
-  func updateIfAsked(_ result: ScriptResult, into target: URL? = nil) {
+  func updateIfAsked(_ result: ScriptResult, into target: URL? = nil, onlyStdout: Bool = false) {
     guard ProcessInfo.processInfo.environment["MODELGRAPH_UPDATE_GOLDEN"] == "1" else { return }
-    let files = [("stdout", result.stdout), ("stderr", result.stderr), ("exit", "\(result.exit)\n")]
+    var files = [("stdout", result.stdout)]
+    if !onlyStdout { files += [("stderr", result.stderr), ("exit", "\(result.exit)\n")] }
     for (ext, text) in files {
       try? text.write(
         to: (target ?? directory).appendingPathComponent("\(name).\(ext)"), atomically: true,
