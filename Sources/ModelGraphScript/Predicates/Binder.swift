@@ -101,8 +101,17 @@ struct Binder {
       let bound = try condition.map { try inner.condition($0) }
       return (.query(entity: target, bound), .objects(target))
     case .arithmetic(let lhs, let op, let rhs):
-      let (left, leftType) = try bind(lhs)
-      let (right, rightType) = try bind(rhs)
+      var (left, leftType) = try bind(lhs)
+      var (right, rightType) = try bind(rhs)
+      // A literal takes the type of the key path it is combined with (2 becomes 2.0 beside a
+      // Double), as in comparisons, so the engine gets operands of one type.
+      if case .constant = right, case .scalar = leftType, leftType.isNumeric {
+        right = coerceConstant(right, to: leftType)
+        rightType = Self.type(of: { if case .constant(let v) = right { v } else { .null } }())
+      } else if case .constant = left, case .scalar = rightType, rightType.isNumeric {
+        left = coerceConstant(left, to: rightType)
+        leftType = Self.type(of: { if case .constant(let v) = left { v } else { .null } }())
+      }
       if op == .add, leftType == .scalar(.string), rightType == .scalar(.string) {
         return (.arithmetic(left, op, right), .scalar(.string))
       }
