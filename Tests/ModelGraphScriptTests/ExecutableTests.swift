@@ -7,9 +7,11 @@ import Testing
   "The modelgraph executable",
   .enabled(if: Executable.url != nil, "modelgraph is not built; run swift build --build-tests"))
 struct ExecutableTests {
-  @Test("a golden script through `run` matches its in-process result", arguments: [
-    "predicates", "constraint-errors", "stop-at-first-error",
-  ])
+  @Test(
+    "a golden script through `run` matches its in-process result",
+    arguments: [
+      "predicates", "constraint-errors", "stop-at-first-error",
+    ])
   func goldenThroughRun(_ name: String) throws {
     let golden = try #require(GoldenCase.all().first { $0.name == name })
     var arguments = ["run", golden.scriptFile]
@@ -41,9 +43,11 @@ struct ExecutableTests {
     #expect(failed.exit == 1)
   }
 
-  @Test("bad invocations exit with 64", arguments: [
-    ["--frobnicate"], ["run"], ["notes.txt"], ["-c"], ["run", "a.mgscript", "-c", "count X"],
-  ])
+  @Test(
+    "bad invocations exit with 64",
+    arguments: [
+      ["--frobnicate"], ["run"], ["notes.txt"], ["-c"], ["run", "a.mgscript", "-c", "count X"],
+    ])
   func badInvocation(_ arguments: [String]) throws {
     let result = try Executable.run(arguments)
     #expect(result.exit == 64)
@@ -67,7 +71,10 @@ struct ExecutableTests {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let write = try Executable.run(
-      ["-c", "open \"notes.mgs\"\nentity Note { text: String }\ninsert Note { text: \"kept\" }\nsave"],
+      [
+        "-c",
+        "open \"notes.mgs\"\nentity Note { text: String }\ninsert Note { text: \"kept\" }\nsave",
+      ],
       in: directory)
     #expect(write == ScriptResult(stdout: "", stderr: "", exit: 0))
     let read = try Executable.run(["notes.mgs", "-c", "fetch Note"], in: directory)

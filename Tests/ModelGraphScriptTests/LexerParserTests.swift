@@ -29,16 +29,18 @@ struct LexerParserTests {
   @Test("unreadable text becomes an invalid token and lexing goes on at the next line")
   func invalidTokens() {
     let tokens = Lexer.tokens(of: "a \"open\nb 2026-02-30\nc")
-    #expect(tokens.map(\.kind) == [
-      .identifier("a"), .invalid("unterminated string"), .newline, .identifier("b"),
-      .invalid("malformed date '2026-02-30'; use 2026-05-01 or 2026-05-01T09:30:00Z"), .newline,
-      .identifier("c"), .end,
-    ])
+    #expect(
+      tokens.map(\.kind) == [
+        .identifier("a"), .invalid("unterminated string"), .newline, .identifier("b"),
+        .invalid("malformed date '2026-02-30'; use 2026-05-01 or 2026-05-01T09:30:00Z"), .newline,
+        .identifier("c"), .end,
+      ])
   }
 
   @Test("a clause may continue on the next line; statements end at a line end or ';'")
   func continuation() throws {
-    var parser = Parser(source: "fetch Trip\n  where budget > 1\n  sort name desc\n  limit 3; count Trip")
+    var parser = Parser(
+      source: "fetch Trip\n  where budget > 1\n  sort name desc\n  limit 3; count Trip")
     guard case .fetch(let query)? = try parser.nextStatement()?.kind else {
       Issue.record("expected a fetch")
       return

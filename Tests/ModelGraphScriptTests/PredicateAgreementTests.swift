@@ -70,8 +70,12 @@ struct PredicateAgreementTests {
         + " nights: \(index % 5)"
       if index % 4 != 0 { fields += ", notes: \"note \(index)\"" }
       if index % 5 == 0 { fields += ", tags: [\"a\", \"b\"]" }
-      if kind == "BusinessTrip" { fields += ", company: \"\(["Acme", "Globex", "Initech"][index / 3 % 3])\"" }
-      if kind == "PersonalTrip" { fields += ", reason: \"\(["family", "vacation"][index / 3 % 2])\"" }
+      if kind == "BusinessTrip" {
+        fields += ", company: \"\(["Acme", "Globex", "Initech"][index / 3 % 3])\""
+      }
+      if kind == "PersonalTrip" {
+        fields += ", reason: \"\(["family", "vacation"][index / 3 % 2])\""
+      }
       source += "let $t\(index) = insert \(kind) { \(fields) }\n"
       for stop in 0..<(index % 3) {
         source +=

@@ -30,14 +30,19 @@ struct SessionStateTests {
       open "\(copy)"
       """, path: "first")
     #expect(first.stdout == "")
-    #expect(first.stderr.contains("first:7:1: error: there are unsaved changes; save or rollback before opening a file"))
+    #expect(
+      first.stderr.contains(
+        "first:7:1: error: there are unsaved changes; save or rollback before opening a file"))
     #expect(FileManager.default.fileExists(atPath: file))
     let second = InProcess.run(
       "load \"\(copy)\"\nfetch Trip\ninsert Trip { name: \"Paris\", budget: 2 }\nsave\nsnapshot",
       path: "second")
     #expect(second.stdout.contains("Trip/0.0  Paris    10.0"))
     #expect(!second.stdout.contains("Unsaved"))
-    #expect(second.stderr.contains("second:4:1: error: save failed, nothing was saved: Trip.name: value \"Paris\" is not unique"))
+    #expect(
+      second.stderr.contains(
+        "second:4:1: error: save failed, nothing was saved: Trip.name: value \"Paris\" is not unique"
+      ))
   }
 
   @Test("a damaged or missing file is an error, and the session keeps its store")
@@ -72,8 +77,11 @@ struct SessionStateTests {
       update $t set name = "Rome"
       count Stay
       """, path: "stale", keepGoing: true)
-    #expect(result.stderr.contains("stale:5:36: error: the variable refers to an object that no longer exists"))
-    #expect(result.stderr.contains("stale:6:8: error: $t refers to an object that no longer exists"))
+    #expect(
+      result.stderr.contains(
+        "stale:5:36: error: the variable refers to an object that no longer exists"))
+    #expect(
+      result.stderr.contains("stale:6:8: error: $t refers to an object that no longer exists"))
     #expect(result.stdout == "0\n")
   }
 
@@ -101,7 +109,8 @@ struct SessionStateTests {
     var errors = ""
     let runner = ScriptRunner(engine: engine, errorOutput: { errors += $0 })
     engine.onStatementStart = { Interrupt.request() }
-    #expect(runner.run("entity N { v: Int }\ninsert N { v: 1 }\ncount N where v + 0 == 1", path: "p"))
+    #expect(
+      runner.run("entity N { v: Int }\ninsert N { v: 1 }\ncount N where v + 0 == 1", path: "p"))
     #expect(errors == "")
     Interrupt.reset()
   }

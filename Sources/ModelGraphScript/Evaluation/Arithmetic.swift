@@ -48,7 +48,8 @@ enum Arithmetic {
     case .divide, .remainder:
       guard b != 0 else { throw EvaluationError(message: "division by zero") }
       (result, overflow) =
-        op == .divide ? a.dividedReportingOverflow(by: b) : a.remainderReportingOverflow(dividingBy: b)
+        op == .divide
+        ? a.dividedReportingOverflow(by: b) : a.remainderReportingOverflow(dividingBy: b)
     }
     guard !overflow else { throw EvaluationError(message: "integer overflow in '\(op.rawValue)'") }
     return result

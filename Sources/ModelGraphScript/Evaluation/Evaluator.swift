@@ -61,7 +61,9 @@ struct Evaluator {
       default: return .value(.null)
       }
     case .subquery(let collection, let variable, let body):
-      guard case .objects(let keys) = try evaluate(collection, bindings) else { return .objects([]) }
+      guard case .objects(let keys) = try evaluate(collection, bindings) else {
+        return .objects([])
+      }
       var matching: [ObjectKey] = []
       var inner = bindings
       for key in keys {

@@ -16,11 +16,13 @@ extension ScriptEngine {
         break
       case (.min, .array), (.max, .array), (.min, .bool), (.max, .bool), (.min, .data),
         (.max, .data), (.min, .url), (.max, .url), (.min, .uuid), (.max, .uuid):
-        throw ScriptError("\(statement.function.rawValue) cannot order \(type) values", at: location)
+        throw ScriptError(
+          "\(statement.function.rawValue) cannot order \(type) values", at: location)
       case (.min, _), (.max, _):
         break
       default:
-        throw ScriptError("\(statement.function.rawValue) needs a number, not \(name) (\(type))", at: location)
+        throw ScriptError(
+          "\(statement.function.rawValue) needs a number, not \(name) (\(type))", at: location)
       }
       slot = found
     }
@@ -59,14 +61,16 @@ extension ScriptEngine {
         group = .null
       }
       if groups[group] == nil { order.append(group) }
-      groups[group, default: []].append(attributeName.map { evaluator.attribute($0, of: key) } ?? .null)
+      groups[group, default: []].append(
+        attributeName.map { evaluator.attribute($0, of: key) } ?? .null)
     }
     if statement.groupBy == nil {
       output(scalar(try Aggregation.apply(statement.function, groups[.null] ?? []), label))
       return
     }
     if grouping == nil {
-      let rank = Dictionary(uniqueKeysWithValues: catalog.entities.map { (ModelValue.string($0.name), $0.index) })
+      let rank = Dictionary(
+        uniqueKeysWithValues: catalog.entities.map { (ModelValue.string($0.name), $0.index) })
       order.sort { rank[$0, default: 0] < rank[$1, default: 0] }
     } else {
       order.sort { a, b in
@@ -77,7 +81,9 @@ extension ScriptEngine {
     let rows = try order.map { group in
       [group, try Aggregation.apply(statement.function, groups[group] ?? [])] as [ModelValue?]
     }
-    output(ResultSet(columns: [grouping ?? "class", label], rows: rows, noun: ("group", "groups")).render(mode))
+    output(
+      ResultSet(columns: [grouping ?? "class", label], rows: rows, noun: ("group", "groups"))
+        .render(mode))
   }
 
   /// One value: bare in table and CSV mode, a JSON value in JSON mode.

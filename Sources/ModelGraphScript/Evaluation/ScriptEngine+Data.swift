@@ -12,7 +12,8 @@ extension ScriptEngine {
         throw ScriptError("'\(name)' is given twice", at: location)
       }
       if let slot = entity.attributeSlot(named: name) {
-        attributes.append((slot, try attributeValue(expression, entity.attributes[slot], &binder, self: nil)))
+        attributes.append(
+          (slot, try attributeValue(expression, entity.attributes[slot], &binder, self: nil)))
       } else if let slot = entity.relationshipSlot(named: name) {
         relationships.append(
           (slot, try targets(expression, entity.relationships[slot], &binder, self: nil)))
@@ -20,7 +21,8 @@ extension ScriptEngine {
         throw ScriptError("\(entity.name) has no attribute or relationship '\(name)'", at: location)
       }
     }
-    for (name, value) in schema.defaultValues(for: entity, in: catalog) where !given.contains(name) {
+    for (name, value) in schema.defaultValues(for: entity, in: catalog) where !given.contains(name)
+    {
       attributes.append((entity.attributeSlot(named: name)!, value))
     }
     let key = session.insert(entity: entity.index)
@@ -50,7 +52,8 @@ extension ScriptEngine {
       } else if let slot = entity.relationshipSlot(named: name) {
         plans.append((slot, false, expression))
       } else {
-        throw ScriptError("\(entity.name) has no attribute or relationship '\(name)'", at: nameLocation)
+        throw ScriptError(
+          "\(entity.name) has no attribute or relationship '\(name)'", at: nameLocation)
       }
     }
     // Every value is computed before anything is written: all or nothing, and each object's
@@ -63,15 +66,23 @@ extension ScriptEngine {
       for plan in plans {
         if plan.isAttribute {
           attributeWrites.append(
-            (key, plan.slot, try attributeValue(plan.expression, object.attributes[plan.slot], &binder, self: key)))
+            (
+              key, plan.slot,
+              try attributeValue(plan.expression, object.attributes[plan.slot], &binder, self: key)
+            ))
         } else {
           relationshipWrites.append(
-            (key, plan.slot, try targets(plan.expression, object.relationships[plan.slot], &binder, self: key)))
+            (
+              key, plan.slot,
+              try targets(plan.expression, object.relationships[plan.slot], &binder, self: key)
+            ))
         }
       }
     }
     for write in attributeWrites { try self.write(write.value, to: write.key, slot: write.slot) }
-    for write in relationshipWrites { setRelationship(of: write.key, slot: write.slot, to: write.keys) }
+    for write in relationshipWrites {
+      setRelationship(of: write.key, slot: write.slot, to: write.keys)
+    }
     output("\(keys.count) object\(keys.count == 1 ? "" : "s") updated\n")
   }
 
@@ -108,7 +119,9 @@ extension ScriptEngine {
     let (bound, type) = try scoped.bind(expression)
     switch type {
     case .object, .objects:
-      throw ScriptError("\(attribute.name) is an attribute (\(attribute.valueType)), not a relationship", at: expression.location)
+      throw ScriptError(
+        "\(attribute.name) is an attribute (\(attribute.valueType)), not a relationship",
+        at: expression.location)
     default: break
     }
     let bindings: [Int: RunValue] = key.map { [0: .object($0)] } ?? [:]
@@ -150,7 +163,8 @@ extension ScriptEngine {
     case .objects(let found): keys = found
     case .object(nil), .value(.null):
       if case .object = bound {
-        throw ScriptError("the variable refers to an object that no longer exists", at: expression.location)
+        throw ScriptError(
+          "the variable refers to an object that no longer exists", at: expression.location)
       }
       keys = []
     case .value(.array(let values)) where values.isEmpty: keys = []
@@ -171,7 +185,8 @@ extension ScriptEngine {
           at: expression.location)
       }
       if keys.isEmpty, !relationship.isOptional {
-        throw ScriptError("\(relationship.name) is not optional; it cannot be nil", at: expression.location)
+        throw ScriptError(
+          "\(relationship.name) is not optional; it cannot be nil", at: expression.location)
       }
     }
     return keys

@@ -4,7 +4,9 @@ extension ScriptEngine {
   func dotCommand(_ name: String, _ arguments: String, at location: SourceLocation) throws {
     switch name {
     case "schema":
-      output(try SchemaPrinter(schema: schema, catalog: catalog).text(only: arguments.isEmpty ? nil : arguments, at: location))
+      output(
+        try SchemaPrinter(schema: schema, catalog: catalog).text(
+          only: arguments.isEmpty ? nil : arguments, at: location))
     case "timing":
       switch arguments.lowercased() {
       case "on": timing = true

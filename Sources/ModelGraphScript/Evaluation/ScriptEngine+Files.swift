@@ -8,7 +8,8 @@ extension ScriptEngine {
 
   func open(_ path: String, bind: Bool, at location: SourceLocation) throws {
     guard !session.hasChanges else {
-      throw ScriptError("there are unsaved changes; save or rollback before opening a file", at: location)
+      throw ScriptError(
+        "there are unsaved changes; save or rollback before opening a file", at: location)
     }
     let version: StoreVersion?
     do {

@@ -62,7 +62,8 @@ extension ScriptEngine {
     }
     var request = QueryRequest(
       entity: entity, includesSubclasses: !isExact,
-      predicate: translated.isEmpty ? nil : translated.count == 1 ? translated[0] : .and(translated),
+      predicate: translated.isEmpty
+        ? nil : translated.count == 1 ? translated[0] : .and(translated),
       sort: sort, offset: offset, limit: limit)
     let schema = schema
     let catalog = catalog
@@ -120,7 +121,8 @@ extension ScriptEngine {
     var text = prepared.plan.explanation
     let residual = prepared.residualText.joined(separator: " AND ")
     if let reason = prepared.fallbackReason {
-      text += "\nrunner: the engine cannot plan the condition (\(reason)); the runner tests"
+      text +=
+        "\nrunner: the engine cannot plan the condition (\(reason)); the runner tests"
         + " \(residual) on every object"
     } else if !prepared.residual.isEmpty {
       text += "\nrunner: tests \(residual) on each candidate (no engine equivalent)"
@@ -137,12 +139,15 @@ extension ScriptEngine {
     var attributeNames = entity.attributes.map(\.name)
     let present = Set(keys.map { Int($0.entity) })
     for index in catalog.subtree(of: entity.index) where present.contains(index) {
-      for attribute in catalog.entities[index].attributes where !attributeNames.contains(attribute.name) {
+      for attribute in catalog.entities[index].attributes
+      where !attributeNames.contains(attribute.name) {
         attributeNames.append(attribute.name)
       }
     }
-    let relationshipNames = entity.relationships.filter { !$0.isToMany || prefetch.contains($0.name) }
-      .map(\.name)
+    let relationshipNames = entity.relationships.filter {
+      !$0.isToMany || prefetch.contains($0.name)
+    }
+    .map(\.name)
     var rows: [[ModelValue?]] = []
     let evaluator = evaluator
     for key in keys {
@@ -150,7 +155,8 @@ extension ScriptEngine {
       let object = catalog.entities[Int(key.entity)]
       var row: [ModelValue?] = [.string(identifier(key))]
       for name in attributeNames {
-        row.append(object.attributeSlot(named: name) == nil ? nil : evaluator.attribute(name, of: key))
+        row.append(
+          object.attributeSlot(named: name) == nil ? nil : evaluator.attribute(name, of: key))
       }
       for name in relationshipNames {
         let related = evaluator.related(name, of: key).map { ModelValue.string(identifier($0)) }
@@ -159,6 +165,7 @@ extension ScriptEngine {
       }
       rows.append(row)
     }
-    return ResultSet(columns: ["id"] + attributeNames + relationshipNames, rows: rows, noun: ("object", "objects"))
+    return ResultSet(
+      columns: ["id"] + attributeNames + relationshipNames, rows: rows, noun: ("object", "objects"))
   }
 }

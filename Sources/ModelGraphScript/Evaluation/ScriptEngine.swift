@@ -58,7 +58,8 @@ public final class ScriptEngine {
     }
     if timing {
       let elapsed = ContinuousClock.now - start
-      let milliseconds = Double(elapsed.components.attoseconds) / 1e15
+      let milliseconds =
+        Double(elapsed.components.attoseconds) / 1e15
         + Double(elapsed.components.seconds) * 1000
       output("time: \(String(format: "%.3f", milliseconds)) ms\n")
     }
@@ -95,7 +96,8 @@ public final class ScriptEngine {
       session.rollback()
     case .begin:
       guard !inTransaction else {
-        throw ScriptError("a transaction is already open; commit or rollback first", at: statement.location)
+        throw ScriptError(
+          "a transaction is already open; commit or rollback first", at: statement.location)
       }
       guard !session.hasChanges else {
         throw ScriptError(
@@ -145,7 +147,8 @@ public final class ScriptEngine {
   func entity(_ name: String, at location: SourceLocation) throws -> ResolvedEntity {
     guard let entity = catalog.entity(named: name) else {
       let known = catalog.entities.map(\.name).sorted()
-      let hint = known.isEmpty ? "no class is declared yet" : "known: " + known.joined(separator: ", ")
+      let hint =
+        known.isEmpty ? "no class is declared yet" : "known: " + known.joined(separator: ", ")
       throw ScriptError("unknown class '\(name)' (\(hint))", at: location)
     }
     return entity
@@ -153,8 +156,10 @@ public final class ScriptEngine {
 
   /// An evaluator over the session.
   var evaluator: Evaluator {
-    Evaluator(session: session, catalog: catalog, interruptible: handlesInterrupts) { [unowned self] entity, condition in
-      try keys(entity: entity, isExact: false, condition: condition, sort: [], offset: 0, limit: nil)
+    Evaluator(session: session, catalog: catalog, interruptible: handlesInterrupts) {
+      [unowned self] entity, condition in
+      try keys(
+        entity: entity, isExact: false, condition: condition, sort: [], offset: 0, limit: nil)
     }
   }
 

@@ -7,13 +7,16 @@ enum ValueCoercion {
   /// parse as dates, UUIDs and URLs; `nil` only for an optional attribute.
   ///
   /// - Throws: ``ScriptError`` at `location` for a value of another type.
-  static func coerce(_ value: ModelValue, to attribute: AttributeDescription, at location: SourceLocation)
+  static func coerce(
+    _ value: ModelValue, to attribute: AttributeDescription, at location: SourceLocation
+  )
     throws -> ModelValue
   {
     if value.isNull {
       guard attribute.isOptional else {
         throw ScriptError(
-          "\(attribute.name) is \(attribute.valueType), not optional; it cannot be nil", at: location)
+          "\(attribute.name) is \(attribute.valueType), not optional; it cannot be nil",
+          at: location)
       }
       return .null
     }

@@ -47,6 +47,7 @@ enum DateLiteral {
       return date.formatted(.iso8601)
     }
     return date.formatted(
-      Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!))
+      Date.ISO8601FormatStyle(
+        includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!))
   }
 }

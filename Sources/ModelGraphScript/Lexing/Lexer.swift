@@ -187,7 +187,8 @@ public struct Lexer {
       }
     }
     guard let date = DateLiteral.parse(text) else {
-      throw ScriptError("malformed date '\(text)'; use 2026-05-01 or 2026-05-01T09:30:00Z", at: start)
+      throw ScriptError(
+        "malformed date '\(text)'; use 2026-05-01 or 2026-05-01T09:30:00Z", at: start)
     }
     return .date(date)
   }

@@ -35,8 +35,10 @@ enum TableFormat {
 /// Line breaks and tabs as `\n` and `\t`, so a cell stays on its line.
 private func escapeControls(_ text: String) -> String {
   guard text.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\t" }) else { return text }
-  return text.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
-    .replacingOccurrences(of: "\t", with: "\\t")
+  return text.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(
+    of: "\r", with: "\\r"
+  )
+  .replacingOccurrences(of: "\t", with: "\\t")
 }
 
 extension String {

@@ -26,8 +26,9 @@ extension Parser {
       } else {
         declaration.members.append(try parseMember())
       }
-      guard accept(symbol: ",") || accept(symbol: ";") || current.kind == .newline
-        || current.isSymbol("}")
+      guard
+        accept(symbol: ",") || accept(symbol: ";") || current.kind == .newline
+          || current.isSymbol("}")
       else {
         throw ScriptError(
           "expected a member option, ',' or a new line, found \(current.display)",
@@ -63,7 +64,10 @@ extension Parser {
         (member.inverse, _) = try expectIdentifier("the inverse relationship's name")
       } else if accept(keyword: "delete") {
         let (rule, ruleLocation) = try expectIdentifier("a delete rule")
-        guard let parsed = DeleteRule.allCases.first(where: { $0.rawValue.lowercased() == rule.lowercased() })
+        guard
+          let parsed = DeleteRule.allCases.first(where: {
+            $0.rawValue.lowercased() == rule.lowercased()
+          })
         else {
           throw ScriptError(
             "unknown delete rule '\(rule)'; expected cascade, nullify, deny or noAction",

@@ -56,8 +56,9 @@ extension Parser {
       return Expression(.typeTest(lhs, entity, isExact: isExact), at: start)
     }
     var negated = false
-    if current.isKeyword("not"), ["in", "between", "like", "matches", "contains", "beginswith", "endswith"]
-      .contains(where: { peek().isKeyword($0) })
+    if current.isKeyword("not"),
+      ["in", "between", "like", "matches", "contains", "beginswith", "endswith"]
+        .contains(where: { peek().isKeyword($0) })
     {
       position += 1
       negated = true
@@ -66,7 +67,8 @@ extension Parser {
     guard let op = comparisonOperator() else {
       if let quantifier {
         throw ScriptError(
-          "expected a comparison after \(quantifier.rawValue) and its key path", at: current.location)
+          "expected a comparison after \(quantifier.rawValue) and its key path",
+          at: current.location)
       }
       return lhs
     }
@@ -115,7 +117,11 @@ extension Parser {
     var result = try parseMultiplicative()
     while true {
       let op: QueryArithmeticOperator
-      if current.isSymbol("+") { op = .add } else if current.isSymbol("-") { op = .subtract } else {
+      if current.isSymbol("+") {
+        op = .add
+      } else if current.isSymbol("-") {
+        op = .subtract
+      } else {
         return result
       }
       position += 1
@@ -242,7 +248,8 @@ extension Parser {
         let collection = try parseAdditive()
         try expect(symbol: ",", "after the SUBQUERY collection")
         guard case .variable(let variable) = current.kind else {
-          throw ScriptError("expected a $variable as SUBQUERY's second argument", at: current.location)
+          throw ScriptError(
+            "expected a $variable as SUBQUERY's second argument", at: current.location)
         }
         position += 1
         try expect(symbol: ",", "after the SUBQUERY variable")

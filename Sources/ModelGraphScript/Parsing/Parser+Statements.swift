@@ -107,8 +107,12 @@ extension Parser {
         let value = try parseValueExpression()
         values.append((name, value, location))
         skipNewlines()
-        if accept(symbol: ",") || accept(symbol: ";") { skipNewlines() } else if !current.isSymbol("}") {
-          throw ScriptError("expected ',' or '}' after the value of '\(name)', found \(current.display)", at: current.location)
+        if accept(symbol: ",") || accept(symbol: ";") {
+          skipNewlines()
+        } else if !current.isSymbol("}") {
+          throw ScriptError(
+            "expected ',' or '}' after the value of '\(name)', found \(current.display)",
+            at: current.location)
         }
       }
     }
@@ -194,7 +198,8 @@ extension Parser {
     var query = QueryStatement(entity: entity, entityLocation: entityLocation, isExact: isExact)
     var attribute: (name: String, location: SourceLocation)?
     if function != .count {
-      try expect(symbol: ".", "and an attribute after the class name (\(function.rawValue) Trip.budget)")
+      try expect(
+        symbol: ".", "and an attribute after the class name (\(function.rawValue) Trip.budget)")
       let (name, location) = try expectIdentifier("an attribute name")
       attribute = (name, location)
     }

@@ -36,7 +36,9 @@ public struct Parser {
     } catch let error as ScriptError {
       // Text the lexer could not read explains the failure better than what the parser expected.
       for token in tokens[start...min(position, tokens.count - 1)] {
-        if case .invalid(let message) = token.kind { throw ScriptError(message, at: token.location) }
+        if case .invalid(let message) = token.kind {
+          throw ScriptError(message, at: token.location)
+        }
       }
       throw error
     }
@@ -83,7 +85,8 @@ public struct Parser {
 
   mutating func expect(symbol text: String, _ what: String) throws {
     guard accept(symbol: text) else {
-      throw ScriptError("expected '\(text)' \(what), found \(current.display)", at: current.location)
+      throw ScriptError(
+        "expected '\(text)' \(what), found \(current.display)", at: current.location)
     }
   }
 
@@ -108,7 +111,8 @@ public struct Parser {
   mutating func expectString(_ what: String) throws -> String {
     let token = current
     guard case .literal(.string(let value)) = token.kind else {
-      throw ScriptError("expected \(what) (a quoted string), found \(token.display)", at: token.location)
+      throw ScriptError(
+        "expected \(what) (a quoted string), found \(token.display)", at: token.location)
     }
     position += 1
     return value

@@ -21,12 +21,12 @@ extension Binder {
     if comparison.caseInsensitive { options.insert(.caseInsensitive) }
     if comparison.diacriticInsensitive { options.insert(.diacriticInsensitive) }
     let op = comparison.op
-    let where_ = comparison.rhs.location
+    let rhsLocation = comparison.rhs.location
     switch op {
     case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
       (lhs, rhs) = try unify(lhs, lhsType, rhs, rhsType, comparison)
       if op != .equal && op != .notEqual {
-        for (type, location) in [(lhsType, comparison.lhs.location), (rhsType, where_)] {
+        for (type, location) in [(lhsType, comparison.lhs.location), (rhsType, rhsLocation)] {
           switch type {
           case .null: continue
           case .scalar(.bool), .scalar(.uuid), .scalar(.url), .scalar(.data), .scalar(.array),
@@ -37,26 +37,27 @@ extension Binder {
         }
       }
       if !options.isEmpty, lhsType != .scalar(.string) {
-        throw ScriptError("[c] and [d] apply to strings, not \(lhsType)", at: comparison.operatorLocation)
+        throw ScriptError(
+          "[c] and [d] apply to strings, not \(lhsType)", at: comparison.operatorLocation)
       }
       return .compare(lhs, op, rhs, options: options, pattern: nil)
     case .beginsWith, .endsWith, .like, .matches:
       try requireString(lhsType, comparison.lhs.location, op)
-      try requireString(rhsType, where_, op)
+      try requireString(rhsType, rhsLocation, op)
       var pattern: Pattern?
       if op == .like || op == .matches {
         guard case .constant(.string(let text)) = rhs else {
-          throw ScriptError("\(op.rawValue) needs a string literal pattern", at: where_)
+          throw ScriptError("\(op.rawValue) needs a string literal pattern", at: rhsLocation)
         }
-        pattern = try Self.pattern(text, like: op == .like, options: options, at: where_)
+        pattern = try Self.pattern(text, like: op == .like, options: options, at: rhsLocation)
       }
       return .compare(lhs, op, rhs, options: options, pattern: pattern)
     case .contains:
       if case .scalar(.string) = lhsType {
-        try requireString(rhsType, where_, op)
+        try requireString(rhsType, rhsLocation, op)
         return .compare(lhs, op, rhs, options: options, pattern: nil)
       }
-      try checkElement(of: lhsType, rhsType, comparison.lhs.location, where_)
+      try checkElement(of: lhsType, rhsType, comparison.lhs.location, rhsLocation)
       rhs = coerceConstant(rhs, toElementOf: lhsType)
       return .compare(rhs, .in, lhs, options: options, pattern: nil)
     case .in:
@@ -64,12 +65,13 @@ extension Binder {
         try requireString(lhsType, comparison.lhs.location, op)
         return .compare(rhs, .contains, lhs, options: options, pattern: nil)
       }
-      try checkElement(of: rhsType, lhsType, where_, comparison.lhs.location)
+      try checkElement(of: rhsType, lhsType, rhsLocation, comparison.lhs.location)
       rhs = coerceList(rhs, to: lhsType)
       return .compare(lhs, op, rhs, options: options, pattern: nil)
     case .between:
       guard case .list(let bounds) = rhs, bounds.count == 2 else {
-        throw ScriptError("BETWEEN needs a list of two values: BETWEEN {low, high}", at: where_)
+        throw ScriptError(
+          "BETWEEN needs a list of two values: BETWEEN {low, high}", at: rhsLocation)
       }
       guard lhsType.isNumeric || lhsType == .scalar(.string) || lhsType == .scalar(.date) else {
         throw ScriptError("BETWEEN cannot order \(lhsType) values", at: comparison.lhs.location)
@@ -81,7 +83,7 @@ extension Binder {
         {
           throw ScriptError(
             "type mismatch: \(describe(comparison.lhs)) is \(lhsType), the bounds are \(Self.type(of: value))",
-            at: where_)
+            at: rhsLocation)
         }
       }
       return .compare(lhs, .between, .list(converted), options: options, pattern: nil)
@@ -213,24 +215,29 @@ extension Binder {
     case .objects:
       guard case .object = element else {
         if element == .null { return }
-        throw ScriptError("a collection of objects holds objects, not \(element)", at: elementLocation)
+        throw ScriptError(
+          "a collection of objects holds objects, not \(element)", at: elementLocation)
       }
     case .scalar(.array(let type)):
       guard Self.compatible(.scalar(type), element) || element == .scalar(.string) else {
-        throw ScriptError("type mismatch: the array holds \(type), not \(element)", at: elementLocation)
+        throw ScriptError(
+          "type mismatch: the array holds \(type), not \(element)", at: elementLocation)
       }
     case .list(let type):
       if let type, case .scalar = element, !Self.compatible(.scalar(type), element),
         !(type == .string && [.date, .uuid, .url].contains(element.valueType))
       {
-        throw ScriptError("type mismatch: the list holds \(type), not \(element)", at: collectionLocation)
+        throw ScriptError(
+          "type mismatch: the list holds \(type), not \(element)", at: collectionLocation)
       }
     default:
       throw ScriptError("expected a collection, not \(collection)", at: collectionLocation)
     }
   }
 
-  private func requireString(_ type: StaticType, _ location: SourceLocation, _ op: Comparison.Operator)
+  private func requireString(
+    _ type: StaticType, _ location: SourceLocation, _ op: Comparison.Operator
+  )
     throws
   {
     guard type == .scalar(.string) || type == .null else {

@@ -40,7 +40,9 @@ struct Binder {
         let (value, type) = try bind(item)
         switch type {
         case .scalar(let scalar):
-          if let known = element, known != scalar, !(StaticType.scalar(known).isNumeric && type.isNumeric) {
+          if let known = element, known != scalar,
+            !(StaticType.scalar(known).isNumeric && type.isNumeric)
+          {
             throw ScriptError("a list mixes \(known) and \(scalar) values", at: item.location)
           }
           element = element ?? scalar
@@ -71,7 +73,8 @@ struct Binder {
       case .objects, .scalar(.array), .scalar(.string), .list:
         return (.count(bound), .scalar(.int))
       default:
-        throw ScriptError("@count needs a to-many relationship, an array or a string, not \(type)", at: location)
+        throw ScriptError(
+          "@count needs a to-many relationship, an array or a string, not \(type)", at: location)
       }
     case .cast(let base, let name):
       let (bound, type) = try bind(base)
@@ -86,7 +89,8 @@ struct Binder {
     case .subquery(let collection, let name, let body):
       let (bound, type) = try bind(collection)
       guard case .objects(let element) = type else {
-        throw ScriptError("SUBQUERY needs a to-many relationship, not \(type)", at: collection.location)
+        throw ScriptError(
+          "SUBQUERY needs a to-many relationship, not \(type)", at: collection.location)
       }
       let variable = nextVariable
       nextVariable += 1
@@ -123,7 +127,8 @@ struct Binder {
       }
       let type: StaticType =
         leftType == rightType
-        ? leftType : (leftType == .scalar(.decimal) || rightType == .scalar(.decimal))
+        ? leftType
+        : (leftType == .scalar(.decimal) || rightType == .scalar(.decimal))
           ? .scalar(.decimal) : .scalar(.double)
       return (.arithmetic(left, op, right), type)
     case .negate(let operand):
@@ -143,7 +148,9 @@ struct Binder {
     }
   }
 
-  private func member(_ base: Bound, _ type: StaticType, _ name: String, at location: SourceLocation)
+  private func member(
+    _ base: Bound, _ type: StaticType, _ name: String, at location: SourceLocation
+  )
     throws -> (Bound, StaticType)
   {
     switch type {
@@ -203,7 +210,8 @@ struct Binder {
     case .url: .scalar(.url)
     case .data: .scalar(.data)
     case .decimal: .scalar(.decimal)
-    case .array(let values): .scalar(.array(values.first.flatMap { type(of: $0).valueType } ?? .string))
+    case .array(let values):
+      .scalar(.array(values.first.flatMap { type(of: $0).valueType } ?? .string))
     }
   }
 }

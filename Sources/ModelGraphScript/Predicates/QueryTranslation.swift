@@ -11,7 +11,8 @@ enum QueryTranslation {
     case .object(let key): return .object(key)
     case .variable(let index): return .variable(index)
     case .attribute(let base, let name): return translate(base).map { .attribute($0, name) }
-    case .relationship(let base, let name, _): return translate(base).map { .relationship($0, name) }
+    case .relationship(let base, let name, _):
+      return translate(base).map { .relationship($0, name) }
     case .cast(let base, let name): return translate(base).map { .cast($0, name) }
     case .typeTest(let base, let name, let isExact):
       return translate(base).map { .typeTest($0, name, isExact: isExact) }

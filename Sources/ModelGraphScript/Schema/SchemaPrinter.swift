@@ -33,11 +33,14 @@ struct SchemaPrinter {
     }
     for relationship in description.relationships {
       var line = "  \(relationship.name): "
-      line += relationship.isToMany
+      line +=
+        relationship.isToMany
         ? "[\(relationship.destination)]"
         : "\(relationship.destination)\(relationship.isOptional ? "?" : "")"
       if let inverse = relationship.inverse { line += " inverse \(inverse)" }
-      if relationship.deleteRule != .nullify { line += " delete \(relationship.deleteRule.rawValue)" }
+      if relationship.deleteRule != .nullify {
+        line += " delete \(relationship.deleteRule.rawValue)"
+      }
       if relationship.minimumModelCount > 0 { line += " min \(relationship.minimumModelCount)" }
       if relationship.maximumModelCount > 0 { line += " max \(relationship.maximumModelCount)" }
       text += line + "\n"

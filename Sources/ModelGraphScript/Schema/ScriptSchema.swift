@@ -17,7 +17,8 @@ struct ScriptSchema {
   {
     var found: [IndexDefinition] = []
     for ancestor in entity.lineage {
-      for definition in indexes[catalog.entities[ancestor].name] ?? [] where !found.contains(definition) {
+      for definition in indexes[catalog.entities[ancestor].name] ?? []
+      where !found.contains(definition) {
         found.append(definition)
       }
     }
@@ -30,7 +31,8 @@ struct ScriptSchema {
   }
 
   /// The default values of `entity`'s attributes, its ancestors' first.
-  func defaultValues(for entity: ResolvedEntity, in catalog: SchemaCatalog) -> [String: ModelValue] {
+  func defaultValues(for entity: ResolvedEntity, in catalog: SchemaCatalog) -> [String: ModelValue]
+  {
     var result: [String: ModelValue] = [:]
     for ancestor in entity.lineage {
       result.merge(defaults[catalog.entities[ancestor].name] ?? [:]) { _, new in new }
@@ -58,7 +60,8 @@ struct ScriptSchema {
         !names.contains(parent)
       {
         throw ScriptError(
-          "unknown parent class '\(parent)'", at: declaration.parentLocation ?? declaration.location)
+          "unknown parent class '\(parent)'", at: declaration.parentLocation ?? declaration.location
+        )
       }
     }
     var descriptions: [EntityDescription] = []
@@ -159,8 +162,7 @@ struct ScriptSchema {
   }
 
   /// Every declared inverse names a relationship of the destination that points back.
-  private func checkInverses(_ declarations: [EntityDeclaration], _ catalog: SchemaCatalog) throws
-  {
+  private func checkInverses(_ declarations: [EntityDeclaration], _ catalog: SchemaCatalog) throws {
     for declaration in declarations {
       guard let entity = catalog.entity(named: declaration.name) else { continue }
       for member in declaration.members {

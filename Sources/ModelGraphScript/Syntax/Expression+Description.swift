@@ -13,7 +13,8 @@ extension Expression: CustomStringConvertible {
       case .null: return "nil"
       default: return value.description
       }
-    case .list(let elements): return "{" + elements.map { $0.render(nested: false) }.joined(separator: ", ") + "}"
+    case .list(let elements):
+      return "{" + elements.map { $0.render(nested: false) }.joined(separator: ", ") + "}"
     case .this: return "self"
     case .variable(let name): return "$\(name)"
     case .member(let base, let name):
@@ -36,8 +37,10 @@ extension Expression: CustomStringConvertible {
       let quantifier = comparison.quantifier.map { "\($0.rawValue) " } ?? ""
       text =
         "\(quantifier)\(comparison.lhs.render(nested: true)) \(op) \(comparison.rhs.render(nested: true))"
-    case .and(let operands): text = operands.map { $0.render(nested: true) }.joined(separator: " AND ")
-    case .or(let operands): text = operands.map { $0.render(nested: true) }.joined(separator: " OR ")
+    case .and(let operands):
+      text = operands.map { $0.render(nested: true) }.joined(separator: " AND ")
+    case .or(let operands):
+      text = operands.map { $0.render(nested: true) }.joined(separator: " OR ")
     case .not(let operand): return "NOT \(operand.render(nested: true))"
     case .typeTest(let base, let name, let isExact):
       text = "\(base.render(nested: true)) IS \(isExact ? "ONLY " : "")\(name)"
