@@ -34,7 +34,7 @@ let package = Package(
     .testTarget(name: "ModelGraphCoreTests", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),
     .testTarget(name: "ModelGraphTests", dependencies: ["ModelGraph"], swiftSettings: swiftSettings),
     .testTarget(
-      name: "ModelGraphScriptTests", dependencies: ["ModelGraphScript"],
+      name: "ModelGraphScriptTests", dependencies: ["ModelGraphScript", "ModelGraph"],
       exclude: ["Golden"], swiftSettings: swiftSettings),
   ]
 )
