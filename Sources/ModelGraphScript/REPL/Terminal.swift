@@ -21,8 +21,8 @@ enum Terminal {
       bytes[Int(VMIN)] = 1
       bytes[Int(VTIME)] = 0
     }
-    tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw)
-    defer { tcsetattr(STDIN_FILENO, TCSAFLUSH, &original) }
+    tcsetattr(STDIN_FILENO, TCSADRAIN, &raw)
+    defer { tcsetattr(STDIN_FILENO, TCSADRAIN, &original) }
     return try body()
   }
 
