@@ -102,5 +102,11 @@ if isatty(STDIN_FILENO) == 1 {
   repl.run()
   finish(true)
 }
-let input = FileHandle.standardInput.readDataToEndOfFile()
+let input: Data
+do {
+  input = try FileHandle.standardInput.readToEnd() ?? Data()
+} catch {
+  writeError("modelgraph: error: cannot read standard input: \(error)\n")
+  exit(1)
+}
 finish(runner.run(String(decoding: input, as: UTF8.self), path: "<stdin>"))

@@ -76,13 +76,19 @@ struct SessionStateTests {
       insert Stay { name: "Hotel", trip: $t }
       update $t set name = "Rome"
       count Stay
+      let $u = insert Trip { name: "Oslo" }
+      insert Stay { name: "Cabin", trip: $u }
+      delete $u
+      count Stay where trip == $u
+      count Stay where trip == nil
       """, path: "stale", keepGoing: true)
     #expect(
       result.stderr.contains(
-        "stale:5:36: error: the variable refers to an object that no longer exists"))
+        "stale:5:36: error: Trip/0.0 no longer exists (deleted or rolled back)"))
     #expect(
       result.stderr.contains("stale:6:8: error: $t refers to an object that no longer exists"))
-    #expect(result.stdout == "0\n")
+    // A deleted object's variable equals no object, not nil (as the engine compares keys).
+    #expect(result.stdout == "0\n1 object deleted\n0\n1\n")
   }
 
   @Test("an interrupt stops the running statement and the session goes on")

@@ -20,7 +20,9 @@ struct Evaluator {
   func evaluate(_ bound: Bound, _ bindings: [Int: RunValue]) throws -> RunValue {
     switch bound {
     case .constant(let value): return .value(value)
-    case .object(let key): return .object(key.flatMap { session.contains($0) ? $0 : nil })
+    case .object(let key):
+      // A deleted object's key stays a key (it equals no live object), as in the engine.
+      return .object(key)
     case .variable(let index): return bindings[index] ?? .value(.null)
     case .list(let items):
       var values: [ModelValue] = []

@@ -162,16 +162,16 @@ extension ScriptEngine {
     case .object(let key?): keys = [key]
     case .objects(let found): keys = found
     case .object(nil), .value(.null):
-      if case .object = bound {
-        throw ScriptError(
-          "the variable refers to an object that no longer exists", at: expression.location)
-      }
       keys = []
     case .value(.array(let values)) where values.isEmpty: keys = []
     case .value(let value):
       throw ScriptError(
         "type mismatch: \(relationship.name) holds \(destination.name) objects, not"
           + " \(ValueCoercion.typeName(of: value))", at: expression.location)
+    }
+    for target in keys where !session.contains(target) {
+      throw ScriptError(
+        "\(identifier(target)) no longer exists (deleted or rolled back)", at: expression.location)
     }
     for target in keys where !catalog.entities[Int(target.entity)].isKind(of: destination) {
       throw ScriptError(

@@ -31,8 +31,8 @@ enum Executable {
     try process.run()
     stdin.fileHandleForWriting.write(Data(input.utf8))
     try stdin.fileHandleForWriting.close()
-    let out = stdout.fileHandleForReading.readDataToEndOfFile()
-    let err = stderr.fileHandleForReading.readDataToEndOfFile()
+    let out = try stdout.fileHandleForReading.readToEnd() ?? Data()
+    let err = try stderr.fileHandleForReading.readToEnd() ?? Data()
     process.waitUntilExit()
     return ScriptResult(
       stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self),
