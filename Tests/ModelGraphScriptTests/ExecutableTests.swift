@@ -80,6 +80,8 @@ struct ExecutableTests {
     let read = try Executable.run(["notes.mgs", "-c", "fetch Note"], in: directory)
     #expect(read.stdout.contains("Note/0.0  kept"))
     #expect(read.exit == 0)
+    let piped = try Executable.run(["notes.mgs"], input: "count Note\n", in: directory)
+    #expect(piped == ScriptResult(stdout: "1\n", stderr: "", exit: 0))
     let missing = try Executable.run(["absent.mgs"], in: directory)
     #expect(missing.exit == 64)
   }

@@ -21,6 +21,10 @@ enum ValueCoercion {
       return .null
     }
     guard let converted = convert(value, to: attribute.valueType) else {
+      if Binder.type(of: value).isNumeric, StaticType.scalar(attribute.valueType).isNumeric {
+        throw ScriptError(
+          "\(value) does not fit \(attribute.name) (\(attribute.valueType))", at: location)
+      }
       throw ScriptError(
         "type mismatch: \(attribute.name) is \(attribute.valueType)\(attribute.isOptional ? "?" : ""),"
           + " not \(typeName(of: value))", at: location)
