@@ -44,19 +44,45 @@ public final class ModelContainer: Sendable {
   /// With a ``ModelConfiguration/url`` the container takes an exclusive lock on the store file,
   /// removes temporary files a crash left, and loads the snapshot if the file exists.
   /// - Throws: ``SnapshotError`` for a locked, unreadable or damaged file (a damaged file is
-  ///   never replaced by an empty store), or one whose schema differs from the classes'.
-  public init(
+  ///   never replaced by an empty store); ``MigrationError`` with code
+  ///   ``MigrationError/Code/schemaMismatch`` listing every difference (entity, property, what
+  ///   changed) when the file's schema differs from the classes'. Subclasses that are not
+  ///   listed are compared when they are first used.
+  public convenience init(
     for types: [PersistentModel.Type], configurations: [ModelConfiguration] = [],
     fileIO: any FileIO = SystemFileIO()
   ) throws {
+    try self.init(
+      for: types, migrationPlan: nil, configurations: configurations, fileIO: fileIO)
+  }
+
+  /// Makes a container for model classes whose stored data a plan migrates.
+  ///
+  /// The file's schema is matched to a version of the plan by content, and migrated stage by
+  /// stage to the plan's last version, all or nothing; the migrated store is written back to
+  /// the file (atomically) before the initializer returns, so the migration runs once. If
+  /// any stage fails, the file is left as it was. The plan is checked even when there is no
+  /// file or nothing to migrate. The classes of the plan's last version are registered
+  /// besides `types`.
+  /// - Parameters:
+  ///   - types: The model classes; they must be those of the plan's last version.
+  ///   - migrationPlan: The versions and stages, or `nil` to migrate nothing.
+  ///   - configurations: Where the data lives; in memory when omitted.
+  /// - Throws: ``MigrationError``, ``SnapshotError``, ``SchemaError``, or the error a custom
+  ///   stage throws.
+  public init(
+    for types: [PersistentModel.Type], migrationPlan: (any SchemaMigrationPlan.Type)?,
+    configurations: [ModelConfiguration] = [], fileIO: any FileIO = SystemFileIO()
+  ) throws {
     let configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
     self.configurations = configurations
+    let loader = try StoreLoader(types: types, plan: migrationPlan)
     if let url = configurations[0].url, !configurations[0].isStoredInMemoryOnly {
       let file = SnapshotFile(path: url.path, io: fileIO)
       let token = try fileIO.lock(url.path + ".lock")
       do {
         file.removeOrphans()
-        store = try file.load().map(Store.init(loading:)) ?? Store()
+        store = try loader.load(file)
       } catch {
         fileIO.unlock(token)
         throw error
@@ -68,13 +94,16 @@ public final class ModelContainer: Sendable {
       snapshotFile = nil
       lockToken = nil
     }
-    do {
-      for type in types { _ = try entityIndex(for: type) }
-    } catch let error as SchemaError where error.code == .conflictingEntity {
-      throw SnapshotError(
-        .schemaMismatch, path: snapshotFile?.path ?? "", section: "schema",
-        message: error.message)
-    }
+    for type in loader.types { _ = try entityIndex(for: type) }
+  }
+
+  /// A container on a store made elsewhere (a migration stage's), with no file.
+  init(store: Store, types: [PersistentModel.Type]) throws {
+    self.store = store
+    configurations = [ModelConfiguration(isStoredInMemoryOnly: true)]
+    snapshotFile = nil
+    lockToken = nil
+    for type in types { _ = try entityIndex(for: type) }
   }
 
   deinit {

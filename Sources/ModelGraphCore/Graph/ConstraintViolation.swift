@@ -10,6 +10,8 @@ public struct ConstraintViolation: Sendable, Hashable, CustomStringConvertible {
     case deny
     /// A to-many relationship holds fewer or more objects than its limits allow.
     case count
+    /// A required to-one relationship holds no live object.
+    case required
   }
 
   /// The object concerned.

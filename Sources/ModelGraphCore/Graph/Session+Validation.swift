@@ -3,8 +3,9 @@ extension Session {
   ///
   /// The rules: non-optional attributes of new objects set, unique attributes and unique
   /// constraints unique across the declaring class and its descendants (against saved objects
-  /// and within the change set), deny rules of deleted objects, and the count limits of to-many
-  /// relationships of new or changed objects. Validate after ``rebaseOntoLatest()`` and publish
+  /// and within the change set), deny rules of deleted objects, the count limits of to-many
+  /// relationships and required to-one relationships (not optional, or a minimum count of 1)
+  /// of new or changed objects. Validate after ``rebaseOntoLatest()`` and publish
   /// only when this returns nothing.
   /// - Returns: Every violation found; empty when the change set may be published.
   /// - Complexity: O(changes), plus O(rows of a hierarchy) per unique rule the changes touch.
@@ -52,30 +53,40 @@ extension Session {
     }
   }
 
-  /// To-many relationships of new or changed objects outside their count limits.
+  /// Relationships of new or changed objects outside their limits: a to-many's
+  /// minimum and maximum, a to-one that is required (not optional, or a minimum of 1) and
+  /// holds no live object.
   private func countViolations(_ changeSet: [EntityChanges]) -> [ConstraintViolation] {
     var violations: [ConstraintViolation] = []
     for change in changeSet {
       let entity = catalog.entities[change.entity]
-      let limited = entity.relationships.enumerated().filter {
-        $0.element.isToMany
-          && ($0.element.minimumModelCount > 0 || $0.element.maximumModelCount > 0)
+      let limited = entity.relationships.enumerated().compactMap {
+        slot, relationship -> (slot: Int, relationship: RelationshipDescription, minimum: Int)? in
+        let minimum =
+          relationship.isToMany
+          ? relationship.minimumModelCount
+          : max(min(relationship.minimumModelCount, 1), relationship.isOptional ? 0 : 1)
+        let maximum = relationship.isToMany ? relationship.maximumModelCount : 0
+        return minimum > 0 || maximum > 0 ? (slot, relationship, minimum) : nil
       }
       guard !limited.isEmpty else { continue }
       for row in change.insertedRows + change.relationshipRows {
         let key = key(change.entity, row)
         guard contains(key) else { continue }
-        for (slot, relationship) in limited {
+        for (slot, relationship, minimum) in limited {
           let count = relatedKeys(of: key, slot: slot).filter { contains($0) }.count
-          let minimum = relationship.minimumModelCount
           let maximum = relationship.maximumModelCount
-          if minimum > 0 && count < minimum {
+          if count < minimum {
             violations.append(
-              violation(
-                key, property: relationship.name, rule: .count,
-                detail: "\(count) related objects, fewer than the minimum \(minimum)"))
+              relationship.isToMany
+                ? violation(
+                  key, property: relationship.name, rule: .count,
+                  detail: "\(count) related objects, fewer than the minimum \(minimum)")
+                : violation(
+                  key, property: relationship.name, rule: .required,
+                  detail: "a required to-one relationship holds no object"))
           }
-          if maximum > 0 && count > maximum {
+          if relationship.isToMany && maximum > 0 && count > maximum {
             violations.append(
               violation(
                 key, property: relationship.name, rule: .count,

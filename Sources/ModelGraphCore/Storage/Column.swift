@@ -139,6 +139,13 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
 
   override func grow(to count: Int) {
     guard count > rowCount else { return }
+    // Within the last chunk (the common case, one row per insert): no chunk to add.
+    if rowCount > 0
+      && (count - 1) &>> AnyColumn.chunkShift == (rowCount - 1) &>> AnyColumn.chunkShift
+    {
+      rowCount = count
+      return
+    }
     let needed = (count + ColumnChunk<Element>.capacity - 1) >> AnyColumn.chunkShift
     if needed > basesCapacity {
       let capacity = max(needed, basesCapacity * 2)

@@ -110,3 +110,35 @@ struct SessionGraphTests {
     }
   }
 }
+
+@Suite("Session graph rules: required to-one")
+struct SessionRequiredToOneTests {
+  @Test("a non-optional to-one with no live object is reported; an optional one is not")
+  func requiredToOne() throws {
+    let store = Store()
+    try store.register([
+      EntityDescription(name: "Owner"),
+      EntityDescription(
+        name: "Pet",
+        relationships: [
+          RelationshipDescription(
+            name: "owner", destination: "Owner", isToMany: false, isOptional: false),
+          RelationshipDescription(name: "sitter", destination: "Owner", isToMany: false),
+        ]),
+    ])
+    let session = Session(store: store)
+    let pet = session.insert(entity: 1)
+    let violations = session.validate()
+    #expect(violations.map(\.rule) == [.required])
+    #expect(violations.map(\.property) == ["owner"])
+    #expect(violations.map(\.key) == [pet])
+
+    let owner = session.insert(entity: 0)
+    session.setRelationship(of: pet, slot: 0, to: [owner])
+    #expect(session.validate().isEmpty)
+    _ = session.save()
+    _ = session.deleteApplyingRules(owner)
+    session.storeRelatedKeys([], of: pet, slot: 0)
+    #expect(session.validate().map(\.key) == [pet])
+  }
+}

@@ -41,9 +41,11 @@ package struct ChildRun {
       engine: label, timeLimit: timeLimit, watchdog: Watchdog(engine: label))
     ResidentMemory.releaseFreedMemory()
     let before = ResidentMemory.bytes()
+    let heapBefore = ResidentMemory.heapBytesInUse()
     let loaded = try engine.load(dataSet)
     ResidentMemory.releaseFreedMemory()
     let after = ResidentMemory.bytes()
+    let heapAfter = ResidentMemory.heapBytesInUse()
     var failures: [String] = []
     let order = JobID.executionOrder.filter(jobs.contains)
     for (index, job) in order.enumerated() {
@@ -51,7 +53,8 @@ package struct ChildRun {
       do {
         switch job {
         case .w11:
-          emit(memoryLine(before: before, after: after, objects: loaded.count).text)
+          let heap = heapBefore.flatMap { before in heapAfter.map { $0 - before } }
+          emit(memoryLine(before: before, after: after, heap: heap, objects: loaded.count).text)
         case .w1:
           emit(try measureInsert(measurer).text)
         default:
@@ -87,7 +90,9 @@ package struct ChildRun {
     return try measurer.measure(.w1, .timed(timed))
   }
 
-  private func memoryLine(before: Int?, after: Int?, objects: Int) -> ResultLine {
+  /// The W11 line: resident bytes per object, with `heap=` (allocator bytes in use per object,
+  /// where the allocator reports them) beside it.
+  private func memoryLine(before: Int?, after: Int?, heap: Int?, objects: Int) -> ResultLine {
     guard let before, let after, objects > 0 else {
       return ResultLine(job: "W11", engine: label, skipReason: "no /proc/self/statm")
     }
@@ -99,6 +104,9 @@ package struct ChildRun {
       unit: Figure.bytesPerObject.unit,
       fields: [
         .init(key: "count", value: String(objects)), .init(key: "bytes", value: String(delta)),
-      ])
+      ]
+        + (heap.map {
+          [.init(key: "heap", value: String(format: "%.1f", Double($0) / Double(objects)))]
+        } ?? []))
   }
 }

@@ -27,4 +27,21 @@ package enum ResidentMemory {
     guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
     return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
   }
+
+  /// Bytes the C allocator has handed out and not had back (glibc's `mallinfo2`: arena blocks
+  /// in use plus mapped blocks), or `nil` where that is not available (another allocator).
+  ///
+  /// Unlike resident memory, this does not count freed blocks the allocator keeps, so the two
+  /// together tell what an engine keeps from what its load churned through.
+  package static func heapBytesInUse() -> Int? {
+    #if canImport(Glibc)
+      // With jemalloc linked in, glibc's arenas are not where the engine allocates.
+      if dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl") != nil { return nil }
+      let info = mallinfo2()
+      let used = Int(info.uordblks) + Int(info.hblkhd)
+      return used > 0 ? used : nil
+    #else
+      return nil
+    #endif
+  }
 }

@@ -1,0 +1,99 @@
+/// Opens a container's snapshot file: loads it, and brings its schema to the code's, through a
+/// migration plan or (without one) only when nothing but the layout differs.
+struct StoreLoader {
+  /// The classes to register: those given, and the plan's newest version's.
+  let types: [PersistentModel.Type]
+  let plan: MigrationRunner?
+
+  /// Checks the plan (if any) and that `types` belong to its newest version.
+  init(types: [PersistentModel.Type], plan: (any SchemaMigrationPlan.Type)?) throws {
+    let runner = try plan.map(MigrationRunner.init)
+    self.plan = runner
+    self.types = types + (runner?.latest.schema.models ?? [])
+    // Without a plan the classes are compared with a file only, when there is one.
+    guard let runner else { return }
+    let given = try ModelSchema(types)
+    let latest = runner.latest.model.catalog
+    let differences = given.catalog.differences(to: latest).filter {
+      $0.change != .entityRemoved && $0.change != .entityAdded
+    }
+    let extra = given.catalog.entities.filter { latest.entity(named: $0.name) == nil }
+    guard differences.isEmpty, extra.isEmpty,
+      given.descriptions.isSubset(of: runner.latest.model.descriptions)
+    else {
+      throw MigrationError(
+        .invalidPlan,
+        differences: differences
+          + extra.map { SchemaDifference(entity: $0.name, change: .entityAdded) },
+        message: "the container's classes are not those of the newest version "
+          + "(\(runner.latest.schema.versionIdentifier)) of \(runner.plan); they differ in")
+    }
+  }
+
+  /// The store the file holds, migrated; an empty store when there is no file.
+  ///
+  /// A migrated store is written back to the file before it is returned.
+  func load(_ file: SnapshotFile) throws -> Store {
+    guard let stored = try file.load() else { return Store() }
+    if let plan {
+      guard let migrated = try plan.migrate(stored, path: file.path) else {
+        return Store(loading: stored)
+      }
+      try file.save(migrated)
+      return Store(loading: migrated)
+    }
+    return Store(loading: try unplanned(stored, path: file.path))
+  }
+
+  /// Without a plan, the stored entities the code declares must mean the same; only their
+  /// layout (declaration order, `originalName`) may differ, and is brought to the code's.
+  private func unplanned(_ stored: StoreVersion, path: String) throws -> StoreVersion {
+    let given = try ModelSchema(types)
+    let found = unlistedClasses(of: stored.catalog, reached: given.catalog)
+    let schema = found.isEmpty ? given : try ModelSchema(types + found)
+    let differences = stored.catalog.differences(to: schema.catalog).filter {
+      $0.change != .entityRemoved && $0.change != .entityAdded
+    }
+    guard differences.isEmpty else {
+      throw MigrationError(
+        .schemaMismatch, path: path, differences: differences,
+        message: "the file's schema differs from the model classes and no migration plan "
+          + "covers it; it differs in")
+    }
+    let sameLayout = schema.catalog.entities.allSatisfy { entity in
+      stored.catalog.entity(named: entity.name).map { $0.description == entity.description }
+        ?? true
+    }
+    if sameLayout { return stored }
+    let storedOnly = stored.catalog.entities.map(\.description).filter {
+      schema.catalog.entity(named: $0.name) == nil
+    }
+    let target = try SchemaCatalog().adding(
+      schema.catalog.entities.map(\.description) + storedOnly)
+    return try stored.migrated(to: target, defaults: schema.defaults, mode: .lightweight).version
+  }
+
+  /// The classes of stored entities that `types` do not reach (subclasses, typically), found
+  /// by name beside one of `types` (in its module or enclosing type).
+  private func unlistedClasses(of stored: SchemaCatalog, reached: SchemaCatalog)
+    -> [PersistentModel.Type]
+  {
+    // A class's mangled name ends with its own name's length, the name and `C`; the rest names
+    // its context, in which a sibling class is found the same way.
+    let contexts = Set(
+      types.compactMap { type -> String? in
+        let own = String(describing: type)
+        let suffix = "\(own.utf8.count)\(own)C"
+        guard let mangled = _mangledTypeName(type), mangled.hasSuffix(suffix) else { return nil }
+        return String(mangled.dropLast(suffix.count))
+      })
+    return stored.entities.compactMap { entity -> PersistentModel.Type? in
+      guard reached.entity(named: entity.name) == nil else { return nil }
+      for context in contexts.sorted() {
+        let name = "\(context)\(entity.name.utf8.count)\(entity.name)C"
+        if let found = _typeByName(name) as? PersistentModel.Type { return found }
+      }
+      return nil
+    }
+  }
+}

@@ -1,0 +1,66 @@
+/// The schema a set of model classes declares, without a store: the catalog of the classes,
+/// their ancestors and relationship destinations, and the initial values of their attributes.
+struct ModelSchema {
+  /// The classes, listed ones first, then ancestors and destinations as found.
+  let classes: [PersistentModel.Type]
+  /// The entities of the classes.
+  let catalog: SchemaCatalog
+  /// Entity name -> attribute name -> initial value, for attributes that declare one.
+  let defaults: [String: [String: ModelValue]]
+
+  /// The schema of `types`.
+  ///
+  /// - Throws: ``SchemaError`` for a class that cannot be a model, or two classes of the same
+  ///   name with different definitions.
+  init(_ types: [PersistentModel.Type]) throws {
+    let classes = ModelSchema.closure(of: types)
+    var descriptions: [EntityDescription] = []
+    for type in classes {
+      descriptions.append(try ModelClassInfo.info(for: type).entityDescription())
+    }
+    self.classes = classes
+    catalog = try SchemaCatalog().adding(descriptions)
+    var defaults: [String: [String: ModelValue]] = [:]
+    for type in classes {
+      let info = ModelClassInfo.info(for: type)
+      defaults[info.entityName] = ModelSchema.initialValues(of: info)
+    }
+    self.defaults = defaults
+  }
+
+  /// `types`, their ancestors and their relationship destinations, each once.
+  private static func closure(of types: [PersistentModel.Type]) -> [PersistentModel.Type] {
+    var seen = Set<ObjectIdentifier>()
+    var classes: [PersistentModel.Type] = []
+    var queue = types
+    var next = 0
+    while next < queue.count {
+      let type = queue[next]
+      next += 1
+      guard seen.insert(ObjectIdentifier(type)).inserted else { continue }
+      classes.append(type)
+      let info = ModelClassInfo.info(for: type)
+      if let parent = info.parentClass { queue.append(parent) }
+      for field in info.relationshipWrappers { queue.append(field.type.destinationType) }
+    }
+    return classes
+  }
+
+  /// The initial values the attributes of a new object of the class hold.
+  private static func initialValues(of info: ModelClassInfo) -> [String: ModelValue] {
+    info.withPrototype { prototype in
+      let base = Unmanaged.passUnretained(prototype).toOpaque()
+      var values: [String: ModelValue] = [:]
+      for field in info.attributeWrappers {
+        guard let reader = field.type as? any _AttributeInitialValue.Type,
+          let value = reader.initialStoredValue(at: base + field.offset)
+        else { continue }
+        values[field.name] = value
+      }
+      return values
+    }
+  }
+
+  /// The entity descriptions, for comparing schemas by content.
+  var descriptions: Set<EntityDescription> { Set(catalog.entities.map(\.description)) }
+}

@@ -1,0 +1,45 @@
+/// A stored schema that cannot be brought to the code's schema: what differs and why it fails.
+public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// What kind of failure this is.
+  public enum Code: String, Sendable, Hashable {
+    /// The file's schema differs from the code's and no migration plan covers the difference.
+    case schemaMismatch
+    /// A lightweight stage meets a change it cannot make without code (a custom stage).
+    case notLightweight
+    /// The migration plan is inconsistent (duplicate versions, a stage naming an unknown
+    /// version, no path to the newest version).
+    case invalidPlan
+    /// The stored data breaks a rule of the newer schema (a new `.unique` attribute with
+    /// duplicate values, a derived to-one relationship with two candidates).
+    case invalidData
+    /// A custom stage left values unset, changed its old (read-only) context, or saved its new
+    /// context while values were still owed.
+    case incompleteCustomStage
+  }
+
+  /// What kind of failure this is.
+  public var code: Code
+  /// The snapshot file concerned, when there is one.
+  public var path: String?
+  /// The differences concerned: all of them for ``Code/schemaMismatch``, the offending ones
+  /// otherwise.
+  public var differences: [SchemaDifference]
+  /// A sentence for a person.
+  public var message: String
+
+  /// Makes an error.
+  public init(
+    _ code: Code, path: String? = nil, differences: [SchemaDifference] = [], message: String
+  ) {
+    self.code = code
+    self.path = path
+    self.differences = differences
+    self.message = message
+  }
+
+  /// `path: message` followed by the differences, one per line.
+  public var description: String {
+    let head = (path.map { "\($0): " } ?? "") + message
+    return ([head] + differences.map { "  \($0)" }).joined(separator: "\n")
+  }
+}
