@@ -104,6 +104,10 @@ struct SessionStateTests {
     engine.onStatementStart = { Interrupt.request() }
     runner.run("fetch N where name LIKE \"*\"", path: "slow")
     #expect(errors == "slow:1:1: error: interrupted\nfetch N where name LIKE \"*\"\n^\n")
+    // A condition the engine evaluates alone stops too: each match passes a Ctrl-C check.
+    errors = ""
+    runner.run("count N where name == \"a\"", path: "engine")
+    #expect(errors.hasPrefix("engine:1:1: error: interrupted\n"))
     engine.onStatementStart = nil
     runner.run("count N where name LIKE \"*\"", path: "after")
     #expect(output == "2\n")

@@ -12,7 +12,7 @@ public enum Interrupt {
 
   /// Throws when a stop was requested, clearing the request.
   static func check() throws {
-    if flag.exchange(false, ordering: .relaxed) {
+    if flag.load(ordering: .relaxed), flag.exchange(false, ordering: .relaxed) {
       throw EvaluationError(message: "interrupted")
     }
   }

@@ -27,13 +27,23 @@ extension ScriptEngine {
       slot = found
     }
     var grouping: String?
+    var groupingRelationship: String?
     if let (name, location) = statement.groupBy, name != "class" {
-      guard let group = entity.attributeSlot(named: name) else {
+      if let slot = entity.attributeSlot(named: name) {
+        if case .array = entity.attributes[slot].valueType {
+          throw ScriptError("cannot group by an array attribute", at: location)
+        }
+      } else if let slot = entity.relationshipSlot(named: name) {
+        guard !entity.relationships[slot].isToMany else {
+          throw ScriptError(
+            "cannot group by the to-many relationship '\(name)'; group by a to-one one, an"
+              + " attribute or class", at: location)
+        }
+        groupingRelationship = name
+      } else {
         throw ScriptError(
-          "\(entity.name) has no attribute '\(name)' to group by (or use 'by class')", at: location)
-      }
-      if case .array = entity.attributes[group].valueType {
-        throw ScriptError("cannot group by an array attribute", at: location)
+          "\(entity.name) has no attribute or to-one relationship '\(name)' to group by (or use"
+            + " 'by class')", at: location)
       }
       grouping = name
     }
@@ -53,7 +63,12 @@ extension ScriptEngine {
     for key in keys {
       try checkInterrupt()
       let group: ModelValue
-      if let grouping {
+      if let groupingRelationship {
+        group =
+          evaluator.related(groupingRelationship, of: key).first.map {
+            .string(identifier($0))
+          } ?? .null
+      } else if let grouping {
         group = evaluator.attribute(grouping, of: key)
       } else if statement.groupBy != nil {
         group = .string(catalog.entities[Int(key.entity)].name)

@@ -65,8 +65,8 @@ enum Help {
       update Class|$v set name = expression, … [where condition]
       delete Class|$v [where condition]
       fetch [only] Class [where condition] [sort key [asc|desc], …] [limit n] [offset n] [prefetch rel, …]
-      count [only] Class [where condition] [by class|attribute]
-      sum|min|max|avg [only] Class.attribute [where condition] [by class|attribute]
+      count [only] Class [where condition] [by class|attribute|to-one] [limit n] [offset n]
+      sum|min|max|avg [only] Class.attribute [where condition] [by class|attribute|to-one]
       save | rollback | begin | commit
       open "file.mgs" | load "file.mgs" | snapshot ["file.mgs"]
     Conditions use NSPredicate's format: == != < <= > >= BEGINSWITH ENDSWITH CONTAINS LIKE MATCHES

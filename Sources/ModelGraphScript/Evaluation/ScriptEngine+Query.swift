@@ -87,7 +87,14 @@ extension ScriptEngine {
   func residualTest(_ prepared: PreparedQuery) -> ((ObjectKey) throws -> Bool)? {
     let evaluator = evaluator
     let conditions = prepared.residual
-    guard !conditions.isEmpty else { return nil }
+    guard !conditions.isEmpty else {
+      // In the REPL every match passes through a check of Ctrl-C, so a long query stops.
+      return handlesInterrupts
+        ? { _ in
+          try Interrupt.check()
+          return true
+        } : nil
+    }
     return { key in
       for condition in conditions where !(try evaluator.test(condition, on: key)) { return false }
       return true
