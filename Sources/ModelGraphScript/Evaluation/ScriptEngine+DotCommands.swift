@@ -65,7 +65,7 @@ enum Help {
       update Class|$v set name = expression, … [where condition]
       delete Class|$v [where condition]
       fetch [only] Class [where condition] [sort key [asc|desc], …] [limit n] [offset n] [prefetch rel, …]
-      count [only] Class [where condition] [by class|attribute|to-one] [limit n] [offset n]
+      count [only] Class [where condition] [limit n] [offset n] | [by class|attribute|to-one]
       sum|min|max|avg [only] Class.attribute [where condition] [by class|attribute|to-one]
       save | rollback | begin | commit
       open "file.mgs" | load "file.mgs" | snapshot ["file.mgs"]

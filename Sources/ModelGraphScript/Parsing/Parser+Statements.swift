@@ -206,7 +206,12 @@ extension Parser {
     try parseClauses(&query, function == .count ? ["where", "limit", "offset"] : ["where"])
     var groupBy: (name: String, location: SourceLocation)?
     continueClause(["by"])
-    if accept(keyword: "by") {
+    if current.isKeyword("by") {
+      let byLocation = current.location
+      position += 1
+      guard query.limit == nil, query.offset == nil else {
+        throw ScriptError("limit and offset apply to a count without 'by'", at: byLocation)
+      }
       let (name, location) = try expectIdentifier("'class' or an attribute name after 'by'")
       groupBy = (name, location)
     }
