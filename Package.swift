@@ -25,11 +25,16 @@ let package = Package(
   targets: [
     .target(name: "ModelGraphCore", swiftSettings: engineSettings),
     .target(name: "ModelGraph", dependencies: ["ModelGraphCore"], swiftSettings: engineSettings),
-    .executableTarget(name: "modelgraph", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),
+    .target(name: "ModelGraphScript", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "modelgraph", dependencies: ["ModelGraphScript"], swiftSettings: swiftSettings),
     .executableTarget(
       name: "TripsPlayground", dependencies: ["ModelGraph"], path: "Playgrounds/Trips",
       swiftSettings: swiftSettings),
     .testTarget(name: "ModelGraphCoreTests", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),
     .testTarget(name: "ModelGraphTests", dependencies: ["ModelGraph"], swiftSettings: swiftSettings),
+    .testTarget(
+      name: "ModelGraphScriptTests", dependencies: ["ModelGraphScript", "ModelGraph"],
+      exclude: ["Golden"], swiftSettings: swiftSettings),
   ]
 )
