@@ -5,7 +5,7 @@ func report(_ error: ModelError) {
   for line in error.description.split(separator: "\n") { print("    \(line)") }
 }
 
-/// The names of `objects` joined with ", ", or "none".
+/// `names` joined with ", ", or "none" when there are none.
 func list(_ names: [String]) -> String {
   names.isEmpty ? "none" : names.joined(separator: ", ")
 }

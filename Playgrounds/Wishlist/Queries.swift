@@ -47,7 +47,7 @@ enum Queries {
       sortBy: [SortDescriptor(\.name)])
   }
 
-  /// Trips (complete or not) whose every activity is done.
+  /// Trips marked complete.
   static var completeTrips: FetchDescriptor<Trip> {
     FetchDescriptor(predicate: #Predicate { $0.isComplete })
   }

@@ -79,7 +79,8 @@ struct Steps {
     }
   }
 
-  /// Searches trips and the activities of trips; an empty text lists the 3 newest trips.
+  /// Searches trips and the activities of trips; an empty text lists the 3 most recently
+  /// created trips.
   func search(_ text: String) throws {
     print("\nSearch \"\(text)\":")
     if text.isEmpty {

@@ -10,8 +10,8 @@ enum TripCollection: String, Codable, Sendable, PersistentValue, CaseIterable {
 
 /// A trip on the wishlist: where, when, which collection, and what to do there.
 ///
-/// SwiftData: `@Model final class Trip` with `#Unique<Trip>([\.name])` and
-/// `#Index<Trip>([\.createdDate], [\.collection])`.
+/// In SwiftData this is `@Model final class Trip` with `#Index<Trip>([\.createdDate],
+/// [\.collection])`; here the indexes are the `indexes` class property.
 class Trip: PersistentModel, IndexedModel {
   @Attribute(.unique) var name: String
   @Attribute var destination: String
