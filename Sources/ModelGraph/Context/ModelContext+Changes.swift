@@ -46,7 +46,7 @@ extension ModelContext {
     model._pending = nil
     register(model)
     insertedObjects.append(model)
-    if !missing.isEmpty { missingAttributes[key] = missing }
+    if !missing.isEmpty { session.noteUnsetAttributes(missing, of: key) }
     if let relationships = pending?.relationships {
       for (slot, models) in relationships.enumerated() {
         if let models { model._setRelatedObjects(slot: slot, models) }
@@ -59,7 +59,7 @@ extension ModelContext {
   func noteWrite(_ model: PersistentModel, attributeSlot slot: Int) {
     switch model._status {
     case .inserted:
-      if !missingAttributes.isEmpty { missingAttributes[model._key]?.remove(slot) }
+      session.noteAttributeSet(slot, of: model._key)
     case .registered:
       session.noteAttributeWrite(entity: Int(model._key.entity), row: model._row, slot: slot)
       markChanged(model)
@@ -68,14 +68,7 @@ extension ModelContext {
     }
   }
 
-  /// Records a write to relationship `slot` of a managed object.
-  func noteWrite(_ model: PersistentModel, relationshipSlot slot: Int) {
-    guard model._status == .registered else { return }
-    session.noteRelationshipWrite(entity: Int(model._key.entity), row: model._row)
-    markChanged(model)
-  }
-
-  private func markChanged(_ model: PersistentModel) {
+  func markChanged(_ model: PersistentModel) {
     if !model._isChanged {
       model._isChanged = true
       changedObjects.append(model)
@@ -92,20 +85,14 @@ extension ModelContext {
     guard let context = model._context else { return }
     precondition(context === self, "\(type(of: model)) object belongs to another ModelContext")
     guard model._status == .inserted || model._status == .registered else { return }
-    let key = model._key
-    deleteKey(key)
-    applyDeleteRules(startingAt: key)
+    session.deleteApplyingRules(model._key)
   }
 
-  /// Deletes the live object `key` from the session and moves its handle (made if needed, so
-  /// ``deletedModelsArray`` lists it) to its deleted state; delete rules are the caller's.
-  func deleteKey(_ key: ObjectKey) {
-    guard session.contains(key) else { return }
+  /// Moves the handle of the live object `key` (made if needed, so ``deletedModelsArray``
+  /// lists it) to its deleted state, as the session is about to delete the object.
+  func objectWillBeDeleted(_ key: ObjectKey) {
     let model = object(for: key)
-    let wasInserted = model._status == .inserted
-    session.delete(key)
-    if wasInserted {
-      missingAttributes[key] = nil
+    if model._status == .inserted {
       detach(model)
     } else {
       model._status = .pendingDeletion

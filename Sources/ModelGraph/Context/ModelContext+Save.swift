@@ -4,9 +4,10 @@ extension ModelContext {
   /// The save first validates the whole change set; if any rule is broken it throws one error
   /// listing every violation, and the store, every other context and this context's pending
   /// changes stay as they were, so the caller can fix them or ``rollback()``.
-  /// The rules checked: non-optional attributes set, unique attributes unique across their
-  /// class hierarchy (against the store and within the change set), deny rules of deleted
-  /// objects, and the count limits of to-many relationships.
+  /// The rules checked: non-optional attributes set, unique attributes and unique constraints
+  /// (``ModelIndex/unique(_:_:_:)``) unique across their class hierarchy (against the store and
+  /// within the change set), deny rules of deleted objects, and the count limits of to-many
+  /// relationships.
   /// - Returns: A deletion record per deleted object, holding the values of its attributes
   ///   marked `.preserveValueOnDeletion` (SwiftData's `save()` returns nothing; the result is
   ///   discardable).
@@ -36,8 +37,6 @@ extension ModelContext {
     insertedObjects = []
     changedObjects = []
     deletedObjects = []
-    missingAttributes = [:]
-    denyChecks = []
     return records
   }
 
@@ -51,7 +50,7 @@ extension ModelContext {
       let pending = PendingValues(info: object._classInfo)
       var values: [(any ColumnValue)?] = []
       if let table = object._table {
-        let unset = missingAttributes[object._key] ?? SlotSet()
+        let unset = session.unsetAttributes(of: object._key)
         values = table.attributeColumns.enumerated().map { slot, column in
           unset.contains(slot) ? nil : column.anyValue(at: object._row)
         }
@@ -81,7 +80,5 @@ extension ModelContext {
     insertedObjects = []
     changedObjects = []
     deletedObjects = []
-    missingAttributes = [:]
-    denyChecks = []
   }
 }

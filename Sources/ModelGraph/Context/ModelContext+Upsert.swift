@@ -1,31 +1,20 @@
 extension ModelContext {
-  /// Under ``UniquenessPolicy/upsert``: merges each new object whose unique attribute matches a
-  /// saved object into that object (see ``UniquenessPolicy/upsert``).
+  /// Under ``UniquenessPolicy/upsert``: merges each new object whose unique attribute or unique
+  /// constraint matches a saved object into that object (see ``UniquenessPolicy/upsert``).
   func mergeDuplicateInserts() {
     let catalog = session.catalog
     for change in session.changeSet where !change.insertedRows.isEmpty {
       let entity = catalog.entities[change.entity]
-      for (slot, attribute) in entity.attributes.enumerated() where attribute.isUnique {
-        let declaring = catalog.declaringEntity(ofAttribute: slot, in: entity)
-        let scope = catalog.subtree(of: declaring)
-        let tables = scope.map { session.table($0) }
-        let inserted = change.insertedRows.filter { session.table(change.entity).isAlive($0) }
-        let keys = inserted.map {
-          ObjectKey(
-            entity: change.entity, row: $0,
-            generation: session.table(change.entity).generation(of: $0))
+      for rule in session.uniqueRules(of: entity) {
+        let table = session.table(change.entity)
+        let keys = change.insertedRows.filter { table.isAlive($0) }.map {
+          ObjectKey(entity: change.entity, row: $0, generation: table.generation(of: $0))
         }
-        let tableIndex = scope.firstIndex(of: change.entity)!
-        let matches = tables[0].attributeColumns[slot].matches(
-          slot: slot, in: tables, candidates: inserted.map { (tableIndex, $0) },
-          excluded: Set(keys))
+        let matches = session.uniqueMatches(for: rule, candidates: keys, excluded: Set(keys))
         for (key, match) in zip(keys, matches) {
-          guard let match, session.contains(key) else { continue }
-          let target = ObjectKey(
-            entity: scope[match.table], row: match.row,
-            generation: tables[match.table].generation(of: match.row))
-          guard target.entity == key.entity else { continue }  // another class: reported on save
-          merge(key, into: target)
+          guard let match, session.contains(key), session.contains(match) else { continue }
+          guard match.entity == key.entity else { continue }  // another class: reported on save
+          merge(key, into: match)
         }
       }
     }
@@ -36,7 +25,7 @@ extension ModelContext {
   private func merge(_ source: ObjectKey, into target: ObjectKey) {
     let entity = session.catalog.entities[Int(source.entity)]
     let table = session.table(Int(source.entity))
-    let unset = missingAttributes[source] ?? SlotSet()
+    let unset = session.unsetAttributes(of: source)
     for slot in entity.attributes.indices where !unset.contains(slot) {
       table.attributeColumns[slot].copyValue(
         from: table.attributeColumns[slot], fromRow: Int(source.row), toRow: Int(target.row))
@@ -50,7 +39,6 @@ extension ModelContext {
     }
     let instance = registeredObject(for: source)
     session.delete(source)
-    missingAttributes[source] = nil
     guard let instance else { return }
     forget(instance)
     if registeredObject(for: target) == nil {

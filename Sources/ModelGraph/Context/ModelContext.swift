@@ -14,7 +14,6 @@ public final class ModelContext {
   var insertedObjects: [PersistentModel] = []
   var changedObjects: [PersistentModel] = []
   var deletedObjects: [PersistentModel] = []
-  var missingAttributes: [ObjectKey: SlotSet] = [:]
   /// The related objects the last prefetching fetch resolved, kept alive until the next one.
   var prefetchedObjects: [PersistentModel] = []
   /// What a save does when a new object duplicates a saved object's unique attribute.
@@ -22,14 +21,14 @@ public final class ModelContext {
   /// ``UniquenessPolicy/reject`` (the default) throws; SwiftData upserts silently, which
   /// ``UniquenessPolicy/upsert`` does here by explicit choice.
   public var uniquenessPolicy = UniquenessPolicy.reject
-
-  /// Deleted objects whose relationship (by slot) has the deny rule, checked on save.
-  var denyChecks: [(key: ObjectKey, slot: Int)] = []
+  private var observer: ContextSessionObserver?
 
   /// Makes a context on `container`'s current committed state.
   public init(_ container: ModelContainer) {
     self.container = container
     session = Session(store: container.store)
+    observer = ContextSessionObserver(self)
+    session.observer = observer
   }
 
   /// Whether anything was inserted, changed or deleted since the last save or rollback.

@@ -1,4 +1,5 @@
-/// What a save does when a new object's unique attribute matches a saved object's.
+/// What a save does when a new object's unique attribute, or the attributes of a unique
+/// constraint together, match a saved object's.
 public enum UniquenessPolicy: Sendable, Hashable {
   /// The save throws a ``ModelError`` listing the conflict (the default).
   case reject

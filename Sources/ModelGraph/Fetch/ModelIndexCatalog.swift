@@ -21,7 +21,7 @@ enum ModelIndexCatalog {
     var next: PersistentModel.Type? = modelClass
     while let current = next {
       if let indexed = current as? any IndexedModel.Type {
-        for index in indexed.indexes {
+        for index in indexed.indexes where index.keyPaths.count == 1 {
           guard case .attribute(let name) = KeyPathResolution.property(index.keyPath) else {
             continue
           }

@@ -47,7 +47,8 @@ extension ModelClassInfo {
     }
     return EntityDescription(
       name: entityName, parent: parentClass.map { String(describing: $0) },
-      attributes: attributes, relationships: relationships)
+      attributes: attributes, relationships: relationships,
+      uniqueConstraints: try declaredUniqueConstraints())
   }
 
   /// Runs `body` with this class's probe object (made on first use), under the class's lock.

@@ -16,6 +16,10 @@
 /// deep fetch of `Trip` reads the `startDate` index of the `Trip`, `BusinessTrip` and
 /// `PersonalTrip` tables and merges them. An attribute declared `@Attribute(.unique)` gets a
 /// unique hash index without a declaration.
+///
+/// ``unique(_:_:_:)`` with two or more key paths declares a compound unique constraint (the
+/// analogue of `#Unique<Person>([\.givenName, \.familyName])`): saves reject an object whose
+/// values in those attributes, together, equal another object's of the class or a subclass.
 public struct ModelIndex: Sendable {
   /// What the index answers.
   public enum Kind: Sendable, Hashable {
@@ -27,11 +31,19 @@ public struct ModelIndex: Sendable {
 
   /// What the index answers.
   public let kind: Kind
-  /// The attribute indexed.
-  public let keyPath: any AnyKeyPath & Sendable
-  /// Whether each value belongs to at most one object (declare the attribute `.unique` to have
-  /// saves enforce it).
+  /// The attribute indexed (the first one of a compound unique constraint).
+  public var keyPath: any AnyKeyPath & Sendable { keyPaths[0] }
+  /// The attributes, in order: one for an index, two or more for a compound unique constraint.
+  public let keyPaths: [any AnyKeyPath & Sendable]
+  /// Whether each value (each combination of values, for several attributes) belongs to at
+  /// most one object; saves enforce it.
   public let isUnique: Bool
+
+  private init(kind: Kind, keyPath: any AnyKeyPath & Sendable, isUnique: Bool) {
+    self.kind = kind
+    self.keyPaths = [keyPath]
+    self.isUnique = isUnique
+  }
 
   /// An ordered index on `keyPath`: equality, ranges, prefixes and sort order.
   public static func ordered<Root: PersistentModel, Value: Comparable>(
@@ -54,11 +66,32 @@ public struct ModelIndex: Sendable {
     ModelIndex(kind: .hash, keyPath: keyPath, isUnique: false)
   }
 
-  /// A hash index on `keyPath` whose values are unique (SwiftData's `#Unique`).
+  /// A hash index on `keyPath` whose values are unique (SwiftData's `#Unique` with one key
+  /// path); saves reject a duplicate, like `@Attribute(.unique)`.
   public static func unique<Root: PersistentModel, Value: Hashable>(
     _ keyPath: any KeyPath<Root, Value> & Sendable
   ) -> ModelIndex {
     ModelIndex(kind: .hash, keyPath: keyPath, isUnique: true)
+  }
+
+  /// A compound unique constraint: no two objects of the class and its subclasses may hold the
+  /// same values in all of these attributes (SwiftData's `#Unique` with a group of key paths).
+  ///
+  /// An object with `nil` in any of the attributes never conflicts. The constraint has no index
+  /// of its own; declare one on a selective attribute to speed up fetches.
+  /// - Complexity: A save that writes one of the attributes checks the constraint in
+  ///   O(objects of the declaring class and its subclasses).
+  public static func unique<Root: PersistentModel>(
+    _ first: any PartialKeyPath<Root> & Sendable, _ second: any PartialKeyPath<Root> & Sendable,
+    _ more: (any PartialKeyPath<Root> & Sendable)...
+  ) -> ModelIndex {
+    ModelIndex(kind: .hash, keyPaths: [first, second] + more, isUnique: true)
+  }
+
+  private init(kind: Kind, keyPaths: [any AnyKeyPath & Sendable], isUnique: Bool) {
+    self.kind = kind
+    self.keyPaths = keyPaths
+    self.isUnique = isUnique
   }
 }
 

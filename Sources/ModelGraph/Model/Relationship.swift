@@ -18,7 +18,8 @@ public struct Relationship<Value: RelationshipValue> {
   ///
   /// - Parameters:
   ///   - deleteRule: What deleting the owner does to the related objects.
-  ///   - minimumModelCount: The fewest related objects a save accepts (to-many; 0: none).
+  ///   - minimumModelCount: The fewest related objects a save accepts (0: none). On a to-one
+  ///     relationship, 1 makes it required: a save fails while it holds no object.
   ///   - maximumModelCount: The most related objects a save accepts (to-many; 0: no limit).
   ///   - originalName: The property's name in an earlier schema version.
   ///   - inverse: The relationship on the destination class that points back.

@@ -38,6 +38,15 @@ extension EntityDescription {
         result.append("relationship \(relationship.name) changed")
       }
     }
+    if uniqueConstraints != other.uniqueConstraints {
+      let describe = { (groups: [[String]]) in
+        groups.isEmpty
+          ? "none" : groups.map { "(\($0.joined(separator: ", ")))" }.joined(separator: " ")
+      }
+      result.append(
+        "unique constraints changed from \(describe(uniqueConstraints)) to \(describe(other.uniqueConstraints))"
+      )
+    }
     return result.isEmpty ? ["the definitions differ"] : result
   }
 }

@@ -11,15 +11,22 @@ public struct EntityDescription: Sendable, Hashable {
   public var attributes: [AttributeDescription]
   /// The relationships this class declares itself, in declaration order.
   public var relationships: [RelationshipDescription]
+  /// Groups of attributes (own or inherited, by name) whose values together belong to at most
+  /// one object of this class and its descendants: the analogue of SwiftData's `#Unique`.
+  ///
+  /// A group with one attribute behaves like that attribute's `.unique` option. An object with
+  /// `nil` in any attribute of a group never conflicts through that group.
+  public var uniqueConstraints: [[String]]
 
   /// Describes an entity.
   public init(
     name: String, parent: String? = nil, attributes: [AttributeDescription] = [],
-    relationships: [RelationshipDescription] = []
+    relationships: [RelationshipDescription] = [], uniqueConstraints: [[String]] = []
   ) {
     self.name = name
     self.parent = parent
     self.attributes = attributes
     self.relationships = relationships
+    self.uniqueConstraints = uniqueConstraints
   }
 }

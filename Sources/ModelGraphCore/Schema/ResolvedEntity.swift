@@ -15,6 +15,8 @@ public final class ResolvedEntity: Sendable {
   public let attributes: [AttributeDescription]
   /// Every relationship, inherited ones first; a relationship's position is its slot.
   public let relationships: [RelationshipDescription]
+  /// Every compound unique constraint that applies to the entity, inherited ones first.
+  public let uniqueConstraints: [UniqueConstraint]
   private let attributeSlots: [String: Int]
   private let relationshipSlots: [String: Int]
 
@@ -29,6 +31,12 @@ public final class ResolvedEntity: Sendable {
       attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
     self.relationshipSlots = Dictionary(
       relationships.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+    let slots = attributeSlots
+    self.uniqueConstraints =
+      (parent?.uniqueConstraints ?? [])
+      + description.uniqueConstraints.map { names in
+        UniqueConstraint(declaringEntity: index, slots: names.compactMap { slots[$0] })
+      }
   }
 
   /// The class name.

@@ -67,12 +67,38 @@ public struct SchemaCatalog: Sendable {
           message: "'\(name)' is declared twice in the class hierarchy")
       }
     }
+    try Self.checkUniqueConstraints(of: description, parent: parent)
     let resolved = ResolvedEntity(index: entities.count, description: description, parent: parent)
     entities.append(resolved)
     indexByName[description.name] = resolved.index
     subtrees.append([resolved.index])
     for ancestor in resolved.lineage.dropLast() {
       subtrees[ancestor].append(resolved.index)
+    }
+  }
+
+  private static func checkUniqueConstraints(
+    of description: EntityDescription, parent: ResolvedEntity?
+  ) throws {
+    let names = Set((parent?.attributes ?? []).map(\.name) + description.attributes.map(\.name))
+    for constraint in description.uniqueConstraints {
+      let listed = constraint.joined(separator: ", ")
+      guard !constraint.isEmpty else {
+        throw SchemaError(
+          .invalidUniqueConstraint, entity: description.name,
+          message: "a unique constraint names no attribute")
+      }
+      if let unknown = constraint.first(where: { !names.contains($0) }) {
+        throw SchemaError(
+          .invalidUniqueConstraint, entity: description.name, property: unknown,
+          message:
+            "unique constraint (\(listed)) names '\(unknown)', not an attribute of the entity")
+      }
+      guard Set(constraint).count == constraint.count else {
+        throw SchemaError(
+          .invalidUniqueConstraint, entity: description.name,
+          message: "unique constraint (\(listed)) repeats an attribute")
+      }
     }
   }
 }

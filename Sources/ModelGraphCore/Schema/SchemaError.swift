@@ -16,6 +16,8 @@ public struct SchemaError: Error, Sendable, Hashable, CustomStringConvertible {
     case conflictingEntity
     /// A key path does not name a persisted property.
     case unknownKeyPath
+    /// A unique constraint is empty, repeats an attribute or names one the entity lacks.
+    case invalidUniqueConstraint
   }
 
   /// What kind of problem this is.

@@ -71,12 +71,17 @@ extension SchemaCatalog {
         writer.append(UInt64(relationship.maximumModelCount))
         writer.append(optional: relationship.originalName)
       }
+      writer.append(UInt64(description.uniqueConstraints.count))
+      for constraint in description.uniqueConstraints {
+        writer.append(UInt64(constraint.count))
+        for name in constraint { writer.append(string: name) }
+      }
     }
   }
 
   /// Reads descriptions written by ``encode(into:)`` and resolves them in order.
   static func decode(from reader: inout ByteReader) throws -> SchemaCatalog {
-    let count = try reader.readCount(minimumSize: 21)
+    let count = try reader.readCount(minimumSize: 29)
     var descriptions: [EntityDescription] = []
     for _ in 0..<count {
       var entity = EntityDescription(name: try reader.readString())
@@ -113,6 +118,13 @@ extension SchemaCatalog {
             isOptional: flags & 2 != 0, inverse: inverse, deleteRule: DeleteRule.allCases[rule],
             minimumModelCount: Int(minimum), maximumModelCount: Int(maximum),
             originalName: try reader.readOptionalString()))
+      }
+      let constraintCount = try reader.readCount(minimumSize: 8)
+      for _ in 0..<constraintCount {
+        let nameCount = try reader.readCount(minimumSize: 4)
+        var names: [String] = []
+        for _ in 0..<nameCount { names.append(try reader.readString()) }
+        entity.uniqueConstraints.append(names)
       }
       descriptions.append(entity)
     }

@@ -16,6 +16,12 @@ public final class Session {
   private var reservedRows: [[(row: Int, generation: UInt32)]] = []
   /// The number of rows the next reservation of an entity asks for (doubles up to a chunk).
   private var reservationSizes: [Int] = []
+  /// Non-optional attribute slots of new objects that nothing has set yet.
+  var unsetAttributes: [ObjectKey: SlotSet] = [:]
+  /// Deleted objects whose relationship (by slot) has the deny rule, checked by validation.
+  var denyChecks: [(key: ObjectKey, slot: Int)] = []
+  /// Told about relationship writes and deletions the session's graph edits make.
+  public weak var observer: (any SessionObserver)?
 
   /// A session over the store's current version.
   public init(store: Store) {
@@ -113,6 +119,8 @@ public final class Session {
     table.liveCount -= 1
     if !wasInserted {
       changes[entity, default: TableChanges()].deleted[row] = key.generation
+    } else if !unsetAttributes.isEmpty {
+      unsetAttributes[key] = nil
     }
   }
 
@@ -144,6 +152,8 @@ public final class Session {
       table?.reset(to: base.tables[entity])
     }
     changes = [:]
+    unsetAttributes = [:]
+    denyChecks = []
     return discarded
   }
 
@@ -217,6 +227,8 @@ public final class Session {
     guard let published else { return nil }
     base = published
     changes = [:]
+    unsetAttributes = [:]
+    denyChecks = []
     returnReservedRows()
     for (entity, table) in working.enumerated() {
       table?.reset(to: base.tables[entity])

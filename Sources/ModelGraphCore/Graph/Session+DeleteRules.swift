@@ -1,0 +1,47 @@
+extension Session {
+  /// Deletes the live object `key` and applies the delete rules of its class and, through
+  /// cascades, of every object deleted with it: `.cascade` deletes the related objects,
+  /// `.nullify` removes the object from their inverse, `.deny` is checked by ``validate()``,
+  /// `.noAction` leaves the related objects pointing at the deleted one.
+  ///
+  /// - Returns: The keys deleted, `key` first; empty when `key` was not live.
+  /// - Complexity: O(objects deleted × their relationships).
+  @discardableResult
+  public func deleteApplyingRules(_ key: ObjectKey) -> [ObjectKey] {
+    guard deleteNotifying(key) else { return [] }
+    var deleted = [key]
+    var pending = [key]
+    while let current = pending.popLast() {
+      let entity = catalog.entities[Int(current.entity)]
+      for (slot, relationship) in entity.relationships.enumerated() {
+        let targets = relatedKeys(of: current, slot: slot).filter { contains($0) }
+        guard !targets.isEmpty else { continue }
+        switch relationship.deleteRule {
+        case .cascade:
+          for target in targets where deleteNotifying(target) {
+            deleted.append(target)
+            pending.append(target)
+          }
+        case .nullify:
+          for target in targets {
+            if let inverse = inverseSlot(ofSlot: slot, owner: current, target: target) {
+              removeRelated(current, from: target, slot: inverse)
+            }
+          }
+        case .deny:
+          denyChecks.append((current, slot))
+        case .noAction:
+          break
+        }
+      }
+    }
+    return deleted
+  }
+
+  private func deleteNotifying(_ key: ObjectKey) -> Bool {
+    guard contains(key) else { return false }
+    observer?.session(self, willDelete: key)
+    delete(key)
+    return true
+  }
+}

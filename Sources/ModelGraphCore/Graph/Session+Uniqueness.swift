@@ -1,0 +1,163 @@
+extension Session {
+  /// A unique rule the change set touched: a unique attribute (one slot) or a unique
+  /// constraint, with the new or changed objects to check.
+  private struct UniqueCheck {
+    var declaring: Int
+    var slots: [Int]
+    var candidates: [ObjectKey] = []
+  }
+
+  /// Unique attributes and unique constraints written by the change set, checked across the
+  /// declaring class and its descendants, against saved objects and each other.
+  func uniquenessViolations(_ changeSet: [EntityChanges]) -> [ConstraintViolation] {
+    var checks: [[Int]: UniqueCheck] = [:]  // [declaring] + slots -> check
+    for change in changeSet {
+      let entity = catalog.entities[change.entity]
+      var rules: [(declaring: Int, slots: [Int])] = entity.attributes.indices
+        .filter { entity.attributes[$0].isUnique }
+        .map { (catalog.declaringEntity(ofAttribute: $0, in: entity), [$0]) }
+      rules += entity.uniqueConstraints.map { ($0.declaringEntity, $0.slots) }
+      for rule in rules {
+        var keys = change.insertedRows.map { key(change.entity, $0) }.filter { key in
+          let unset = unsetAttributes(of: key)
+          return !rule.slots.contains { unset.contains($0) }
+        }
+        for (row, slots) in change.updatedRows where rule.slots.contains(where: slots.contains) {
+          keys.append(key(change.entity, row))
+        }
+        guard !keys.isEmpty else { continue }
+        checks[
+          [rule.declaring] + rule.slots,
+          default: UniqueCheck(declaring: rule.declaring, slots: rule.slots)
+        ]
+        .candidates += keys
+      }
+    }
+    return checks.keys.sorted { $0.lexicographicallyPrecedes($1) }.flatMap { id in
+      violations(of: checks[id]!)
+    }
+  }
+
+  private func violations(of check: UniqueCheck) -> [ConstraintViolation] {
+    let scope = catalog.subtree(of: check.declaring)
+    let tables = scope.map { table($0) }
+    let positions = check.candidates.compactMap { key -> (table: Int, row: Int)? in
+      guard let index = scope.firstIndex(of: Int(key.entity)), contains(key) else { return nil }
+      return (index, Int(key.row))
+    }
+    let attributes = catalog.entities[check.declaring].attributes
+    let property = check.slots.map { attributes[$0].name }.joined(separator: "+")
+    let duplicates: [(table: Int, row: Int, value: String)]
+    if check.slots.count == 1 {
+      duplicates = tables[0].attributeColumns[check.slots[0]].duplicates(
+        slot: check.slots[0], in: tables, candidates: positions
+      ).map { ($0.table, $0.row, "\($0.value)") }
+    } else {
+      duplicates = compoundDuplicates(slots: check.slots, in: tables, candidates: positions)
+    }
+    return duplicates.map { duplicate in
+      violation(
+        key(scope[duplicate.table], duplicate.row), property: property, rule: .notUnique,
+        detail: "value \(duplicate.value) is not unique")
+    }
+  }
+
+  /// The candidates whose values in `slots`, together, also occur in another live row of
+  /// `tables`; a `nil` in any slot never counts as a duplicate.
+  ///
+  /// - Complexity: O(rows of `tables` × slots).
+  private func compoundDuplicates(
+    slots: [Int], in tables: [Table], candidates: [(table: Int, row: Int)]
+  ) -> [(table: Int, row: Int, value: String)] {
+    func values(_ table: Table, _ row: Int) -> [ModelValue]? {
+      var result: [ModelValue] = []
+      result.reserveCapacity(slots.count)
+      for slot in slots {
+        let value = table.attributeColumns[slot].value(at: row)
+        if value.isNull { return nil }
+        result.append(value)
+      }
+      return result
+    }
+    var wanted: [[ModelValue]: Int] = [:]
+    var firstValues = Set<ModelValue>()
+    for candidate in candidates {
+      guard let tuple = values(tables[candidate.table], candidate.row) else { continue }
+      wanted[tuple] = 0
+      firstValues.insert(tuple[0])
+    }
+    guard !wanted.isEmpty else { return [] }
+    for table in tables {
+      let first = table.attributeColumns[slots[0]]
+      table.forEachLiveRow { row in
+        guard firstValues.contains(first.value(at: row)),
+          let tuple = values(table, row), let seen = wanted[tuple]
+        else { return }
+        wanted[tuple] = seen + 1
+      }
+    }
+    return candidates.compactMap { candidate in
+      guard let tuple = values(tables[candidate.table], candidate.row),
+        let count = wanted[tuple], count > 1
+      else { return nil }
+      return (candidate.table, candidate.row, "(\(tuple.map { "\($0)" }.joined(separator: ", ")))")
+    }
+  }
+}
+
+extension Session {
+  /// The unique rules of `entity`: one per unique attribute (declared by the class that
+  /// declares the attribute) and its unique constraints, inherited ones included.
+  public func uniqueRules(of entity: ResolvedEntity) -> [UniqueConstraint] {
+    let attributes = entity.attributes.indices.filter { entity.attributes[$0].isUnique }.map {
+      UniqueConstraint(
+        declaringEntity: catalog.declaringEntity(ofAttribute: $0, in: entity), slots: [$0])
+    }
+    var rules: [UniqueConstraint] = []
+    for rule in attributes + entity.uniqueConstraints where !rules.contains(rule) {
+      rules.append(rule)
+    }
+    return rules
+  }
+
+  /// For each of the live objects `candidates`, another live object in the scope of `rule`
+  /// (outside `excluded`) holding the same non-`nil` values in the rule's attributes.
+  ///
+  /// - Returns: Per candidate (same order), the matching object, or `nil`.
+  /// - Complexity: O(rows of the rule's scope × its attributes + candidates).
+  public func uniqueMatches(
+    for rule: UniqueConstraint, candidates: [ObjectKey], excluded: Set<ObjectKey>
+  ) -> [ObjectKey?] {
+    let scope = catalog.subtree(of: rule.declaringEntity)
+    let tables = scope.map { table($0) }
+    let positions = candidates.map { key in
+      (table: scope.firstIndex(of: Int(key.entity))!, row: Int(key.row))
+    }
+    if rule.slots.count == 1 {
+      let slot = rule.slots[0]
+      return tables[0].attributeColumns[slot].matches(
+        slot: slot, in: tables, candidates: positions, excluded: excluded
+      ).map { match in match.map { key(scope[$0.table], $0.row) } }
+    }
+    func values(_ table: Table, _ row: Int) -> [ModelValue]? {
+      let tuple = rule.slots.map { table.attributeColumns[$0].value(at: row) }
+      return tuple.contains(where: \.isNull) ? nil : tuple
+    }
+    var wanted: [[ModelValue]: ObjectKey?] = [:]
+    for position in positions {
+      if let tuple = values(tables[position.table], position.row) { wanted[tuple] = .some(nil) }
+    }
+    if !wanted.isEmpty {
+      for (index, table) in tables.enumerated() {
+        table.forEachLiveRow { row in
+          guard let tuple = values(table, row), case .some(.none) = wanted[tuple] else { return }
+          let found = key(scope[index], row)
+          if !excluded.contains(found) { wanted[tuple] = found }
+        }
+      }
+    }
+    return positions.map { position in
+      values(tables[position.table], position.row).flatMap { wanted[$0] ?? nil }
+    }
+  }
+}
