@@ -22,6 +22,20 @@ func runCampusSection(_ context: ModelContext) throws {
   context.delete(cy)
   try context.save()
   try printEnrolment(context)
+
+  print("Algebra again, in the Spring term and then in the Fall term:")
+  context.insert(Course(title: "Algebra", term: "Spring"))
+  try context.save()
+  context.insert(Course(title: "Algebra", term: "Fall"))
+  do {
+    try context.save()
+  } catch let error as ModelError {
+    report(error)
+    context.rollback()
+  }
+  let courses = try context.fetch(
+    FetchDescriptor<Course>(sortBy: [SortDescriptor(\.title), SortDescriptor(\.term)]))
+  print("  courses: \(list(courses.map { "\($0.title) (\($0.term))" }))")
 }
 
 private func printEnrolment(_ context: ModelContext) throws {

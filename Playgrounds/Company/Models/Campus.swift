@@ -11,13 +11,18 @@ class Student: PersistentModel {
   }
 }
 
-/// A course and its students, in the order they enrolled.
-class Course: PersistentModel {
+/// A course in a term, and its students in the order they enrolled; a title is given once per
+/// term (SwiftData: `#Unique<Course>([\.title, \.term])`).
+class Course: PersistentModel, IndexedModel {
   @Attribute var title: String
+  @Attribute var term: String
   @Relationship var students: [Student]
 
-  convenience init(title: String) {
+  class var indexes: [ModelIndex] { [.unique(\Course.title, \Course.term)] }
+
+  convenience init(title: String, term: String = "Fall") {
     self.init()
     self.title = title
+    self.term = term
   }
 }
