@@ -21,6 +21,8 @@ let package = Package(
     .library(name: "ModelGraphCore", targets: ["ModelGraphCore"]),
     .executable(name: "modelgraph", targets: ["modelgraph"]),
     .executable(name: "trips-playground", targets: ["TripsPlayground"]),
+    .executable(name: "wishlist-playground", targets: ["WishlistPlayground"]),
+    .executable(name: "company-playground", targets: ["CompanyPlayground"]),
   ],
   targets: [
     .target(name: "ModelGraphCore", swiftSettings: engineSettings),
@@ -31,10 +33,21 @@ let package = Package(
     .executableTarget(
       name: "TripsPlayground", dependencies: ["ModelGraph"], path: "Playgrounds/Trips",
       swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "WishlistPlayground", dependencies: ["ModelGraph"], path: "Playgrounds/Wishlist",
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "CompanyPlayground", dependencies: ["ModelGraph"], path: "Playgrounds/Company",
+      swiftSettings: swiftSettings),
     .testTarget(name: "ModelGraphCoreTests", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),
     .testTarget(name: "ModelGraphTests", dependencies: ["ModelGraph"], swiftSettings: swiftSettings),
     .testTarget(
       name: "ModelGraphScriptTests", dependencies: ["ModelGraphScript", "ModelGraph"],
       exclude: ["Golden"], swiftSettings: swiftSettings),
+    // Runs the playground executables and compares their output with Expected/.
+    .testTarget(
+      name: "PlaygroundTests",
+      dependencies: ["TripsPlayground", "WishlistPlayground", "CompanyPlayground"],
+      exclude: ["Expected"], swiftSettings: swiftSettings),
   ]
 )
