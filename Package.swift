@@ -21,11 +21,15 @@ let package = Package(
     .library(name: "ModelGraphCore", targets: ["ModelGraphCore"]),
     .executable(name: "modelgraph", targets: ["modelgraph"]),
     .executable(name: "trips-playground", targets: ["TripsPlayground"]),
+    .executable(name: "wishlist-playground", targets: ["WishlistPlayground"]),
+    .executable(name: "company-playground", targets: ["CompanyPlayground"]),
   ],
   targets: [
     .target(name: "ModelGraphCore", swiftSettings: engineSettings),
     .target(name: "ModelGraph", dependencies: ["ModelGraphCore"], swiftSettings: engineSettings),
-    .executableTarget(name: "modelgraph", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),
+    .target(name: "ModelGraphScript", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "modelgraph", dependencies: ["ModelGraphScript"], swiftSettings: swiftSettings),
     // Started by the crash tests; not a product.
     .executableTarget(
       name: "SnapshotCrashWriter", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),
@@ -35,7 +39,21 @@ let package = Package(
     .executableTarget(
       name: "TripsPlayground", dependencies: ["ModelGraph"], path: "Playgrounds/Trips",
       swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "WishlistPlayground", dependencies: ["ModelGraph"], path: "Playgrounds/Wishlist",
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "CompanyPlayground", dependencies: ["ModelGraph"], path: "Playgrounds/Company",
+      swiftSettings: swiftSettings),
     .testTarget(name: "ModelGraphCoreTests", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),
     .testTarget(name: "ModelGraphTests", dependencies: ["ModelGraph"], swiftSettings: swiftSettings),
+    .testTarget(
+      name: "ModelGraphScriptTests", dependencies: ["ModelGraphScript", "ModelGraph"],
+      exclude: ["Golden"], swiftSettings: swiftSettings),
+    // Runs the playground executables and compares their output with Expected/.
+    .testTarget(
+      name: "PlaygroundTests",
+      dependencies: ["TripsPlayground", "WishlistPlayground", "CompanyPlayground"],
+      exclude: ["Expected"], swiftSettings: swiftSettings),
   ]
 )

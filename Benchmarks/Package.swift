@@ -22,10 +22,13 @@ let package = Package(
   targets: [
     // Debian's libsqlite3-dev: the SQLite peer.
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+    // glibc's mallinfo2, for W11's heap figure (part of libc6-dev, no package to add).
+    .systemLibrary(name: "CMallocInfo"),
     // Debian's libjemalloc-dev: linked only into modelgraph-benchmark-jemalloc.
     .systemLibrary(name: "CJemalloc", providers: [.apt(["libjemalloc-dev"])]),
     // The harness, the workload, and the SQLite and plain-array engines.
-    .target(name: "BenchmarkKit", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
+    .target(
+      name: "BenchmarkKit", dependencies: ["CSQLite", "CMallocInfo"], swiftSettings: swiftSettings),
     // The ModelGraph engine, through the public typed API.
     .target(
       name: "ModelGraphEngine",

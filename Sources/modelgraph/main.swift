@@ -1,29 +1,112 @@
 import Foundation
+import ModelGraphScript
 
 /// The runner's version, printed by `--version`.
-let version = "0.1.0"
+let version = "0.2.0"
 
 let usage = """
   OVERVIEW: modelgraph, the ModelGraph script runner and REPL.
 
-  USAGE: modelgraph [--help] [--version]
-
-  The script language, the REPL and snapshot files arrive with the runner issue; this build
-  answers --help and --version only.
+  USAGE: modelgraph [options]                       REPL (script mode when stdin is not a terminal)
+         modelgraph [options] FILE.mgs              open a snapshot file, then REPL or stdin script
+         modelgraph [options] run SCRIPT.mgscript   run a script
+         modelgraph [options] SCRIPT.mgscript       run a script
+         modelgraph [options] [FILE.mgs] -c 'statements'
 
   OPTIONS:
-    --help      Show this help.
-    --version   Show the version.
+    -c STATEMENTS   Run the statements and exit.
+    --keep-going    Go on after a failed statement (the exit code is still 1).
+    --help          Show this help.
+    --version       Show the version.
+
+  Exit codes: 0 success, 1 a statement failed, 64 bad invocation. Inside: .help.
   """
 
-let arguments = CommandLine.arguments.dropFirst()
-switch arguments.first {
-case "--help", "-h", nil:
-  print(usage)
-case "--version":
-  print("modelgraph \(version)")
-case let argument?:
-  FileHandle.standardError.write(
-    Data("modelgraph: error: unknown argument '\(argument)'; see --help\n".utf8))
+func fail(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("modelgraph: error: \(message); see --help\n".utf8))
   exit(64)
 }
+
+func writeError(_ text: String) {
+  FileHandle.standardError.write(Data(text.utf8))
+}
+
+var keepGoing = false
+var commands: [String] = []
+var script: String?
+var snapshotFile: String?
+var arguments = Array(CommandLine.arguments.dropFirst())
+while !arguments.isEmpty {
+  let argument = arguments.removeFirst()
+  switch argument {
+  case "--help", "-h":
+    print(usage)
+    exit(0)
+  case "--version":
+    print("modelgraph \(version)")
+    exit(0)
+  case "--keep-going":
+    keepGoing = true
+  case "-c":
+    guard !arguments.isEmpty else { fail("-c needs statements") }
+    commands.append(arguments.removeFirst())
+  case "run":
+    guard script == nil, !arguments.isEmpty else { fail("run needs one script path") }
+    script = arguments.removeFirst()
+  default:
+    if argument.hasPrefix("-") { fail("unknown option '\(argument)'") }
+    if argument.hasSuffix(".mgs") {
+      guard snapshotFile == nil else { fail("only one snapshot file can be opened") }
+      snapshotFile = argument
+    } else if argument.hasSuffix(".mgscript") {
+      guard script == nil else { fail("only one script can be run") }
+      script = argument
+    } else {
+      fail("'\(argument)' is neither a snapshot file (.mgs) nor a script (.mgscript)")
+    }
+  }
+}
+if script != nil, !commands.isEmpty { fail("give a script or -c, not both") }
+
+let engine = ScriptEngine(output: { FileHandle.standardOutput.write(Data($0.utf8)) })
+let runner = ScriptRunner(engine: engine, keepGoing: keepGoing, errorOutput: writeError)
+
+func finish(_ succeeded: Bool) -> Never {
+  exit(succeeded ? 0 : 1)
+}
+
+if let snapshotFile {
+  guard FileManager.default.fileExists(atPath: snapshotFile) else {
+    fail("no snapshot file at \(snapshotFile)")
+  }
+  let escaped = snapshotFile.replacingOccurrences(of: "\\", with: "\\\\")
+    .replacingOccurrences(of: "\"", with: "\\\"")
+  guard runner.run("open \"\(escaped)\"", path: snapshotFile) else { finish(false) }
+}
+if let script {
+  guard let data = FileManager.default.contents(atPath: script) else {
+    fail("cannot read script \(script)")
+  }
+  finish(runner.run(String(decoding: data, as: UTF8.self), path: script))
+}
+if !commands.isEmpty {
+  var succeeded = true
+  for command in commands where !engine.shouldQuit {
+    succeeded = runner.run(command, path: "-c") && succeeded
+    if !succeeded && !keepGoing { break }
+  }
+  finish(succeeded)
+}
+if isatty(STDIN_FILENO) == 1 {
+  var repl = REPL(engine: engine, errorOutput: writeError)
+  repl.run()
+  finish(true)
+}
+let input: Data
+do {
+  input = try FileHandle.standardInput.readToEnd() ?? Data()
+} catch {
+  writeError("modelgraph: error: cannot read standard input: \(error)\n")
+  exit(1)
+}
+finish(runner.run(String(decoding: input, as: UTF8.self), path: "<stdin>"))

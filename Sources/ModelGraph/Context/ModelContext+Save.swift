@@ -37,6 +37,7 @@ extension ModelContext {
     insertedObjects = []
     changedObjects = []
     deletedObjects = []
+    deletedKeysWithoutHandles = []
     return records
   }
 
@@ -80,5 +81,6 @@ extension ModelContext {
     insertedObjects = []
     changedObjects = []
     deletedObjects = []
+    deletedKeysWithoutHandles = []
   }
 }

@@ -14,6 +14,8 @@ public final class ModelContext {
   var insertedObjects: [PersistentModel] = []
   var changedObjects: [PersistentModel] = []
   var deletedObjects: [PersistentModel] = []
+  /// Saved objects deleted (by a cascade) before any handle stood for them.
+  var deletedKeysWithoutHandles: [ObjectKey] = []
   /// The related objects the last prefetching fetch resolved, kept alive until the next one.
   var prefetchedObjects: [PersistentModel] = []
   /// What a save does when a new object duplicates a saved object's unique attribute.
@@ -46,7 +48,17 @@ public final class ModelContext {
 
   /// The saved objects deleted and not yet saved.
   public var deletedModelsArray: [PersistentModel] {
-    deletedObjects.filter { $0._status == .pendingDeletion }
+    for key in deletedKeysWithoutHandles where registeredObject(for: key) == nil {
+      let object = modelClass(forEntity: Int(key.entity)).init()
+      object._context = self
+      object._key = key
+      object.bindRow(nil, row: Int(key.row))
+      object._status = .pendingDeletion
+      register(object)
+      deletedObjects.append(object)
+    }
+    deletedKeysWithoutHandles = []
+    return deletedObjects.filter { $0._status == .pendingDeletion }
   }
 
   /// The entity index of a model class, registering the class on first use.

@@ -5,9 +5,15 @@ extension Session {
   }
 
   /// The slot, in the object `target`'s class, of the inverse of relationship `slot` of `owner`.
+  ///
+  /// - Complexity: O(1) after the first call for the same classes and slot.
   public func inverseSlot(ofSlot slot: Int, owner: ObjectKey, target: ObjectKey) -> Int? {
-    catalog(covering: Int(max(owner.entity, target.entity))).inverseSlot(
+    let cacheKey = Int(owner.entity) << 40 | slot << 20 | Int(target.entity)
+    if let cached = inverseSlots[cacheKey] { return cached < 0 ? nil : cached }
+    let found = catalog(covering: Int(max(owner.entity, target.entity))).inverseSlot(
       of: slot, in: Int(owner.entity), target: Int(target.entity))
+    inverseSlots[cacheKey] = found ?? -1
+    return found
   }
 
   /// Points relationship `slot` of `owner` at `keys` (duplicates dropped, order kept) and keeps
@@ -16,12 +22,12 @@ extension Session {
   ///
   /// - Complexity: O(old + new) related objects, times their inverse sizes.
   public func setRelationship(of owner: ObjectKey, slot: Int, to newKeys: [ObjectKey]) {
-    var seen = Set<ObjectKey>()
-    let keys = newKeys.filter { seen.insert($0).inserted }
+    let keys = Self.withoutDuplicates(newKeys)
     let old = relatedKeys(of: owner, slot: slot)
     storeRelatedKeys(keys, of: owner, slot: slot)
-    let oldSet = Set(old)
-    for removed in old where !seen.contains(removed) && holds(removed) {
+    let newSet = Self.membership(keys)
+    let oldSet = Self.membership(old)
+    for removed in old where !newSet.contains(removed) && holds(removed) {
       if let inverse = inverseSlot(ofSlot: slot, owner: owner, target: removed) {
         removeRelated(owner, from: removed, slot: inverse)
       }
@@ -34,14 +40,14 @@ extension Session {
           storeRelatedKeys(current + [owner], of: added, slot: inverse)
         }
       } else {
-        let previous = relatedKeys(of: added, slot: inverse).first
+        let previous = table(Int(added.entity)).relatedKey(row: Int(added.row), slot: inverse)
         guard previous != owner else { continue }
         if let previous, holds(previous),
           let back = inverseSlot(ofSlot: inverse, owner: added, target: previous)
         {
           removeRelated(added, from: previous, slot: back)
         }
-        storeRelatedKeys([owner], of: added, slot: inverse)
+        storeRelatedKey(owner, of: added, slot: inverse)
       }
     }
   }
@@ -53,10 +59,50 @@ extension Session {
     storeRelatedKeys(current.filter { $0 != key }, of: owner, slot: slot)
   }
 
+  /// Stores `target` in the to-one relationship `slot` of the object `key`, without touching
+  /// inverses.
+  public func storeRelatedKey(_ target: ObjectKey?, of key: ObjectKey, slot: Int) {
+    table(Int(key.entity)).setRelatedKey(target, row: Int(key.row), slot: slot)
+    noteRelationshipWrite(entity: Int(key.entity), row: Int(key.row))
+    observer?.session(self, didWriteRelationship: slot, of: key)
+  }
+
   /// Stores `keys` in relationship `slot` of the object `key`, without touching inverses.
   public func storeRelatedKeys(_ keys: [ObjectKey], of key: ObjectKey, slot: Int) {
     table(Int(key.entity)).setRelatedKeys(keys, row: Int(key.row), slot: slot)
     noteRelationshipWrite(entity: Int(key.entity), row: Int(key.row))
     observer?.session(self, didWriteRelationship: slot, of: key)
+  }
+
+  /// `keys` with later duplicates dropped, in order; small lists without hashing.
+  private static func withoutDuplicates(_ keys: [ObjectKey]) -> [ObjectKey] {
+    if keys.count <= 8 {
+      for index in keys.indices.dropFirst() where keys[..<index].contains(keys[index]) {
+        var result: [ObjectKey] = []
+        for key in keys where !result.contains(key) { result.append(key) }
+        return result
+      }
+      return keys
+    }
+    var seen = Set<ObjectKey>()
+    return keys.filter { seen.insert($0).inserted }
+  }
+
+  /// A membership test over `keys`: a linear search for small lists, a set for larger ones.
+  private static func membership(_ keys: [ObjectKey]) -> KeyMembership {
+    keys.count <= 8 ? .list(keys) : .set(Set(keys))
+  }
+}
+
+/// Membership in a list of keys, hashed only when the list is long.
+private enum KeyMembership {
+  case list([ObjectKey])
+  case set(Set<ObjectKey>)
+
+  func contains(_ key: ObjectKey) -> Bool {
+    switch self {
+    case .list(let keys): keys.contains(key)
+    case .set(let keys): keys.contains(key)
+    }
   }
 }

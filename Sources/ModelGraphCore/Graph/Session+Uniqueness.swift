@@ -53,54 +53,12 @@ extension Session {
         slot: check.slots[0], in: tables, candidates: positions
       ).map { ($0.table, $0.row, "\($0.value)") }
     } else {
-      duplicates = compoundDuplicates(slots: check.slots, in: tables, candidates: positions)
+      duplicates = Table.compoundDuplicates(slots: check.slots, in: tables, candidates: positions)
     }
     return duplicates.map { duplicate in
       violation(
         key(scope[duplicate.table], duplicate.row), property: property, rule: .notUnique,
         detail: "value \(duplicate.value) is not unique")
-    }
-  }
-
-  /// The candidates whose values in `slots`, together, also occur in another live row of
-  /// `tables`; a `nil` in any slot never counts as a duplicate.
-  ///
-  /// - Complexity: O(rows of `tables` × slots).
-  private func compoundDuplicates(
-    slots: [Int], in tables: [Table], candidates: [(table: Int, row: Int)]
-  ) -> [(table: Int, row: Int, value: String)] {
-    func values(_ table: Table, _ row: Int) -> [ModelValue]? {
-      var result: [ModelValue] = []
-      result.reserveCapacity(slots.count)
-      for slot in slots {
-        let value = table.attributeColumns[slot].value(at: row)
-        if value.isNull { return nil }
-        result.append(value)
-      }
-      return result
-    }
-    var wanted: [[ModelValue]: Int] = [:]
-    var firstValues = Set<ModelValue>()
-    for candidate in candidates {
-      guard let tuple = values(tables[candidate.table], candidate.row) else { continue }
-      wanted[tuple] = 0
-      firstValues.insert(tuple[0])
-    }
-    guard !wanted.isEmpty else { return [] }
-    for table in tables {
-      let first = table.attributeColumns[slots[0]]
-      table.forEachLiveRow { row in
-        guard firstValues.contains(first.value(at: row)),
-          let tuple = values(table, row), let seen = wanted[tuple]
-        else { return }
-        wanted[tuple] = seen + 1
-      }
-    }
-    return candidates.compactMap { candidate in
-      guard let tuple = values(tables[candidate.table], candidate.row),
-        let count = wanted[tuple], count > 1
-      else { return nil }
-      return (candidate.table, candidate.row, "(\(tuple.map { "\($0)" }.joined(separator: ", ")))")
     }
   }
 }

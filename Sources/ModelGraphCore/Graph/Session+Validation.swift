@@ -49,7 +49,9 @@ extension Session {
       let relationship = catalog.entities[Int(check.key.entity)].relationships[check.slot]
       return violation(
         check.key, property: relationship.name, rule: .deny,
-        detail: "deny rule: \(related.count) related object\(related.count == 1 ? "" : "s") remain")
+        detail: related.count == 1
+          ? "deny rule: 1 related object remains"
+          : "deny rule: \(related.count) related objects remain")
     }
   }
 

@@ -23,6 +23,13 @@ extension SchemaCatalog {
       }
       result += attributeDifferences(old, entity)
       result += relationshipDifferences(old, entity, target)
+      let before = old.description.uniqueConstraints
+      let after = entity.description.uniqueConstraints
+      if Set(before) != Set(after) {
+        result.append(
+          SchemaDifference(
+            entity: entity.name, change: .uniqueConstraintsChanged(from: before, to: after)))
+      }
     }
     return result
   }

@@ -27,6 +27,8 @@ public struct SchemaDifference: Sendable, Hashable, CustomStringConvertible {
     /// Part of the relationship's definition changed (destination, cardinality, inverse,
     /// delete rule, count limits), described in a few words.
     case relationshipChanged(String)
+    /// The entity's compound unique constraints changed (attribute names per constraint).
+    case uniqueConstraintsChanged(from: [[String]], to: [[String]])
   }
 
   /// The entity concerned.
@@ -54,6 +56,8 @@ public struct SchemaDifference: Sendable, Hashable, CustomStringConvertible {
     case .entityAdded: "entity added"
     case .entityRemoved: "entity removed"
     case .parentChanged(let from, let to): "parent \(from ?? "none") became \(to ?? "none")"
+    case .uniqueConstraintsChanged(let from, let to):
+      "unique constraints \(Self.describe(from)) became \(Self.describe(to))"
     case .attributeAdded: "attribute added"
     case .attributeRemoved: "attribute removed"
     case .attributeRenamed(let from): "attribute renamed from \(from)"
@@ -64,5 +68,10 @@ public struct SchemaDifference: Sendable, Hashable, CustomStringConvertible {
     case .relationshipRenamed(let from): "relationship renamed from \(from)"
     case .relationshipChanged(let what): "relationship \(what)"
     }
+  }
+
+  private static func describe(_ groups: [[String]]) -> String {
+    groups.isEmpty
+      ? "none" : groups.map { "(\($0.joined(separator: ", ")))" }.joined(separator: " ")
   }
 }

@@ -33,6 +33,7 @@ struct VersionMigration {
     }
     try deriveAddedRelationships()
     try checkUniqueness()
+    try checkUniqueConstraints()
     return MigratedVersion(
       version: StoreVersion(number: source.number, catalog: target, tables: tables),
       unsetAttributes: unset)
@@ -302,6 +303,38 @@ struct VersionMigration {
         ],
         message: "\(entity.name).\(name) is unique now, but value \(duplicate.value) is stored "
           + "more than once; remove the duplicates in a custom stage first")
+    }
+  }
+
+  /// Compound unique constraints the target adds: the stored objects must already satisfy them.
+  private func checkUniqueConstraints() throws {
+    for entity in target.entities {
+      let stored = source.catalog.entity(named: entity.name)?.description.uniqueConstraints ?? []
+      for constraint in entity.uniqueConstraints where constraint.declaringEntity == entity.index {
+        let names = constraint.slots.map { entity.attributes[$0].name }
+        guard !stored.contains(names) else { continue }
+        let scope = target.subtree(of: entity.index).map { tables[$0] }
+        var candidates: [(table: Int, row: Int)] = []
+        for (index, table) in scope.enumerated() {
+          table.forEachLiveRow { candidates.append((index, $0)) }
+        }
+        guard
+          let duplicate = Table.compoundDuplicates(
+            slots: constraint.slots, in: scope, candidates: candidates
+          ).first
+        else { continue }
+        throw MigrationError(
+          .invalidData,
+          differences: [
+            SchemaDifference(
+              entity: entity.name,
+              change: .uniqueConstraintsChanged(
+                from: stored, to: entity.description.uniqueConstraints))
+          ],
+          message: "\(entity.name) is unique by (\(names.joined(separator: ", "))) now, but "
+            + "\(duplicate.value) is stored more than once; remove the duplicates in a custom "
+            + "stage first")
+      }
     }
   }
 }

@@ -6,6 +6,20 @@ extension Table {
     return unsafeDowncast(column, to: Column<ObjectKey?>.self)[row].map { [$0] } ?? []
   }
 
+  /// The key the to-one relationship `slot` holds at `row`, if any.
+  ///
+  /// - Precondition: `slot` is a to-one relationship.
+  public func relatedKey(row: Int, slot: Int) -> ObjectKey? {
+    unsafeDowncast(relationshipColumns[slot], to: Column<ObjectKey?>.self)[row]
+  }
+
+  /// Stores `key` in the to-one relationship `slot` at `row`.
+  ///
+  /// - Precondition: `slot` is a to-one relationship.
+  public func setRelatedKey(_ key: ObjectKey?, row: Int, slot: Int) {
+    unsafeDowncast(relationshipColumns[slot], to: Column<ObjectKey?>.self)[row] = key
+  }
+
   /// Stores `keys` in relationship `slot` at `row` (only the first, for a to-one).
   public func setRelatedKeys(_ keys: [ObjectKey], row: Int, slot: Int) {
     let column = relationshipColumns[slot]

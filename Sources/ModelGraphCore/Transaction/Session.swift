@@ -20,6 +20,8 @@ public final class Session {
   var unsetAttributes: [ObjectKey: SlotSet] = [:]
   /// Deleted objects whose relationship (by slot) has the deny rule, checked by validation.
   var denyChecks: [(key: ObjectKey, slot: Int)] = []
+  /// Inverse slots found so far, keyed by owner entity, slot and target entity (-1: none).
+  var inverseSlots: [Int: Int] = [:]
   /// Told about relationship writes and deletions the session's graph edits make.
   public weak var observer: (any SessionObserver)?
 

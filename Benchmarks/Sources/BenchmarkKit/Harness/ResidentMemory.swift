@@ -1,6 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
+  import CMallocInfo
   import Glibc
 #endif
 
@@ -37,8 +38,7 @@ package enum ResidentMemory {
     #if canImport(Glibc)
       // With jemalloc linked in, glibc's arenas are not where the engine allocates.
       if dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl") != nil { return nil }
-      let info = mallinfo2()
-      let used = Int(info.uordblks) + Int(info.hblkhd)
+      let used = Int(modelgraph_heap_bytes_in_use())
       return used > 0 ? used : nil
     #else
       return nil

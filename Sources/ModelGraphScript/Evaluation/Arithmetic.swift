@@ -1,0 +1,77 @@
+import Foundation
+import ModelGraphCore
+
+/// Arithmetic on script values: integers stay integers (overflow is an error), a `Double` or
+/// `Decimal` operand makes the result one, `+` joins strings.
+enum Arithmetic {
+  static func apply(_ left: ModelValue, _ op: QueryArithmeticOperator, _ right: ModelValue) throws
+    -> ModelValue
+  {
+    if left.isNull || right.isNull { return .null }
+    switch (left, right) {
+    case (.string(let a), .string(let b)) where op == .add: return .string(a + b)
+    case (.int(let a), .int(let b)): return .int(try integer(a, op, b))
+    case (.decimal, _), (_, .decimal):
+      guard let a = decimal(left), let b = decimal(right) else { break }
+      switch op {
+      case .add: return .decimal(a + b)
+      case .subtract: return .decimal(a - b)
+      case .multiply: return .decimal(a * b)
+      case .divide:
+        guard b != 0 else { throw EvaluationError(message: "division by zero") }
+        return .decimal(a / b)
+      case .remainder: throw EvaluationError(message: "'%' needs integers")
+      }
+    default:
+      guard let a = double(left), let b = double(right) else { break }
+      switch op {
+      case .add: return .double(a + b)
+      case .subtract: return .double(a - b)
+      case .multiply: return .double(a * b)
+      case .divide, .remainder:
+        guard b != 0 else { throw EvaluationError(message: "division by zero") }
+        return .double(op == .divide ? a / b : a.truncatingRemainder(dividingBy: b))
+      }
+    }
+    throw EvaluationError(
+      message: "'\(op.rawValue)' cannot combine \(ValueCoercion.typeName(of: left)) and"
+        + " \(ValueCoercion.typeName(of: right))")
+  }
+
+  private static func integer(_ a: Int64, _ op: QueryArithmeticOperator, _ b: Int64) throws -> Int64
+  {
+    let (result, overflow): (Int64, Bool)
+    switch op {
+    case .add: (result, overflow) = a.addingReportingOverflow(b)
+    case .subtract: (result, overflow) = a.subtractingReportingOverflow(b)
+    case .multiply: (result, overflow) = a.multipliedReportingOverflow(by: b)
+    case .divide, .remainder:
+      guard b != 0 else { throw EvaluationError(message: "division by zero") }
+      (result, overflow) =
+        op == .divide
+        ? a.dividedReportingOverflow(by: b) : a.remainderReportingOverflow(dividingBy: b)
+    }
+    guard !overflow else { throw EvaluationError(message: "integer overflow in '\(op.rawValue)'") }
+    return result
+  }
+
+  static func double(_ value: ModelValue) -> Double? {
+    switch value {
+    case .int(let number): Double(number)
+    case .uint(let number): Double(number)
+    case .double(let number): number
+    case .decimal(let number): NSDecimalNumber(decimal: number).doubleValue
+    default: nil
+    }
+  }
+
+  static func decimal(_ value: ModelValue) -> Decimal? {
+    switch value {
+    case .int(let number): Decimal(number)
+    case .uint(let number): Decimal(number)
+    case .double(let number): Decimal(number)
+    case .decimal(let number): number
+    default: nil
+    }
+  }
+}

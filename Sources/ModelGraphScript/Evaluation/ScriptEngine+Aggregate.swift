@@ -1,0 +1,136 @@
+import Foundation
+import ModelGraphCore
+
+extension ScriptEngine {
+  func aggregate(_ statement: AggregateStatement) throws {
+    let entity = try self.entity(statement.query.entity, at: statement.query.entityLocation)
+    var slot: Int?
+    if let (name, location) = statement.attribute {
+      guard let found = entity.attributeSlot(named: name) else {
+        throw ScriptError("\(entity.name) has no attribute '\(name)'", at: location)
+      }
+      let type = entity.attributes[found].valueType
+      switch (statement.function, type) {
+      case (.sum, .int), (.sum, .uint), (.sum, .double), (.sum, .decimal), (.avg, .int),
+        (.avg, .uint), (.avg, .double), (.avg, .decimal):
+        break
+      case (.min, .array), (.max, .array), (.min, .bool), (.max, .bool), (.min, .data),
+        (.max, .data), (.min, .url), (.max, .url), (.min, .uuid), (.max, .uuid):
+        throw ScriptError(
+          "\(statement.function.rawValue) cannot order \(type) values", at: location)
+      case (.min, _), (.max, _):
+        break
+      default:
+        throw ScriptError(
+          "\(statement.function.rawValue) needs a number, not \(name) (\(type))", at: location)
+      }
+      slot = found
+    }
+    var grouping: String?
+    var groupingRelationship: String?
+    if let (name, location) = statement.groupBy, name != "class" {
+      if let slot = entity.attributeSlot(named: name) {
+        if case .array = entity.attributes[slot].valueType {
+          throw ScriptError("cannot group by an array attribute", at: location)
+        }
+      } else if let slot = entity.relationshipSlot(named: name) {
+        guard !entity.relationships[slot].isToMany else {
+          throw ScriptError(
+            "cannot group by the to-many relationship '\(name)'; group by a to-one one, an"
+              + " attribute or class", at: location)
+        }
+        groupingRelationship = name
+      } else {
+        throw ScriptError(
+          "\(entity.name) has no attribute or to-one relationship '\(name)' to group by (or use"
+            + " 'by class')", at: location)
+      }
+      grouping = name
+    }
+    let prepared = try prepare(statement.query)
+    let residual = residualTest(prepared)
+    let label =
+      statement.attribute.map { "\(statement.function.rawValue)(\($0.name))" } ?? "count"
+    if statement.groupBy == nil, statement.function == .count {
+      output(scalar(.int(Int64(try prepared.plan.count(residual: residual))), label))
+      return
+    }
+    let keys = try prepared.plan.keys(residual: residual)
+    let evaluator = evaluator
+    let attributeName = slot.map { entity.attributes[$0].name }
+    var groups: [ModelValue: [ModelValue]] = [:]
+    var order: [ModelValue] = []
+    for key in keys {
+      try checkInterrupt()
+      let group: ModelValue
+      if let groupingRelationship {
+        group =
+          evaluator.related(groupingRelationship, of: key).first.map {
+            .string(identifier($0))
+          } ?? .null
+      } else if let grouping {
+        group = evaluator.attribute(grouping, of: key)
+      } else if statement.groupBy != nil {
+        group = .string(catalog.entities[Int(key.entity)].name)
+      } else {
+        group = .null
+      }
+      if groups[group] == nil { order.append(group) }
+      groups[group, default: []].append(
+        attributeName.map { evaluator.attribute($0, of: key) } ?? .null)
+    }
+    if statement.groupBy == nil {
+      output(scalar(try Aggregation.apply(statement.function, groups[.null] ?? []), label))
+      return
+    }
+    if grouping == nil {
+      let rank = Dictionary(
+        uniqueKeysWithValues: catalog.entities.map { (ModelValue.string($0.name), $0.index) })
+      order.sort { rank[$0, default: 0] < rank[$1, default: 0] }
+    } else {
+      order.sort { a, b in
+        if a.isNull != b.isNull { return a.isNull }
+        return (Comparing.order(a, b) ?? 0) < 0
+      }
+    }
+    let rows = try order.map { group in
+      [group, try Aggregation.apply(statement.function, groups[group] ?? [])] as [ModelValue?]
+    }
+    output(
+      ResultSet(columns: [grouping ?? "class", label], rows: rows, noun: ("group", "groups"))
+        .render(mode))
+  }
+
+  /// One value: bare in table and CSV mode, a JSON value in JSON mode.
+  func scalar(_ value: ModelValue, _ label: String) -> String {
+    switch mode {
+    case .json: JSONFormat.json(value) + "\n"
+    default: plainText(value) + "\n"
+    }
+  }
+}
+
+/// count, sum, min, max and avg over attribute values; `nil` values are skipped (except by
+/// count).
+enum Aggregation {
+  static func apply(_ function: AggregateStatement.Function, _ values: [ModelValue]) throws
+    -> ModelValue
+  {
+    let present = values.filter { !$0.isNull }
+    switch function {
+    case .count:
+      return .int(Int64(values.count))
+    case .sum:
+      return try present.reduce(ModelValue.int(0)) { try Arithmetic.apply($0, .add, $1) }
+    case .avg:
+      guard !present.isEmpty else { return .null }
+      let sum = try present.reduce(ModelValue.int(0)) { try Arithmetic.apply($0, .add, $1) }
+      if case .decimal(let total) = sum { return .decimal(total / Decimal(present.count)) }
+      return .double((Arithmetic.double(sum) ?? 0) / Double(present.count))
+    case .min:
+      return present.min { (Comparing.order($0, $1) ?? 0) < 0 } ?? .null
+    case .max:
+      return present.max { (Comparing.order($0, $1) ?? 0) < 0 } ?? .null
+    }
+  }
+}

@@ -1,0 +1,170 @@
+import Foundation
+public import ModelGraphCore
+
+/// The state a script or REPL works on, and the statements' effects: a store, a session with
+/// the unsaved changes, variables, the output mode, and the snapshot file bound by `open`.
+///
+/// Results go to ``output``; a failing statement throws ``ScriptError`` and changes nothing
+/// (an `insert`, `update` or `delete` applies all of its changes or none).
+public final class ScriptEngine {
+  /// Where results are written (standard output by default).
+  public var output: (String) -> Void
+  /// The store.
+  public private(set) var store: Store
+  /// The session holding unsaved changes.
+  public private(set) var session: Session
+  /// The output mode.
+  public var mode: OutputMode = .table
+  /// Whether each statement's duration is printed.
+  public var timing = false
+  /// Whether Ctrl-C (``Interrupt/request()``) stops a running statement; the REPL turns it on.
+  public var handlesInterrupts = false
+  /// Called when a statement starts, after a pending interrupt is cleared (for tests).
+  var onStatementStart: (() -> Void)?
+  /// Set by `.quit`.
+  public private(set) var shouldQuit = false
+  /// The snapshot file `open` bound; `save` writes it.
+  public private(set) var file: String?
+  var schema = ScriptSchema()
+  var variables: [String: ObjectKey] = [:]
+  var inTransaction = false
+
+  /// An engine with an empty in-memory store.
+  public init(output: @escaping (String) -> Void = { print($0, terminator: "") }) {
+    self.output = output
+    store = Store()
+    session = Session(store: store)
+  }
+
+  /// The catalog covering every registered class.
+  var catalog: SchemaCatalog {
+    let count = store.catalog.entities.count
+    return count == 0 ? session.catalog : session.catalog(covering: count - 1)
+  }
+
+  /// Runs one statement.
+  ///
+  /// - Throws: ``ScriptError`` with the position to blame.
+  public func execute(_ statement: Statement) throws {
+    if handlesInterrupts { Interrupt.reset() }
+    onStatementStart?()
+    let start = ContinuousClock.now
+    do {
+      try run(statement)
+    } catch let error as EvaluationError {
+      throw ScriptError(error.message, at: statement.location)
+    } catch let error as QueryError {
+      throw ScriptError(error.message, at: statement.location)
+    }
+    if timing {
+      let elapsed = ContinuousClock.now - start
+      let milliseconds =
+        Double(elapsed.components.attoseconds) / 1e15
+        + Double(elapsed.components.seconds) * 1000
+      output("time: \(String(format: "%.3f", milliseconds)) ms\n")
+    }
+  }
+
+  /// Ends a transaction a failed statement interrupted: its changes are discarded.
+  ///
+  /// - Returns: Whether a transaction was open.
+  @discardableResult
+  public func abortTransaction() -> Bool {
+    guard inTransaction else { return false }
+    inTransaction = false
+    session.rollback()
+    return true
+  }
+
+  private func run(_ statement: Statement) throws {
+    if case .entity(let declaration) = statement.kind {
+      schema.pending.append(declaration)
+      return
+    }
+    try schema.flush(into: store)
+    switch statement.kind {
+    case .entity: break
+    case .insert(let insert): try self.insert(insert)
+    case .update(let update): try self.update(update, at: statement.location)
+    case .delete(let delete): try self.delete(delete, at: statement.location)
+    case .fetch(let query): try fetch(query)
+    case .aggregate(let aggregate): try self.aggregate(aggregate)
+    case .explain(let query): try explain(query)
+    case .save: try save(at: statement.location)
+    case .rollback:
+      inTransaction = false
+      session.rollback()
+    case .begin:
+      guard !inTransaction else {
+        throw ScriptError(
+          "a transaction is already open; commit or rollback first", at: statement.location)
+      }
+      guard !session.hasChanges else {
+        throw ScriptError(
+          "there are unsaved changes; save or rollback before begin", at: statement.location)
+      }
+      inTransaction = true
+    case .commit:
+      guard inTransaction else {
+        throw ScriptError("no transaction is open; begin one first", at: statement.location)
+      }
+      try save(at: statement.location)
+      inTransaction = false
+    case .open(let path): try open(path, bind: true, at: statement.location)
+    case .load(let path): try open(path, bind: false, at: statement.location)
+    case .snapshot(let path): try snapshot(path, at: statement.location)
+    case .dotCommand(let name, let arguments):
+      try dotCommand(name, arguments, at: statement.location)
+    }
+  }
+
+  /// Registers entity declarations that are still pending (at the end of a script).
+  ///
+  /// - Throws: ``ScriptError`` as the schema statements would.
+  public func finish() throws {
+    try schema.flush(into: store)
+  }
+
+  /// Replaces the store (after loading a file).
+  func replaceStore(_ newStore: Store) {
+    store = newStore
+    session = Session(store: newStore)
+    schema = ScriptSchema()
+    variables = [:]
+    inTransaction = false
+  }
+
+  func bindFile(_ path: String?) { file = path }
+
+  func quit() { shouldQuit = true }
+
+  /// Throws when Ctrl-C was pressed and this engine handles interrupts.
+  func checkInterrupt() throws {
+    if handlesInterrupts { try Interrupt.check() }
+  }
+
+  /// The entity called `name`, or an error at `location`.
+  func entity(_ name: String, at location: SourceLocation) throws -> ResolvedEntity {
+    guard let entity = catalog.entity(named: name) else {
+      let known = catalog.entities.map(\.name).sorted()
+      let hint =
+        known.isEmpty ? "no class is declared yet" : "known: " + known.joined(separator: ", ")
+      throw ScriptError("unknown class '\(name)' (\(hint))", at: location)
+    }
+    return entity
+  }
+
+  /// An evaluator over the session.
+  var evaluator: Evaluator {
+    Evaluator(session: session, catalog: catalog, interruptible: handlesInterrupts) {
+      [unowned self] entity, condition in
+      try keys(
+        entity: entity, isExact: false, condition: condition, sort: [], offset: 0, limit: nil)
+    }
+  }
+
+  /// The identifier text of an object.
+  func identifier(_ key: ObjectKey) -> String {
+    "\(catalog.entities[Int(key.entity)].name)/\(key.row).\(key.generation)"
+  }
+}

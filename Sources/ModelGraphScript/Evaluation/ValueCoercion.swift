@@ -1,0 +1,81 @@
+import Foundation
+import ModelGraphCore
+
+/// Converts a script value to an attribute's storage type, or says why it cannot.
+enum ValueCoercion {
+  /// `value` as a value of `attribute`: integers widen to `Double` and `Decimal`, strings
+  /// parse as dates, UUIDs and URLs; `nil` only for an optional attribute.
+  ///
+  /// - Throws: ``ScriptError`` at `location` for a value of another type.
+  static func coerce(
+    _ value: ModelValue, to attribute: AttributeDescription, at location: SourceLocation
+  )
+    throws -> ModelValue
+  {
+    if value.isNull {
+      guard attribute.isOptional else {
+        throw ScriptError(
+          "\(attribute.name) is \(attribute.valueType), not optional; it cannot be nil",
+          at: location)
+      }
+      return .null
+    }
+    guard let converted = convert(value, to: attribute.valueType) else {
+      if Binder.type(of: value).isNumeric, StaticType.scalar(attribute.valueType).isNumeric {
+        throw ScriptError(
+          "\(value) does not fit \(attribute.name) (\(attribute.valueType))", at: location)
+      }
+      throw ScriptError(
+        "type mismatch: \(attribute.name) is \(attribute.valueType)\(attribute.isOptional ? "?" : ""),"
+          + " not \(typeName(of: value))", at: location)
+    }
+    return converted
+  }
+
+  /// `value` converted to `type`, or `nil`.
+  static func convert(_ value: ModelValue, to type: ValueType) -> ModelValue? {
+    switch (type, value) {
+    case (.bool, .bool), (.string, .string), (.date, .date), (.uuid, .uuid), (.url, .url),
+      (.data, .data), (.decimal, .decimal), (.double, .double), (.int, .int), (.uint, .uint):
+      return value
+    case (.double, .int(let number)): return .double(Double(number))
+    case (.double, .uint(let number)): return .double(Double(number))
+    case (.decimal, .int(let number)): return .decimal(Decimal(number))
+    case (.decimal, .double(let number)): return .decimal(Decimal(number))
+    case (.int, .uint(let number)): return Int64(exactly: number).map { .int($0) }
+    case (.uint, .int(let number)): return UInt64(exactly: number).map { .uint($0) }
+    case (.int, .double(let number)): return Int64(exactly: number).map { .int($0) }
+    case (.date, .string(let text)): return DateLiteral.parse(text).map { .date($0) }
+    case (.uuid, .string(let text)): return UUID(uuidString: text).map { .uuid($0) }
+    case (.url, .string(let text)): return URL(string: text).map { .url($0) }
+    case (.data, .string(let text)): return .data(Data(text.utf8))
+    case (.array(let element), .array(let values)):
+      var result: [ModelValue] = []
+      for item in values {
+        guard let converted = convert(item, to: element) else { return nil }
+        result.append(converted)
+      }
+      return .array(result)
+    default:
+      return nil
+    }
+  }
+
+  /// The type name of a value, for messages.
+  static func typeName(of value: ModelValue) -> String {
+    switch value {
+    case .null: "nil"
+    case .bool: "Bool"
+    case .int: "Int"
+    case .uint: "UInt"
+    case .double: "Double"
+    case .string: "String"
+    case .date: "Date"
+    case .uuid: "UUID"
+    case .url: "URL"
+    case .data: "Data"
+    case .decimal: "Decimal"
+    case .array(let values): "[\(values.first.map(typeName) ?? "Any")]"
+    }
+  }
+}

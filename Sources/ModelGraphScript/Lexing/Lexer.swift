@@ -1,0 +1,222 @@
+import Foundation
+import ModelGraphCore
+
+/// Splits a script into tokens; `--` starts a comment that runs to the end of the line.
+///
+/// Dates are literals: `2026-05-01`, `2026-05-01T09:30:00Z` (UTC unless an offset is given).
+/// Strings use double or single quotes with `\"`, `\'`, `\\`, `\n` and `\t` escapes.
+public struct Lexer {
+  private let characters: [Character]
+  private var index = 0
+  private var line = 1
+  private var column = 1
+
+  /// A lexer over `source`.
+  public init(_ source: String) {
+    characters = Array(source)
+  }
+
+  /// Every token of the source, ending with ``Token/Kind/end``; an unterminated string, a bad
+  /// date or number, or a character that starts no token becomes an ``Token/Kind/invalid(_:)``
+  /// token, and lexing goes on at the next line.
+  public static func tokens(of source: String) -> [Token] {
+    var lexer = Lexer(source)
+    var result: [Token] = []
+    while true {
+      do {
+        let token = try lexer.next()
+        result.append(token)
+        if token.kind == .end { return result }
+      } catch let error as ScriptError {
+        result.append(Token(.invalid(error.message), at: error.location))
+        lexer.skipLine()
+      } catch {
+        result.append(Token(.invalid("\(error)"), at: lexer.here))
+        lexer.skipLine()
+      }
+    }
+  }
+
+  mutating func skipLine() {
+    while let character = peek(), character != "\n" { _ = advance() }
+  }
+
+  var here: SourceLocation { SourceLocation(line: line, column: column) }
+
+  private func peek(_ offset: Int = 0) -> Character? {
+    index + offset < characters.count ? characters[index + offset] : nil
+  }
+
+  private mutating func advance() -> Character {
+    let character = characters[index]
+    index += 1
+    if character == "\n" {
+      line += 1
+      column = 1
+    } else {
+      column += 1
+    }
+    return character
+  }
+
+  /// The next token.
+  public mutating func next() throws -> Token {
+    skipSpaceAndComments()
+    let start = here
+    guard let character = peek() else { return Token(.end, at: start) }
+    if character == "\n" {
+      _ = advance()
+      return Token(.newline, at: start)
+    }
+    if character.isLetter || character == "_" {
+      return Token(.identifier(readWord()), at: start)
+    }
+    if character == "$" {
+      _ = advance()
+      guard let first = peek(), first.isLetter || first == "_" else {
+        throw ScriptError("expected a variable name after '$'", at: start)
+      }
+      return Token(.variable(readWord()), at: start)
+    }
+    if character.isASCII, character.isNumber {
+      return Token(.literal(try readNumberOrDate(start)), at: start)
+    }
+    if character == "\"" || character == "'" {
+      return Token(.literal(.string(try readString(start))), at: start)
+    }
+    for symbol in ["==", "!=", "<>", "<=", ">=", "=<", "=>", "&&", "||"] {
+      if matches(symbol) {
+        for _ in symbol { _ = advance() }
+        let canonical = ["<>": "!=", "=<": "<=", "=>": ">="][symbol] ?? symbol
+        return Token(.symbol(canonical), at: start)
+      }
+    }
+    if "{}()[],:;.=<>+-*/%?@!".contains(character) {
+      _ = advance()
+      return Token(.symbol(String(character)), at: start)
+    }
+    throw ScriptError("unexpected character '\(character)'", at: start)
+  }
+
+  private func matches(_ text: String) -> Bool {
+    for (offset, character) in text.enumerated() where peek(offset) != character {
+      return false
+    }
+    return true
+  }
+
+  private mutating func skipSpaceAndComments() {
+    while let character = peek() {
+      if character == " " || character == "\t" || character == "\r" {
+        _ = advance()
+      } else if character == "-", peek(1) == "-" {
+        while let next = peek(), next != "\n" { _ = advance() }
+      } else {
+        return
+      }
+    }
+  }
+
+  private mutating func readWord() -> String {
+    var word = ""
+    while let character = peek(), character.isLetter || character.isNumber || character == "_" {
+      word.append(advance())
+    }
+    return word
+  }
+
+  private mutating func readDigits() -> String {
+    var digits = ""
+    while let character = peek(), character.isASCII, character.isNumber || character == "_" {
+      let next = advance()
+      if next != "_" { digits.append(next) }
+    }
+    return digits
+  }
+
+  private mutating func readNumberOrDate(_ start: SourceLocation) throws -> ModelValue {
+    if isDateAhead() { return try readDate(start) }
+    var text = readDigits()
+    var isDouble = false
+    if peek() == ".", let after = peek(1), after.isASCII, after.isNumber {
+      isDouble = true
+      text.append(advance())
+      text += readDigits()
+    }
+    if peek() == "e" || peek() == "E" {
+      isDouble = true
+      text.append(advance())
+      if peek() == "+" || peek() == "-" { text.append(advance()) }
+      text += readDigits()
+    }
+    if let character = peek(), character.isLetter {
+      throw ScriptError("malformed number '\(text)\(character)'", at: start)
+    }
+    if isDouble {
+      guard let value = Double(text) else { throw ScriptError("malformed number", at: start) }
+      return .double(value)
+    }
+    guard let value = Int64(text) else {
+      throw ScriptError("integer \(text) does not fit in 64 bits", at: start)
+    }
+    return .int(value)
+  }
+
+  /// `dddd-dd-dd` follows.
+  private func isDateAhead() -> Bool {
+    let pattern = Array("0000-00-00")
+    for (offset, expected) in pattern.enumerated() {
+      guard let character = peek(offset) else { return false }
+      if expected == "-" {
+        guard character == "-" else { return false }
+      } else {
+        guard character.isASCII, character.isNumber else { return false }
+      }
+    }
+    return true
+  }
+
+  private mutating func readDate(_ start: SourceLocation) throws -> ModelValue {
+    var text = ""
+    for _ in 0..<10 { text.append(advance()) }
+    if peek() == "T" {
+      while let character = peek(),
+        character.isNumber || ":.+-TZ".contains(character)
+      {
+        text.append(advance())
+      }
+    }
+    guard let date = DateLiteral.parse(text) else {
+      throw ScriptError(
+        "malformed date '\(text)'; use 2026-05-01 or 2026-05-01T09:30:00Z", at: start)
+    }
+    return .date(date)
+  }
+
+  private mutating func readString(_ start: SourceLocation) throws -> String {
+    let quote = advance()
+    var text = ""
+    while true {
+      guard let character = peek(), character != "\n" else {
+        throw ScriptError("unterminated string", at: start)
+      }
+      _ = advance()
+      if character == quote { return text }
+      if character == "\\" {
+        guard let escaped = peek(), escaped != "\n" else {
+          throw ScriptError("unterminated string", at: start)
+        }
+        _ = advance()
+        switch escaped {
+        case "n": text.append("\n")
+        case "t": text.append("\t")
+        case "\\", "\"", "'": text.append(escaped)
+        default:
+          throw ScriptError("unknown escape '\\\(escaped)' in string", at: start)
+        }
+      } else {
+        text.append(character)
+      }
+    }
+  }
+}

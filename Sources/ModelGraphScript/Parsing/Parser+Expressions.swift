@@ -1,0 +1,270 @@
+import ModelGraphCore
+
+/// Words that end a key path: NSPredicate's operators and the statements' clause keywords.
+private let reservedWords: Set<String> = [
+  "and", "or", "not", "in", "between", "beginswith", "endswith", "contains", "like", "matches",
+  "any", "all", "none", "some", "is", "as", "only", "where", "sort", "limit", "offset",
+  "prefetch", "by", "set", "asc", "desc", "ascending", "descending",
+]
+
+extension Parser {
+  /// A condition in NSPredicate format syntax.
+  mutating func parsePredicate() throws -> Expression {
+    try parseOr()
+  }
+
+  /// A value: arithmetic over key paths and literals (a condition is a value too).
+  mutating func parseValueExpression() throws -> Expression {
+    try parseOr()
+  }
+
+  private mutating func parseOr() throws -> Expression {
+    let first = try parseAnd()
+    var operands = [first]
+    while accept(keyword: "or") || accept(symbol: "||") { operands.append(try parseAnd()) }
+    return operands.count == 1 ? first : Expression(.or(operands), at: first.location)
+  }
+
+  private mutating func parseAnd() throws -> Expression {
+    let first = try parseNot()
+    var operands = [first]
+    while accept(keyword: "and") || accept(symbol: "&&") { operands.append(try parseNot()) }
+    return operands.count == 1 ? first : Expression(.and(operands), at: first.location)
+  }
+
+  private mutating func parseNot() throws -> Expression {
+    let location = current.location
+    if accept(keyword: "not") || accept(symbol: "!") {
+      return Expression(.not(try parseNot()), at: location)
+    }
+    return try parseComparison()
+  }
+
+  private mutating func parseComparison() throws -> Expression {
+    let start = current.location
+    var quantifier: Comparison.Quantifier?
+    for word in ["any", "some", "all", "none"] where current.isKeyword(word) {
+      position += 1
+      quantifier = word == "some" ? .any : Comparison.Quantifier(rawValue: word.uppercased())
+      break
+    }
+    let lhs = try parseAdditive()
+    if quantifier == nil, current.isKeyword("is") {
+      position += 1
+      let isExact = accept(keyword: "only")
+      let (entity, _) = try expectIdentifier("a class name after IS")
+      return Expression(.typeTest(lhs, entity, isExact: isExact), at: start)
+    }
+    var negated = false
+    if current.isKeyword("not"),
+      ["in", "between", "like", "matches", "contains", "beginswith", "endswith"]
+        .contains(where: { peek().isKeyword($0) })
+    {
+      position += 1
+      negated = true
+    }
+    let operatorLocation = current.location
+    guard let op = comparisonOperator() else {
+      if let quantifier {
+        throw ScriptError(
+          "expected a comparison after \(quantifier.rawValue) and its key path",
+          at: current.location)
+      }
+      return lhs
+    }
+    var caseInsensitive = false
+    var diacriticInsensitive = false
+    if current.isSymbol("["), let options = peek().identifier, peek(2).isSymbol("]"),
+      peek().location.column == current.location.column + 1
+    {
+      for option in options.lowercased() {
+        switch option {
+        case "c": caseInsensitive = true
+        case "d": diacriticInsensitive = true
+        default:
+          throw ScriptError(
+            "unknown comparison option '\(option)'; expected c, d or cd", at: peek().location)
+        }
+      }
+      position += 3
+    }
+    let rhs = try parseAdditive()
+    let comparison = Comparison(
+      lhs: lhs, op: op, rhs: rhs, caseInsensitive: caseInsensitive,
+      diacriticInsensitive: diacriticInsensitive, quantifier: quantifier,
+      operatorLocation: operatorLocation)
+    let result = Expression(.compare(comparison), at: start)
+    return negated ? Expression(.not(result), at: start) : result
+  }
+
+  private mutating func comparisonOperator() -> Comparison.Operator? {
+    let symbols: [String: Comparison.Operator] = [
+      "==": .equal, "=": .equal, "!=": .notEqual, "<": .less, "<=": .lessOrEqual,
+      ">": .greater, ">=": .greaterOrEqual,
+    ]
+    if case .symbol(let text) = current.kind, let op = symbols[text] {
+      position += 1
+      return op
+    }
+    if let word = current.identifier?.uppercased(), let op = Comparison.Operator(rawValue: word) {
+      position += 1
+      return op
+    }
+    return nil
+  }
+
+  private mutating func parseAdditive() throws -> Expression {
+    var result = try parseMultiplicative()
+    while true {
+      let op: QueryArithmeticOperator
+      if current.isSymbol("+") {
+        op = .add
+      } else if current.isSymbol("-") {
+        op = .subtract
+      } else {
+        return result
+      }
+      position += 1
+      result = Expression(.arithmetic(result, op, try parseMultiplicative()), at: result.location)
+    }
+  }
+
+  private mutating func parseMultiplicative() throws -> Expression {
+    var result = try parseUnary()
+    while true {
+      let op: QueryArithmeticOperator
+      if current.isSymbol("*") {
+        op = .multiply
+      } else if current.isSymbol("/") {
+        op = .divide
+      } else if current.isSymbol("%") {
+        op = .remainder
+      } else {
+        return result
+      }
+      position += 1
+      result = Expression(.arithmetic(result, op, try parseUnary()), at: result.location)
+    }
+  }
+
+  private mutating func parseUnary() throws -> Expression {
+    let location = current.location
+    if accept(symbol: "-") {
+      let operand = try parseUnary()
+      if case .literal(.int(let value)) = operand.kind {
+        return Expression(.literal(.int(-value)), at: location)
+      }
+      if case .literal(.double(let value)) = operand.kind {
+        return Expression(.literal(.double(-value)), at: location)
+      }
+      return Expression(.negate(operand), at: location)
+    }
+    return try parsePostfix()
+  }
+
+  private mutating func parsePostfix() throws -> Expression {
+    var result = try parsePrimary()
+    while current.isSymbol(".") {
+      position += 1
+      if accept(symbol: "@") {
+        let (name, location) = try expectIdentifier("an operator after '@'")
+        guard name.lowercased() == "count" else {
+          throw ScriptError(
+            "unsupported collection operator '@\(name)'; only @count is supported (use the"
+              + " aggregate statements sum, min, max, avg)", at: location)
+        }
+        result = Expression(.count(result), at: result.location)
+      } else {
+        let (name, location) = try expectIdentifier("a property name after '.'")
+        result = Expression(.member(result, name), at: location)
+      }
+    }
+    return result
+  }
+
+  private mutating func parsePrimary() throws -> Expression {
+    let token = current
+    let location = token.location
+    switch token.kind {
+    case .literal(let value):
+      position += 1
+      return Expression(.literal(value), at: location)
+    case .variable(let name):
+      position += 1
+      return Expression(.variable(name), at: location)
+    case .symbol("{"), .symbol("["):
+      let closing = token.isSymbol("{") ? "}" : "]"
+      position += 1
+      skipNewlines()
+      var elements: [Expression] = []
+      while !accept(symbol: closing) {
+        elements.append(try parseAdditive())
+        skipNewlines()
+        if !accept(symbol: ",") && !current.isSymbol(closing) {
+          throw ScriptError(
+            "expected ',' or '\(closing)' in the list, found \(current.display)",
+            at: current.location)
+        }
+        skipNewlines()
+      }
+      return Expression(.list(elements), at: location)
+    case .symbol("("):
+      position += 1
+      skipNewlines()
+      if let entity = current.identifier, peek().isKeyword("where") {
+        position += 2
+        let condition = try parsePredicate()
+        skipNewlines()
+        try expect(symbol: ")", "to close the query")
+        return Expression(.query(entity, condition), at: location)
+      }
+      let inner = try parsePredicate()
+      skipNewlines()
+      if accept(keyword: "as") {
+        let (entity, _) = try expectIdentifier("a class name after AS")
+        try expect(symbol: ")", "after the cast")
+        return Expression(.cast(inner, entity), at: location)
+      }
+      try expect(symbol: ")", "to close the parenthesis")
+      return inner
+    case .identifier(let name):
+      let lower = name.lowercased()
+      switch lower {
+      case "true", "yes", "truepredicate":
+        position += 1
+        return Expression(.literal(.bool(true)), at: location)
+      case "false", "no", "falsepredicate":
+        position += 1
+        return Expression(.literal(.bool(false)), at: location)
+      case "nil", "null":
+        position += 1
+        return Expression(.literal(.null), at: location)
+      case "self":
+        position += 1
+        return Expression(.this, at: location)
+      case "subquery":
+        position += 1
+        try expect(symbol: "(", "after SUBQUERY")
+        let collection = try parseAdditive()
+        try expect(symbol: ",", "after the SUBQUERY collection")
+        guard case .variable(let variable) = current.kind else {
+          throw ScriptError(
+            "expected a $variable as SUBQUERY's second argument", at: current.location)
+        }
+        position += 1
+        try expect(symbol: ",", "after the SUBQUERY variable")
+        let condition = try parsePredicate()
+        try expect(symbol: ")", "to close SUBQUERY")
+        return Expression(.subquery(collection, variable, condition), at: location)
+      default:
+        guard !reservedWords.contains(lower) else {
+          throw ScriptError("expected a value, found the keyword '\(name)'", at: location)
+        }
+        position += 1
+        return Expression(.member(Expression(.this, at: location), name), at: location)
+      }
+    default:
+      throw ScriptError("expected a value, found \(token.display)", at: location)
+    }
+  }
+}

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The interactive loop: reads statements (continuing lines while braces or parentheses are
+/// open), runs them, reports errors and goes on. Ctrl-C cancels the line being typed, or
+/// interrupts a running statement without losing the session.
+public struct REPL {
+  private let runner: ScriptRunner
+  private var editor = LineEditor()
+  private var number = 0
+
+  /// A REPL over `engine`, with diagnostics to `errorOutput`.
+  public init(engine: ScriptEngine, errorOutput: @escaping (String) -> Void) {
+    engine.handlesInterrupts = true
+    runner = ScriptRunner(engine: engine, keepGoing: true, errorOutput: errorOutput)
+  }
+
+  /// Reads and runs statements until `.quit` or the end of input.
+  public mutating func run() {
+    installInterruptHandler()
+    Terminal.write("modelgraph — .help for help, .quit to leave\n")
+    var pendingLines: [String] = []
+    while !runner.engine.shouldQuit {
+      let prompt = pendingLines.isEmpty ? "modelgraph> " : "       ...> "
+      switch editor.readLine(prompt: prompt) {
+      case .end:
+        return
+      case .cancelled:
+        pendingLines = []
+      case .line(let line):
+        editor.remember(line)
+        pendingLines.append(line)
+        let source = pendingLines.joined(separator: "\n")
+        guard Self.isComplete(source) else { continue }
+        pendingLines = []
+        number += 1
+        runner.run(source, path: "<repl:\(number)>")
+      }
+    }
+  }
+
+  /// Whether `source` closes every brace, bracket and parenthesis it opens (strings and
+  /// comments aside).
+  static func isComplete(_ source: String) -> Bool {
+    var depth = 0
+    for token in Lexer.tokens(of: source) {
+      switch token.kind {
+      case .symbol("{"), .symbol("("), .symbol("["): depth += 1
+      case .symbol("}"), .symbol(")"), .symbol("]"): depth -= 1
+      default: break
+      }
+    }
+    return depth <= 0
+  }
+}
+
+/// Ctrl-C while a statement runs (the terminal is not in raw mode then) raises SIGINT; the
+/// handler only sets the flag the runner's loops check.
+private func installInterruptHandler() {
+  signal(SIGINT) { _ in Interrupt.request() }
+}

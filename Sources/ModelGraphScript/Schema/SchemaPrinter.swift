@@ -1,0 +1,62 @@
+import ModelGraphCore
+
+/// Prints classes as the `entity` statements that declare them.
+struct SchemaPrinter {
+  let schema: ScriptSchema
+  let catalog: SchemaCatalog
+
+  /// Every class, or only `name`.
+  func text(only name: String?, at location: SourceLocation) throws -> String {
+    var entities = catalog.entities
+    if let name {
+      guard let entity = catalog.entity(named: name) else {
+        throw ScriptError("unknown class '\(name)'", at: location)
+      }
+      entities = [entity]
+    }
+    if entities.isEmpty { return "-- no classes\n" }
+    return entities.map(declaration).joined()
+  }
+
+  private func declaration(_ entity: ResolvedEntity) -> String {
+    let description = entity.description
+    var text = "entity \(entity.name)\(description.parent.map { " : \($0)" } ?? "") {\n"
+    let defaults = schema.defaults[entity.name] ?? [:]
+    let indexed = Set((schema.indexes[entity.name] ?? []).map(\.attribute))
+    for attribute in description.attributes {
+      var line = "  \(attribute.name): \(attribute.valueType)\(attribute.isOptional ? "?" : "")"
+      if attribute.isUnique { line += " unique" }
+      if indexed.contains(attribute.name) { line += " index" }
+      if attribute.preservesValueOnDeletion { line += " preserve" }
+      if let value = defaults[attribute.name] { line += " = \(literal(value))" }
+      text += line + "\n"
+    }
+    for relationship in description.relationships {
+      var line = "  \(relationship.name): "
+      line +=
+        relationship.isToMany
+        ? "[\(relationship.destination)]"
+        : "\(relationship.destination)\(relationship.isOptional ? "?" : "")"
+      if let inverse = relationship.inverse { line += " inverse \(inverse)" }
+      if relationship.deleteRule != .nullify {
+        line += " delete \(relationship.deleteRule.rawValue)"
+      }
+      if relationship.minimumModelCount > 0 { line += " min \(relationship.minimumModelCount)" }
+      if relationship.maximumModelCount > 0 { line += " max \(relationship.maximumModelCount)" }
+      text += line + "\n"
+    }
+    for constraint in description.uniqueConstraints {
+      text += "  unique(\(constraint.joined(separator: ", ")))\n"
+    }
+    return text + "}\n"
+  }
+
+  private func literal(_ value: ModelValue) -> String {
+    switch value {
+    case .date(let date): DateLiteral.format(date)
+    case .uuid, .url: "\"\(plainText(value))\""
+    case .array(let values): "[" + values.map(literal).joined(separator: ", ") + "]"
+    default: value.description
+    }
+  }
+}

@@ -1,0 +1,117 @@
+public import ModelGraphCore
+
+/// A value or condition as written in a script, with where it starts.
+///
+/// Predicates follow NSPredicate's format syntax; the same tree serves values in `insert` and
+/// `update`. ``Binder`` checks it against a catalog.
+public struct Expression: Sendable, Hashable {
+  /// What the expression is.
+  public indirect enum Kind: Sendable, Hashable {
+    /// A literal value (`nil`, `true`, numbers, strings, dates).
+    case literal(ModelValue)
+    /// `{a, b}` or `[a, b]`.
+    case list([Expression])
+    /// `self`: the object tested or updated.
+    case this
+    /// `$name`: a subquery or quantifier variable, else a script variable.
+    case variable(String)
+    /// `base.name`; a bare `name` has `this` as base.
+    case member(Expression, String)
+    /// `base.@count`.
+    case count(Expression)
+    /// `(base AS Entity)`.
+    case cast(Expression, String)
+    /// `SUBQUERY(collection, $variable, condition)`: the matching elements.
+    case subquery(Expression, String, Expression)
+    /// `(Entity where condition)`: the objects of a class that match, for relationship targets.
+    case query(String, Expression?)
+    /// `a + b`, `a - b`, `a * b`, `a / b`, `a % b`.
+    case arithmetic(Expression, QueryArithmeticOperator, Expression)
+    /// `-a`.
+    case negate(Expression)
+    /// A comparison or string, collection or range operator, maybe quantified.
+    case compare(Comparison)
+    /// `a AND b AND …`.
+    case and([Expression])
+    /// `a OR b OR …`.
+    case or([Expression])
+    /// `NOT a`.
+    case not(Expression)
+    /// `base IS Entity` (or `IS ONLY Entity` for exactly the class).
+    case typeTest(Expression, String, isExact: Bool)
+  }
+
+  /// What the expression is.
+  public var kind: Kind
+  /// Where it starts.
+  public var location: SourceLocation
+
+  /// Makes an expression.
+  public init(_ kind: Kind, at location: SourceLocation) {
+    self.kind = kind
+    self.location = location
+  }
+}
+
+/// `lhs op[options] rhs`, maybe under `ANY`, `ALL` or `NONE`.
+public struct Comparison: Sendable, Hashable {
+  /// The operators of NSPredicate's format syntax.
+  public enum Operator: String, Sendable, Hashable {
+    /// `==` (also `=`)
+    case equal = "=="
+    /// `!=` (also `<>`)
+    case notEqual = "!="
+    /// `<`
+    case less = "<"
+    /// `<=`
+    case lessOrEqual = "<="
+    /// `>`
+    case greater = ">"
+    /// `>=`
+    case greaterOrEqual = ">="
+    /// `BEGINSWITH`
+    case beginsWith = "BEGINSWITH"
+    /// `ENDSWITH`
+    case endsWith = "ENDSWITH"
+    /// `CONTAINS`
+    case contains = "CONTAINS"
+    /// `LIKE` (`*` and `?` wildcards)
+    case like = "LIKE"
+    /// `MATCHES` (a regular expression matching the whole string)
+    case matches = "MATCHES"
+    /// `IN`
+    case `in` = "IN"
+    /// `BETWEEN {low, high}`
+    case between = "BETWEEN"
+
+    /// The ordering or equality operator of the engine, if this is one.
+    var queryOperator: QueryComparisonOperator? {
+      QueryComparisonOperator(rawValue: rawValue)
+    }
+  }
+
+  /// `ANY`, `ALL` or `NONE` before a key path through a to-many relationship.
+  public enum Quantifier: String, Sendable, Hashable {
+    /// Some element matches (also `SOME`).
+    case any = "ANY"
+    /// Every element matches.
+    case all = "ALL"
+    /// No element matches.
+    case none = "NONE"
+  }
+
+  /// The left operand.
+  public var lhs: Expression
+  /// The operator.
+  public var op: Operator
+  /// The right operand.
+  public var rhs: Expression
+  /// `[c]`: ignore case.
+  public var caseInsensitive: Bool
+  /// `[d]`: ignore diacritics.
+  public var diacriticInsensitive: Bool
+  /// The quantifier, if any.
+  public var quantifier: Quantifier?
+  /// Where the operator is.
+  public var operatorLocation: SourceLocation
+}
