@@ -87,7 +87,7 @@ if let script {
   guard let data = FileManager.default.contents(atPath: script) else {
     fail("cannot read script \(script)")
   }
-  finish(runner.run(String(decoding: data, as: UTF8.self), path: script))
+  finish(runner.run(data, path: script))
 }
 if !commands.isEmpty {
   var succeeded = true
@@ -109,4 +109,4 @@ do {
   writeError("modelgraph: error: cannot read standard input: \(error)\n")
   exit(1)
 }
-finish(runner.run(String(decoding: input, as: UTF8.self), path: "<stdin>"))
+finish(runner.run(input, path: "<stdin>"))

@@ -8,7 +8,7 @@ public struct DiagnosticRenderer: Sendable {
   /// A renderer for the script `source` called `path`.
   public init(path: String, source: String) {
     self.path = path
-    self.lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+    self.lines = source.withUnixLineEnds.split(separator: "\n", omittingEmptySubsequences: false)
   }
 
   /// The three lines of `error` (two when the line is not in the source), newline-terminated.

@@ -12,16 +12,11 @@ enum Arithmetic {
     case (.string(let a), .string(let b)) where op == .add: return .string(a + b)
     case (.int(let a), .int(let b)): return .int(try integer(a, op, b))
     case (.decimal, _), (_, .decimal):
-      guard let a = decimal(left), let b = decimal(right) else { break }
-      switch op {
-      case .add: return .decimal(a + b)
-      case .subtract: return .decimal(a - b)
-      case .multiply: return .decimal(a * b)
-      case .divide:
-        guard b != 0 else { throw EvaluationError(message: "division by zero") }
-        return .decimal(a / b)
-      case .remainder: throw EvaluationError(message: "'%' needs integers")
+      for value in [left, right] where double(value) != nil && decimal(value) == nil {
+        throw EvaluationError(message: "\(value) is beyond the range of Decimal")
       }
+      guard let a = decimal(left), let b = decimal(right) else { break }
+      return .decimal(try DecimalMath.apply(a, op, b))
     default:
       guard let a = double(left), let b = double(right) else { break }
       switch op {
@@ -69,7 +64,7 @@ enum Arithmetic {
     switch value {
     case .int(let number): Decimal(number)
     case .uint(let number): Decimal(number)
-    case .double(let number): Decimal(number)
+    case .double(let number): DecimalMath.decimal(number)
     case .decimal(let number): number
     default: nil
     }

@@ -86,7 +86,13 @@ enum Comparing {
     case (.bool(let x), .bool(let y)): return x == y ? 0 : (!x ? -1 : 1)
     case (.uuid(let x), .uuid(let y)): return x == y ? 0 : (x.uuidString < y.uuidString ? -1 : 1)
     case (.decimal, _), (_, .decimal):
-      guard let x = Arithmetic.decimal(a), let y = Arithmetic.decimal(b) else { return nil }
+      if let x = Arithmetic.decimal(a), let y = Arithmetic.decimal(b), !x.isNaN, !y.isNaN {
+        return x == y ? 0 : (x < y ? -1 : 1)
+      }
+      // A double beyond Decimal's range (or infinite) still orders against a Decimal.
+      guard let x = Arithmetic.double(a), let y = Arithmetic.double(b), !x.isNaN, !y.isNaN else {
+        return nil
+      }
       return x == y ? 0 : (x < y ? -1 : 1)
     default:
       guard let x = Arithmetic.double(a), let y = Arithmetic.double(b) else {

@@ -125,7 +125,9 @@ enum Aggregation {
     case .avg:
       guard !present.isEmpty else { return .null }
       let sum = try present.reduce(ModelValue.int(0)) { try Arithmetic.apply($0, .add, $1) }
-      if case .decimal(let total) = sum { return .decimal(total / Decimal(present.count)) }
+      if case .decimal(let total) = sum {
+        return .decimal(try DecimalMath.apply(total, .divide, Decimal(present.count)))
+      }
       return .double((Arithmetic.double(sum) ?? 0) / Double(present.count))
     case .min:
       return present.min { (Comparing.order($0, $1) ?? 0) < 0 } ?? .null

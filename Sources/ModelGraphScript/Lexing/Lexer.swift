@@ -13,7 +13,7 @@ public struct Lexer {
 
   /// A lexer over `source`.
   public init(_ source: String) {
-    characters = Array(source)
+    characters = Array(source.withUnixLineEnds)
   }
 
   /// Every token of the source, ending with ``Token/Kind/end``; an unterminated string, a bad

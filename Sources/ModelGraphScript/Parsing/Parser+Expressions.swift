@@ -22,20 +22,22 @@ extension Parser {
     let first = try parseAnd()
     var operands = [first]
     while accept(keyword: "or") || accept(symbol: "||") { operands.append(try parseAnd()) }
-    return operands.count == 1 ? first : Expression(.or(operands), at: first.location)
+    return operands.count == 1 ? first : try node(.or(operands), at: first.location)
   }
 
   private mutating func parseAnd() throws -> Expression {
     let first = try parseNot()
     var operands = [first]
     while accept(keyword: "and") || accept(symbol: "&&") { operands.append(try parseNot()) }
-    return operands.count == 1 ? first : Expression(.and(operands), at: first.location)
+    return operands.count == 1 ? first : try node(.and(operands), at: first.location)
   }
 
   private mutating func parseNot() throws -> Expression {
     let location = current.location
     if accept(keyword: "not") || accept(symbol: "!") {
-      return Expression(.not(try parseNot()), at: location)
+      try enter(at: location)
+      defer { nesting -= 1 }
+      return try node(.not(try parseNot()), at: location)
     }
     return try parseComparison()
   }
@@ -53,7 +55,7 @@ extension Parser {
       position += 1
       let isExact = accept(keyword: "only")
       let (entity, _) = try expectIdentifier("a class name after IS")
-      return Expression(.typeTest(lhs, entity, isExact: isExact), at: start)
+      return try node(.typeTest(lhs, entity, isExact: isExact), at: start)
     }
     var negated = false
     if current.isKeyword("not"),
@@ -93,8 +95,8 @@ extension Parser {
       lhs: lhs, op: op, rhs: rhs, caseInsensitive: caseInsensitive,
       diacriticInsensitive: diacriticInsensitive, quantifier: quantifier,
       operatorLocation: operatorLocation)
-    let result = Expression(.compare(comparison), at: start)
-    return negated ? Expression(.not(result), at: start) : result
+    let result = try node(.compare(comparison), at: start)
+    return negated ? try node(.not(result), at: start) : result
   }
 
   private mutating func comparisonOperator() -> Comparison.Operator? {
@@ -125,7 +127,7 @@ extension Parser {
         return result
       }
       position += 1
-      result = Expression(.arithmetic(result, op, try parseMultiplicative()), at: result.location)
+      result = try node(.arithmetic(result, op, try parseMultiplicative()), at: result.location)
     }
   }
 
@@ -143,21 +145,23 @@ extension Parser {
         return result
       }
       position += 1
-      result = Expression(.arithmetic(result, op, try parseUnary()), at: result.location)
+      result = try node(.arithmetic(result, op, try parseUnary()), at: result.location)
     }
   }
 
   private mutating func parseUnary() throws -> Expression {
     let location = current.location
     if accept(symbol: "-") {
+      try enter(at: location)
+      defer { nesting -= 1 }
       let operand = try parseUnary()
       if case .literal(.int(let value)) = operand.kind {
-        return Expression(.literal(.int(-value)), at: location)
+        return try node(.literal(.int(-value)), at: location)
       }
       if case .literal(.double(let value)) = operand.kind {
-        return Expression(.literal(.double(-value)), at: location)
+        return try node(.literal(.double(-value)), at: location)
       }
-      return Expression(.negate(operand), at: location)
+      return try node(.negate(operand), at: location)
     }
     return try parsePostfix()
   }
@@ -173,10 +177,10 @@ extension Parser {
             "unsupported collection operator '@\(name)'; only @count is supported (use the"
               + " aggregate statements sum, min, max, avg)", at: location)
         }
-        result = Expression(.count(result), at: result.location)
+        result = try node(.count(result), at: result.location)
       } else {
         let (name, location) = try expectIdentifier("a property name after '.'")
-        result = Expression(.member(result, name), at: location)
+        result = try node(.member(result, name), at: location)
       }
     }
     return result
@@ -185,13 +189,18 @@ extension Parser {
   private mutating func parsePrimary() throws -> Expression {
     let token = current
     let location = token.location
+    let nests =
+      token.isSymbol("{") || token.isSymbol("[") || token.isSymbol("(")
+      || token.isKeyword("subquery")
+    if nests { try enter(at: location) }
+    defer { if nests { nesting -= 1 } }
     switch token.kind {
     case .literal(let value):
       position += 1
-      return Expression(.literal(value), at: location)
+      return try node(.literal(value), at: location)
     case .variable(let name):
       position += 1
-      return Expression(.variable(name), at: location)
+      return try node(.variable(name), at: location)
     case .symbol("{"), .symbol("["):
       let closing = token.isSymbol("{") ? "}" : "]"
       position += 1
@@ -207,7 +216,7 @@ extension Parser {
         }
         skipNewlines()
       }
-      return Expression(.list(elements), at: location)
+      return try node(.list(elements), at: location)
     case .symbol("("):
       position += 1
       skipNewlines()
@@ -216,14 +225,14 @@ extension Parser {
         let condition = try parsePredicate()
         skipNewlines()
         try expect(symbol: ")", "to close the query")
-        return Expression(.query(entity, condition), at: location)
+        return try node(.query(entity, condition), at: location)
       }
       let inner = try parsePredicate()
       skipNewlines()
       if accept(keyword: "as") {
         let (entity, _) = try expectIdentifier("a class name after AS")
         try expect(symbol: ")", "after the cast")
-        return Expression(.cast(inner, entity), at: location)
+        return try node(.cast(inner, entity), at: location)
       }
       try expect(symbol: ")", "to close the parenthesis")
       return inner
@@ -232,16 +241,16 @@ extension Parser {
       switch lower {
       case "true", "yes", "truepredicate":
         position += 1
-        return Expression(.literal(.bool(true)), at: location)
+        return try node(.literal(.bool(true)), at: location)
       case "false", "no", "falsepredicate":
         position += 1
-        return Expression(.literal(.bool(false)), at: location)
+        return try node(.literal(.bool(false)), at: location)
       case "nil", "null":
         position += 1
-        return Expression(.literal(.null), at: location)
+        return try node(.literal(.null), at: location)
       case "self":
         position += 1
-        return Expression(.this, at: location)
+        return try node(.this, at: location)
       case "subquery":
         position += 1
         try expect(symbol: "(", "after SUBQUERY")
@@ -255,13 +264,13 @@ extension Parser {
         try expect(symbol: ",", "after the SUBQUERY variable")
         let condition = try parsePredicate()
         try expect(symbol: ")", "to close SUBQUERY")
-        return Expression(.subquery(collection, variable, condition), at: location)
+        return try node(.subquery(collection, variable, condition), at: location)
       default:
         guard !reservedWords.contains(lower) else {
           throw ScriptError("expected a value, found the keyword '\(name)'", at: location)
         }
         position += 1
-        return Expression(.member(Expression(.this, at: location), name), at: location)
+        return try node(.member(Expression(.this, at: location), name), at: location)
       }
     default:
       throw ScriptError("expected a value, found \(token.display)", at: location)

@@ -4,12 +4,18 @@ public struct Parser {
   var tokens: [Token]
   var position = 0
   let lines: [Substring]
+  /// How many nested parentheses, lists, `NOT`s and `-`s the parser is inside.
+  var nesting = 0
+
+  /// The most levels an expression may have, and the most nested parentheses, lists, `NOT`s
+  /// and `-`s: deeper input is a syntax error, not a stack overflow in the passes that walk it.
+  public static let maximumDepth = 200
 
   /// A parser over `source`.
   ///
   public init(source: String) {
     tokens = Lexer.tokens(of: source)
-    lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+    lines = source.withUnixLineEnds.split(separator: "\n", omittingEmptySubsequences: false)
   }
 
   /// Whether every statement was read.
@@ -116,6 +122,27 @@ public struct Parser {
     }
     position += 1
     return value
+  }
+
+  /// Enters one more level of nesting (call `nesting -= 1` on the way out).
+  ///
+  /// - Throws: ``ScriptError`` at `location` past ``maximumDepth``.
+  mutating func enter(at location: SourceLocation) throws {
+    guard nesting < Self.maximumDepth else { throw Self.tooDeep(at: location) }
+    nesting += 1
+  }
+
+  /// An expression node, unless it has more than ``maximumDepth`` levels.
+  func node(_ kind: Expression.Kind, at location: SourceLocation) throws -> Expression {
+    let expression = Expression(kind, at: location)
+    guard expression.depth <= Self.maximumDepth else { throw Self.tooDeep(at: location) }
+    return expression
+  }
+
+  private static func tooDeep(at location: SourceLocation) -> ScriptError {
+    ScriptError(
+      "the expression nests too deeply (more than \(maximumDepth) levels); split it up",
+      at: location)
   }
 
   /// Skips newlines inside brackets.

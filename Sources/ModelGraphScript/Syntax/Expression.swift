@@ -42,14 +42,36 @@ public struct Expression: Sendable, Hashable {
   }
 
   /// What the expression is.
-  public var kind: Kind
+  public var kind: Kind {
+    didSet { depth = Self.depth(of: kind) }
+  }
   /// Where it starts.
   public var location: SourceLocation
+  /// The levels of the tree: 1 for a leaf, one more than the deepest operand otherwise.
+  public private(set) var depth: Int
 
   /// Makes an expression.
   public init(_ kind: Kind, at location: SourceLocation) {
     self.kind = kind
     self.location = location
+    depth = Self.depth(of: kind)
+  }
+
+  private static func depth(of kind: Kind) -> Int {
+    let operands: [Expression]
+    switch kind {
+    case .literal, .this, .variable: operands = []
+    case .list(let elements): operands = elements
+    case .member(let base, _), .count(let base), .cast(let base, _), .negate(let base),
+      .not(let base), .typeTest(let base, _, _):
+      operands = [base]
+    case .subquery(let collection, _, let condition): operands = [collection, condition]
+    case .query(_, let condition): operands = condition.map { [$0] } ?? []
+    case .arithmetic(let lhs, _, let rhs): operands = [lhs, rhs]
+    case .compare(let comparison): operands = [comparison.lhs, comparison.rhs]
+    case .and(let list), .or(let list): operands = list
+    }
+    return 1 + (operands.map(\.depth).max() ?? 0)
   }
 }
 
