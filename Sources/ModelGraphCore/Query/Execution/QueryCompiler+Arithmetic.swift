@@ -3,8 +3,9 @@ import Foundation
 extension QueryCompiler {
   /// `lhs <op> rhs` on two numbers of one type.
   ///
-  /// Integer results that overflow, and integer division or remainder by zero, are `nil` (a
-  /// comparison with them is false) where Swift would stop the process.
+  /// Integer results that overflow, integer division or remainder by zero, and `Decimal`
+  /// results out of `Decimal`'s range or divided by zero are `nil` (a comparison with them is
+  /// false) where Swift would stop the process.
   func arithmetic(_ lhs: CompiledValue, _ op: QueryArithmeticOperator, _ rhs: CompiledValue)
     throws -> CompiledValue
   {
@@ -89,16 +90,9 @@ extension QueryCompiler {
   ) -> RowFunction<Decimal> {
     let left = lhs.evaluate
     let right = rhs.evaluate
-    let operation: (Decimal, Decimal) -> Decimal =
-      switch op {
-      case .add: (+)
-      case .subtract: (-)
-      case .multiply: (*)
-      case .divide, .remainder: (/)
-      }
     return RowFunction { row in
       guard let a = left(row), let b = right(row) else { return nil }
-      return operation(a, b)
+      return DecimalArithmetic.result(a, op, b)
     }
   }
 }

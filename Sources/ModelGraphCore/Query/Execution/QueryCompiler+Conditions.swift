@@ -6,7 +6,11 @@ extension QueryCompiler {
     case .and(let operands): return .all(try operands.map(condition))
     case .or(let operands): return .any(try operands.map(condition))
     case .not(let operand):
-      if case .bool(let function) = try value(operand), let column = function.column {
+      // Only a Bool attribute can be a column scan; compiling any other operand as a value
+      // first would compile it twice per level (exponential in nested NOTs).
+      if case .attribute = operand, case .bool(let function) = try value(operand),
+        let column = function.column
+      {
         return ColumnScan.equality(column, false, EqualKernel.self)
       }
       return try condition(operand).negated
