@@ -12,12 +12,7 @@ extension Session {
   func uniquenessViolations(_ changeSet: [EntityChanges]) -> [ConstraintViolation] {
     var checks: [[Int]: UniqueCheck] = [:]  // [declaring] + slots -> check
     for change in changeSet {
-      let entity = catalog.entities[change.entity]
-      var rules: [(declaring: Int, slots: [Int])] = entity.attributes.indices
-        .filter { entity.attributes[$0].isUnique }
-        .map { (catalog.declaringEntity(ofAttribute: $0, in: entity), [$0]) }
-      rules += entity.uniqueConstraints.map { ($0.declaringEntity, $0.slots) }
-      for rule in rules {
+      for rule in uniqueRules(of: catalog.entities[change.entity]) {
         var keys = change.insertedRows.map { key(change.entity, $0) }.filter { key in
           let unset = unsetAttributes(of: key)
           return !rule.slots.contains { unset.contains($0) }
@@ -27,8 +22,8 @@ extension Session {
         }
         guard !keys.isEmpty else { continue }
         checks[
-          [rule.declaring] + rule.slots,
-          default: UniqueCheck(declaring: rule.declaring, slots: rule.slots)
+          [rule.declaringEntity] + rule.slots,
+          default: UniqueCheck(declaring: rule.declaringEntity, slots: rule.slots)
         ]
         .candidates += keys
       }
