@@ -13,7 +13,18 @@ public enum SnapshotReader {
     try bytes.withUnsafeBytes { try decode($0, path: path) }
   }
 
-  static func decode(_ bytes: UnsafeRawBufferPointer, path: String) throws -> StoreVersion {
+  /// The most memory the tables of a file of `fileSize` bytes may take: 16 bytes per byte of
+  /// file, and at least 1 GiB. Columns allocate whole chunks of rows, so a hostile file of many
+  /// one-row tables could otherwise ask for thousands of times its size.
+  static func memoryBudget(fileSize: Int) -> Int {
+    max(1 << 30, fileSize.multipliedReportingOverflow(by: 16).partialValue)
+  }
+
+  static func decode(
+    _ bytes: UnsafeRawBufferPointer, path: String, memoryBudget budget: Int? = nil
+  ) throws -> StoreVersion {
+    let budget = budget ?? memoryBudget(fileSize: bytes.count)
+    var committed = 0
     var header = ByteReader(bytes, fileOffset: 0, path: path, section: "header")
     guard bytes.count >= SnapshotFormat.headerSize + SnapshotFormat.trailerSize else {
       if bytes.count >= 8, !bytes.prefix(8).elementsEqual(SnapshotFormat.magic) {
@@ -68,6 +79,16 @@ public enum SnapshotReader {
         throw info.error("row counts \(liveCount)/\(rowCount) are impossible")
       }
       let table = Table(entity: entity)
+      let chunkRows = (Int(rowCount) + AnyColumn.chunkMask) & ~AnyColumn.chunkMask
+      let rowBytes =
+        ([table.stamps] + table.attributeColumns + table.relationshipColumns)
+        .reduce(0) { $0 + $1.elementStride }
+      committed += chunkRows * rowBytes
+      guard committed <= budget else {
+        throw info.error(
+          "the tables up to this one would take \(committed) bytes of memory, more than the "
+            + "\(budget) a file of \(bytes.count) bytes may ask for")
+      }
       let columns: [(SnapshotFormat.ColumnRole, Int, AnyColumn, String)] =
         [(.stamps, 0, table.stamps, "stamps")]
         + table.attributeColumns.enumerated().map {

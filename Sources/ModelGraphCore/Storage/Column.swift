@@ -33,6 +33,8 @@ public class AnyColumn: @unchecked Sendable {
   func copy() -> AnyColumn { fatalError("abstract") }
   /// The storage type of the elements.
   public var elementType: any ColumnValue.Type { fatalError("abstract") }
+  /// The bytes one element takes in a chunk.
+  public var elementStride: Int { fatalError("abstract") }
 }
 
 /// A column of unboxed values, split in fixed-size chunks that are copied on write.
@@ -168,4 +170,6 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   override func copy() -> AnyColumn { Column(sharing: self) }
 
   public override var elementType: any ColumnValue.Type { Element.self }
+
+  public override var elementStride: Int { MemoryLayout<Element>.stride }
 }
