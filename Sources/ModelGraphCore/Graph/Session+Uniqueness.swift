@@ -93,8 +93,7 @@ extension Session {
       ).map { match in match.map { key(scope[$0.table], $0.row) } }
     }
     func values(_ table: Table, _ row: Int) -> [ModelValue]? {
-      let tuple = rule.slots.map { table.attributeColumns[$0].value(at: row) }
-      return tuple.contains(where: \.isNull) ? nil : tuple
+      table.compoundValue(slots: rule.slots, row: row)
     }
     var wanted: [[ModelValue]: ObjectKey?] = [:]
     for position in positions {

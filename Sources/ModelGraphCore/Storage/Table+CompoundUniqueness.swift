@@ -1,4 +1,17 @@
 extension Table {
+  /// The values of attribute `slots` at `row`, in order, or `nil` when any is `nil`: the key a
+  /// unique constraint compares.
+  public func compoundValue(slots: [Int], row: Int) -> [ModelValue]? {
+    var result: [ModelValue] = []
+    result.reserveCapacity(slots.count)
+    for slot in slots {
+      let value = attributeColumns[slot].value(at: row)
+      if value.isNull { return nil }
+      result.append(value)
+    }
+    return result
+  }
+
   /// The candidates whose values in `slots`, together, also occur in another live row of
   /// `tables`; a `nil` in any slot never counts as a duplicate.
   ///
@@ -7,14 +20,7 @@ extension Table {
     slots: [Int], in tables: [Table], candidates: [(table: Int, row: Int)]
   ) -> [(table: Int, row: Int, value: String)] {
     func values(_ table: Table, _ row: Int) -> [ModelValue]? {
-      var result: [ModelValue] = []
-      result.reserveCapacity(slots.count)
-      for slot in slots {
-        let value = table.attributeColumns[slot].value(at: row)
-        if value.isNull { return nil }
-        result.append(value)
-      }
-      return result
+      table.compoundValue(slots: slots, row: row)
     }
     var wanted: [[ModelValue]: Int] = [:]
     var firstValues = Set<ModelValue>()

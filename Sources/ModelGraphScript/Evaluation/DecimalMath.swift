@@ -23,14 +23,9 @@ enum DecimalMath {
     guard !a.isNaN, !b.isNaN else { throw EvaluationError(message: "a Decimal value is NaN") }
     if op == .divide, b.isZero { throw EvaluationError(message: "division by zero") }
     if op == .remainder { throw EvaluationError(message: "'%' needs integers") }
-    guard DecimalArithmetic.fits(a, op, b) else {
+    guard let result = DecimalArithmetic.result(a, op, b) else {
       throw EvaluationError(message: "the Decimal result of '\(op.rawValue)' is out of range")
     }
-    switch op {
-    case .add: return a + b
-    case .subtract: return a - b
-    case .multiply: return a * b
-    default: return a / b
-    }
+    return result
   }
 }
