@@ -9,6 +9,9 @@ public struct ModelError: Error, Sendable, CustomStringConvertible {
     case predicateFailed
     /// A model class could not be registered.
     case schema
+    /// A save changed objects that another context changed or deleted since this one read them;
+    /// ``conflicts`` lists them and nothing was saved.
+    case conflict
   }
 
   /// One rule a save found broken.
