@@ -68,8 +68,8 @@ case "save", "once":
     let key = session.insert(entity: 0)
     session.table(0).column(0, as: Int64.self)[Int(key.row)] = generation
     session.table(0).column(1, as: Data.self)[Int(key.row)] = payload
-    session.save()
     do {
+      try session.save()
       try file.save(store.version)
     } catch {
       fail("\(error)")

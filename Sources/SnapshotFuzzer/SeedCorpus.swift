@@ -69,7 +69,7 @@ enum SeedCorpus {
       session.table(2).setRelatedKeys([key], row: Int(part.row), slot: 0)
       table.setRelatedKeys([part], row: row, slot: 0)
     }
-    session.save()
+    try session.save()
     return store
   }
 }

@@ -8,18 +8,35 @@ extension ModelContext {
   /// (``ModelIndex/unique(_:_:_:)``) unique across their class hierarchy (against the store and
   /// within the change set), deny rules of deleted objects, and the count limits of to-many
   /// relationships.
+  ///
+  /// When another context saved since this one read its objects, the changes are replayed
+  /// onto that newer state; changes that collide with it are settled by ``mergePolicy``, and by
+  /// default refuse the save with ``ModelError/Code/conflict``. After a refused save, call
+  /// ``rollback()`` (or fetch again and redo the change) and retry.
   /// - Returns: A deletion record per deleted object, holding the values of its attributes
   ///   marked `.preserveValueOnDeletion` (SwiftData's `save()` returns nothing; the result is
   ///   discardable).
-  /// - Throws: ``ModelError`` with code ``ModelError/Code/validationFailed``.
+  /// - Throws: ``ModelError`` with code ``ModelError/Code/validationFailed`` or
+  ///   ``ModelError/Code/conflict``.
   /// - Complexity: O(changes), plus O(rows of a hierarchy) for each unique attribute written.
   @discardableResult
   public func save() throws -> [DeletionRecord] {
     var records: [DeletionRecord]
+    let resolver = conflictResolver()
     repeat {
       // Validate against the version the save publishes onto: rebase first when another
       // context saved since, and again if one saves while this one validates.
-      if session.rebaseOntoLatest() { dropHandlesDeletedElsewhere() }
+      do {
+        if try session.rebaseOntoLatest(resolving: resolver) { dropHandlesDeletedElsewhere() }
+      } catch {
+        let conflicts = error.conflicts.map(modelConflict)
+        throw ModelError(
+          .conflict,
+          message: conflicts.count == 1
+            ? "save refused: 1 change collides with a save of another context"
+            : "save refused: \(conflicts.count) changes collide with saves of other contexts",
+          conflicts: conflicts)
+      }
       if uniquenessPolicy == .upsert { mergeDuplicateInserts() }
       try validate()
       records = deletionRecords()

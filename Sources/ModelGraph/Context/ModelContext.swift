@@ -23,6 +23,9 @@ public final class ModelContext {
   /// ``UniquenessPolicy/reject`` (the default) throws; SwiftData upserts silently, which
   /// ``UniquenessPolicy/upsert`` does here by explicit choice.
   public var uniquenessPolicy = UniquenessPolicy.reject
+  /// How ``save()`` settles changes that collide with other contexts' saves; by default
+  /// every conflict refuses the save.
+  public var mergePolicy = MergePolicy.rejectConflicts
   private var observer: ContextSessionObserver?
 
   /// Makes a context on `container`'s current committed state.

@@ -37,16 +37,22 @@ public struct ModelError: Error, Sendable, CustomStringConvertible {
   public var message: String
   /// Every violation a failed save found.
   public var violations: [Violation]
+  /// Every conflict with other contexts' saves that refused a save.
+  public var conflicts: [ModelConflict]
 
   /// Makes an error.
-  public init(_ code: Code, message: String, violations: [Violation] = []) {
+  public init(
+    _ code: Code, message: String, violations: [Violation] = [], conflicts: [ModelConflict] = []
+  ) {
     self.code = code
     self.message = message
     self.violations = violations
+    self.conflicts = conflicts
   }
 
-  /// The message, then one line per violation.
+  /// The message, then one line per violation or conflict.
   public var description: String {
-    ([message] + violations.map { "  " + $0.description }).joined(separator: "\n")
+    ([message] + violations.map { "  " + $0.description } + conflicts.map { "  \($0)" })
+      .joined(separator: "\n")
   }
 }

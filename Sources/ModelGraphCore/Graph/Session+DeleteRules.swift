@@ -9,7 +9,22 @@ extension Session {
   @discardableResult
   public func deleteApplyingRules(_ key: ObjectKey) -> [ObjectKey] {
     guard deleteNotifying(key) else { return [] }
-    var deleted = [key]
+    return [key] + applyDeleteRules(from: key)
+  }
+
+  /// Applies the delete rules of `key`, an object this session deleted, to what it is related
+  /// to now in the working tables (after a rebase brought in other sessions' edits).
+  func applyDeleteRules(ofDeleted key: ObjectKey) {
+    applyDeleteRules(from: key)
+  }
+
+  /// Applies the delete rules of the deleted object `key` and of every object its cascades
+  /// delete.
+  ///
+  /// - Returns: The keys the cascades deleted.
+  @discardableResult
+  private func applyDeleteRules(from key: ObjectKey) -> [ObjectKey] {
+    var deleted: [ObjectKey] = []
     var pending = [key]
     while let current = pending.popLast() {
       let entity = catalog.entities[Int(current.entity)]

@@ -25,6 +25,10 @@ public class AnyColumn: @unchecked Sendable {
   func copyValue(from other: AnyColumn, row: Int) { fatalError("abstract") }
   /// Copies the value at `fromRow` of `other` (a column of the same type) into `toRow`.
   public func copyValue(from other: AnyColumn, fromRow: Int, toRow: Int) { fatalError("abstract") }
+  /// Whether `row` holds the same value here and in `other` (a column of the same type).
+  ///
+  /// - Complexity: O(1) when both share the row's chunk, else one comparison.
+  func hasSameValue(at row: Int, as other: AnyColumn) -> Bool { fatalError("abstract") }
   /// Grows the column to `count` rows filled with the placeholder value.
   func grow(to count: Int) { fatalError("abstract") }
   /// Resets `row` to the placeholder value, releasing what it held.
@@ -137,6 +141,16 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
 
   public override func copyValue(from other: AnyColumn, fromRow: Int, toRow: Int) {
     self[toRow] = unsafeDowncast(other, to: Column<Element>.self)[fromRow]
+  }
+
+  override func hasSameValue(at row: Int, as other: AnyColumn) -> Bool {
+    let other = unsafeDowncast(other, to: Column<Element>.self)
+    guard row < rowCount && row < other.rowCount else { return false }
+    let index = row &>> AnyColumn.chunkShift
+    if index < chunks.count && index < other.chunks.count && chunks[index] === other.chunks[index] {
+      return true
+    }
+    return self[row] == other[row]
   }
 
   override func grow(to count: Int) {

@@ -2,18 +2,21 @@
 ///
 /// The session's tables share chunks with the version it started from and copy a chunk the
 /// first time they write to it. A save publishes all changes in one step, or none: when another
-/// session saved in between, the changes are replayed onto the newer version (last writer wins
-/// per attribute). Not thread-safe: one session belongs to one thread or task at a time.
+/// session saved in between, the changes are replayed onto the newer version as edits, and
+/// changes that collide with that session's are conflicts (``rebaseOntoLatest(resolving:)``).
+/// Not thread-safe: one session belongs to one thread or task at a time.
 public final class Session {
   /// The store this session reads and publishes to.
   public let store: Store
   /// The committed version the session's working tables started from.
-  public private(set) var base: StoreVersion
-  @exclusivity(unchecked) private var working: [Table?] = []
+  public internal(set) var base: StoreVersion
+  @exclusivity(unchecked) var working: [Table?] = []
   var changes: [Int: TableChanges] = [:]
-  private var absorbedForeignChanges = false
+  var absorbedForeignChanges = false
   /// Rows allocated from the store ahead of inserts, per entity, to use last first.
   private var reservedRows: [[(row: Int, generation: UInt32)]] = []
+  /// Reserved rows that still held an object in the session's view when their turn came.
+  private var skippedRows: [[(row: Int, generation: UInt32)]] = []
   /// The number of rows the next reservation of an entity asks for (doubles up to a chunk).
   private var reservationSizes: [Int] = []
   /// Non-optional attribute slots of new objects that nothing has set yet.
@@ -80,11 +83,18 @@ public final class Session {
   /// - Returns: The new object's key.
   public func insert(entity: Int) -> ObjectKey {
     let table = table(entity)
-    if reservedRows[entity].isEmpty {
-      reservationSizes[entity] = min(max(reservationSizes[entity] * 2, 1), 4096)
-      reservedRows[entity] = store.allocateRows(entity: entity, count: reservationSizes[entity])
-    }
-    let (row, generation) = reservedRows[entity].removeLast()
+    var row: Int
+    var generation: UInt32
+    repeat {
+      if reservedRows[entity].isEmpty {
+        reservationSizes[entity] = min(max(reservationSizes[entity] * 2, 1), 4096)
+        reservedRows[entity] = store.allocateRows(entity: entity, count: reservationSizes[entity])
+      }
+      (row, generation) = reservedRows[entity].removeLast()
+      // A row freed by a save newer than this session's base still holds its old object here;
+      // keep it for later and take another, so the object stays readable until a rebase.
+      if table.isAlive(row) { skippedRows[entity].append((row, generation)) }
+    } while table.isAlive(row)
     table.activate(row: row, generation: generation)
     changes[entity, default: TableChanges()].inserted.append(row)
     return ObjectKey(entity: entity, row: row, generation: generation)
@@ -175,13 +185,18 @@ public final class Session {
   /// Publishes every change as a new store version, all at once, replaying the changes onto
   /// newer versions other sessions published first.
   ///
-  /// Callers that validate changes should instead loop over ``rebaseOntoLatest()``, their
-  /// validation and ``publish()``, so validation sees the version it publishes onto.
+  /// Callers that validate changes should instead loop over ``rebaseOntoLatest(resolving:)``,
+  /// their validation and ``publish()``, so validation sees the version it publishes onto.
+  /// - Parameter resolve: Settles each conflict with a save published since the session's base
+  ///   version; by default every conflict refuses the save.
   /// - Returns: The keys of the objects whose deletion was published.
+  /// - Throws: ``ConflictError`` when a conflict is not resolved; nothing is published.
   @discardableResult
-  public func save() -> [ObjectKey] {
+  public func save(
+    resolving resolve: (Conflict) -> ConflictResolution = { _ in .reject }
+  ) throws(ConflictError) -> [ObjectKey] {
     while true {
-      rebaseOntoLatest()
+      try rebaseOntoLatest(resolving: resolve)
       if let deleted = publish() { return deleted }
     }
   }
@@ -190,7 +205,7 @@ public final class Session {
   /// session's base version.
   ///
   /// - Returns: The keys of the objects whose deletion was published, or `nil` when the base is
-  ///   stale (call ``rebaseOntoLatest()``, validate again, and retry).
+  ///   stale (call ``rebaseOntoLatest(resolving:)``, validate again, and retry).
   public func publish() -> [ObjectKey]? {
     guard hasChanges else {
       _ = rollback()
@@ -238,101 +253,6 @@ public final class Session {
     return deletedKeys
   }
 
-  /// Moves the session onto the store's newest version, replaying its unsaved changes there:
-  /// attributes written (last writer wins per attribute), to-many relationships merged (the
-  /// objects this session added and removed, applied to the newer value), to-one relationships
-  /// set, inverses of to-one relationships kept symmetric, deletions applied.
-  ///
-  /// - Returns: Whether there was a newer version.
-  @discardableResult
-  public func rebaseOntoLatest() -> Bool {
-    let latest = store.version
-    guard latest.number != base.number else { return false }
-    var fixes: [InverseFix] = []
-    var rebased: [Int: Table] = [:]
-    for (entity, change) in changes where !change.isEmpty {
-      let mine = working[entity]!
-      let old = entity < base.tables.count ? base.tables[entity] : Table(entity: mine.entity)
-      let current =
-        entity < latest.tables.count ? latest.tables[entity] : Table(entity: mine.entity)
-      let (target, stillDeleted) = rebase(
-        change, of: mine, base: old, onto: current, catalog: latest.catalog, fixes: &fixes)
-      changes[entity]!.deleted = stillDeleted
-      rebased[entity] = target
-    }
-    base = latest
-    extendWorkingTables()
-    for (entity, table) in working.enumerated() {
-      table?.reset(to: rebased[entity] ?? base.tables[entity])
-    }
-    for fix in fixes { apply(fix) }
-    absorbedForeignChanges = true
-    return true
-  }
-
-  /// A copy of `current` with `change` (made against `old`) replayed onto it.
-  private func rebase(
-    _ change: TableChanges, of mine: Table, base old: Table, onto current: Table,
-    catalog: SchemaCatalog, fixes: inout [InverseFix]
-  ) -> (Table, [Int: UInt32]) {
-    let target = current.copy()
-    for row in change.inserted where mine.isAlive(row) {
-      target.activate(row: row, generation: mine.generation(of: row))
-      target.copyRow(row, from: mine)
-    }
-    func sameObject(_ row: Int) -> Bool {
-      mine.isAlive(row) && target.isAlive(row)
-        && target.generation(of: row) == mine.generation(of: row)
-    }
-    for (row, slots) in change.updated where sameObject(row) {
-      target.copyAttributes(slots, row: row, from: mine)
-    }
-    let entity = mine.entity
-    for row in change.relationshipsUpdated where sameObject(row) {
-      let owner = ObjectKey(entity: entity.index, row: row, generation: mine.generation(of: row))
-      let known = old.contains(owner)
-      for (slot, relationship) in entity.relationships.enumerated() {
-        let before = known ? old.relatedKeys(row: row, slot: slot) : []
-        let after = mine.relatedKeys(row: row, slot: slot)
-        guard before != after else { continue }
-        let now = target.relatedKeys(row: row, slot: slot)
-        if relationship.isToMany {
-          let removed = Set(before).subtracting(after)
-          let kept = now.filter { !removed.contains($0) }
-          let present = Set(kept)
-          target.setRelatedKeys(kept + after.filter { !present.contains($0) }, row: row, slot: slot)
-        } else {
-          target.setRelatedKeys(after, row: row, slot: slot)
-          if let other = now.first, other != before.first, other != after.first,
-            let inverse = catalog.inverseSlot(
-              of: slot, in: entity.index, target: Int(other.entity))
-          {
-            fixes.append(InverseFix(owner: other, slot: inverse, remove: owner))
-          }
-        }
-      }
-    }
-    var stillDeleted: [Int: UInt32] = [:]
-    for (row, generation) in change.deleted where target.stamps.count > row {
-      guard target.stamps[row] == generation << 1 | 1 else { continue }
-      target.stamps[row] = generation << 1
-      target.liveCount -= 1
-      stillDeleted[row] = generation
-    }
-    return (target, stillDeleted)
-  }
-
-  /// Removes `remove` from relationship `slot` of `owner` in the working tables.
-  private func apply(_ fix: InverseFix) {
-    let table = table(Int(fix.owner.entity))
-    let row = Int(fix.owner.row)
-    guard table.contains(fix.owner) else { return }
-    let keys = table.relatedKeys(row: row, slot: fix.slot)
-    guard keys.contains(fix.remove) else { return }
-    table.setRelatedKeys(keys.filter { $0 != fix.remove }, row: row, slot: fix.slot)
-    noteRelationshipWrite(entity: Int(fix.owner.entity), row: row)
-  }
-
   private func discardInserted() -> [ObjectKey] {
     var discarded: [ObjectKey] = []
     var rows: [(entity: Int, row: Int, generation: UInt32)] = []
@@ -361,15 +281,20 @@ public final class Session {
   }
 
   /// Gives every entity of the base version a (lazily made) working table slot.
-  private func extendWorkingTables() {
+  func extendWorkingTables() {
     let added = max(0, base.tables.count - working.count)
     working += Array(repeating: nil, count: added)
     reservedRows += Array(repeating: [], count: added)
+    skippedRows += Array(repeating: [], count: added)
     reservationSizes += Array(repeating: 0, count: added)
   }
 
   /// Gives rows reserved and not used back to the store.
   private func returnReservedRows() {
+    for entity in skippedRows.indices where !skippedRows[entity].isEmpty {
+      store.returnUnused(skippedRows[entity], entity: entity)
+      skippedRows[entity] = []
+    }
     for entity in reservedRows.indices where !reservedRows[entity].isEmpty {
       store.returnUnused(reservedRows[entity], entity: entity)
       reservedRows[entity] = []

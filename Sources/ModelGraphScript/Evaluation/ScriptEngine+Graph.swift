@@ -19,7 +19,13 @@ extension ScriptEngine {
   /// save leaves the store and the unsaved changes as they were.
   func commitChanges(at location: SourceLocation) throws {
     repeat {
-      session.rebaseOntoLatest()
+      do {
+        try session.rebaseOntoLatest()
+      } catch {
+        throw ScriptError(
+          "save failed, nothing was saved: another save changed the same objects: "
+            + error.conflicts.map { describe($0) }.joined(separator: "; "), at: location)
+      }
       let violations = session.validate()
       guard violations.isEmpty else {
         let list = violations.map { "\($0) (\(identifier($0.key)))" }
@@ -27,5 +33,23 @@ extension ScriptEngine {
           "save failed, nothing was saved: " + list.joined(separator: "; "), at: location)
       }
     } while session.publish() == nil
+  }
+
+  /// A conflict as the runner prints it: the object, then what collided.
+  private func describe(_ conflict: Conflict) -> String {
+    let entity = session.catalog.entities[Int(conflict.key.entity)]
+    switch conflict.kind {
+    case .attribute(let slot):
+      return "\(identifier(conflict.key)).\(entity.attributes[slot].name) was changed by both"
+    case .relationship(let slot):
+      return "\(identifier(conflict.key)).\(entity.relationships[slot].name) was set by both"
+    case .changedDeletedObject:
+      return "\(identifier(conflict.key)) was deleted by the other save"
+    case .referencesDeletedObject(let slot, let target):
+      return "\(identifier(conflict.key)).\(entity.relationships[slot].name) points at "
+        + "\(identifier(target)), which the other save deleted"
+    case .deletedChangedObject:
+      return "\(identifier(conflict.key)) was changed by the other save"
+    }
   }
 }

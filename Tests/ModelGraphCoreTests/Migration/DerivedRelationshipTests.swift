@@ -21,7 +21,7 @@ struct DerivedRelationshipTests {
       session.table(Int(trip.entity)).setRelatedKeys(keys, row: Int(trip.row), slot: 0)
       session.noteRelationshipWrite(entity: Int(trip.entity), row: Int(trip.row))
     }
-    _ = session.save()
+    _ = try session.save()
     return (store, descriptions)
   }
 

@@ -26,9 +26,9 @@ struct MigrationFixture {
     try store.register(Fixture.descriptions + [Self.accommodationDescription])
     let session = Session(store: store)
     let gone = session.insert(entity: Fixture.trip, name: "Gone")
-    session.save()
+    try session.save()
     session.delete(gone)
-    session.save()
+    try session.save()
     paris = session.insert(entity: Fixture.trip, name: "Paris", days: 3)
     rome = session.insert(entity: Fixture.trip, name: "Rome", days: 4)
     summit = session.insert(entity: Fixture.business, name: "Summit", days: 2)
@@ -43,7 +43,7 @@ struct MigrationFixture {
       made.append(key)
     }
     (hotel, hut, tent) = (made[0], made[1], made[2])
-    session.save()
+    try session.save()
     version = store.version
   }
 

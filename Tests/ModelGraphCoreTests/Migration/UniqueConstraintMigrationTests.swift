@@ -32,7 +32,7 @@ struct UniqueConstraintMigrationTests {
     let store = Store(loading: fixture.version)
     let session = Session(store: store)
     _ = session.insert(entity: Fixture.business, name: "Paris", days: 3)
-    _ = session.save()
+    _ = try session.save()
     let target = try MigrationFixture.catalog(Self.descriptions(constraint: ["name", "days"]))
     let error = try #require(throws: MigrationError.self) {
       try store.version.migrated(to: target, mode: .lightweight)

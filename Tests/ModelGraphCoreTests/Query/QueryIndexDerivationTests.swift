@@ -16,7 +16,7 @@ struct QueryIndexDerivationTests {
     for index in 0..<6_000 {
       live.append(session.insert(entity: Fixture.trip, name: "t\(index)", days: Int64(index % 50)))
     }
-    session.save()
+    try session.save()
     var previous = store.version.tables[Fixture.trip]
     var ordered = OrderedIndex<Int64>.build(
       column: previous.column(Fixture.days, as: Int64.self), stamps: previous.stamps)
@@ -37,7 +37,7 @@ struct QueryIndexDerivationTests {
         live.append(
           session.insert(entity: Fixture.trip, name: "new\(index)", days: Int64(index % 7)))
       }
-      session.save()
+      try session.save()
       let current = store.version.tables[Fixture.trip]
       let delta = IndexDelta<Int64>(from: previous, to: current, slot: Fixture.days)
       ordered = ordered.applying(delta)
@@ -57,7 +57,7 @@ struct QueryIndexDerivationTests {
     let store = try Fixture.makeStore()
     let session = Session(store: store)
     for index in 0..<10_000 { _ = session.insert(entity: Fixture.trip, name: "t\(index)", days: 1) }
-    session.save()
+    try session.save()
     let table = store.version.tables[Fixture.trip]
     #expect(IndexDelta<Int64>(from: table, to: table.copy(), slot: Fixture.days).isEmpty)
   }

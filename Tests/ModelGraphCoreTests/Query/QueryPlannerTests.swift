@@ -22,7 +22,7 @@ struct QueryPlannerTests {
       }
       keys.append(key)
     }
-    session.save()
+    try session.save()
     return (session, keys)
   }
 

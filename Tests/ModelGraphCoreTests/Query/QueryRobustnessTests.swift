@@ -18,7 +18,7 @@ struct QueryRobustnessTests {
       let key = session.insert(entity: 0)
       session.set(value, slot: 0, of: key)
     }
-    session.save()
+    try session.save()
     return session
   }
 

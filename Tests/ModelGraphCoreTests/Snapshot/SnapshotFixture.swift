@@ -80,13 +80,13 @@ enum SnapshotFixture {
       session.noteRelationshipWrite(entity: entity, row: row)
       keys.append(key)
     }
-    session.save()
+    try session.save()
     for key in keys.prefix(deletions) {
       let stays = session.table(Int(key.entity)).relatedKeys(row: Int(key.row), slot: 0)
       for stay in stays { session.delete(stay) }
       session.delete(key)
     }
-    session.save()
+    try session.save()
     return store
   }
 

@@ -12,7 +12,7 @@ struct StoreVersionTests {
     let keys = (0..<count).map {
       writer.insert(entity: Fixture.trip, name: "t\($0)", days: Int64($0))
     }
-    writer.save()
+    try writer.save()
 
     let kept = store.version
     let session = Session(store: store)
@@ -26,7 +26,7 @@ struct StoreVersionTests {
     session.delete(keys[7])
     session.delete(keys[count - 2])
     for index in 0..<50 { _ = session.insert(entity: Fixture.trip, name: "new\(index)") }
-    session.save()
+    try session.save()
 
     #expect(store.version.number == kept.number + 1)
     #expect(kept.tables[Fixture.trip].liveCount == count)
@@ -47,7 +47,7 @@ struct StoreVersionTests {
     let store = try Fixture.makeStore()
     let writer = Session(store: store)
     let key = writer.insert(entity: Fixture.trip, name: "a", days: 1)
-    writer.save()
+    try writer.save()
 
     let version = store.version
     let session = Session(store: store)
@@ -66,7 +66,7 @@ struct StoreVersionTests {
     for index in 0..<3 { _ = session.insert(entity: Fixture.trip, name: "t\(index)") }
     for index in 0..<2 { _ = session.insert(entity: Fixture.business, name: "b\(index)") }
     _ = session.insert(entity: Fixture.personal, name: "p")
-    session.save()
+    try session.save()
     let version = store.version
     #expect(version.count(of: Fixture.trip, deep: true) == 6)
     #expect(version.count(of: Fixture.trip, deep: false) == 3)
@@ -79,7 +79,7 @@ struct StoreVersionTests {
     let store = try Fixture.makeStore()
     let session = Session(store: store)
     _ = session.insert(entity: Fixture.trip, name: "t")
-    session.save()
+    try session.save()
     let before = store.version
     try store.register([
       EntityDescription(

@@ -9,16 +9,16 @@ struct RowReuseTests {
     let store = try Fixture.makeStore()
     let session = Session(store: store)
     let old = session.insert(entity: Fixture.trip, name: "old")
-    session.save()
+    try session.save()
     session.delete(old)
-    session.save()
+    try session.save()
 
     let new = session.insert(entity: Fixture.trip, name: "new")
     #expect(new.row == old.row)
     #expect(new.generation == old.generation + 1)
     #expect(!session.contains(old))
     #expect(session.contains(new))
-    session.save()
+    try session.save()
     #expect(!store.version.contains(old))
     #expect(store.version.contains(new))
     #expect(!Session(store: store).contains(old))
@@ -31,9 +31,9 @@ struct RowReuseTests {
     let session = Session(store: store)
     let old = session.insert(entity: Fixture.trip, name: "old", days: 9)
     session.set("note" as String?, slot: Fixture.note, of: old)
-    session.save()
+    try session.save()
     session.delete(old)
-    session.save()
+    try session.save()
 
     let new = session.insert(entity: Fixture.trip)
     #expect(new.row == old.row)
@@ -51,13 +51,13 @@ struct RowReuseTests {
       session.rollback()
     } else {
       session.delete(discarded)
-      session.save()
+      try session.save()
     }
     let next = session.insert(entity: Fixture.trip, name: "next")
     #expect(next != discarded)
     #expect(next.row != discarded.row || next.generation != discarded.generation)
     #expect(!session.contains(discarded))
-    session.save()
+    try session.save()
     #expect(!store.version.contains(discarded))
     #expect(store.version.contains(next))
   }
@@ -68,14 +68,14 @@ struct RowReuseTests {
     let session = Session(store: store)
     var retired: [ObjectKey] = []
     var live = (0..<4).map { session.insert(entity: Fixture.business, name: "v\($0)") }
-    session.save()
+    try session.save()
     for cycle in 0..<20 {
       let victim = live.remove(at: cycle % live.count)
       session.delete(victim)
       retired.append(victim)
-      session.save()
+      try session.save()
       live.append(session.insert(entity: Fixture.business, name: "c\(cycle)"))
-      session.save()
+      try session.save()
     }
     let version = store.version
     for key in retired { #expect(!version.contains(key)) }

@@ -11,7 +11,7 @@ struct SessionRebaseTests {
     let setup = Session(store: store)
     let a = setup.insert(entity: Fixture.trip, name: "a", days: 1)
     let b = setup.insert(entity: Fixture.business, name: "b", days: 1)
-    setup.save()
+    try setup.save()
 
     let first = Session(store: store)
     let second = Session(store: store)
@@ -20,8 +20,8 @@ struct SessionRebaseTests {
     second.set(Int64(20), slot: Fixture.days, of: b)
     second.set("Globex", slot: Fixture.company, of: b)
     let fromSecond = second.insert(entity: Fixture.trip, name: "from-second")
-    first.save()
-    second.save()
+    try first.save()
+    try second.save()
 
     let version = store.version
     #expect(version.number == 3)
@@ -35,12 +35,12 @@ struct SessionRebaseTests {
     #expect(second.contains(fromFirst))
   }
 
-  @Test("writes to different attributes of one object both land; the same attribute: last wins")
+  @Test("writes to different attributes of one object both land; the same one is a conflict")
   func sameObjectDifferentAttributes() throws {
     let store = try Fixture.makeStore()
     let setup = Session(store: store)
     let key = setup.insert(entity: Fixture.trip, name: "original", days: 1)
-    setup.save()
+    try setup.save()
 
     let first = Session(store: store)
     let second = Session(store: store)
@@ -48,8 +48,16 @@ struct SessionRebaseTests {
     first.set("first" as String?, slot: Fixture.note, of: key)
     second.set(Int64(5), slot: Fixture.days, of: key)
     second.set("second" as String?, slot: Fixture.note, of: key)
-    first.save()
-    second.save()
+    try first.save()
+    let refused = #expect(throws: ConflictError.self) { try second.save() }
+    #expect(
+      refused?.conflicts == [
+        Conflict(
+          .attribute(slot: Fixture.note), key: key, mine: .string("second"),
+          theirs: .string("first"))
+      ])
+    #expect(store.version.get(Int64.self, slot: Fixture.days, of: key) == 1)
+    try second.save(resolving: { _ in .keepMine })
 
     let version = store.version
     #expect(version.get(String.self, slot: Fixture.name, of: key) == "renamed")
@@ -57,19 +65,21 @@ struct SessionRebaseTests {
     #expect(version.get(String?.self, slot: Fixture.note, of: key) == "second")
   }
 
-  @Test("an update to an object another session deleted is dropped, not resurrected")
+  @Test("an update to an object another session deleted is a conflict; store wins drops it")
   func updateOfDeletedObject() throws {
     let store = try Fixture.makeStore()
     let setup = Session(store: store)
     let key = setup.insert(entity: Fixture.trip, name: "doomed", days: 1)
-    setup.save()
+    try setup.save()
 
     let deleter = Session(store: store)
     let updater = Session(store: store)
     deleter.delete(key)
     updater.set(Int64(99), slot: Fixture.days, of: key)
-    deleter.save()
-    updater.save()
+    try deleter.save()
+    let refused = #expect(throws: ConflictError.self) { try updater.save() }
+    #expect(refused?.conflicts == [Conflict(.changedDeletedObject, key: key)])
+    try updater.save(resolving: { _ in .keepStore })
 
     #expect(!store.version.contains(key))
     #expect(store.version.tables[Fixture.trip].liveCount == 0)
@@ -80,22 +90,49 @@ struct SessionRebaseTests {
     let store = try Fixture.makeStore()
     let setup = Session(store: store)
     let key = setup.insert(entity: Fixture.trip, name: "shared")
-    setup.save()
+    try setup.save()
 
     let first = Session(store: store)
     let second = Session(store: store)
     first.delete(key)
     second.delete(key)
-    #expect(first.save() == [key])
-    #expect(second.save().isEmpty)
+    #expect(try first.save() == [key])
+    #expect(try second.save().isEmpty)
     #expect(store.version.tables[Fixture.trip].liveCount == 0)
 
     let session = Session(store: store)
     let x = session.insert(entity: Fixture.trip, name: "x")
     let y = session.insert(entity: Fixture.trip, name: "y")
     #expect(x.row != y.row)
-    session.save()
+    try session.save()
     #expect(store.version.names(of: Fixture.trip) == ["x", "y"])
+  }
+
+  @Test("an insert never takes a row whose object the session still sees, freed by a newer save")
+  func insertSkipsRowStillSeen() throws {
+    let store = try Fixture.makeStore()
+    let setup = Session(store: store)
+    let old = setup.insert(entity: Fixture.trip, name: "old")
+    try setup.save()
+
+    let stale = Session(store: store)
+    #expect(stale.contains(old))
+    let deleter = Session(store: store)
+    deleter.delete(old)
+    try deleter.save()
+
+    let new = stale.insert(entity: Fixture.trip, name: "new")
+    #expect(new.row != old.row)
+    #expect(stale.contains(old))
+    #expect(
+      stale.table(Fixture.trip).value(Fixture.name, row: Int(old.row), as: String.self) == "old")
+    try stale.save()
+    #expect(store.version.names(of: Fixture.trip) == ["new"])
+
+    // The skipped row went back to the store: later inserts reuse it.
+    let later = Session(store: store)
+    let keys = (0..<4).map { later.insert(entity: Fixture.trip, name: "later \($0)") }
+    #expect(keys.contains { $0.row == old.row && $0.generation == old.generation + 1 })
   }
 
   @Test("a stale delete does not remove the new object that reused the row")
@@ -103,20 +140,20 @@ struct SessionRebaseTests {
     let store = try Fixture.makeStore()
     let setup = Session(store: store)
     let old = setup.insert(entity: Fixture.trip, name: "old")
-    setup.save()
+    try setup.save()
 
     let stale = Session(store: store)
     stale.delete(old)
     let other = Session(store: store)
     other.delete(old)
-    other.save()
+    try other.save()
     let reuse = Session(store: store)
     let new = reuse.insert(entity: Fixture.trip, name: "new")
-    reuse.save()
+    try reuse.save()
     #expect(new.row == old.row)
     #expect(new.generation != old.generation)
 
-    stale.save()
+    try stale.save()
     #expect(store.version.contains(new))
     #expect(store.version.names(of: Fixture.trip) == ["new"])
   }
@@ -129,7 +166,7 @@ struct SessionRebaseTests {
       setup.insert(entity: Fixture.trip, name: "counter-0"),
       setup.insert(entity: Fixture.trip, name: "counter-1"),
     ]
-    setup.save()
+    try setup.save()
     let rounds = 200
 
     DispatchQueue.concurrentPerform(iterations: 2) { worker in
@@ -138,7 +175,7 @@ struct SessionRebaseTests {
         _ = session.insert(
           entity: worker == 0 ? Fixture.business : Fixture.personal, name: "w\(worker)-\(round)")
         session.set(Int64(round + 1), slot: Fixture.days, of: counters[worker])
-        session.save()
+        #expect(throws: Never.self) { try session.save() }
       }
     }
 

@@ -17,7 +17,7 @@ struct SessionTests {
     #expect(!store.version.contains(trip))
     #expect(store.version.number == 0)
 
-    session.save()
+    try session.save()
     let version = store.version
     #expect(version.number == 1)
     #expect(!session.hasChanges)
@@ -37,7 +37,7 @@ struct SessionTests {
     let store = try Fixture.makeStore()
     let writer = Session(store: store)
     let key = writer.insert(entity: Fixture.personal, name: "Beach", days: 7)
-    writer.save()
+    try writer.save()
 
     let editor = Session(store: store)
     editor.set(Int64(9), slot: Fixture.days, of: key)
@@ -49,7 +49,7 @@ struct SessionTests {
       editor.committedTable(Fixture.personal).column(Fixture.days, as: Int64.self)[Int(key.row)]
         == 7)
 
-    editor.save()
+    try editor.save()
     #expect(store.version.get(Int64.self, slot: Fixture.days, of: key) == 9)
     #expect(store.version.get(String?.self, slot: Fixture.note, of: key) == "sunny")
     #expect(store.version.get(String.self, slot: Fixture.name, of: key) == "Beach")
@@ -61,7 +61,7 @@ struct SessionTests {
     let writer = Session(store: store)
     let keep = writer.insert(entity: Fixture.trip, name: "Keep")
     let drop = writer.insert(entity: Fixture.trip, name: "Drop")
-    writer.save()
+    try writer.save()
 
     let session = Session(store: store)
     session.delete(drop)
@@ -70,7 +70,7 @@ struct SessionTests {
     #expect(session.table(Fixture.trip).liveCount == 1)
     #expect(store.version.contains(drop))
 
-    let deleted = session.save()
+    let deleted = try session.save()
     #expect(deleted == [drop])
     #expect(!store.version.contains(drop))
     #expect(store.version.names(of: Fixture.trip) == ["Keep"])
@@ -87,7 +87,7 @@ struct SessionTests {
     let key = session.insert(entity: Fixture.trip, name: "Never")
     session.delete(key)
     #expect(!session.contains(key))
-    #expect(session.save().isEmpty)
+    #expect(try session.save().isEmpty)
     #expect(!store.version.contains(key))
     #expect(store.version.count(of: Fixture.trip, deep: true) == 0)
   }
@@ -99,7 +99,7 @@ struct SessionTests {
     let changed = writer.insert(entity: Fixture.business, name: "Summit", days: 2)
     writer.set("Acme", slot: Fixture.company, of: changed)
     let deleted = writer.insert(entity: Fixture.trip, name: "Deleted")
-    writer.save()
+    try writer.save()
     let versionBefore = store.version.number
 
     let session = Session(store: store)
@@ -116,7 +116,7 @@ struct SessionTests {
     #expect(session.table(Fixture.trip).liveCount == 1)
     #expect(session.table(Fixture.personal).liveCount == 0)
     #expect(store.version.number == versionBefore)
-    session.save()
+    try session.save()
     #expect(store.version.number == versionBefore)
   }
 
@@ -127,11 +127,11 @@ struct SessionTests {
     #expect(reader.table(Fixture.trip).liveCount == 0)
     let writer = Session(store: store)
     let key = writer.insert(entity: Fixture.trip, name: "A")
-    writer.save()
+    try writer.save()
 
     #expect(!reader.contains(key))
     let number = store.version.number
-    #expect(reader.save().isEmpty)
+    #expect(try reader.save().isEmpty)
     #expect(store.version.number == number)
     #expect(reader.contains(key))
     #expect(reader.base.number == number)
@@ -144,12 +144,12 @@ struct SessionTests {
     let mine = busy.insert(entity: Fixture.trip, name: "Mine")
     let writer = Session(store: store)
     let theirs = writer.insert(entity: Fixture.trip, name: "Theirs")
-    writer.save()
+    try writer.save()
 
     busy.refreshIfClean()
     #expect(!busy.contains(theirs))
     #expect(busy.contains(mine))
-    busy.save()
+    try busy.save()
     #expect(busy.contains(theirs))
     #expect(store.version.names(of: Fixture.trip) == ["Mine", "Theirs"])
   }

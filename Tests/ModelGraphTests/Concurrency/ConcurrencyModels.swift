@@ -61,7 +61,8 @@ func graphViolations(_ container: ModelContainer) -> [String] {
       }
       let back = stops.relatedKey(row: Int(stop.row), slot: tripSlot)
       if back != trip {
-        problems.append("stop \(stop) is listed by \(trip) but points at \(String(describing: back))")
+        problems.append(
+          "stop \(stop) is listed by \(trip) but points at \(String(describing: back))")
       }
     }
   }

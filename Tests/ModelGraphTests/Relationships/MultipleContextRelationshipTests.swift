@@ -38,8 +38,12 @@ struct RelationshipMultipleContextTests {
     #expect(try inversesAreSymmetric(fresh))
   }
 
-  @Test("two contexts moving one employee to different departments leave both sides in step")
-  func concurrentMoves() throws {
+  @Test(
+    "two contexts moving one employee to different departments: a conflict, or the policy's pick",
+    arguments: [
+      (MergePolicyChoice.reject, "B"), (.lastWriterWins, "C"), (.storeWins, "B"),
+    ])
+  func concurrentMoves(policy: MergePolicyChoice, expected: String) throws {
     let container = try makeInMemoryContainer(RLDepartment.self)
     let setup = ModelContext(container)
     for name in ["A", "B", "C"] { setup.insert(RLDepartment(name: name)) }
@@ -52,6 +56,7 @@ struct RelationshipMultipleContextTests {
 
     let first = ModelContext(container)
     let second = ModelContext(container)
+    second.mergePolicy = policy.policy
     for (context, target) in [(first, "B"), (second, "C")] {
       let employee = try #require(try context.fetch(FetchDescriptor<RLEmployee>()).first)
       employee.department = try context.fetch(
@@ -59,12 +64,33 @@ struct RelationshipMultipleContextTests {
       ).first
     }
     try first.save()
-    try second.save()
+    if policy == .reject {
+      let error = #expect(throws: ModelError.self) { try second.save() }
+      #expect(error?.code == .conflict)
+      #expect(error?.conflicts.map(\.kind) == [.relationship])
+      #expect(error?.conflicts.first?.property == "department")
+      #expect(second.hasChanges)
+    } else {
+      try second.save()
+    }
 
     let fresh = ModelContext(container)
     let ann = try #require(try fresh.fetch(FetchDescriptor<RLEmployee>()).first)
-    #expect(ann.department?.name == "C")
+    #expect(ann.department?.name == expected)
     #expect(try inversesAreSymmetric(fresh))
+  }
+}
+
+/// A merge policy as a test argument (``MergePolicy`` holds a closure, so it is not equatable).
+enum MergePolicyChoice: Sendable, Equatable {
+  case reject, lastWriterWins, storeWins
+
+  var policy: MergePolicy {
+    switch self {
+    case .reject: .rejectConflicts
+    case .lastWriterWins: .lastWriterWins
+    case .storeWins: .storeWins
+    }
   }
 }
 

@@ -1,0 +1,258 @@
+extension Session {
+  /// Moves the session onto the store's newest version, replaying its unsaved changes there as
+  /// edits: attributes it wrote, to-many relationships as the objects it added and removed,
+  /// to-one relationships as the object it set, deletions.
+  ///
+  /// Before anything changes, every ``Conflict`` with what other sessions published since the
+  /// session's base version is found and handed to `resolve`. If any is rejected (or cannot
+  /// be resolved as asked: a reference to an object deleted since whose delete rule toward it
+  /// is `.deny`), this throws and the session stays as it was. Resolved conflicts replay as
+  /// their ``ConflictResolution`` says; a reference to an object deleted since follows that
+  /// object's delete rule toward the referring object (`.cascade` deletes the referring
+  /// object, any other rule removes the reference), so the graph never points at a deleted
+  /// object. To-one relationships and their inverses stay symmetric.
+  /// - Returns: Whether there was a newer version.
+  /// - Throws: ``ConflictError`` with the unresolved conflicts.
+  @discardableResult
+  public func rebaseOntoLatest(
+    resolving resolve: (Conflict) -> ConflictResolution = { _ in .reject }
+  ) throws(ConflictError) -> Bool {
+    let latest = store.version
+    guard latest.number != base.number else { return false }
+    var plan = ReplayPlan()
+    var refused: [Conflict] = []
+    for conflict in conflicts(onto: latest) {
+      let resolution = resolve(conflict)
+      guard resolution != .reject, plan.record(conflict, resolution, catalog: latest.catalog)
+      else {
+        refused.append(conflict)
+        continue
+      }
+    }
+    guard refused.isEmpty else { throw ConflictError(conflicts: refused) }
+    replay(onto: latest, plan)
+    return true
+  }
+
+  private func replay(onto latest: StoreVersion, _ plan: ReplayPlan) {
+    var fixes: [InverseFix] = []
+    var rebased: [Int: Table] = [:]
+    for (entity, change) in changes where !change.isEmpty {
+      let mine = working[entity]!
+      let old = entity < base.tables.count ? base.tables[entity] : Table(entity: mine.entity)
+      let current =
+        entity < latest.tables.count ? latest.tables[entity] : Table(entity: mine.entity)
+      var replay = TableReplay(
+        mine: mine, old: old, target: current.copy(), base: base, latest: latest, plan: plan)
+      changes[entity] = replay.run(change)
+      fixes += replay.fixes
+      rebased[entity] = replay.target
+    }
+    base = latest
+    extendWorkingTables()
+    for (entity, table) in working.enumerated() {
+      table?.reset(to: rebased[entity] ?? base.tables[entity])
+    }
+    for fix in fixes { apply(fix) }
+    for key in plan.cascades { deleteApplyingRules(key) }
+    for key in plan.deletionsToReapply { applyDeleteRules(ofDeleted: key) }
+    absorbedForeignChanges = true
+  }
+
+  /// Removes `remove` from relationship `slot` of `owner` in the working tables.
+  private func apply(_ fix: InverseFix) {
+    let table = table(Int(fix.owner.entity))
+    let row = Int(fix.owner.row)
+    guard table.contains(fix.owner) else { return }
+    let keys = table.relatedKeys(row: row, slot: fix.slot)
+    guard keys.contains(fix.remove) else { return }
+    table.setRelatedKeys(keys.filter { $0 != fix.remove }, row: row, slot: fix.slot)
+    noteRelationshipWrite(entity: Int(fix.owner.entity), row: row)
+    observer?.session(self, didWriteRelationship: fix.slot, of: fix.owner)
+  }
+}
+
+/// How a rebase settles the conflicts it was allowed to resolve.
+struct ReplayPlan {
+  /// Attribute slots (and to-one slots) whose published value stays.
+  var storeWins = Set<SlotOfObject>()
+  /// To-one slots whose value from this session replaces a conflicting published one.
+  var mineWins = Set<SlotOfObject>()
+  /// Objects of this session that point at an object deleted since whose rule is `.cascade`.
+  var cascades: [ObjectKey] = []
+  /// Objects this session deleted that others changed: their delete rules run again over
+  /// what they are related to now.
+  var deletionsToReapply: [ObjectKey] = []
+
+  struct SlotOfObject: Hashable {
+    var key: ObjectKey
+    var slot: Int
+  }
+
+  /// Notes how `conflict` is resolved.
+  ///
+  /// - Returns: `false` when the resolution cannot be carried out (a reference to an object
+  ///   deleted since under a `.deny` rule).
+  mutating func record(
+    _ conflict: Conflict, _ resolution: ConflictResolution, catalog: SchemaCatalog
+  ) -> Bool {
+    switch conflict.kind {
+    case .attribute(let slot), .relationship(let slot):
+      let item = SlotOfObject(key: conflict.key, slot: slot)
+      if resolution == .keepStore { storeWins.insert(item) } else { mineWins.insert(item) }
+    case .changedDeletedObject:
+      break
+    case .referencesDeletedObject(let slot, let target):
+      switch catalog.deleteRule(toward: conflict.key, from: target, slot: slot) {
+      case .cascade: cascades.append(conflict.key)
+      case .deny: return false
+      default: break
+      }
+    case .deletedChangedObject:
+      deletionsToReapply.append(conflict.key)
+    }
+    return true
+  }
+}
+
+extension SchemaCatalog {
+  /// The delete rule that `target`'s deletion applies to `owner`, which points at it through
+  /// relationship `slot`: the rule of the inverse relationship, `.nullify` without one.
+  func deleteRule(toward owner: ObjectKey, from target: ObjectKey, slot: Int) -> DeleteRule {
+    guard
+      let inverse = inverseSlot(of: slot, in: Int(owner.entity), target: Int(target.entity))
+    else { return .nullify }
+    return entities[Int(target.entity)].relationships[inverse].deleteRule
+  }
+}
+
+/// The replay of one entity's changes onto `target`, a copy of the latest version's table.
+struct TableReplay {
+  let mine: Table
+  let old: Table
+  let target: Table
+  let base: StoreVersion
+  let latest: StoreVersion
+  let plan: ReplayPlan
+  /// Inverse entries to remove once every table is replayed.
+  var fixes: [InverseFix] = []
+
+  init(
+    mine: Table, old: Table, target: Table, base: StoreVersion, latest: StoreVersion,
+    plan: ReplayPlan
+  ) {
+    self.mine = mine
+    self.old = old
+    self.target = target
+    self.base = base
+    self.latest = latest
+    self.plan = plan
+  }
+
+  private var entity: ResolvedEntity { mine.entity }
+
+  /// Replays `change`; returns it without the parts that no longer apply.
+  mutating func run(_ change: TableChanges) -> TableChanges {
+    var kept = change
+    for row in change.inserted where mine.isAlive(row) {
+      target.activate(row: row, generation: mine.generation(of: row))
+      target.copyRow(row, from: mine)
+      dropDeletedTargets(row: row)
+    }
+    for (row, slots) in change.updated {
+      guard sameObject(row) else {
+        kept.updated[row] = nil
+        continue
+      }
+      var written = slots
+      for slot in slots.slots(below: entity.attributes.count)
+      where plan.storeWins.contains(.init(key: key(row), slot: slot)) {
+        written.remove(slot)
+      }
+      target.copyAttributes(written, row: row, from: mine)
+      kept.updated[row] = written.isEmpty ? nil : written
+    }
+    for row in change.relationshipsUpdated {
+      guard sameObject(row) else {
+        kept.relationshipsUpdated.remove(row)
+        continue
+      }
+      replayRelationships(row: row)
+    }
+    kept.deleted = [:]
+    for (row, generation) in change.deleted where target.stamps.count > row {
+      guard target.stamps[row] == generation << 1 | 1 else { continue }
+      target.stamps[row] = generation << 1
+      target.liveCount -= 1
+      kept.deleted[row] = generation
+    }
+    return kept
+  }
+
+  private func key(_ row: Int) -> ObjectKey {
+    ObjectKey(entity: entity.index, row: row, generation: mine.generation(of: row))
+  }
+
+  /// Whether `row` holds the same live object in the session and in the latest version.
+  private func sameObject(_ row: Int) -> Bool {
+    mine.isAlive(row) && target.isAlive(row)
+      && target.generation(of: row) == mine.generation(of: row)
+  }
+
+  private func isDeletedSince(_ key: ObjectKey) -> Bool {
+    base.isDeletedSince(key, in: latest)
+  }
+
+  /// Removes references to objects deleted since from every relationship of `row`.
+  private func dropDeletedTargets(row: Int) {
+    for slot in entity.relationships.indices {
+      let keys = target.relatedKeys(row: row, slot: slot)
+      guard keys.contains(where: isDeletedSince) else { continue }
+      target.setRelatedKeys(keys.filter { !isDeletedSince($0) }, row: row, slot: slot)
+    }
+  }
+
+  /// Replays the relationship edits of a saved object: to-many as additions and removals,
+  /// to-one as a set, settled by the plan where both sides set it.
+  private mutating func replayRelationships(row: Int) {
+    let owner = key(row)
+    let known = old.contains(owner)
+    for (slot, relationship) in entity.relationships.enumerated() {
+      let before = known ? old.relatedKeys(row: row, slot: slot) : []
+      let after = mine.relatedKeys(row: row, slot: slot)
+      guard before != after else { continue }
+      let now = target.relatedKeys(row: row, slot: slot)
+      if relationship.isToMany {
+        let removed = Set(before).subtracting(after)
+        let beforeSet = Set(before)
+        var merged = now.filter { !removed.contains($0) }
+        var present = Set(merged)
+        for key in after where !beforeSet.contains(key) && !isDeletedSince(key) {
+          if present.insert(key).inserted { merged.append(key) }
+        }
+        if merged != now { target.setRelatedKeys(merged, row: row, slot: slot) }
+        continue
+      }
+      let mineTarget = after.first.flatMap { isDeletedSince($0) ? nil : $0 }
+      let theirs = now.first
+      let collided = now != before && now != after
+      if collided && plan.storeWins.contains(.init(key: owner, slot: slot)) {
+        // The published target stays; the one this session chose gives the owner back.
+        if let mineTarget, mineTarget != theirs { fix(mineTarget, inverseOf: slot, remove: owner) }
+        continue
+      }
+      target.setRelatedKey(mineTarget, row: row, slot: slot)
+      if let theirs, theirs != before.first, theirs != mineTarget {
+        fix(theirs, inverseOf: slot, remove: owner)
+      }
+    }
+  }
+
+  private mutating func fix(_ holder: ObjectKey, inverseOf slot: Int, remove owner: ObjectKey) {
+    guard
+      let inverse = latest.catalog.inverseSlot(
+        of: slot, in: entity.index, target: Int(holder.entity))
+    else { return }
+    fixes.append(InverseFix(owner: holder, slot: inverse, remove: owner))
+  }
+}
