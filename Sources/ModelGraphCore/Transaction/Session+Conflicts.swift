@@ -2,9 +2,10 @@ extension Session {
   /// Every change of this session that collides with what was published between its base
   /// version and `latest`, in entity and row order.
   ///
-  /// Changes that commute are not conflicts: different attributes of one object, different
-  /// objects added to or removed from one to-many relationship, a to-one set to the same
-  /// object, the removal of a relationship entry from an object deleted since, and the
+  /// An attribute that both wrote is a conflict even when the values agree (two increments of
+  /// one counter agree and would lose one). Changes that commute are not conflicts: different
+  /// attributes of one object, different objects added to or removed from one to-many
+  /// relationship, a to-one set to the same object, the removal of a relationship entry from an object deleted since, and the
   /// deletion of an object deleted since.
   /// - Complexity: O(changes × the attributes and relationships of the changed rows).
   public func conflicts(onto latest: StoreVersion) -> [Conflict] {
@@ -70,9 +71,9 @@ struct ConflictScan {
       for slot in slots.slots(below: entity.attributes.count) {
         let mineColumn = mine.attributeColumns[slot]
         let nowColumn = now.attributeColumns[slot]
-        guard !old.attributeColumns[slot].hasSameValue(at: row, as: nowColumn),
-          !mineColumn.hasSameValue(at: row, as: nowColumn)
-        else { continue }
+        // Written on both sides is a conflict even when the values agree: two increments
+        // from the same value agree, and one of them would be lost.
+        guard !old.attributeColumns[slot].hasSameValue(at: row, as: nowColumn) else { continue }
         found.append(
           Conflict(
             .attribute(slot: slot), key: owner, mine: mineColumn.value(at: row),

@@ -23,7 +23,9 @@ extension Session {
     var refused: [Conflict] = []
     for conflict in conflicts(onto: latest) {
       let resolution = resolve(conflict)
-      guard resolution != .reject, plan.record(conflict, resolution, catalog: latest.catalog)
+      let isNew = isInserted(entity: Int(conflict.key.entity), row: Int(conflict.key.row))
+      guard resolution != .reject,
+        plan.record(conflict, resolution, isNew: isNew, catalog: latest.catalog)
       else {
         refused.append(conflict)
         continue
@@ -37,6 +39,7 @@ extension Session {
   private func replay(onto latest: StoreVersion, _ plan: ReplayPlan) {
     var fixes: [InverseFix] = []
     var rebased: [Int: Table] = [:]
+    var touched: [ObjectKey] = []
     for (entity, change) in changes where !change.isEmpty {
       let mine = working[entity]!
       let old = entity < base.tables.count ? base.tables[entity] : Table(entity: mine.entity)
@@ -44,8 +47,10 @@ extension Session {
         entity < latest.tables.count ? latest.tables[entity] : Table(entity: mine.entity)
       var replay = TableReplay(
         mine: mine, old: old, target: current.copy(), base: base, latest: latest, plan: plan)
-      changes[entity] = replay.run(change)
+      let kept = replay.run(change)
+      changes[entity] = kept
       fixes += replay.fixes
+      touched += replay.relationshipOwners(kept)
       rebased[entity] = replay.target
     }
     base = latest
@@ -54,6 +59,7 @@ extension Session {
       table?.reset(to: rebased[entity] ?? base.tables[entity])
     }
     for fix in fixes { apply(fix) }
+    repairInverses(of: touched)
     for key in plan.cascades { deleteApplyingRules(key) }
     for key in plan.deletionsToReapply { applyDeleteRules(ofDeleted: key) }
     absorbedForeignChanges = true
@@ -94,7 +100,7 @@ struct ReplayPlan {
   /// - Returns: `false` when the resolution cannot be carried out (a reference to an object
   ///   deleted since under a `.deny` rule).
   mutating func record(
-    _ conflict: Conflict, _ resolution: ConflictResolution, catalog: SchemaCatalog
+    _ conflict: Conflict, _ resolution: ConflictResolution, isNew: Bool, catalog: SchemaCatalog
   ) -> Bool {
     switch conflict.kind {
     case .attribute(let slot), .relationship(let slot):
@@ -103,6 +109,9 @@ struct ReplayPlan {
     case .changedDeletedObject:
       break
     case .referencesDeletedObject(let slot, let target):
+      // A saved object keeps the relationship the store has; a new one meets the deleted
+      // object's rule, as it would have had it been saved first.
+      guard isNew else { break }
       switch catalog.deleteRule(toward: conflict.key, from: target, slot: slot) {
       case .cascade: cascades.append(conflict.key)
       case .deny: return false
@@ -193,6 +202,12 @@ struct TableReplay {
     ObjectKey(entity: entity.index, row: row, generation: mine.generation(of: row))
   }
 
+  /// The objects whose relationships the replayed `change` wrote.
+  func relationshipOwners(_ change: TableChanges) -> [ObjectKey] {
+    let inserted = entity.relationships.isEmpty ? [] : change.inserted.filter(target.isAlive)
+    return (inserted + change.relationshipsUpdated).map(key)
+  }
+
   /// Whether `row` holds the same live object in the session and in the latest version.
   private func sameObject(_ row: Int) -> Bool {
     mine.isAlive(row) && target.isAlive(row)
@@ -233,7 +248,11 @@ struct TableReplay {
         if merged != now { target.setRelatedKeys(merged, row: row, slot: slot) }
         continue
       }
-      let mineTarget = after.first.flatMap { isDeletedSince($0) ? nil : $0 }
+      if let chosen = after.first, isDeletedSince(chosen) {
+        // The object this session chose is gone: the store's target stays.
+        continue
+      }
+      let mineTarget = after.first
       let theirs = now.first
       let collided = now != before && now != after
       if collided && plan.storeWins.contains(.init(key: owner, slot: slot)) {
