@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The store of a set of model classes, shared by every ``ModelContext`` made on it.
 ///
@@ -17,7 +16,7 @@ public final class ModelContainer: Sendable {
   /// The snapshot file backing the store, if the configuration names one.
   public let snapshotFile: SnapshotFile?
   private let lockToken: Int32?
-  private let classes = Mutex<ClassTable>(ClassTable())
+  private let classes = Locked<ClassTable>(ClassTable())
 
   struct ClassTable: @unchecked Sendable {
     // @unchecked Sendable: metatypes of model classes are immutable; reached only via the mutex.

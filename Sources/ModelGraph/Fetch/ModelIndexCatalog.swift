@@ -1,8 +1,7 @@
-import Synchronization
 
 /// The index definitions of each model class, resolved from its declarations once.
 enum ModelIndexCatalog {
-  private static let cache = Mutex<[ObjectIdentifier: [IndexDefinition]]>([:])
+  private static let cache = Locked<[ObjectIdentifier: [IndexDefinition]]>([:])
 
   /// The indexes of `modelClass`'s table: those declared by it and its ancestors
   /// (``IndexedModel``), and a unique hash index per `@Attribute(.unique)`.

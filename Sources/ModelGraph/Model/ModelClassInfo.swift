@@ -1,5 +1,4 @@
 @_spi(Reflection) import Swift
-import Synchronization
 
 /// What reflection found in one model class: its wrappers, their offsets and slots, its entity.
 ///
@@ -43,14 +42,14 @@ final class ModelClassInfo: @unchecked Sendable {
   let inheritedRelationshipCount: Int
   /// Problems found in the class's declarations, reported when a container registers it.
   let problems: [SchemaError]
-  let lazyState = Mutex(LazyState())
+  let lazyState = Locked(LazyState())
 
   struct LazyState: @unchecked Sendable {
     // @unchecked Sendable: only reached through the mutex.
     var prototype: PersistentModel?
   }
 
-  private static let registry = Mutex<[ObjectIdentifier: ModelClassInfo]>([:])
+  private static let registry = Locked<[ObjectIdentifier: ModelClassInfo]>([:])
 
   /// The info of `modelClass`, built on first use.
   static func info(for modelClass: PersistentModel.Type) -> ModelClassInfo {

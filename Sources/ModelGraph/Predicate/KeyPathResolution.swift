@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The persisted property a model key path reads, cached per key path.
 enum PersistedProperty: Sendable, Hashable {
@@ -27,10 +26,10 @@ enum KeyPathResolution {
     let property: PersistedProperty?
   }
 
-  private static let cache = Mutex<[Key: PersistedProperty?]>([:])
+  private static let cache = Locked<[Key: PersistedProperty?]>([:])
   /// The same answers by key path object: key path literals are instantiated once, so a query
   /// that runs again finds its key paths here without hashing their components.
-  private static let identities = Mutex<[ObjectIdentifier: Identity]>([:])
+  private static let identities = Locked<[ObjectIdentifier: Identity]>([:])
 
   /// The persisted property `keyPath` reads, or `nil` when it reads none (a computed or
   /// transient property, or a path through several properties).

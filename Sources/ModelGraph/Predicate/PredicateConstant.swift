@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 extension PredicateTranslator {
   /// A value captured by a predicate, in the engine's storage representation.
@@ -69,7 +68,7 @@ enum ConstantConversion {
     let convert: Converter
   }
 
-  private static let cache = Mutex<[ObjectIdentifier: Entry]>([:])
+  private static let cache = Locked<[ObjectIdentifier: Entry]>([:])
 
   /// The converter of values of `type`.
   static func converter(for type: Any.Type) -> Converter {

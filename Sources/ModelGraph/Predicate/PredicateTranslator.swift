@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Translates a Foundation `#Predicate` tree into the engine's ``QueryExpression``.
 ///
@@ -111,7 +110,7 @@ private struct NodeKind: @unchecked Sendable {
   let list: (any _ConjunctionList.Type)?
   let translatable: (any QueryTranslatable.Type)?
 
-  private static let cache = Mutex<[ObjectIdentifier: NodeKind]>([:])
+  private static let cache = Locked<[ObjectIdentifier: NodeKind]>([:])
 
   static func of(_ type: Any.Type) -> NodeKind {
     let key = ObjectIdentifier(type)

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The indexes built for frozen table versions, shared by every context of a store.
 ///
@@ -23,7 +22,7 @@ final class IndexRegistry: Sendable {
     let index: AnyObject
   }
 
-  private let entries = Mutex<[Slot: [Entry]]>([:])
+  private let entries = Locked<[Slot: [Entry]]>([:])
 
   /// The index of `definition` for the frozen `table` of `store`, made by `make` from the
   /// newest index built for another version of the table (or from nothing) when there is none

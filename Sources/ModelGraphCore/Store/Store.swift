@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The shared, committed state of a container: the catalog, the current version, row allocation.
 ///
@@ -10,17 +9,17 @@ public final class Store: Sendable {
     var allocators: [RowAllocator]
   }
 
-  let state: Mutex<State>
+  let state: Locked<State>
 
   /// An empty store with no entities.
   public init() {
-    state = Mutex(
+    state = Locked(
       State(version: StoreVersion(number: 0, catalog: SchemaCatalog(), tables: []), allocators: []))
   }
 
   /// A store holding a loaded version (a snapshot's contents).
   public init(loading version: StoreVersion) {
-    state = Mutex(State(version: version, allocators: version.tables.map(RowAllocator.init)))
+    state = Locked(State(version: version, allocators: version.tables.map(RowAllocator.init)))
   }
 
   /// The current committed version.
