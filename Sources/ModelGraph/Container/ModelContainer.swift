@@ -1,4 +1,3 @@
-
 /// The store of a set of model classes, shared by every ``ModelContext`` made on it.
 ///
 /// ```swift

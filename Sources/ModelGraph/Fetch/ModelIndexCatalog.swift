@@ -1,4 +1,3 @@
-
 /// The index definitions of each model class, resolved from its declarations once.
 enum ModelIndexCatalog {
   private static let cache = Locked<[ObjectIdentifier: [IndexDefinition]]>([:])

@@ -1,4 +1,3 @@
-
 /// The persisted property a model key path reads, cached per key path.
 enum PersistedProperty: Sendable, Hashable {
   /// An attribute, by name.

@@ -1,4 +1,3 @@
-
 /// The indexes built for frozen table versions, shared by every context of a store.
 ///
 /// An index is built once for a committed version of a table, then carried forward: the index

@@ -1,4 +1,3 @@
-
 /// The shared, committed state of a container: the catalog, the current version, row allocation.
 ///
 /// Sessions read a ``StoreVersion`` without locking and publish their changes through

@@ -4,13 +4,15 @@ import ModelGraphCore
 // Models of the concurrency tests (prefixed `CC`): trips own their stops (cascade), a stop
 // points back at its trip; `visits` is the counter two contexts race on.
 
-class CCTrip: PersistentModel {
+class CCTrip: PersistentModel, IndexedModel {
   @Attribute var name: String
   @Attribute var visits = 0
   @Attribute var note = ""
   /// The writer that may delete the trip, so two writers never delete the same one.
   @Attribute var owner = 0
   @Relationship(deleteRule: .cascade, inverse: \CCStop.trip) var stops: [CCStop]
+
+  class var indexes: [ModelIndex] { [.ordered(\CCTrip.visits)] }
 
   convenience init(name: String, owner: Int = 0) {
     self.init()
@@ -27,6 +29,30 @@ class CCStop: PersistentModel {
     self.init()
     self.name = name
   }
+}
+
+/// What a deep, sorted fetch through the `visits` index gets wrong, in one context version.
+///
+/// The context holds an unsaved stop, so it stays on the version it started from for both
+/// fetches: the index range must return every trip the table holds, sorted.
+func indexedFetchViolations(_ container: ModelContainer) throws -> [String] {
+  let context = ModelContext(container)
+  context.insert(CCStop(name: "pin"))
+  defer { context.rollback() }
+  let byIndex = try context.fetch(
+    FetchDescriptor<CCTrip>(
+      predicate: #Predicate { $0.visits >= 0 }, sortBy: [SortDescriptor(\.visits)]))
+  let all = try context.fetchCount(FetchDescriptor<CCTrip>())
+  var problems: [String] = []
+  if byIndex.count != all {
+    problems.append("the visits index returned \(byIndex.count) trips, the table holds \(all)")
+  }
+  let visits = byIndex.map(\.visits)
+  if visits != visits.sorted() { problems.append("trips sorted by visits are out of order") }
+  if Set(byIndex.map(ObjectIdentifier.init)).count != byIndex.count {
+    problems.append("the visits index returned a trip twice")
+  }
+  return problems
 }
 
 /// What is wrong with the trips and stops of the container's committed version.

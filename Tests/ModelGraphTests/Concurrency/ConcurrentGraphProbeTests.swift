@@ -4,7 +4,8 @@ import Synchronization
 import Testing
 
 /// The probe of the concurrency issue: writers on their own threads and contexts insert,
-/// update, delete (cascading) and move stops between trips, readers check the graph meanwhile.
+/// update, delete (cascading) and move stops between trips; readers check the graph and a
+/// deep indexed fetch meanwhile.
 @Suite("Concurrency: writers editing relationships keep the graph whole")
 struct ConcurrentGraphProbeTests {
   struct Outcome: Sendable {
@@ -93,6 +94,7 @@ struct ConcurrentGraphProbeTests {
           } else {
             while writersLeft.load(ordering: .acquiring) > 0 && outcome.problems.isEmpty {
               outcome.problems += graphViolations(container).map { "reader: \($0)" }
+              outcome.problems += try indexedFetchViolations(container).map { "reader: \($0)" }
               outcome.committed += 1
             }
           }
@@ -108,15 +110,29 @@ struct ConcurrentGraphProbeTests {
     return (outcomes.withLock { $0 }, container, initialTrips)
   }
 
+  /// Extra seeds for a long run: `MODELGRAPH_PROBE_SEEDS=200 swift test --filter Probe`.
+  static let extraSeeds = ProcessInfo.processInfo.environment["MODELGRAPH_PROBE_SEEDS"]
+    .flatMap { UInt64($0) }
+
   @Test(
     "4 writers moving, deleting and inserting, 2 readers: no orphan, no stop under two trips",
     arguments: [1 as UInt64, 2, 3])
   func probe(seed: UInt64) throws {
+    try checkProbe(seed: seed)
+  }
+
+  @Test(
+    "the probe over MODELGRAPH_PROBE_SEEDS more seeds", .enabled(if: extraSeeds != nil))
+  func probeManySeeds() throws {
+    for seed in 4..<(4 + (Self.extraSeeds ?? 0)) { try checkProbe(seed: seed) }
+  }
+
+  func checkProbe(seed: UInt64) throws {
     let rounds = 120
     let (outcomes, container, initialTrips) = try Self.probe(
       seed: seed, writers: 4, readers: 2, rounds: rounds)
     let problems = outcomes.flatMap(\.problems)
-    #expect(problems.isEmpty, "\(problems.prefix(10).joined(separator: "\n"))")
+    #expect(problems.isEmpty, "seed \(seed): \(problems.prefix(10).joined(separator: "\n"))")
     #expect(graphViolations(container).isEmpty)
 
     let writers = outcomes.prefix(4)
