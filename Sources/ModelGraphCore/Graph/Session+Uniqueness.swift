@@ -44,9 +44,12 @@ extension Session {
     let property = check.slots.map { attributes[$0].name }.joined(separator: "+")
     let duplicates: [(table: Int, row: Int, value: String)]
     if check.slots.count == 1 {
-      duplicates = tables[0].attributeColumns[check.slots[0]].duplicates(
-        slot: check.slots[0], in: tables, candidates: positions
-      ).map { ($0.table, $0.row, "\($0.value)") }
+      let slot = check.slots[0]
+      let found =
+        indexedDuplicates(slot: slot, scope: scope, candidates: positions)
+        ?? tables[0].attributeColumns[slot].duplicates(
+          slot: slot, in: tables, candidates: positions)
+      duplicates = found.map { ($0.table, $0.row, "\($0.value)") }
     } else {
       duplicates = Table.compoundDuplicates(slots: check.slots, in: tables, candidates: positions)
     }
@@ -77,7 +80,9 @@ extension Session {
   /// (outside `excluded`) holding the same non-`nil` values in the rule's attributes.
   ///
   /// - Returns: Per candidate (same order), the matching object, or `nil`.
-  /// - Complexity: O(rows of the rule's scope × its attributes + candidates).
+  /// - Complexity: O(changes + candidates) for a unique attribute of an indexable type,
+  ///   through its hash index; O(rows of the rule's scope × its attributes + candidates)
+  ///   otherwise.
   public func uniqueMatches(
     for rule: UniqueConstraint, candidates: [ObjectKey], excluded: Set<ObjectKey>
   ) -> [ObjectKey?] {
@@ -88,9 +93,11 @@ extension Session {
     }
     if rule.slots.count == 1 {
       let slot = rule.slots[0]
-      return tables[0].attributeColumns[slot].matches(
-        slot: slot, in: tables, candidates: positions, excluded: excluded
-      ).map { match in match.map { key(scope[$0.table], $0.row) } }
+      let found =
+        indexedMatches(slot: slot, scope: scope, candidates: positions, excluded: excluded)
+        ?? tables[0].attributeColumns[slot].matches(
+          slot: slot, in: tables, candidates: positions, excluded: excluded)
+      return found.map { match in match.map { key(scope[$0.table], $0.row) } }
     }
     func values(_ table: Table, _ row: Int) -> [ModelValue]? {
       table.compoundValue(slots: rule.slots, row: row)

@@ -47,9 +47,43 @@ struct QueryIndexDerivationTests {
       #expect(ordered.keys == rebuilt.keys && ordered.rows == rebuilt.rows)
       let rehashed = HashIndex<Int64>.build(
         column: current.column(Fixture.days, as: Int64.self), stamps: current.stamps)
-      #expect(hashed.buckets == rehashed.buckets && hashed.count == rehashed.count)
+      #expect(hashed.entries == rehashed.entries && hashed.count == rehashed.count)
       previous = current
     }
+  }
+
+  @Test("a hash index of unique keys carried across saves, growing past its partitioning")
+  func hashIndexGrowsAndRepartitions() throws {
+    let store = try Fixture.makeStore()
+    let session = Session(store: store)
+    var live: [ObjectKey] = []
+    for index in 0..<1_000 {
+      live.append(session.insert(entity: Fixture.trip, name: "t\(index)", days: Int64(index)))
+    }
+    try session.save()
+    var previous = store.version.tables[Fixture.trip]
+    var hashed = HashIndex<Int64>.build(
+      column: previous.column(Fixture.days, as: Int64.self), stamps: previous.stamps)
+    #expect(hashed.partitionsPerGroup == 1)
+    var next = Int64(1_000)
+    for round in 0..<3 {
+      let inserts = round == 1 ? 70_000 : 300
+      for _ in 0..<inserts {
+        live.append(session.insert(entity: Fixture.trip, name: "n", days: next))
+        next += 1
+      }
+      for position in stride(from: round, to: live.count, by: 97) { session.delete(live[position]) }
+      session.set(Int64(-1), slot: Fixture.days, of: live[live.count - 1])
+      try session.save()
+      let current = store.version.tables[Fixture.trip]
+      hashed = hashed.applying(IndexDelta(from: previous, to: current, slot: Fixture.days))
+      let rebuilt = HashIndex<Int64>.build(
+        column: current.column(Fixture.days, as: Int64.self), stamps: current.stamps)
+      #expect(hashed.entries == rebuilt.entries && hashed.count == rebuilt.count)
+      #expect(hashed.rows(-1).contains(Int32(live[live.count - 1].row)))
+      previous = current
+    }
+    #expect(hashed.partitionsPerGroup > 1)
   }
 
   @Test("versions that share every chunk differ in nothing")
