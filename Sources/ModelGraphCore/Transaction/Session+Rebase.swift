@@ -55,9 +55,7 @@ extension Session {
     }
     base = latest
     extendWorkingTables()
-    for (entity, table) in working.enumerated() {
-      table?.reset(to: rebased[entity] ?? base.tables[entity])
-    }
+    resetWorkingTables { rebased[$0] ?? self.base.tables[$0] }
     for fix in fixes { apply(fix) }
     repairInverses(of: touched)
     for key in plan.cascades { deleteApplyingRules(key) }
