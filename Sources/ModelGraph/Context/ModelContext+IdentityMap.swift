@@ -2,36 +2,26 @@ extension ModelContext {
   /// Records `model` as the one object of its key in this context.
   func register(_ model: PersistentModel) {
     let entity = Int(model._key.entity)
-    let row = model._row
     if entity >= registered.count {
-      registered += Array(repeating: [], count: entity + 1 - registered.count)
-      registeredCounts += Array(repeating: 0, count: entity + 1 - registeredCounts.count)
+      registered += Array(repeating: IdentityTable(), count: entity + 1 - registered.count)
     }
-    if row >= registered[entity].count {
-      let target = max(row + 1, registered[entity].count * 2, 64)
-      registered[entity] += Array(repeating: nil, count: target - registered[entity].count)
-    }
-    registered[entity][row] = Unmanaged.passUnretained(model)
-    registeredCounts[entity] += 1
+    registered[entity][model._row] = Unmanaged.passUnretained(model)
   }
 
   /// Removes `model` from the identity map (it is being deallocated or unbound).
   func forget(_ model: PersistentModel) {
     let entity = Int(model._key.entity)
     let row = model._row
-    guard entity < registered.count, row < registered[entity].count,
+    guard entity < registered.count,
       registered[entity][row]?.toOpaque() == Unmanaged.passUnretained(model).toOpaque()
     else { return }
     registered[entity][row] = nil
-    registeredCounts[entity] -= 1
   }
 
   /// Releases the identity-map storage of entities with no registered object (called on save,
   /// not on every release, so a scan that drops each handle does not regrow the map per row).
   func compactIdentityMap() {
-    for entity in registered.indices where registeredCounts[entity] == 0 {
-      registered[entity] = []
-    }
+    for entity in registered.indices { registered[entity].compact() }
   }
 
   /// Moves the session to the newest committed version when it has no unsaved changes.
@@ -46,14 +36,13 @@ extension ModelContext {
   /// - Complexity: O(registered objects), and only after other contexts saved.
   func dropHandlesDeletedElsewhere() {
     guard session.takeForeignChangesFlag() else { return }
-    for entity in registered.indices where registeredCounts[entity] > 0 {
+    for entity in registered.indices where registered[entity].count > 0 {
       let table = session.table(entity)
-      for row in registered[entity].indices {
+      for row in registered[entity].rows {
         guard let object = registered[entity][row]?.takeUnretainedValue(),
           object._status == .registered, !table.contains(object._key)
         else { continue }
         registered[entity][row] = nil
-        registeredCounts[entity] -= 1
         object.bindRow(nil, row: object._row)
         object._status = .deleted
       }
@@ -64,8 +53,7 @@ extension ModelContext {
   func registeredObject(for key: ObjectKey) -> PersistentModel? {
     let entity = Int(key.entity)
     let row = Int(key.row)
-    guard entity < registered.count, row < registered[entity].count,
-      let object = registered[entity][row]?.takeUnretainedValue(),
+    guard entity < registered.count, let object = registered[entity][row]?.takeUnretainedValue(),
       object._key.generation == key.generation
     else { return nil }
     return object

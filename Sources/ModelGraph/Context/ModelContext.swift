@@ -9,8 +9,7 @@ public final class ModelContext {
   let session: Session
   var entityCache: [ObjectIdentifier: Int] = [:]
   var classCache: [PersistentModel.Type?] = []
-  var registered: [[Unmanaged<PersistentModel>?]] = []
-  var registeredCounts: [Int] = []
+  var registered: [IdentityTable] = []
   var insertedObjects: [PersistentModel] = []
   var changedObjects: [PersistentModel] = []
   var deletedObjects: [PersistentModel] = []
