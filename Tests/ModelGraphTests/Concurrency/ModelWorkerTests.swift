@@ -34,4 +34,19 @@ struct ModelWorkerTests {
     #expect(await worker.perform { $0.hasChanges } == false)
   }
 
+  @Test("performBackgroundTask saves on a context of its own and returns the result")
+  func backgroundTask() async throws {
+    let container = try makeInMemoryContainer(CCTrip.self, CCStop.self)
+    let names = ["Lisbon", "Porto", "Faro"]
+    let count = try await container.performBackgroundTask { context in
+      for name in names { context.insert(CCTrip(name: name)) }
+      try context.save()
+      return try context.fetchCount(FetchDescriptor<CCTrip>())
+    }
+    #expect(count == 3)
+    let main = ModelContext(container)
+    #expect(try main.fetchCount(FetchDescriptor<CCTrip>()) == 3)
+    let fresh = await container.performBackgroundTask { $0.hasChanges }
+    #expect(fresh == false)
+  }
 }

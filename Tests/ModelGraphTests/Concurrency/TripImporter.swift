@@ -82,4 +82,8 @@ actor TripImporter: ModelActor {
     try modelContext.fetchCount(FetchDescriptor<CCTrip>())
   }
 
+  /// Writes the container's snapshot from inside the actor.
+  func snapshot() async throws -> Int {
+    try await modelContainer.snapshot()
+  }
 }
