@@ -102,6 +102,16 @@ struct ModelActorTests {
     await other.assertNotOn(executor)
   }
 
+  @Test("an actor declared as SwiftData's macro expands works unchanged")
+  func macroStyleActor() async throws {
+    let container = try makeInMemoryContainer(CCTrip.self, CCStop.self)
+    let importer = MacroStyleImporter(modelContainer: container)
+    #expect(try await importer.insertTrip(named: "Lisbon"))
+    #expect(importer.modelContainer === container)
+    let main = ModelContext(container)
+    #expect(try main.fetch(FetchDescriptor<CCTrip>()).map(\.name) == ["Lisbon"])
+  }
+
   @Test("a worker runs the closures it is given on its executor, one at a time")
   func workerIsSerial() async throws {
     let container = try makeInMemoryContainer(CCTrip.self, CCStop.self)

@@ -87,3 +87,22 @@ actor TripImporter: ModelActor {
     try await modelContainer.snapshot()
   }
 }
+
+/// A model actor declared as SwiftData's `@ModelActor` macro expands, ported unchanged.
+actor MacroStyleImporter: ModelActor {
+  nonisolated let modelExecutor: any ModelExecutor
+  nonisolated let modelContainer: ModelContainer
+
+  init(modelContainer: ModelContainer) {
+    let modelContext = ModelContext(modelContainer)
+    modelExecutor = DefaultSerialModelExecutor(modelContext: modelContext)
+    self.modelContainer = modelContainer
+  }
+
+  /// Inserts a trip, saves, and says whether this ran on the model executor.
+  func insertTrip(named name: String) throws -> Bool {
+    modelContext.insert(CCTrip(name: name))
+    try modelContext.save()
+    return (modelExecutor as? DefaultSerialModelExecutor)?.isIsolatingCurrentContext() == true
+  }
+}
