@@ -1,3 +1,5 @@
+internal import Dispatch
+
 /// The store of a set of model classes, shared by every ``ModelContext`` made on it.
 ///
 /// ```swift
@@ -15,6 +17,9 @@ public final class ModelContainer: Sendable {
   /// The snapshot file backing the store, if the configuration names one.
   public let snapshotFile: SnapshotFile?
   private let lockToken: Int32?
+  /// Runs every snapshot write of the container, one at a time, so a write that reads a newer
+  /// version is never overtaken by one that read an older version.
+  let snapshotQueue = DispatchQueue(label: "ModelGraph.ModelContainer.snapshot")
   private let classes = Locked<ClassTable>(ClassTable())
 
   struct ClassTable: @unchecked Sendable {
@@ -117,6 +122,14 @@ public final class ModelContainer: Sendable {
   /// - Complexity: O(size of the store).
   @discardableResult
   public func snapshot() throws -> Int {
+    try snapshotQueue.sync { try Self.writeSnapshot(of: store, to: snapshotFile) }
+  }
+
+  /// Writes the store's current version to `snapshotFile`; runs on ``snapshotQueue``.
+  ///
+  /// Static, so an asynchronous write holds the store and the file but not the container,
+  /// whose release (and the file lock's) never waits for the queue.
+  static func writeSnapshot(of store: Store, to snapshotFile: SnapshotFile?) throws -> Int {
     guard let snapshotFile else {
       throw SnapshotError(
         .io, path: "", section: "snapshot",

@@ -102,9 +102,14 @@ extension ModelContext {
 
   /// The object with `identifier`, from the identity map or materialized from its row.
   ///
-  /// - Returns: `nil` when no live object has this identifier (deleted, or of another store).
-  /// - Complexity: O(1).
+  /// A context without unsaved changes first takes in what other contexts saved, as a fetch
+  /// does, so an identifier passed from another context or actor resolves once it is saved.
+  /// - Returns: `nil` when no live object has this identifier (deleted, not saved yet, or of
+  ///   another store).
+  /// - Complexity: O(1); the first call after other contexts saved also does the fetch's
+  ///   refresh, O(registered objects).
   public func model(for identifier: PersistentIdentifier) -> PersistentModel? {
+    refreshIfClean()
     guard let key = key(for: identifier), session.contains(key) else { return nil }
     return object(for: key)
   }

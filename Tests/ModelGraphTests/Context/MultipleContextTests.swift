@@ -28,6 +28,31 @@ struct MultipleContextTests {
     #expect(try reader.fetchCount(FetchDescriptor<Trip>()) == 2)
   }
 
+  @Test("model(for:) on a clean context resolves an object saved after the context was made")
+  func modelForSeesLaterSave() throws {
+    let container = try makeInMemoryContainer(Trip.self)
+    let reader = ModelContext(container)
+    #expect(try reader.fetchCount(FetchDescriptor<Trip>()) == 0)
+    let writer = ModelContext(container)
+    let trip = Trip(name: "Original")
+    writer.insert(trip)
+    try writer.save()
+
+    let found = try #require(reader.model(for: trip.persistentModelID) as? Trip)
+    #expect(found.name == "Original")
+    trip.name = "Changed"
+    try writer.save()
+    #expect((reader.model(for: trip.persistentModelID) as? Trip)?.name == "Changed")
+
+    // A context with unsaved changes keeps reading the state it started them on.
+    found.name = "Mine"
+    writer.insert(Trip(name: "Second"))
+    try writer.save()
+    let second = try #require(
+      try writer.fetch(FetchDescriptor<Trip>()).first { $0.name == "Second" })
+    #expect(reader.model(for: second.persistentModelID) == nil)
+  }
+
   @Test("a context sees subclasses another context registered after it was made")
   func seesNewSubclass() throws {
     let container = try makeInMemoryContainer(Trip.self)

@@ -1,0 +1,124 @@
+import Dispatch
+import Foundation
+import ModelGraph
+import Synchronization
+import Testing
+
+/// Holds a snapshot write at its fsync until the test opens the gate.
+final class SnapshotGate: Sendable {
+  private let armed = Atomic(false)
+  private let waiting = Atomic(false)
+  private let inTask = Atomic(false)
+  private let opened = DispatchSemaphore(value: 0)
+
+  /// Makes the next fsync wait.
+  func arm() { armed.store(true, ordering: .releasing) }
+
+  /// Whether a write is held at its fsync now.
+  var isHolding: Bool { waiting.load(ordering: .acquiring) }
+
+  /// Whether the held write ran inside a task (on the caller's thread or the cooperative pool)
+  /// rather than on a queue of its own.
+  var heldInsideTask: Bool { inTask.load(ordering: .acquiring) }
+
+  /// Lets the held write go on.
+  func open() { opened.signal() }
+
+  /// Called by the file operations before an fsync; waits (at most 2 s) when armed.
+  func pass() {
+    guard armed.exchange(false, ordering: .acquiringAndReleasing) else { return }
+    inTask.store(withUnsafeCurrentTask { $0 != nil }, ordering: .releasing)
+    waiting.store(true, ordering: .releasing)
+    _ = opened.wait(timeout: .now() + 2)
+    waiting.store(false, ordering: .releasing)
+  }
+
+  /// Suspends until a write is held, or 2 s passed.
+  func waitUntilHolding() async throws {
+    for _ in 0..<2000 where !isHolding { try await Task.sleep(for: .milliseconds(1)) }
+  }
+}
+
+/// The system's files, with fsyncs of files held by a gate.
+struct GatedFileIO: FileIO {
+  let system = SystemFileIO()
+  let gate: SnapshotGate
+
+  func readFile(_ path: String) throws -> [UInt8] { try system.readFile(path) }
+  func kind(of path: String) -> FileKind? { system.kind(of: path) }
+  func create(_ path: String) throws -> Int32 { try system.create(path) }
+  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws -> Int {
+    try system.write(descriptor, bytes)
+  }
+  func sync(_ descriptor: Int32) throws {
+    gate.pass()
+    try system.sync(descriptor)
+  }
+  func close(_ descriptor: Int32) throws { try system.close(descriptor) }
+  func rename(_ from: String, _ to: String) throws { try system.rename(from, to) }
+  func syncDirectory(_ path: String) throws { try system.syncDirectory(path) }
+  func remove(_ path: String) throws { try system.remove(path) }
+  func contents(ofDirectory path: String) throws -> [String] {
+    try system.contents(ofDirectory: path)
+  }
+  func lock(_ path: String) throws -> Int32 { try system.lock(path) }
+  func unlock(_ token: Int32) { system.unlock(token) }
+}
+
+@Suite("Asynchronous snapshots")
+struct AsyncSnapshotTests {
+  @Test("try await snapshot() writes a file that reopens with the data")
+  func asyncSnapshotRoundTrip() async throws {
+    let scratch = try SnapshotScratch()
+    var ids: [PersistentIdentifier] = []
+    do {
+      let container = try ModelContainer(
+        for: CCTrip.self, configurations: ModelConfiguration(url: scratch.store))
+      ids = try await TripImporter(modelContainer: container).insertTrips(
+        named: ["Lisbon", "Porto"])
+      let bytes = try await container.snapshot()
+      #expect(bytes > 0)
+    }
+    let container = try ModelContainer(
+      for: CCTrip.self, configurations: ModelConfiguration(url: scratch.store))
+    let context = ModelContext(container)
+    let trips = try context.fetch(FetchDescriptor<CCTrip>(sortBy: [SortDescriptor(\.name)]))
+    #expect(trips.map(\.name) == ["Lisbon", "Porto"])
+    #expect(trips.map(\.persistentModelID) == ids)
+    #expect(trips.flatMap { $0.stops.map(\.name) } == ["Lisbon stop", "Porto stop"])
+  }
+
+  @Test("while an actor awaits its snapshot, the write holds neither the actor nor the caller")
+  func snapshotDoesNotBlockTheActor() async throws {
+    let scratch = try SnapshotScratch()
+    let gate = SnapshotGate()
+    let container = try ModelContainer(
+      for: [CCTrip.self], configurations: [ModelConfiguration(url: scratch.store)],
+      fileIO: GatedFileIO(gate: gate))
+    let importer = TripImporter(modelContainer: container)
+    _ = try await importer.insertTrips(named: ["Lisbon", "Porto"])
+
+    gate.arm()
+    let write = Task { try await importer.snapshot() }
+    try await gate.waitUntilHolding()
+    #expect(gate.isHolding)
+    #expect(!gate.heldInsideTask)
+    // The actor runs another method while its snapshot is being written.
+    _ = try await importer.insertTrips(named: ["Faro"])
+    #expect(try await importer.tripCount() == 3)
+    #expect(gate.isHolding)
+    gate.open()
+    #expect(try await write.value > 0)
+
+    // The file holds the two trips saved before the snapshot was asked for, or all three.
+    let stored = try #require(try SnapshotFile(path: scratch.store.path).load())
+    let entity = try #require(stored.catalog.entity(named: "CCTrip"))
+    #expect([2, 3].contains(stored.tables[entity.index].liveCount))
+  }
+
+  @Test("an in-memory container refuses an asynchronous snapshot with a SnapshotError")
+  func inMemoryRefused() async throws {
+    let container = try makeInMemoryContainer(CCTrip.self, CCStop.self)
+    await #expect(throws: SnapshotError.self) { try await container.snapshot() }
+  }
+}
