@@ -5,7 +5,7 @@ extension Session {
   /// constraints unique across the declaring class and its descendants (against saved objects
   /// and within the change set), deny rules of deleted objects, the count limits of to-many
   /// relationships and required to-one relationships (not optional, or a minimum count of 1)
-  /// of new or changed objects. Validate after ``rebaseOntoLatest()`` and publish
+  /// of new or changed objects. Validate after ``rebaseOntoLatest(resolving:)`` and publish
   /// only when this returns nothing.
   /// - Returns: Every violation found; empty when the change set may be published.
   /// - Complexity: O(changes), plus O(rows of a hierarchy) per unique rule the changes touch.

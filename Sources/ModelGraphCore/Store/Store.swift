@@ -1,7 +1,7 @@
 /// The shared, committed state of a container: the catalog, the current version, row allocation.
 ///
 /// Sessions read a ``StoreVersion`` without locking and publish their changes through
-/// ``Session/save()``; publishing is the only step that takes the store's lock.
+/// ``Session/save(resolving:)``; publishing is the only step that takes the store's lock.
 public final class Store: Sendable {
   struct State {
     var version: StoreVersion

@@ -1,4 +1,4 @@
-/// A private working copy of a store: reads see the session's own changes, ``save()`` publishes.
+/// A private working copy of a store: reads see the session's own changes, ``save(resolving:)`` publishes.
 ///
 /// The session's tables share chunks with the version it started from and copy a chunk the
 /// first time they write to it. A save publishes all changes in one step, or none: when another
