@@ -7,11 +7,9 @@ let swiftSettings: [SwiftSetting] = [
   .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
-/// The engine's hot paths touch class properties that are never accessed overlappingly (a
-/// context and its tables belong to one thread); release builds skip the dynamic checks.
-let engineSettings = swiftSettings + [
-  .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
-]
+/// The libraries take no unsafe flags (SwiftPM refuses them in a dependency added by
+/// version): the engine's hot stored properties are marked `@exclusivity(unchecked)` instead.
+let engineSettings = swiftSettings
 
 let package = Package(
   name: "ModelGraph",
