@@ -62,6 +62,7 @@ package struct JobMeasurer {
     _ name: String, warmups: Int, runs: Int, _ timed: TimedJob
   ) throws -> (RunStatistics, Tally) {
     var seconds: [Double] = []
+    var tallies: [Tally] = []
     var answer: Tally?
     var warmupSeconds = 0.0
     var run = 0
@@ -79,9 +80,12 @@ package struct JobMeasurer {
       let (elapsed, tally) = try once(name, timed)
       try agree(name, run, tally, &answer)
       seconds.append(elapsed)
+      tallies.append(tally)
       run += 1
     }
-    return (RunStatistics(seconds), answer!)
+    // The extra keys come from the median run (the lower middle one for an even count).
+    let median = seconds.indices.sorted { seconds[$0] < seconds[$1] }[(seconds.count - 1) / 2]
+    return (RunStatistics(seconds), tallies[median])
   }
 
   private func once(_ name: String, _ timed: TimedJob) throws -> (Double, Tally) {
@@ -110,7 +114,7 @@ package struct JobMeasurer {
     answer = tally
   }
 
-  /// A measured line with the standard keys.
+  /// A measured line with the standard keys, then the tally's extra keys.
   package func line(
     _ job: String, figure: Double, unit: String, _ statistics: RunStatistics, _ tally: Tally
   ) -> ResultLine {
@@ -122,6 +126,7 @@ package struct JobMeasurer {
     ]
     if let check = tally.check { fields.append(.init(key: "check", value: check)) }
     if let bytes = tally.bytes { fields.append(.init(key: "bytes", value: String(bytes))) }
+    fields += tally.extras
     return ResultLine(job: job, engine: engine, figure: figure, unit: unit, fields: fields)
   }
 }

@@ -10,6 +10,12 @@ package struct ResultLine: Codable, Equatable, Sendable {
     package var key: String
     /// The value as printed.
     package var value: String
+
+    /// A `key=value` pair.
+    package init(key: String, value: String) {
+      self.key = key
+      self.value = value
+    }
   }
 
   /// `W2`, `W7.trip`, `M1.read`, …
