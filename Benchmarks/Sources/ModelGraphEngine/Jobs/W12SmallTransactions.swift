@@ -13,7 +13,8 @@ extension ModelGraphBenchmarkEngine {
   /// back and redoes the transaction, so each transaction's update lands exactly once and the
   /// answer is the single-thread run's. The line adds `threads=`, `conflicts=` (redone
   /// transactions) and the median and 99th percentile of the saves that published
-  /// (`save-p50-us=`, `save-p99-us=`).
+  /// (`save-p50-us=`, `save-p99-us=`). `W12.threads2` also carries the conflict check's cost
+  /// (``ConflictCheckProbe``).
   ///
   /// Before every run, outside the clock, the engine's context deletes the trips (and by
   /// cascade the activities) an earlier run inserted, so every run starts from the objects W9
@@ -22,9 +23,13 @@ extension ModelGraphBenchmarkEngine {
     -> JobPlan
   {
     guard let container else { return .timed { throw BenchmarkError("modelgraph: not loaded") } }
+    var probe: ConflictCheckProbe.Figures?
     return .timed(
       TimedJob(
         setUp: {
+          if threads == 2 && probe == nil {
+            probe = try ConflictCheckProbe.measure(container)
+          }
           let prefix = SmallTransactionWriter.newTripPrefix
           try context.delete(model: Trip.self, where: #Predicate { $0.name.starts(with: prefix) })
           try context.save()
@@ -50,7 +55,7 @@ extension ModelGraphBenchmarkEngine {
             }
             group.wait()
           }
-          return try SmallTransactionWriter.tally(writers, threads: threads)
+          return try SmallTransactionWriter.tally(writers, threads: threads, probe: probe)
         }))
   }
 }
@@ -141,7 +146,9 @@ final class SmallTransactionWriter: @unchecked Sendable {
   }
 
   /// The answer of a run and its extra keys; rethrows the first writer's failure.
-  static func tally(_ writers: [SmallTransactionWriter], threads: Int) throws -> Tally {
+  static func tally(
+    _ writers: [SmallTransactionWriter], threads: Int, probe: ConflictCheckProbe.Figures?
+  ) throws -> Tally {
     if let failure = writers.lazy.compactMap(\.failure).first { throw failure }
     var count = 0
     var sum: Int64 = 0
@@ -159,6 +166,9 @@ final class SmallTransactionWriter: @unchecked Sendable {
       .init(
         key: "save-p99-us", value: ResultLine.fixed(percentile(latencies, 0.99) / 1e3, decimals: 1)),
     ]
+    if let probe {
+      tally.extras += probe.fields(savedIn: p50)
+    }
     return tally
   }
 
