@@ -63,6 +63,7 @@ package struct JobMeasurer {
   ) throws -> (RunStatistics, Tally) {
     var seconds: [Double] = []
     var tallies: [Tally] = []
+    var fault: ResultLine.Field?
     var answer: Tally?
     var warmupSeconds = 0.0
     var run = 0
@@ -71,6 +72,7 @@ package struct JobMeasurer {
     while run < warmups && (run == 0 || warmupSeconds < timeLimit / 2) {
       let (elapsed, tally) = try once(name, timed)
       try agree(name, run, tally, &answer)
+      fault = fault ?? tally.extras.first { $0.key == "fault" }
       warmupSeconds += elapsed
       run += 1
     }
@@ -79,13 +81,17 @@ package struct JobMeasurer {
     for _ in 0..<max(1, min(runs, affordable)) {
       let (elapsed, tally) = try once(name, timed)
       try agree(name, run, tally, &answer)
+      fault = fault ?? tally.extras.first { $0.key == "fault" }
       seconds.append(elapsed)
       tallies.append(tally)
       run += 1
     }
-    // The extra keys come from the median run (the lower middle one for an even count).
+    // The extra keys come from the median run (the lower middle one for an even count); a
+    // fault found in any run, warm-ups included, is kept.
     let median = seconds.indices.sorted { seconds[$0] < seconds[$1] }[(seconds.count - 1) / 2]
-    return (RunStatistics(seconds), tallies[median])
+    var tally = tallies[median]
+    if let fault, tally.extras.allSatisfy({ $0.key != "fault" }) { tally.extras.append(fault) }
+    return (RunStatistics(seconds), tally)
   }
 
   private func once(_ name: String, _ timed: TimedJob) throws -> (Double, Tally) {

@@ -18,12 +18,16 @@ extension ModelGraphBenchmarkEngine {
   ///
   /// Before every run, outside the clock, the engine's context deletes the trips (and by
   /// cascade the activities) an earlier run inserted, so every run starts from the objects W9
-  /// left.
+  /// left. Around every run, outside the clock, it sums the budgets of the data set's trips:
+  /// each update that found its trip must raise the sum by exactly one, so `lost-updates=`
+  /// counts the increments that did not land (two writers that read the same budget and both
+  /// saved the same new value), and a run that lost any is marked `fault=` (the child fails).
   func smallTransactionsPlan(_ context: ModelContext, _ work: SmallTransactions, threads: Int)
     -> JobPlan
   {
     guard let container else { return .timed { throw BenchmarkError("modelgraph: not loaded") } }
     var probe: ConflictCheckProbe.Figures?
+    var budgetsBefore: Int64 = 0
     return .timed(
       TimedJob(
         setUp: {
@@ -33,6 +37,7 @@ extension ModelGraphBenchmarkEngine {
           let prefix = SmallTransactionWriter.newTripPrefix
           try context.delete(model: Trip.self, where: #Predicate { $0.name.starts(with: prefix) })
           try context.save()
+          budgetsBefore = try Self.dataSetBudgetCents(context)
         },
         body: {
           let writers = (0..<threads).map {
@@ -56,7 +61,28 @@ extension ModelGraphBenchmarkEngine {
             group.wait()
           }
           return try SmallTransactionWriter.tally(writers, threads: threads, probe: probe)
+        },
+        verify: { tally in
+          var tally = tally
+          let raised = (try Self.dataSetBudgetCents(context) - budgetsBefore) / 100
+          let lost = Int64(tally.count) - raised
+          tally.extras.append(.init(key: "lost-updates", value: String(lost)))
+          if lost != 0 {
+            tally.extras.append(
+              .init(key: "fault", value: "\(lost)-of-\(tally.count)-budget-updates-lost"))
+          }
+          return tally
         }))
+  }
+
+  /// The sum of the budgets, in cents, of every trip but those W12 inserts.
+  static func dataSetBudgetCents(_ context: ModelContext) throws -> Int64 {
+    var cents: Int64 = 0
+    for trip in try context.fetch(FetchDescriptor<Trip>())
+    where !trip.name.hasPrefix(SmallTransactionWriter.newTripPrefix) {
+      cents &+= Int64((trip.budget * 100).rounded())
+    }
+    return cents
   }
 }
 
