@@ -57,6 +57,10 @@ struct ConflictScan {
 
   /// Attribute and relationship writes to saved objects: written on both sides, or written
   /// here to an object deleted since, or pointing at an object deleted since.
+  ///
+  /// An attribute that another session changed since this one read it is a conflict even when
+  /// both wrote the same value: two sessions that each raise a counter from the same reading
+  /// write the same number, and merging them would lose one increment.
   func updateConflicts(_ change: TableChanges) -> [Conflict] {
     var found: [Conflict] = []
     var reportedDeleted = Set<Int>()
@@ -70,9 +74,7 @@ struct ConflictScan {
       for slot in slots.slots(below: entity.attributes.count) {
         let mineColumn = mine.attributeColumns[slot]
         let nowColumn = now.attributeColumns[slot]
-        guard !old.attributeColumns[slot].hasSameValue(at: row, as: nowColumn),
-          !mineColumn.hasSameValue(at: row, as: nowColumn)
-        else { continue }
+        guard !old.attributeColumns[slot].hasSameValue(at: row, as: nowColumn) else { continue }
         found.append(
           Conflict(
             .attribute(slot: slot), key: owner, mine: mineColumn.value(at: row),
