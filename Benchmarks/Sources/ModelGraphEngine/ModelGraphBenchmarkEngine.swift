@@ -54,6 +54,8 @@ package final class ModelGraphBenchmarkEngine: BenchmarkEngine {
     case .w9: return cascadeDeletePlan(context)
     case .w10Save: return snapshotSavePlan(scratch: scratch)
     case .w10Load: return snapshotLoadPlan(scratch: scratch)
+    case .w12, .w12Threads2, .w12Threads4:
+      return smallTransactionsPlan(context, parameters.transactions, threads: job.writerThreads)
     case .w1, .w11: return .skipped(reason: "run by the harness")
     }
   }

@@ -65,6 +65,26 @@ struct SessionRebaseTests {
     #expect(version.get(String?.self, slot: Fixture.note, of: key) == "second")
   }
 
+  @Test("two sessions writing the same new value to one attribute conflict: no increment is lost")
+  func sameValueFromSameReading() throws {
+    let store = try Fixture.makeStore()
+    let setup = Session(store: store)
+    let key = setup.insert(entity: Fixture.trip, name: "counter", days: 1)
+    try setup.save()
+
+    let first = Session(store: store)
+    let second = Session(store: store)
+    first.set(Int64(2), slot: Fixture.days, of: key)
+    second.set(Int64(2), slot: Fixture.days, of: key)
+    try first.save()
+    let refused = #expect(throws: ConflictError.self) { try second.save() }
+    #expect(
+      refused?.conflicts == [
+        Conflict(.attribute(slot: Fixture.days), key: key, mine: .int(2), theirs: .int(2))
+      ])
+    #expect(store.version.number == 2)
+  }
+
   @Test("an update to an object another session deleted is a conflict; store wins drops it")
   func updateOfDeletedObject() throws {
     let store = try Fixture.makeStore()

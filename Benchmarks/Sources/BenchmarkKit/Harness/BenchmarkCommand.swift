@@ -81,6 +81,7 @@ package enum BenchmarkCommand {
     let prefix = scaling ? "# N = \(run.scale)\n" : ""
     Console.line(
       prefix + RatioTable(lines: run.lines, engines: run.engines).text.joined(separator: "\n"))
+    for line in WriterScalingTable(lines: run.lines).text { Console.line(line) }
     let checks = CheckTable(lines: run.checkLines)
     for line in checks.text { Console.line(line) }
     for failure in run.failures { Console.line("FAILED \(failure)") }

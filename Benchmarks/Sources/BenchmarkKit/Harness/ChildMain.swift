@@ -16,7 +16,7 @@ enum ChildMain {
     for note in engine.notes { Console.line("# " + note) }
     if allocator.isJemalloc { Console.line("# \(label): allocator \(allocator.detail)") }
     let (seconds, dataSet) = Stopwatch.time { DataSet(scale: options.scale) }
-    let parameters = QueryParameters()
+    let parameters = QueryParameters(dataSet: dataSet)
     Console.line(
       "# \(label): data set of \(dataSet.objectCount) objects generated in "
         + "\(ResultLine.fixed(seconds, decimals: 2)) s (untimed)")

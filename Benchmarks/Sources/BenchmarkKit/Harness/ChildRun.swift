@@ -35,7 +35,9 @@ package struct ChildRun {
   /// Builds the store (W11 measures it; it is W1's warm-up), then runs the jobs in
   /// ``JobID/executionOrder``.
   ///
-  /// A job that throws prints `skipped reason=error: …` and makes the run throw at the end.
+  /// A job that throws prints `skipped reason=error: …` and makes the run throw at the end; so
+  /// does a line with a `fault=` key (a run that found its own work wrong, such as updates
+  /// lost), after it is printed with its figures.
   package func run() throws {
     var measurer = JobMeasurer(
       engine: label, timeLimit: timeLimit, watchdog: Watchdog(engine: label))
@@ -59,7 +61,9 @@ package struct ChildRun {
           emit(try measureInsert(measurer).text)
         default:
           let plan = engine.plan(job, parameters: parameters, scratch: scratch)
-          emit(try measurer.measure(job, plan).text)
+          let line = try measurer.measure(job, plan)
+          emit(line.text)
+          if let fault = line["fault"] { failures.append("\(job.rawValue): \(fault)") }
         }
       } catch {
         failures.append("\(job.rawValue): \(error)")

@@ -4,6 +4,8 @@ package enum Figure: Equatable, Sendable {
   case objectsPerSecond
   /// `queries / seconds`, with the number of queries in one run; higher is better.
   case queriesPerSecond(Int)
+  /// `transactions / seconds`, with the number of transactions in one run; higher is better.
+  case transactionsPerSecond(Int)
   /// Milliseconds per run; lower is better.
   case milliseconds
   /// Microseconds per run; lower is better.
@@ -20,6 +22,7 @@ package enum Figure: Equatable, Sendable {
     switch self {
     case .objectsPerSecond: "objects/s"
     case .queriesPerSecond: "queries/s"
+    case .transactionsPerSecond: "transactions/s"
     case .milliseconds: "ms"
     case .microseconds: "µs"
     case .nanoseconds: "ns"
@@ -34,6 +37,7 @@ package enum Figure: Equatable, Sendable {
     switch self {
     case .objectsPerSecond: Double(tally.count) / seconds
     case .queriesPerSecond(let queries): Double(queries) / seconds
+    case .transactionsPerSecond(let transactions): Double(transactions) / seconds
     case .milliseconds: seconds * 1e3
     case .microseconds: seconds * 1e6
     case .nanoseconds(let operations): seconds * 1e9 / Double(operations)

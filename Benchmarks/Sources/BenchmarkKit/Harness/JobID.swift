@@ -14,6 +14,9 @@ package enum JobID: String, CaseIterable, Sendable {
   case w10Save = "W10.save"
   case w10Load = "W10.load"
   case w11 = "W11"
+  case w12 = "W12"
+  case w12Threads2 = "W12.threads2"
+  case w12Threads4 = "W12.threads4"
 
   /// The workload id the job belongs to (`W7` for `W7.trip`), as `--jobs` names it.
   package var group: String {
@@ -21,10 +24,11 @@ package enum JobID: String, CaseIterable, Sendable {
   }
 
   /// Jobs in the order a child runs them: read-only jobs first, then the file round trip on the
-  /// full store, then the jobs that change the store (W8, then W9).
+  /// full store, then the jobs that change the store (W8, then W9, then W12 on the store W9
+  /// left, with one writer thread, then two, then four).
   package static let executionOrder: [JobID] = [
     .w11, .w1, .w2, .w3, .w4, .w5, .w6, .w7Trip, .w7Business, .w7Activity, .w10Save, .w10Load,
-    .w8, .w9,
+    .w8, .w9, .w12, .w12Threads2, .w12Threads4,
   ]
 
   /// Jobs in the order of the workload table, for reports.
@@ -39,6 +43,7 @@ package enum JobID: String, CaseIterable, Sendable {
     case .w7Trip, .w7Business, .w7Activity: .microseconds
     case .w10Save, .w10Load: .megabytesPerSecond
     case .w11: .bytesPerObject
+    case .w12, .w12Threads2, .w12Threads4: .transactionsPerSecond(SmallTransactions.standardCount)
     }
   }
 
@@ -52,6 +57,26 @@ package enum JobID: String, CaseIterable, Sendable {
     case .w8, .w9: (0, 1)  // they change the store: one run, as the workload says
     case .w10Save, .w10Load: (1, 3)
     case .w11: (0, 1)
+    // Each run starts with the previous run's new trips deleted (untimed), so runs repeat.
+    case .w12, .w12Threads2, .w12Threads4: (1, 3)
+    }
+  }
+
+  /// The threads that write at once in a W12 job (each with its own context); 1 elsewhere.
+  package var writerThreads: Int {
+    switch self {
+    case .w12Threads2: 2
+    case .w12Threads4: 4
+    default: 1
+    }
+  }
+
+  /// The job whose answer this one must give too: W12 for the W12 jobs with more writer
+  /// threads (the same transactions, split across threads, each landing once).
+  package var answersLike: JobID? {
+    switch self {
+    case .w12Threads2, .w12Threads4: .w12
+    default: nil
     }
   }
 }

@@ -62,6 +62,8 @@ package struct JobMeasurer {
     _ name: String, warmups: Int, runs: Int, _ timed: TimedJob
   ) throws -> (RunStatistics, Tally) {
     var seconds: [Double] = []
+    var tallies: [Tally] = []
+    var fault: ResultLine.Field?
     var answer: Tally?
     var warmupSeconds = 0.0
     var run = 0
@@ -70,6 +72,7 @@ package struct JobMeasurer {
     while run < warmups && (run == 0 || warmupSeconds < timeLimit / 2) {
       let (elapsed, tally) = try once(name, timed)
       try agree(name, run, tally, &answer)
+      fault = fault ?? tally.extras.first { $0.key == "fault" }
       warmupSeconds += elapsed
       run += 1
     }
@@ -78,10 +81,17 @@ package struct JobMeasurer {
     for _ in 0..<max(1, min(runs, affordable)) {
       let (elapsed, tally) = try once(name, timed)
       try agree(name, run, tally, &answer)
+      fault = fault ?? tally.extras.first { $0.key == "fault" }
       seconds.append(elapsed)
+      tallies.append(tally)
       run += 1
     }
-    return (RunStatistics(seconds), answer!)
+    // The extra keys come from the median run (the lower middle one for an even count); a
+    // fault found in any run, warm-ups included, is kept.
+    let median = seconds.indices.sorted { seconds[$0] < seconds[$1] }[(seconds.count - 1) / 2]
+    var tally = tallies[median]
+    if let fault, tally.extras.allSatisfy({ $0.key != "fault" }) { tally.extras.append(fault) }
+    return (RunStatistics(seconds), tally)
   }
 
   private func once(_ name: String, _ timed: TimedJob) throws -> (Double, Tally) {
@@ -110,7 +120,7 @@ package struct JobMeasurer {
     answer = tally
   }
 
-  /// A measured line with the standard keys.
+  /// A measured line with the standard keys, then the tally's extra keys.
   package func line(
     _ job: String, figure: Double, unit: String, _ statistics: RunStatistics, _ tally: Tally
   ) -> ResultLine {
@@ -122,6 +132,7 @@ package struct JobMeasurer {
     ]
     if let check = tally.check { fields.append(.init(key: "check", value: check)) }
     if let bytes = tally.bytes { fields.append(.init(key: "bytes", value: String(bytes))) }
+    fields += tally.extras
     return ResultLine(job: job, engine: engine, figure: figure, unit: unit, fields: fields)
   }
 }

@@ -6,12 +6,21 @@ package struct Tally: Equatable, Sendable {
   package var check: String?
   /// Bytes written or read (W10), not compared across engines.
   package var bytes: Int?
+  /// Keys that describe how one run went (save latency percentiles, retries), printed on the
+  /// job's line from its median run. They are not part of the answer: runs need not agree on
+  /// them, and ``==`` ignores them.
+  package var extras: [ResultLine.Field] = []
 
   /// A tally with no check.
   package init(count: Int, check: String? = nil, bytes: Int? = nil) {
     self.count = count
     self.check = check
     self.bytes = bytes
+  }
+
+  /// Whether two runs gave the same answer: count, check and bytes (not ``extras``).
+  package static func == (lhs: Tally, rhs: Tally) -> Bool {
+    lhs.count == rhs.count && lhs.check == rhs.check && lhs.bytes == rhs.bytes
   }
 
   /// A tally whose check is a wrapping sum of start dates.

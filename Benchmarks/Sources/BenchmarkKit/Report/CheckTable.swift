@@ -16,6 +16,10 @@ package struct CheckTable: Sendable {
     package var verdict: String
     /// Every engine that ran the job, in report order.
     package var answers: [Answer]
+    /// The job whose answers this one's must equal too (``JobID/answersLike``), if it ran.
+    package var sameAs: String?
+    /// The answers of ``sameAs``, compared with this job's.
+    package var referenceAnswers: [Answer] = []
   }
 
   /// One entry per job, in job order.
@@ -29,13 +33,20 @@ package struct CheckTable: Sendable {
     var jobs: [String] = []
     for line in lines where !jobs.contains(line.job) { jobs.append(line.job) }
     jobs.sort { RatioTable.order($0) < RatioTable.order($1) }
-    entries = jobs.map { job in
-      let answers = lines.filter { $0.job == job && !$0.isSkipped }.map {
+    func answers(_ job: String) -> [Answer] {
+      lines.filter { $0.job == job && !$0.isSkipped }.map {
         Answer(engine: $0.engine, answer: Self.answer($0))
       }
-      let distinct = Set(answers.map(\.answer))
-      let verdict = answers.isEmpty ? "none" : distinct.count == 1 ? "ok" : "MISMATCH"
-      return Entry(job: job, verdict: verdict, answers: answers)
+    }
+    entries = jobs.map { job in
+      let own = answers(job)
+      let sameAs = JobID(rawValue: job)?.answersLike?.rawValue
+      let reference = sameAs.map(answers) ?? []
+      let distinct = Set((own + reference).map(\.answer))
+      let verdict = own.isEmpty ? "none" : distinct.count == 1 ? "ok" : "MISMATCH"
+      return Entry(
+        job: job, verdict: verdict, answers: own, sameAs: reference.isEmpty ? nil : sameAs,
+        referenceAnswers: reference)
     }
   }
 
@@ -54,10 +65,14 @@ package struct CheckTable: Sendable {
       case "none":
         return "CHECK \(entry.job) none (skipped by every engine)"
       case "ok":
-        let note = entry.answers.count == 1 ? " (one engine: nothing to compare)" : ""
+        let note =
+          entry.sameAs.map { " (same as \($0))" }
+          ?? (entry.answers.count == 1 ? " (one engine: nothing to compare)" : "")
         return "CHECK \(entry.job) ok \(entry.answers[0].answer) engines=\(engines)\(note)"
       default:
-        let parts = entry.answers.map { "\($0.engine): \($0.answer)" }
+        let parts =
+          entry.answers.map { "\($0.engine): \($0.answer)" }
+          + entry.referenceAnswers.map { "\(entry.sameAs ?? "") \($0.engine): \($0.answer)" }
         return "CHECK \(entry.job) MISMATCH " + parts.joined(separator: "; ")
       }
     }

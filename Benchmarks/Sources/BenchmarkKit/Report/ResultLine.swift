@@ -10,6 +10,12 @@ package struct ResultLine: Codable, Equatable, Sendable {
     package var key: String
     /// The value as printed.
     package var value: String
+
+    /// A `key=value` pair.
+    package init(key: String, value: String) {
+      self.key = key
+      self.value = value
+    }
   }
 
   /// `W2`, `W7.trip`, `M1.read`, …
@@ -22,7 +28,8 @@ package struct ResultLine: Codable, Equatable, Sendable {
   package var unit: String?
   /// Why the job was skipped.
   package var skipReason: String?
-  /// `seconds`, `min`, `runs`, `count`, `check`, `bytes`, and any more.
+  /// `seconds`, `min`, `runs`, `count`, `check`, `bytes`, and any more; `fault=<what>` marks
+  /// a run that found its own work wrong, which fails the child after the line is printed.
   package var fields: [Field]
 
   /// A measured line.

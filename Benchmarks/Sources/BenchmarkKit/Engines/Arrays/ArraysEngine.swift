@@ -75,6 +75,10 @@ package final class ArraysEngine: BenchmarkEngine {
     case .w9: .timed { [unowned self] in cascadeDelete() }
     case .w10Save: savePlan(scratch: scratch)
     case .w10Load: loadPlan(scratch: scratch)
+    case .w12: smallTransactionsPlan(parameters.transactions)
+    case .w12Threads2, .w12Threads4:
+      .skipped(
+        reason: "writer scaling is measured for ModelGraph only (plain arrays take no locks)")
     case .w1, .w11: .skipped(reason: "run by the harness")
     }
   }

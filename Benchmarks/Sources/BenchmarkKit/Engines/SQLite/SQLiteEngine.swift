@@ -48,6 +48,11 @@ package final class SQLiteEngine: BenchmarkEngine {
       case .w9: return try cascadeDeletePlan(database)
       case .w10Save: return savePlan(database, scratch: scratch)
       case .w10Load: return loadPlan(database, scratch: scratch)
+      case .w12: return try smallTransactionsPlan(database, parameters.transactions)
+      case .w12Threads2, .w12Threads4:
+        return .skipped(
+          reason: "writer scaling is measured for ModelGraph only (one SQLite connection to an "
+            + "in-memory database; SQLite serializes its writers)")
       case .w1, .w11: return .skipped(reason: "run by the harness")
       }
     } catch {
