@@ -4,7 +4,7 @@ extension Session {
   ///
   /// The index of each committed table version is built once per store and carried forward
   /// from version to version (``IndexRegistry``); the session's pending changes are laid over it.
-  /// - Complexity: O(chunks of the scope's tables + 4,096 × chunks the session wrote), after
+  /// - Complexity: O(chunks of the scope's tables + chunk size × chunks the session wrote), after
   ///   the first build.
   func uniqueIndexViews(slot: Int, scope: [Int]) -> [any TableIndex]? {
     var tables = base.tables

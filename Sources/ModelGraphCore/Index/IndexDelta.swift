@@ -18,7 +18,7 @@ struct IndexDelta<Key: ColumnValue> {
   /// The entries that differ between `old` and `new` (two versions of one table) for the
   /// attribute at `slot`.
   ///
-  /// - Complexity: O(chunks + 4096 × chunks written between the versions).
+  /// - Complexity: O(chunks + chunk size × chunks written between the versions).
   init(from old: Table, to new: Table, slot: Int) {
     let oldColumn = old.column(slot, as: Key.self)
     let newColumn = new.column(slot, as: Key.self)
