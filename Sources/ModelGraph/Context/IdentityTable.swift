@@ -32,8 +32,12 @@ struct IdentityTable {
         dense[row] = newValue
         return
       }
-      let old = newValue.map { sparse.updateValue($0, forKey: row) } ?? sparse.removeValue(
-        forKey: row)
+      let old: Unmanaged<PersistentModel>?
+      if let newValue {
+        old = sparse.updateValue(newValue, forKey: row)
+      } else {
+        old = sparse.removeValue(forKey: row)
+      }
       count += (newValue != nil ? 1 : 0) - (old != nil ? 1 : 0)
       if sparse.count > Self.denseThreshold { makeDense() }
     }
