@@ -61,7 +61,9 @@ extension ModelContext {
   /// Discards every unsaved change: inserted objects leave the context (keeping their values),
   /// changed objects return to their saved values, deleted objects come back.
   ///
-  /// - Complexity: O(changes).
+  /// The context then moves to the newest saved state, so after a save refused for a conflict
+  /// the change can be redone on fresh data in any order.
+  /// - Complexity: O(changes), plus O(tables) when other contexts saved meanwhile.
   public func rollback() {
     let discarded = insertedObjects.filter { $0._status == .inserted }
     let saved = discarded.map { object in
@@ -99,5 +101,6 @@ extension ModelContext {
     changedObjects = []
     deletedObjects = []
     deletedKeysWithoutHandles = []
+    refreshIfClean()
   }
 }

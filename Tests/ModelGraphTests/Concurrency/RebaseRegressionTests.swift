@@ -58,6 +58,24 @@ struct RebaseRegressionTests {
     #expect(graphViolations(fixture.container).isEmpty)
   }
 
+  @Test("after rollback the context reads the newest save, even if the redo inserts first")
+  func rollbackMovesToNewest() throws {
+    let fixture = try ConflictFixture()
+    let first = fixture.context()
+    let second = fixture.context()
+    try first.trip("T1").visits += 1
+    try second.trip("T1").visits += 1
+    try first.save()
+    #expect(second.refusedConflicts() == [.attribute])
+    second.rollback()
+    second.insert(CCTrip(name: "T4"))
+    let trip = try second.trip("T1")
+    #expect(trip.visits == 1)
+    trip.visits += 1
+    try second.save()
+    #expect(try ModelContext(fixture.container).trip("T1").visits == 2)
+  }
+
   @Test("after a refused save, rollback and redoing the change on fresh data succeeds")
   func retryAfterConflict() throws {
     let fixture = try ConflictFixture()
