@@ -9,10 +9,10 @@ public final class ModelContext {
   let session: Session
   var entityCache: [ObjectIdentifier: Int] = [:]
   var classCache: [PersistentModel.Type?] = []
-  var registered: [IdentityTable] = []
-  var insertedObjects: [PersistentModel] = []
-  var changedObjects: [PersistentModel] = []
-  var deletedObjects: [PersistentModel] = []
+  @exclusivity(unchecked) var registered: [IdentityTable] = []
+  @exclusivity(unchecked) var insertedObjects: [PersistentModel] = []
+  @exclusivity(unchecked) var changedObjects: [PersistentModel] = []
+  @exclusivity(unchecked) var deletedObjects: [PersistentModel] = []
   /// Saved objects deleted (by a cascade) before any handle stood for them.
   var deletedKeysWithoutHandles: [ObjectKey] = []
   /// The related objects the last prefetching fetch resolved, kept alive until the next one.

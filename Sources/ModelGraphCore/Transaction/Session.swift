@@ -12,15 +12,15 @@ public final class Session {
   public internal(set) var base: StoreVersion
   @exclusivity(unchecked) var working: [Table?] = []
   /// The committed table each working table holds the rows of, while it has no changes.
-  private var mirrored: [Table?] = []
-  var changes: [Int: TableChanges] = [:]
+  @exclusivity(unchecked) private var mirrored: [Table?] = []
+  @exclusivity(unchecked) var changes: [Int: TableChanges] = [:]
   var absorbedForeignChanges = false
   /// Rows allocated from the store ahead of inserts, per entity, to use last first.
-  private var reservedRows: [[(row: Int, generation: UInt32)]] = []
+  @exclusivity(unchecked) private var reservedRows: [[(row: Int, generation: UInt32)]] = []
   /// Reserved rows that still held an object in the session's view when their turn came.
-  private var skippedRows: [[(row: Int, generation: UInt32)]] = []
+  @exclusivity(unchecked) private var skippedRows: [[(row: Int, generation: UInt32)]] = []
   /// The number of rows the next reservation of an entity asks for (doubles up to a chunk).
-  private var reservationSizes: [Int] = []
+  @exclusivity(unchecked) private var reservationSizes: [Int] = []
   /// Non-optional attribute slots of new objects that nothing has set yet.
   var unsetAttributes: [ObjectKey: SlotSet] = [:]
   /// Deleted objects whose relationship (by slot) has the deny rule, checked by validation.
@@ -172,9 +172,9 @@ public final class Session {
 
   /// Moves to the store's newest version when the session has no unsaved changes.
   public func refreshIfClean() {
-    guard !hasChanges else { return }
     let latest = store.version
     guard latest.number != base.number || latest.tables.count != base.tables.count else { return }
+    guard !hasChanges else { return }
     absorbedForeignChanges = absorbedForeignChanges || latest.number != base.number
     base = latest
     extendWorkingTables()
