@@ -18,7 +18,9 @@ extension ModelContext {
   ///   discardable).
   /// - Throws: ``ModelError`` with code ``ModelError/Code/validationFailed`` or
   ///   ``ModelError/Code/conflict``.
-  /// - Complexity: O(changes), plus O(rows of a hierarchy) for each unique attribute written.
+  /// - Complexity: O(changes), plus O(chunks of a hierarchy's tables) for each unique attribute
+  ///   written (checked through its hash index), and O(rows of a hierarchy) for each compound
+  ///   unique constraint written.
   @discardableResult
   public func save() throws -> [DeletionRecord] {
     var records: [DeletionRecord]
