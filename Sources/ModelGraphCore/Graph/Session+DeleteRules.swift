@@ -12,18 +12,13 @@ extension Session {
     return [key] + applyDeleteRules(from: key)
   }
 
-  /// Applies the delete rules of `key`, an object this session deleted, to what it is related
-  /// to now in the working tables (after a rebase brought in other sessions' edits).
-  func applyDeleteRules(ofDeleted key: ObjectKey) {
-    applyDeleteRules(from: key)
-  }
-
-  /// Applies the delete rules of the deleted object `key` and of every object its cascades
-  /// delete.
+  /// Applies the delete rules of the deleted object `key`, to what it is related to now in the
+  /// working tables, and of every object its cascades delete. A rebase calls it again for a
+  /// deletion whose object other sessions related to more objects meanwhile.
   ///
   /// - Returns: The keys the cascades deleted.
   @discardableResult
-  private func applyDeleteRules(from key: ObjectKey) -> [ObjectKey] {
+  func applyDeleteRules(from key: ObjectKey) -> [ObjectKey] {
     var deleted: [ObjectKey] = []
     var pending = [key]
     while let current = pending.popLast() {

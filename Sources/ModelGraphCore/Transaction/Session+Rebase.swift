@@ -59,29 +59,22 @@ extension Session {
     for fix in fixes { apply(fix) }
     repairInverses(of: touched)
     for key in plan.cascades { deleteApplyingRules(key) }
-    for key in plan.deletionsToReapply { applyDeleteRules(ofDeleted: key) }
+    for key in plan.deletionsToReapply { applyDeleteRules(from: key) }
     absorbedForeignChanges = true
   }
 
   /// Removes `remove` from relationship `slot` of `owner` in the working tables.
   private func apply(_ fix: InverseFix) {
-    let table = table(Int(fix.owner.entity))
-    let row = Int(fix.owner.row)
-    guard table.contains(fix.owner) else { return }
-    let keys = table.relatedKeys(row: row, slot: fix.slot)
-    guard keys.contains(fix.remove) else { return }
-    table.setRelatedKeys(keys.filter { $0 != fix.remove }, row: row, slot: fix.slot)
-    noteRelationshipWrite(entity: Int(fix.owner.entity), row: row)
-    observer?.session(self, didWriteRelationship: fix.slot, of: fix.owner)
+    guard contains(fix.owner) else { return }
+    removeRelated(fix.remove, from: fix.owner, slot: fix.slot)
   }
 }
 
 /// How a rebase settles the conflicts it was allowed to resolve.
 struct ReplayPlan {
-  /// Attribute slots (and to-one slots) whose published value stays.
+  /// Attribute slots (and to-one slots) whose published value stays; every other conflicting
+  /// slot takes this session's value.
   var storeWins = Set<SlotOfObject>()
-  /// To-one slots whose value from this session replaces a conflicting published one.
-  var mineWins = Set<SlotOfObject>()
   /// Objects of this session that point at an object deleted since whose rule is `.cascade`.
   var cascades: [ObjectKey] = []
   /// Objects this session deleted that others changed: their delete rules run again over
@@ -102,8 +95,7 @@ struct ReplayPlan {
   ) -> Bool {
     switch conflict.kind {
     case .attribute(let slot), .relationship(let slot):
-      let item = SlotOfObject(key: conflict.key, slot: slot)
-      if resolution == .keepStore { storeWins.insert(item) } else { mineWins.insert(item) }
+      if resolution == .keepStore { storeWins.insert(SlotOfObject(key: conflict.key, slot: slot)) }
     case .changedDeletedObject:
       break
     case .referencesDeletedObject(let slot, let target):
@@ -143,18 +135,6 @@ struct TableReplay {
   let plan: ReplayPlan
   /// Inverse entries to remove once every table is replayed.
   var fixes: [InverseFix] = []
-
-  init(
-    mine: Table, old: Table, target: Table, base: StoreVersion, latest: StoreVersion,
-    plan: ReplayPlan
-  ) {
-    self.mine = mine
-    self.old = old
-    self.target = target
-    self.base = base
-    self.latest = latest
-    self.plan = plan
-  }
 
   private var entity: ResolvedEntity { mine.entity }
 
