@@ -80,15 +80,21 @@ extension ModelGraphBenchmarkEngine {
     }
   }
 
-  /// Fetches every trip into fresh handles (none registered) and reads each start date.
+  /// Fetches every trip into fresh handles and reads each start date: each run uses a new
+  /// context, so no trip is registered before (M1.write leaves the shared context holding every
+  /// trip it changed, which would turn this into identity-map lookups).
   private func materializePlan(_ handles: HandleCache) -> MicroPlan {
-    .timedJob(
+    var fresh = ModelContext(handles.context.container)
+    return .timedJob(
       operations: handles.count,
       TimedJob(
-        setUp: { handles.empty() },
+        setUp: {
+          handles.empty()
+          fresh = ModelContext(handles.context.container)
+        },
         body: {
           var checksum = StartDateChecksum()
-          for trip in try handles.context.fetch(FetchDescriptor<Trip>()) {
+          for trip in try fresh.fetch(FetchDescriptor<Trip>()) {
             checksum.add(Int64(trip.startDate.timeIntervalSince1970))
           }
           return checksum.tally

@@ -1,17 +1,21 @@
 /// The index definitions of each model class, resolved from its declarations once.
 enum ModelIndexCatalog {
-  private static let cache = Locked<[ObjectIdentifier: [IndexDefinition]]>([:])
+  private static let cache = ThreadCache<ObjectIdentifier, [IndexDefinition]>()
 
   /// The indexes of `modelClass`'s table: those declared by it and its ancestors
   /// (``IndexedModel``), and a unique hash index per `@Attribute(.unique)`.
   ///
   /// A declaration whose key path names no persisted attribute is ignored.
-  /// - Complexity: O(1) after the first call for a class.
+  /// - Complexity: O(1), without a lock, after the first call for a class.
   static func definitions(for modelClass: PersistentModel.Type, entity: ResolvedEntity)
     -> [IndexDefinition]
   {
-    let key = ObjectIdentifier(modelClass)
-    if let cached = cache.withLock({ $0[key] }) { return cached }
+    cache.value(for: ObjectIdentifier(modelClass)) { resolve(modelClass, entity: entity) }
+  }
+
+  private static func resolve(_ modelClass: PersistentModel.Type, entity: ResolvedEntity)
+    -> [IndexDefinition]
+  {
     var found: [IndexDefinition] = []
     func add(_ definition: IndexDefinition) {
       if !found.contains(definition) { found.append(definition) }
@@ -36,11 +40,9 @@ enum ModelIndexCatalog {
         add(definition)
       }
     }
-    let resolved = found.filter { definition in
+    return found.filter { definition in
       entity.attributeSlot(named: definition.attribute).map { entity.attributes[$0].isIndexable }
         ?? false
     }
-    cache.withLock { $0[key] = resolved }
-    return resolved
   }
 }

@@ -31,13 +31,14 @@ public struct Attribute<Value: PersistentValue> {
   /// The value while the owner has no row (before it is inserted); starts as the declared
   /// initial value.
   @usableFromInline var value: Value?
-  /// The options, kept out of line (and only when there are any) so wrappers stay small.
-  @usableFromInline let declaration: AttributeDeclaration?
+  /// The options and original name; a plain value, so making an object allocates nothing for
+  /// its declarations.
+  @usableFromInline let declaration: AttributeDeclaration
 
   /// An attribute without an initial value or options.
   @inlinable
   public init() {
-    declaration = nil
+    declaration = AttributeDeclaration()
   }
 
   /// An attribute without an initial value.
@@ -86,37 +87,35 @@ public struct Attribute<Value: PersistentValue> {
 }
 
 /// The fixed-size head of every `Attribute<Value>`: `owner`, `table`, `row` and `slot` come
-/// before the generic `value`, so their offsets do not depend on `Value` and reflection writes
-/// them without generic code.
+/// before the generic `value`, so their offsets do not depend on `Value` and binding writes
+/// them without generic code (see ``WrapperLayout``).
 enum AttributeLayout {
   static let owner = MemoryLayout<Attribute<Int8>>.offset(of: \.owner)!
   static let table = MemoryLayout<Attribute<Int8>>.offset(of: \.table)!
   static let row = MemoryLayout<Attribute<Int8>>.offset(of: \.row)!
   static let slot = MemoryLayout<Attribute<Int8>>.offset(of: \.slot)!
-
-  static func bind(at address: UnsafeMutableRawPointer, owner: PersistentModel, slot: Int) {
-    (address + self.owner).storeBytes(
-      of: Unmanaged.passUnretained(owner), as: Unmanaged<PersistentModel>?.self)
-    (address + self.slot).storeBytes(of: slot, as: Int.self)
-    bindRow(at: address, table: nil, row: 0)
-  }
-
-  static func bindRow(at address: UnsafeMutableRawPointer, table: Unmanaged<Table>?, row: Int) {
-    (address + self.table).storeBytes(of: table, as: Unmanaged<Table>?.self)
-    (address + self.row).storeBytes(of: row, as: Int.self)
-  }
 }
 
 /// The options of one `@Attribute` declaration.
 @usableFromInline
-final class AttributeDeclaration: Sendable {
-  let options: [AttributeOption]
-  let originalName: String?
+struct AttributeDeclaration {
+  /// Whether `.unique` was given.
+  @usableFromInline let isUnique: Bool
+  /// Whether `.preserveValueOnDeletion` was given.
+  @usableFromInline let preservesValueOnDeletion: Bool
+  @usableFromInline let originalName: String?
 
-  @usableFromInline
-  init?(options: [AttributeOption], originalName: String?) {
-    guard !options.isEmpty || originalName != nil else { return nil }
-    self.options = options
+  @inlinable
+  init() {
+    isUnique = false
+    preservesValueOnDeletion = false
+    originalName = nil
+  }
+
+  @inlinable
+  init(options: [AttributeOption], originalName: String?) {
+    isUnique = options.contains(.unique)
+    preservesValueOnDeletion = options.contains(.preserveValueOnDeletion)
     self.originalName = originalName
   }
 }
@@ -127,23 +126,15 @@ extension Attribute: _AttributeWrapper {
   static var isOptional: Bool { Value.isOptionalValue }
   static var storedType: any ColumnValue.Type { Value.Stored.self }
 
-  static func bind(at address: UnsafeMutableRawPointer, owner: PersistentModel, slot: Int) {
-    AttributeLayout.bind(at: address, owner: owner, slot: slot)
-  }
-
   static func description(at address: UnsafeMutableRawPointer, name: String)
     -> AttributeDescription
   {
-    let options = address.assumingMemoryBound(to: Self.self).pointee.declaration
+    let declaration = address.assumingMemoryBound(to: Self.self).pointee.declaration
     return AttributeDescription(
       name: name, valueType: Value.valueType, isOptional: Value.isOptionalValue,
-      isUnique: options?.options.contains(.unique) ?? false,
-      preservesValueOnDeletion: options?.options.contains(.preserveValueOnDeletion) ?? false,
-      originalName: options?.originalName)
-  }
-
-  static func bindRow(at address: UnsafeMutableRawPointer, table: Unmanaged<Table>?, row: Int) {
-    AttributeLayout.bindRow(at: address, table: table, row: row)
+      isUnique: declaration.isUnique,
+      preservesValueOnDeletion: declaration.preservesValueOnDeletion,
+      originalName: declaration.originalName)
   }
 
   static var persistentValueType: any PersistentValue.Type { Value.self }

@@ -9,12 +9,6 @@ final class ModelClassInfo: @unchecked Sendable {
   // @unchecked Sendable: every stored property is immutable after init except `lazyState`,
   // which is guarded by its mutex.
 
-  struct Field {
-    var offset: Int
-    var wrapper: any _ModelPropertyWrapper.Type
-    var slot: Int
-  }
-
   struct AttributeField {
     var name: String
     var offset: Int
@@ -34,9 +28,14 @@ final class ModelClassInfo: @unchecked Sendable {
   let entityName: String
   /// The nearest ancestor that is a model class (not `PersistentModel` itself).
   let parentClass: PersistentModel.Type?
-  let fields: [Field]
   let attributeWrappers: [AttributeField]
   let relationshipWrappers: [RelationshipField]
+  /// The offsets of the attribute and relationship wrappers, by slot, for binding.
+  let attributeOffsets: [Int]
+  let relationshipOffsets: [Int]
+  /// Where binding writes inside each wrapper (the same for every class; copied here so a
+  /// binding reads no global).
+  let layout = WrapperLayout.shared
   /// The number of attributes and relationships inherited from ancestors.
   let inheritedAttributeCount: Int
   let inheritedRelationshipCount: Int
@@ -49,18 +48,13 @@ final class ModelClassInfo: @unchecked Sendable {
     var prototype: PersistentModel?
   }
 
-  private static let registry = Locked<[ObjectIdentifier: ModelClassInfo]>([:])
+  private static let registry = ThreadCache<ObjectIdentifier, ModelClassInfo>()
 
   /// The info of `modelClass`, built on first use.
+  ///
+  /// - Complexity: O(1), without a lock after a thread's first use of the class.
   static func info(for modelClass: PersistentModel.Type) -> ModelClassInfo {
-    let key = ObjectIdentifier(modelClass)
-    if let info = registry.withLock({ $0[key] }) { return info }
-    let info = ModelClassInfo(modelClass)
-    return registry.withLock { registry in
-      if let existing = registry[key] { return existing }
-      registry[key] = info
-      return info
-    }
+    registry.value(for: ObjectIdentifier(modelClass)) { ModelClassInfo(modelClass) }
   }
 
   private init(_ modelClass: PersistentModel.Type) {
@@ -74,7 +68,6 @@ final class ModelClassInfo: @unchecked Sendable {
     inheritedAttributeCount = parentInfo?.attributeWrappers.count ?? 0
     inheritedRelationshipCount = parentInfo?.relationshipWrappers.count ?? 0
 
-    var fields: [Field] = []
     var attributes: [AttributeField] = []
     var relationships: [RelationshipField] = []
     var problems = parentInfo?.problems ?? []
@@ -86,13 +79,11 @@ final class ModelClassInfo: @unchecked Sendable {
       let rawName = String(cString: cName)
       let name = rawName.hasPrefix("_") ? String(rawName.dropFirst()) : rawName
       if let attribute = type as? any _AttributeWrapper.Type {
-        fields.append(Field(offset: offset, wrapper: attribute, slot: attributes.count))
         attributes.append(
           AttributeField(
             name: name, offset: offset, type: attribute,
             valueType: attribute.persistentValueType, valueOffset: attribute.valueOffset))
       } else if let relationship = type as? any _RelationshipWrapper.Type {
-        fields.append(Field(offset: offset, wrapper: relationship, slot: relationships.count))
         relationships.append(RelationshipField(name: name, offset: offset, type: relationship))
       } else if type is any _TransientWrapper.Type || rawName.hasPrefix("$__lazy_storage_$_") {
         // Not persisted.
@@ -105,9 +96,10 @@ final class ModelClassInfo: @unchecked Sendable {
       }
       return true
     }
-    self.fields = fields
     attributeWrappers = attributes
     relationshipWrappers = relationships
+    attributeOffsets = attributes.map(\.offset)
+    relationshipOffsets = relationships.map(\.offset)
     for attribute in attributes.dropFirst(inheritedAttributeCount) {
       let expected = attribute.type.attributeValueType.storageType(
         isOptional: attribute.type.isOptional)
@@ -124,18 +116,39 @@ final class ModelClassInfo: @unchecked Sendable {
   }
 
   /// Points every wrapper of `object` (an instance of this class) at the object and its slot.
+  ///
+  /// - Complexity: O(properties): a few stores per wrapper, no dynamic call.
   func bind(_ object: PersistentModel) {
-    let base = Unmanaged.passUnretained(object).toOpaque()
-    for field in fields {
-      field.wrapper.bind(at: base + field.offset, owner: object, slot: field.slot)
+    let owner = Unmanaged.passUnretained(object)
+    let base = owner.toOpaque()
+    attributeOffsets.withUnsafeBufferPointer { offsets in
+      for slot in offsets.indices {
+        let wrapper = base + offsets[slot]
+        (wrapper + layout.attributeOwner).storeBytes(
+          of: owner, as: Unmanaged<PersistentModel>?.self)
+        (wrapper + layout.attributeSlot).storeBytes(of: slot, as: Int.self)
+      }
+    }
+    relationshipOffsets.withUnsafeBufferPointer { offsets in
+      for slot in offsets.indices {
+        let wrapper = base + offsets[slot]
+        (wrapper + layout.relationshipOwner).storeBytes(
+          of: owner, as: Unmanaged<PersistentModel>?.self)
+        (wrapper + layout.relationshipSlot).storeBytes(of: slot, as: Int.self)
+      }
     }
   }
 
   /// Points every attribute wrapper of `object` at its row of `table` (or at none).
+  ///
+  /// - Complexity: O(attributes): two stores per wrapper.
   func bindRow(_ object: PersistentModel, table: Unmanaged<Table>?, row: Int) {
     let base = Unmanaged.passUnretained(object).toOpaque()
-    for field in attributeWrappers {
-      AttributeLayout.bindRow(at: base + field.offset, table: table, row: row)
+    attributeOffsets.withUnsafeBufferPointer { offsets in
+      for offset in offsets {
+        (base + offset + layout.attributeTable).storeBytes(of: table, as: Unmanaged<Table>?.self)
+        (base + offset + layout.attributeRow).storeBytes(of: row, as: Int.self)
+      }
     }
   }
 

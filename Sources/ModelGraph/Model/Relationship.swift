@@ -10,7 +10,8 @@
 /// naming it on both); the engine knows both sides.
 @propertyWrapper
 public struct Relationship<Value: RelationshipValue> {
-  @usableFromInline unowned(unsafe) var owner: PersistentModel?
+  /// The object the wrapper is stored in; unretained, since the object owns the wrapper.
+  @usableFromInline var owner: Unmanaged<PersistentModel>?
   @usableFromInline var slot = -1
   let declaration: RelationshipDeclaration
 
@@ -38,11 +39,15 @@ public struct Relationship<Value: RelationshipValue> {
   /// - Complexity: O(n) in the number of related objects.
   public var wrappedValue: Value {
     get {
-      guard let owner else { preconditionFailure("@Relationship used outside a PersistentModel") }
+      guard let owner = owner?.takeUnretainedValue() else {
+        preconditionFailure("@Relationship used outside a PersistentModel")
+      }
       return Value.fromModels(owner._relatedObjects(slot: slot))
     }
     nonmutating set {
-      guard let owner else { preconditionFailure("@Relationship used outside a PersistentModel") }
+      guard let owner = owner?.takeUnretainedValue() else {
+        preconditionFailure("@Relationship used outside a PersistentModel")
+      }
       owner._setRelatedObjects(slot: slot, newValue.models)
     }
   }
@@ -53,15 +58,17 @@ extension Relationship: _RelationshipWrapper {
   static var destinationType: PersistentModel.Type { Value.destinationType }
   static var isToMany: Bool { Value.isToMany }
 
-  static func bind(at address: UnsafeMutableRawPointer, owner: PersistentModel, slot: Int) {
-    let wrapper = address.assumingMemoryBound(to: Self.self)
-    wrapper.pointee.owner = owner
-    wrapper.pointee.slot = slot
-  }
-
   static func declaration(at address: UnsafeMutableRawPointer) -> RelationshipDeclaration {
     address.assumingMemoryBound(to: Self.self).pointee.declaration
   }
+}
+
+/// The head of every `Relationship<Value>`: `owner` and `slot` come first and no stored
+/// property depends on `Value`, so their offsets are the same for every value type and the
+/// binding of a new object writes them without generic code.
+enum RelationshipLayout {
+  static let owner = MemoryLayout<Relationship<[PersistentModel]>>.offset(of: \.owner)!
+  static let slot = MemoryLayout<Relationship<[PersistentModel]>>.offset(of: \.slot)!
 }
 
 /// The type of a relationship property: an optional model object or an array of them.

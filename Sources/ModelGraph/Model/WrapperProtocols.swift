@@ -1,7 +1,6 @@
-/// A property wrapper the model reflection recognizes and binds to its object.
+/// A property wrapper the model reflection recognizes and binds to its object (through
+/// ``AttributeLayout`` and ``RelationshipLayout``, which need no generic code).
 protocol _ModelPropertyWrapper {
-  /// Points the wrapper stored at `address` (inside `owner`) at its owner and slot.
-  static func bind(at address: UnsafeMutableRawPointer, owner: PersistentModel, slot: Int)
   /// The declared property type.
   static var valueSwiftType: Any.Type { get }
 }
@@ -19,7 +18,6 @@ protocol _AttributeWrapper: _ModelPropertyWrapper {
   static var valueOffset: Int { get }
   /// Puts a stored value back into a wrapper whose owner left its row.
   static func restoreValue(_ stored: any ColumnValue, at address: UnsafeMutableRawPointer)
-  static func bindRow(at address: UnsafeMutableRawPointer, table: Unmanaged<Table>?, row: Int)
 }
 
 /// ``Relationship``, seen without its value type.
@@ -39,4 +37,17 @@ struct RelationshipDeclaration {
   var minimumModelCount: Int
   var maximumModelCount: Int
   var originalName: String?
+}
+
+/// The offsets of the fields binding writes in ``Attribute`` and ``Relationship`` wrappers,
+/// read once into one value so a binding loop reads no global.
+struct WrapperLayout {
+  let attributeOwner = AttributeLayout.owner
+  let attributeTable = AttributeLayout.table
+  let attributeRow = AttributeLayout.row
+  let attributeSlot = AttributeLayout.slot
+  let relationshipOwner = RelationshipLayout.owner
+  let relationshipSlot = RelationshipLayout.slot
+
+  static let shared = WrapperLayout()
 }

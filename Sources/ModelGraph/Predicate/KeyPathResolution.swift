@@ -12,7 +12,7 @@ enum PersistedProperty: Sendable, Hashable {
 ///
 /// Resolution reads the key path on the class's probe object (see
 /// `ModelClassInfo.resolve(_:)`), which takes the class's lock; a query names the same few key
-/// paths every time it runs, so the cache makes translation lock-free after the first run.
+/// paths every time it runs, so the cache makes translation lock-free after a thread's first run.
 enum KeyPathResolution {
   private struct Key: Hashable, @unchecked Sendable {
     // @unchecked Sendable: key paths are immutable.
@@ -25,38 +25,37 @@ enum KeyPathResolution {
     let property: PersistedProperty?
   }
 
-  private static let cache = Locked<[Key: PersistedProperty?]>([:])
+  private static let cache = ThreadCache<Key, PersistedProperty?>()
   /// The same answers by key path object: key path literals are instantiated once, so a query
-  /// that runs again finds its key paths here without hashing their components.
-  private static let identities = Locked<[ObjectIdentifier: Identity]>([:])
+  /// that runs again finds its key paths here without hashing their components. An entry keeps
+  /// its key path alive, so no other key path can take its identifier.
+  private static let identities = ThreadCache<ObjectIdentifier, Identity>()
 
   /// The persisted property `keyPath` reads, or `nil` when it reads none (a computed or
   /// transient property, or a path through several properties).
+  ///
+  /// - Complexity: O(1), without a lock, once the thread has seen the key path.
   static func property(_ keyPath: AnyKeyPath) -> PersistedProperty? {
-    let identity = ObjectIdentifier(keyPath)
-    if let found = identities.withLock({ $0[identity] }), found.keyPath === keyPath {
-      return found.property
-    }
-    let resolved = resolveCached(keyPath)
-    identities.withLock { $0[identity] = Identity(keyPath: keyPath, property: resolved) }
-    return resolved
+    identities.value(for: ObjectIdentifier(keyPath)) {
+      Identity(keyPath: keyPath, property: resolveCached(keyPath))
+    }.property
   }
 
   private static func resolveCached(_ keyPath: AnyKeyPath) -> PersistedProperty? {
-    let key = Key(keyPath: keyPath)
-    if let cached = cache.withLock({ $0[key] }) { return cached }
-    var resolved: PersistedProperty?
+    cache.value(for: Key(keyPath: keyPath)) { resolve(keyPath) }
+  }
+
+  private static func resolve(_ keyPath: AnyKeyPath) -> PersistedProperty? {
     if let (info, hit) = (try? ModelClassInfo.resolve(keyPath)) ?? nil, isStoredProperty(keyPath) {
       switch hit {
-      case .attribute(let slot): resolved = .attribute(info.attributeName(slot))
-      case .relationship(let slot): resolved = .relationship(info.relationshipName(slot))
+      case .attribute(let slot): return .attribute(info.attributeName(slot))
+      case .relationship(let slot): return .relationship(info.relationshipName(slot))
       }
     } else if type(of: keyPath).valueType == PersistentIdentifier.self {
       // A model's only identifier-valued property that reads no attribute: its identity.
-      resolved = .identity
+      return .identity
     }
-    cache.withLock { $0[key] = .some(resolved) }
-    return resolved
+    return nil
   }
 
   /// Whether `keyPath` reads a stored property as it is, rather than a computed one that

@@ -68,15 +68,11 @@ enum ConstantConversion {
     let convert: Converter
   }
 
-  private static let cache = Locked<[ObjectIdentifier: Entry]>([:])
+  private static let cache = ThreadCache<ObjectIdentifier, Entry>()
 
   /// The converter of values of `type`.
   static func converter(for type: Any.Type) -> Converter {
-    let key = ObjectIdentifier(type)
-    if let found = cache.withLock({ $0[key] }) { return found.convert }
-    let convert = make(type)
-    cache.withLock { $0[key] = Entry(convert: convert) }
-    return convert
+    cache.value(for: ObjectIdentifier(type)) { Entry(convert: make(type)) }.convert
   }
 
   private static func make(_ type: Any.Type) -> Converter {

@@ -110,16 +110,15 @@ private struct NodeKind: @unchecked Sendable {
   let list: (any _ConjunctionList.Type)?
   let translatable: (any QueryTranslatable.Type)?
 
-  private static let cache = Locked<[ObjectIdentifier: NodeKind]>([:])
+  private static let cache = ThreadCache<ObjectIdentifier, NodeKind>()
 
   static func of(_ type: Any.Type) -> NodeKind {
-    let key = ObjectIdentifier(type)
-    if let found = cache.withLock({ $0[key] }) { return found }
-    let kind = NodeKind(
-      conjunction: type as? any _ConjunctionParts.Type, list: type as? any _ConjunctionList.Type,
-      translatable: type as? any QueryTranslatable.Type)
-    cache.withLock { $0[key] = kind }
-    return kind
+    cache.value(for: ObjectIdentifier(type)) {
+      NodeKind(
+        conjunction: type as? any _ConjunctionParts.Type,
+        list: type as? any _ConjunctionList.Type,
+        translatable: type as? any QueryTranslatable.Type)
+    }
   }
 }
 

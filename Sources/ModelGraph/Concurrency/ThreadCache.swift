@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A process-wide cache of facts that never change once computed (class layouts, key-path
+/// resolutions, index declarations), read without any lock.
+///
+/// Each thread reads its own copy of the entries it has used; a miss consults the shared
+/// entries under a lock and copies the answer into the thread's copy. Threads therefore never
+/// contend on a hit, which is every lookup after the first in a thread. A value computed twice
+/// by racing threads is kept once (the first stored wins), so `make` must be deterministic.
+final class ThreadCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
+  // @unchecked Sendable: `shared` is a lock; `key` is written once in init; each thread's
+  // `Local` is reached only through pthread_getspecific on that thread.
+
+  private final class Local {
+    // Reached from one thread only, so no dynamic exclusivity check is needed.
+    @exclusivity(unchecked) var entries: [Key: Value] = [:]
+    /// The last key answered and its value: a run of lookups of one key skips hashing.
+    @exclusivity(unchecked) var last: (key: Key, value: Value)?
+  }
+
+  private let shared = Locked<[Key: Value]>([:])
+  private let key: pthread_key_t
+
+  /// An empty cache.
+  init() {
+    var key = pthread_key_t()
+    #if canImport(Glibc)
+      let status = pthread_key_create(&key) { pointer in
+        // The thread ended: release its copy.
+        guard let pointer else { return }
+        Unmanaged<AnyObject>.fromOpaque(pointer).release()
+      }
+    #else
+      let status = pthread_key_create(&key) { pointer in
+        Unmanaged<AnyObject>.fromOpaque(pointer).release()
+      }
+    #endif
+    precondition(status == 0, "pthread_key_create failed with \(status)")
+    self.key = key
+  }
+
+  deinit {
+    // Copies of threads still running stay until they exit; only the key goes.
+    pthread_key_delete(key)
+  }
+
+  /// The value cached for `key`, or the one `make` computes (outside any lock, so `make` may
+  /// itself consult this cache).
+  ///
+  /// - Complexity: One thread-local read and one hash lookup on a hit; no hashing when the
+  ///   thread's previous lookup was of the same key.
+  func value(for key: Key, make: () throws -> Value) rethrows -> Value {
+    let local = localCopy()
+    if let last = local.last, last.key == key { return last.value }
+    if let value = local.entries[key] {
+      local.last = (key, value)
+      return value
+    }
+    let value: Value
+    if let found = shared.withLock({ $0[key] }) {
+      value = found
+    } else {
+      let made = try make()
+      value = shared.withLock { entries in
+        if let first = entries[key] { return first }
+        entries[key] = made
+        return made
+      }
+    }
+    local.entries[key] = value
+    local.last = (key, value)
+    return value
+  }
+
+  private func localCopy() -> Local {
+    if let pointer = pthread_getspecific(key) {
+      return Unmanaged<Local>.fromOpaque(pointer).takeUnretainedValue()
+    }
+    let local = Local()
+    let status = pthread_setspecific(key, Unmanaged.passRetained(local as AnyObject).toOpaque())
+    precondition(status == 0, "pthread_setspecific failed with \(status)")
+    return local
+  }
+}
