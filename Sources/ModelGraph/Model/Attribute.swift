@@ -27,31 +27,36 @@ public struct Attribute<Value: PersistentValue> {
   /// The owner's table and row while it is managed, copied here so reads touch only the wrapper.
   @usableFromInline var table: Unmanaged<Table>?
   @usableFromInline var row = 0
-  @usableFromInline var slot = -1
+  @usableFromInline var slot: Int32 = -1
+  /// The options given (``AttributeDeclaration``'s bits), beside the slot in one word.
+  @usableFromInline let options: UInt8
   /// The value while the owner has no row (before it is inserted); starts as the declared
   /// initial value.
   @usableFromInline var value: Value?
-  /// The options and original name; a plain value, so making an object allocates nothing for
-  /// its declarations.
-  @usableFromInline let declaration: AttributeDeclaration
+  /// The name in an earlier schema version; an object only when one is given, so the
+  /// common wrapper holds no string.
+  @usableFromInline let originalName: AttributeOriginalName?
 
   /// An attribute without an initial value or options.
   @inlinable
   public init() {
-    declaration = AttributeDeclaration()
+    options = 0
+    originalName = nil
   }
 
   /// An attribute without an initial value.
   @inlinable
   public init(_ options: Option..., originalName: String? = nil) {
-    declaration = AttributeDeclaration(options: options, originalName: originalName)
+    self.options = AttributeDeclaration.bits(options)
+    self.originalName = originalName.map(AttributeOriginalName.init)
   }
 
   /// An attribute with an initial value for new objects.
   @inlinable
   public init(wrappedValue: Value, _ options: Option..., originalName: String? = nil) {
     self.value = wrappedValue
-    declaration = AttributeDeclaration(options: options, originalName: originalName)
+    self.options = AttributeDeclaration.bits(options)
+    self.originalName = originalName.map(AttributeOriginalName.init)
   }
 
   /// The value, read from and written to the context's table once the object is managed.
@@ -62,24 +67,24 @@ public struct Attribute<Value: PersistentValue> {
     get {
       if let table {
         // The context keeps its tables alive while it manages the owner: no retain needed.
-        let (slot, row) = (self.slot, self.row)
+        let (slot, row) = (Int(self.slot), self.row)
         return table._withUnsafeGuaranteedRef {
           Value.fromStored($0.value(slot, row: row, as: Value.Stored.self))
         }
       }
       guard let owner else { preconditionFailure("@Attribute used outside a PersistentModel") }
-      return owner.takeUnretainedValue()._unmanagedValue(slot: slot, value: value)
+      return owner.takeUnretainedValue()._unmanagedValue(slot: Int(slot), value: value)
     }
     nonmutating set {
       guard let owner = owner?.takeUnretainedValue() else {
         preconditionFailure("@Attribute used outside a PersistentModel")
       }
       if let table = owner._table {
-        table.column(slot, as: Value.Stored.self)[owner._row] = newValue.stored
-        owner._didWrite(slot: slot)
+        table.column(Int(slot), as: Value.Stored.self)[owner._row] = newValue.stored
+        owner._didWrite(slot: Int(slot))
       } else {
         // The owner has no row: the value lives in the wrapper stored inside the owner.
-        owner._unmanagedWrapperAddress(slot: slot).assumingMemoryBound(to: Self.self).pointee
+        owner._unmanagedWrapperAddress(slot: Int(slot)).assumingMemoryBound(to: Self.self).pointee
           .value = newValue
       }
     }
@@ -96,28 +101,32 @@ enum AttributeLayout {
   static let slot = MemoryLayout<Attribute<Int8>>.offset(of: \.slot)!
 }
 
-/// The options of one `@Attribute` declaration.
+/// The options of `@Attribute` declarations, as bits.
 @usableFromInline
-struct AttributeDeclaration {
-  /// Whether `.unique` was given.
-  @usableFromInline let isUnique: Bool
-  /// Whether `.preserveValueOnDeletion` was given.
-  @usableFromInline let preservesValueOnDeletion: Bool
-  @usableFromInline let originalName: String?
+enum AttributeDeclaration {
+  @usableFromInline static let unique: UInt8 = 1
+  @usableFromInline static let preservesValueOnDeletion: UInt8 = 2
 
   @inlinable
-  init() {
-    isUnique = false
-    preservesValueOnDeletion = false
-    originalName = nil
+  static func bits(_ options: [AttributeOption]) -> UInt8 {
+    var bits: UInt8 = 0
+    for option in options {
+      switch option {
+      case .unique: bits |= unique
+      case .preserveValueOnDeletion: bits |= preservesValueOnDeletion
+      }
+    }
+    return bits
   }
+}
+
+/// The `originalName:` of an `@Attribute`, out of line.
+@usableFromInline
+final class AttributeOriginalName {
+  @usableFromInline let name: String
 
   @inlinable
-  init(options: [AttributeOption], originalName: String?) {
-    isUnique = options.contains(.unique)
-    preservesValueOnDeletion = options.contains(.preserveValueOnDeletion)
-    self.originalName = originalName
-  }
+  init(_ name: String) { self.name = name }
 }
 
 extension Attribute: _AttributeWrapper {
@@ -129,12 +138,13 @@ extension Attribute: _AttributeWrapper {
   static func description(at address: UnsafeMutableRawPointer, name: String)
     -> AttributeDescription
   {
-    let declaration = address.assumingMemoryBound(to: Self.self).pointee.declaration
+    let wrapper = address.assumingMemoryBound(to: Self.self).pointee
     return AttributeDescription(
       name: name, valueType: Value.valueType, isOptional: Value.isOptionalValue,
-      isUnique: declaration.isUnique,
-      preservesValueOnDeletion: declaration.preservesValueOnDeletion,
-      originalName: declaration.originalName)
+      isUnique: wrapper.options & AttributeDeclaration.unique != 0,
+      preservesValueOnDeletion: wrapper.options & AttributeDeclaration.preservesValueOnDeletion
+        != 0,
+      originalName: wrapper.originalName?.name)
   }
 
   static var persistentValueType: any PersistentValue.Type { Value.self }

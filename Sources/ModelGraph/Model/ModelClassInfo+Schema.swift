@@ -17,7 +17,7 @@ extension ModelClassInfo {
     let relationships = try declarations.map { field, declaration in
       let destination = ModelClassInfo.info(for: field.type.destinationType)
       var inverse: String?
-      if let keyPath = declaration.inverse {
+      if let keyPath = declaration.inverse() {
         guard let hit = try ModelClassInfo.resolve(keyPath), case .relationship(let slot) = hit.1
         else {
           throw SchemaError(
@@ -42,8 +42,9 @@ extension ModelClassInfo {
       return RelationshipDescription(
         name: field.name, destination: destination.entityName, isToMany: field.type.isToMany,
         inverse: inverse, deleteRule: declaration.deleteRule,
-        minimumModelCount: declaration.minimumModelCount,
-        maximumModelCount: declaration.maximumModelCount, originalName: declaration.originalName)
+        minimumModelCount: Int(declaration.minimumModelCount),
+        maximumModelCount: Int(declaration.maximumModelCount),
+        originalName: declaration.originalName?.name)
     }
     return EntityDescription(
       name: entityName, parent: parentClass.map { String(describing: $0) },

@@ -48,13 +48,25 @@ final class ModelClassInfo: @unchecked Sendable {
     var prototype: PersistentModel?
   }
 
-  private static let registry = ThreadCache<ObjectIdentifier, ModelClassInfo>()
+  /// Every class's info, made once per class and never released (a class's layout lives as
+  /// long as the process), so objects and lookups hold it without reference counting.
+  private static let registry = ThreadCache<ObjectIdentifier, Unmanaged<ModelClassInfo>>()
 
   /// The info of `modelClass`, built on first use.
   ///
-  /// - Complexity: O(1), without a lock after a thread's first use of the class.
+  /// - Complexity: O(1), without a lock or a reference count after a thread's first use of the
+  ///   class.
   static func info(for modelClass: PersistentModel.Type) -> ModelClassInfo {
-    registry.value(for: ObjectIdentifier(modelClass)) { ModelClassInfo(modelClass) }
+    var made: Unmanaged<ModelClassInfo>?
+    let info = registry.value(for: ObjectIdentifier(modelClass)) {
+      made = Unmanaged.passRetained(ModelClassInfo(modelClass))
+      return made!
+    }
+    if let made, made.toOpaque() != info.toOpaque() {
+      // Another thread registered the class first.
+      made.release()
+    }
+    return info.takeUnretainedValue()
   }
 
   private init(_ modelClass: PersistentModel.Type) {
@@ -126,7 +138,7 @@ final class ModelClassInfo: @unchecked Sendable {
         let wrapper = base + offsets[slot]
         (wrapper + layout.attributeOwner).storeBytes(
           of: owner, as: Unmanaged<PersistentModel>?.self)
-        (wrapper + layout.attributeSlot).storeBytes(of: slot, as: Int.self)
+        (wrapper + layout.attributeSlot).storeBytes(of: Int32(slot), as: Int32.self)
       }
     }
     relationshipOffsets.withUnsafeBufferPointer { offsets in
@@ -134,7 +146,7 @@ final class ModelClassInfo: @unchecked Sendable {
         let wrapper = base + offsets[slot]
         (wrapper + layout.relationshipOwner).storeBytes(
           of: owner, as: Unmanaged<PersistentModel>?.self)
-        (wrapper + layout.relationshipSlot).storeBytes(of: slot, as: Int.self)
+        (wrapper + layout.relationshipSlot).storeBytes(of: Int32(slot), as: Int32.self)
       }
     }
   }

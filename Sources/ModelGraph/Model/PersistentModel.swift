@@ -38,7 +38,8 @@ open class PersistentModel: Hashable, Identifiable {
   final var _pending: PendingValues?
   final var _isChanged = false
   final var _probe: [ProbeHit]?
-  final let _classInfo: ModelClassInfo
+  /// The class's layout; unowned, since class infos are never released.
+  final unowned(unsafe) let _classInfo: ModelClassInfo
 
   /// Makes an object that belongs to no context yet; insert it with ``ModelContext/insert(_:)``.
   public required init() {

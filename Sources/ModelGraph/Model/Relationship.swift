@@ -12,8 +12,8 @@
 public struct Relationship<Value: RelationshipValue> {
   /// The object the wrapper is stored in; unretained, since the object owns the wrapper.
   @usableFromInline var owner: Unmanaged<PersistentModel>?
-  @usableFromInline var slot = -1
-  let declaration: RelationshipDeclaration
+  @usableFromInline var slot: Int32 = -1
+  @usableFromInline let declaration: RelationshipDeclaration
 
   /// A relationship with a delete rule, count limits and an optional inverse.
   ///
@@ -24,13 +24,19 @@ public struct Relationship<Value: RelationshipValue> {
   ///   - maximumModelCount: The most related objects a save accepts (to-many; 0: no limit).
   ///   - originalName: The property's name in an earlier schema version.
   ///   - inverse: The relationship on the destination class that points back.
+  ///
+  /// The inverse key path is evaluated only when the schema is read, not for every object.
+  @inlinable
   public init(
     deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = 0,
-    maximumModelCount: Int? = 0, originalName: String? = nil, inverse: AnyKeyPath? = nil
+    maximumModelCount: Int? = 0, originalName: String? = nil,
+    inverse: @autoclosure @escaping () -> AnyKeyPath? = nil
   ) {
     declaration = RelationshipDeclaration(
-      deleteRule: deleteRule, inverse: inverse, minimumModelCount: minimumModelCount ?? 0,
-      maximumModelCount: maximumModelCount ?? 0, originalName: originalName)
+      deleteRule: deleteRule, inverse: inverse,
+      minimumModelCount: Int32(clamping: minimumModelCount ?? 0),
+      maximumModelCount: Int32(clamping: maximumModelCount ?? 0),
+      originalName: originalName.map(AttributeOriginalName.init))
   }
 
   /// The related object or objects.
@@ -42,13 +48,13 @@ public struct Relationship<Value: RelationshipValue> {
       guard let owner = owner?.takeUnretainedValue() else {
         preconditionFailure("@Relationship used outside a PersistentModel")
       }
-      return Value.fromModels(owner._relatedObjects(slot: slot))
+      return Value.fromModels(owner._relatedObjects(slot: Int(slot)))
     }
     nonmutating set {
       guard let owner = owner?.takeUnretainedValue() else {
         preconditionFailure("@Relationship used outside a PersistentModel")
       }
-      owner._setRelatedObjects(slot: slot, newValue.models)
+      owner._setRelatedObjects(slot: Int(slot), newValue.models)
     }
   }
 }

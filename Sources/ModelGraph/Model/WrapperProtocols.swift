@@ -30,13 +30,28 @@ protocol _RelationshipWrapper: _ModelPropertyWrapper {
 /// ``Transient``, seen without its value type.
 protocol _TransientWrapper {}
 
-/// What a `@Relationship` declaration says, before key paths are resolved to names.
+/// What a `@Relationship` declaration says, before key paths are resolved to names; kept
+/// small and without a key path object, since every model object stores one per relationship.
+@usableFromInline
 struct RelationshipDeclaration {
-  var deleteRule: DeleteRule
-  var inverse: AnyKeyPath?
-  var minimumModelCount: Int
-  var maximumModelCount: Int
-  var originalName: String?
+  @usableFromInline var deleteRule: DeleteRule
+  @usableFromInline var minimumModelCount: Int32
+  @usableFromInline var maximumModelCount: Int32
+  /// The inverse key path, made only when the schema is read.
+  @usableFromInline var inverse: () -> AnyKeyPath?
+  @usableFromInline var originalName: AttributeOriginalName?
+
+  @inlinable
+  init(
+    deleteRule: DeleteRule, inverse: @escaping () -> AnyKeyPath?, minimumModelCount: Int32,
+    maximumModelCount: Int32, originalName: AttributeOriginalName?
+  ) {
+    self.deleteRule = deleteRule
+    self.inverse = inverse
+    self.minimumModelCount = minimumModelCount
+    self.maximumModelCount = maximumModelCount
+    self.originalName = originalName
+  }
 }
 
 /// The offsets of the fields binding writes in ``Attribute`` and ``Relationship`` wrappers,
