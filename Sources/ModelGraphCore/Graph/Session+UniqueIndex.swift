@@ -10,7 +10,8 @@ extension Session {
     var tables = base.tables
     for entity in scope { tables[entity] = table(entity) }
     let resolver = IndexResolver(
-      store: store, tables: tables, committedTables: base.tables, hasPendingChanges: true)
+      store: store, tables: tables, committedTables: base.tables, hasPendingChanges: true,
+      memo: indexMemo)
     let entity = catalog.entities[scope[0]]
     let definition = IndexDefinition(.hash, on: entity.attributes[slot].name, isUnique: true)
     var views: [any TableIndex] = []

@@ -8,6 +8,8 @@ struct IndexResolver {
   let committedTables: [Table]
   /// Whether the tables read may differ from their committed versions.
   let hasPendingChanges: Bool
+  /// The reading session's memo of indexes already found, if any.
+  var memo: IndexMemo? = nil
 
   /// The view of `definition`'s index for the table of `entity`; `nil` when the attribute
   /// cannot be indexed.
@@ -17,7 +19,7 @@ struct IndexResolver {
   func view(_ definition: IndexDefinition, entity: ResolvedEntity) -> (any TableIndex)? {
     guard let slot = entity.attributeSlot(named: definition.attribute) else { return nil }
     let maker = ViewMaker(
-      registry: .shared, store: store, committed: committedTables[entity.index],
+      registry: .shared, memo: memo, store: store, committed: committedTables[entity.index],
       current: hasPendingChanges ? tables[entity.index] : committedTables[entity.index],
       definition: definition, slot: slot, attribute: entity.attributes[slot])
     return (try? entity.attributes[slot].visitIndexKey(maker)) ?? nil
@@ -38,6 +40,7 @@ private final class BuiltIndex<Index: AnyObject>: @unchecked Sendable {
 
 private struct ViewMaker: IndexKeyVisitor {
   let registry: IndexRegistry
+  let memo: IndexMemo?
   let store: Store
   let committed: Table
   let current: Table
@@ -52,8 +55,7 @@ private struct ViewMaker: IndexKeyVisitor {
     let attribute = attribute
     switch definition.kind {
     case .ordered:
-      let built = registry.index(store: store, table: committed, definition: definition) {
-        (source: (table: Table, index: BuiltIndex<OrderedIndex<Key>>)?) in
+      let built = find(BuiltIndex<OrderedIndex<Key>>.self) { source in
         let index =
           source.map {
             $0.index.index.applying(IndexDelta(from: $0.table, to: committed, slot: slot))
@@ -71,8 +73,7 @@ private struct ViewMaker: IndexKeyVisitor {
       return OrderedIndexView.make(
         definition, attribute: attribute, base: built.index, delta: delta)
     case .hash:
-      let built = registry.index(store: store, table: committed, definition: definition) {
-        (source: (table: Table, index: BuiltIndex<HashIndex<Key>>)?) in
+      let built = find(BuiltIndex<HashIndex<Key>>.self) { source in
         let index =
           source.map {
             $0.index.index.applying(IndexDelta(from: $0.table, to: committed, slot: slot))
@@ -87,5 +88,17 @@ private struct ViewMaker: IndexKeyVisitor {
       if delta.isEmpty { return built.view }
       return HashIndexView.make(definition, base: built.index, delta: delta)
     }
+  }
+
+  /// The index built for the committed table: from the session's memo, else from the
+  /// registry, which builds it with `make` when no reader has yet.
+  private func find<Built: AnyObject>(
+    _: Built.Type, make: @escaping ((table: Table, index: Built)?) -> Built
+  ) -> Built {
+    let lookUp = {
+      registry.index(store: store, table: committed, definition: definition, make: make)
+    }
+    guard let memo else { return lookUp() }
+    return memo.built(for: committed, definition: definition, find: lookUp)
   }
 }

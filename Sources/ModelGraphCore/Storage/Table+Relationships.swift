@@ -1,8 +1,12 @@
 extension Table {
   /// The keys relationship `slot` holds at `row`, in order.
+  ///
+  /// - Complexity: O(1) besides the copy of a to-one key into an array; no dynamic cast.
   public func relatedKeys(row: Int, slot: Int) -> [ObjectKey] {
     let column = relationshipColumns[slot]
-    if let many = column as? Column<[ObjectKey]> { return many[row] }
+    if entity.relationships[slot].isToMany {
+      return unsafeDowncast(column, to: Column<[ObjectKey]>.self)[row]
+    }
     return unsafeDowncast(column, to: Column<ObjectKey?>.self)[row].map { [$0] } ?? []
   }
 
@@ -23,8 +27,8 @@ extension Table {
   /// Stores `keys` in relationship `slot` at `row` (only the first, for a to-one).
   public func setRelatedKeys(_ keys: [ObjectKey], row: Int, slot: Int) {
     let column = relationshipColumns[slot]
-    if let many = column as? Column<[ObjectKey]> {
-      many[row] = keys
+    if entity.relationships[slot].isToMany {
+      unsafeDowncast(column, to: Column<[ObjectKey]>.self)[row] = keys
     } else {
       unsafeDowncast(column, to: Column<ObjectKey?>.self)[row] = keys.first
     }

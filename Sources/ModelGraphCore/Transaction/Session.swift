@@ -9,7 +9,11 @@ public final class Session {
   /// The store this session reads and publishes to.
   public let store: Store
   /// The committed version the session's working tables started from.
-  public internal(set) var base: StoreVersion
+  public internal(set) var base: StoreVersion {
+    didSet { indexMemo.removeAll() }
+  }
+  /// The indexes this session's queries and saves found for its base version's tables.
+  let indexMemo = IndexMemo()
   @exclusivity(unchecked) var working: [Table?] = []
   /// The committed table each working table holds the rows of, while it has no changes.
   @exclusivity(unchecked) private var mirrored: [Table?] = []

@@ -97,7 +97,7 @@ public struct QueryPlanner {
   {
     let resolver = IndexResolver(
       store: source.store, tables: source.tables, committedTables: source.committedTables,
-      hasPendingChanges: source.hasPendingChanges)
+      hasPendingChanges: source.hasPendingChanges, memo: source.indexMemo)
     var conditions: (predicate: QueryExpression, found: [IndexableCondition])?
     let options = candidates.map { candidate -> [IndexOption] in
       guard let predicate = candidate.predicate else { return [] }

@@ -18,6 +18,8 @@ public struct QuerySource {
   /// Whether only objects that exist in both ``tables`` and ``committedTables`` count: a
   /// session's fetch that ignores its unsaved inserts (and, as ever, its deletes).
   public let onlyCommittedObjects: Bool
+  /// The reading session's memo of the indexes it found, if the source reads a session.
+  let indexMemo: IndexMemo?
 
   /// A source made of explicit tables.
   public init(
@@ -25,6 +27,18 @@ public struct QuerySource {
     indexes: [[IndexDefinition]], hasPendingChanges: Bool = true,
     onlyCommittedObjects: Bool = false
   ) {
+    self.init(
+      store: store, catalog: catalog, tables: tables, committedTables: committedTables,
+      indexes: indexes, hasPendingChanges: hasPendingChanges,
+      onlyCommittedObjects: onlyCommittedObjects, indexMemo: nil)
+  }
+
+  private init(
+    store: Store, catalog: SchemaCatalog, tables: [Table], committedTables: [Table],
+    indexes: [[IndexDefinition]], hasPendingChanges: Bool, onlyCommittedObjects: Bool,
+    indexMemo: IndexMemo?
+  ) {
+    self.indexMemo = indexMemo
     self.store = store
     self.catalog = catalog
     self.tables = tables
@@ -50,6 +64,7 @@ public struct QuerySource {
     self.init(
       store: session.store, catalog: catalog, tables: entities.map { session.table($0) },
       committedTables: committed, indexes: catalog.entities.map(indexes),
-      hasPendingChanges: session.hasChanges, onlyCommittedObjects: !includePendingChanges)
+      hasPendingChanges: session.hasChanges, onlyCommittedObjects: !includePendingChanges,
+      indexMemo: session.indexMemo)
   }
 }

@@ -1,0 +1,34 @@
+/// The indexes one session has already looked up for the committed table versions it reads,
+/// so a repeated query finds them without the process-wide ``IndexRegistry`` and its lock.
+///
+/// Not `Sendable`: it belongs to its session. An entry is used only for the very table
+/// version it was found for, and the session forgets every entry when it moves to another
+/// version, so the memo never keeps an old version alive.
+final class IndexMemo {
+  private struct Key: Hashable {
+    let entity: Int
+    let definition: IndexDefinition
+  }
+
+  private var entries: [Key: (table: Table, built: AnyObject)] = [:]
+
+  /// The index built for `table` (a frozen committed version), from the memo or from `find`.
+  ///
+  /// - Complexity: O(1) after the first lookup of the index for this table version.
+  func built<Built: AnyObject>(
+    for table: Table, definition: IndexDefinition, find: () -> Built
+  ) -> Built {
+    let key = Key(entity: table.entity.index, definition: definition)
+    if let entry = entries[key], entry.table === table, let built = entry.built as? Built {
+      return built
+    }
+    let built = find()
+    entries[key] = (table, built)
+    return built
+  }
+
+  /// Forgets every entry (the session moved to another store version).
+  func removeAll() {
+    if !entries.isEmpty { entries = [:] }
+  }
+}
