@@ -66,3 +66,55 @@ struct IndexMemoTests {
     #expect(Set(try keys(session, request)) == [kept, moved])
   }
 }
+
+/// The session's plan cache at the engine's level: index declarations and its bound.
+@Suite("Plan cache: index declarations and capacity")
+struct QueryPlanCacheCoreTests {
+  func plan(
+    _ session: Session, _ request: QueryRequest, indexes: [[IndexDefinition]]
+  ) throws -> QueryPlan {
+    let source = QuerySource(session: session, includePendingChanges: true) {
+      indexes[$0.index]
+    }
+    return try QueryPlanner(source: source).plan(request)
+  }
+
+  func session() throws -> Session {
+    let session = Session(store: try Fixture.makeStore())
+    for index in 0..<60 {
+      _ = session.insert(entity: Fixture.trip, name: "t\(index)", days: Int64(index % 20))
+    }
+    try session.save()
+    return session
+  }
+
+  @Test("a plan made without an index is not reused once the index is declared")
+  func indexDeclared() throws {
+    let session = try session()
+    let request = QueryRequest(
+      entity: Fixture.trip, predicate: .comparison(.attribute("days"), .equal, .constant(.int(3))))
+    let none: [[IndexDefinition]] = [[], [], []]
+    let days: [[IndexDefinition]] = [[IndexDefinition(.ordered, on: "days")], [], []]
+    let scanned = try plan(session, request, indexes: none)
+    #expect(!scanned.isFromCache && scanned.explanation.contains("scan"))
+    #expect(try plan(session, request, indexes: none).isFromCache)
+    let indexed = try plan(session, request, indexes: days)
+    #expect(!indexed.isFromCache, "\(indexed.explanation)")
+    #expect(indexed.explanation.contains("ordered(days) =="), "\(indexed.explanation)")
+    #expect(try indexed.keys() == scanned.keys())
+    #expect(session.planCache.hits == 1)
+  }
+
+  @Test("at most the capacity of shapes are kept")
+  func capacity() throws {
+    let session = try session()
+    for limit in 0..<(QueryPlanCache.capacity + 10) {
+      let request = QueryRequest(
+        entity: Fixture.trip, predicate: .comparison(.attribute("days"), .less, .constant(.int(9))),
+        sort: [QuerySortKey(.attribute("name"))], limit: limit)
+      _ = try plan(session, request, indexes: [[], [], []])
+    }
+    #expect(session.planCache.count == QueryPlanCache.capacity)
+    #expect(session.planCache.misses == QueryPlanCache.capacity + 10)
+  }
+}

@@ -48,6 +48,9 @@ extension QueryPlan {
     if request.offset > 0 { window.append("offset \(request.offset)") }
     if let limit = request.limit { window.append("limit \(limit)") }
     if !window.isEmpty { lines.append("window: " + window.joined(separator: ", ")) }
+    if isFromCache {
+      lines.append("plan: reused from the cache (a request of the same shape), with these values")
+    }
     return lines.joined(separator: "\n")
   }
 }

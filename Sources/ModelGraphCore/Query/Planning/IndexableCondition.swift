@@ -17,6 +17,12 @@ struct IndexableCondition {
   /// only a superset of the matches, so its conjunct is not among them).
   let covered: ConjunctSet
 
+  /// Whether the index is asked for equal values (else for a range).
+  var isEqual: Bool {
+    if case .equal = kind { return true }
+    return false
+  }
+
   /// The operands of a top-level `&&`.
   static func conjuncts(of predicate: QueryExpression) -> [QueryExpression] {
     if case .and(let operands) = predicate { return operands }

@@ -20,13 +20,17 @@ public final class QueryPlan {
   let firstKeyComparator: ((RowReference, RowReference) -> Int)?
   /// Whether objects the reading session inserted and has not saved are left out.
   let onlyCommitted: Bool
+  /// Whether the plan was made from a cached plan of a request of the same shape.
+  public let isFromCache: Bool
 
   init(
     request: QueryRequest, entity: ResolvedEntity, tables: [TablePlan],
     pruned: [(entity: ResolvedEntity, reason: String)], order: OrderStrategy,
     comparator: ((RowReference, RowReference) -> Int)?,
-    firstKeyComparator: ((RowReference, RowReference) -> Int)?, onlyCommitted: Bool
+    firstKeyComparator: ((RowReference, RowReference) -> Int)?, onlyCommitted: Bool,
+    isFromCache: Bool = false
   ) {
+    self.isFromCache = isFromCache
     self.request = request
     self.entity = entity
     self.tables = tables

@@ -23,6 +23,27 @@ public struct QueryPlanner {
   /// - Complexity: O(classes × size of the condition), plus O(log n) per index consulted, plus
   ///   the first build of an index for a committed table version (O(n log n)).
   public func plan(_ request: QueryRequest) throws -> QueryPlan {
+    // Cached plans read the committed tables as they are; a session's unsaved changes make
+    // every query's tables and index views its own.
+    guard let cache = source.planCache, !source.hasPendingChanges else {
+      return try makePlan(request).plan
+    }
+    let key = QueryPlanCache.Key(request, onlyCommitted: source.onlyCommittedObjects)
+    if let template = cache.template(for: key, source: source),
+      let plan = try bind(request, to: template)
+    {
+      cache.record(hit: true)
+      return plan
+    }
+    cache.record(hit: false)
+    let (plan, template) = try makePlan(request)
+    cache.store(template, for: key)
+    return plan
+  }
+
+  /// A new plan of `request`, and what of it a request of the same shape can reuse.
+  private func makePlan(_ request: QueryRequest) throws -> (plan: QueryPlan, template: PlanTemplate)
+  {
     let catalog = source.catalog
     guard catalog.entities.indices.contains(request.entity) else {
       throw QueryError(.unknownEntity, "no class with index \(request.entity)")
@@ -53,32 +74,136 @@ public struct QueryPlanner {
         try RowOrdering.comparator(values, ascending: key.isAscending, key: key))
     }
     let (accesses, order) = chooseAccess(request, candidates)
+    let tables = try zip(candidates, accesses).enumerated().map { position, pair in
+      try tablePlan(
+        position: position, entity: pair.0.entity, predicate: pair.0.predicate,
+        access: pair.1.access, note: pair.1.note, covered: pair.1.covered)
+    }
+    let comparator = request.sort.isEmpty ? nil : RowOrdering.lexicographic(keyComparators)
+    let plan = QueryPlan(
+      request: request, entity: catalog.entities[request.entity], tables: tables, pruned: pruned,
+      order: order, comparator: comparator, firstKeyComparator: keyComparators.first,
+      onlyCommitted: source.onlyCommittedObjects)
+    let template = PlanTemplate(
+      tables: zip(candidates, accesses).map {
+        PlanTemplate.TableRecipe(
+          entity: $0.0.entity, table: source.tables[$0.0.entity.index], recipe: $0.1.recipe)
+      }, pruned: pruned, order: order, comparator: comparator,
+      firstKeyComparator: keyComparators.first, entityCount: catalog.entities.count,
+      indexes: source.indexes)
+    return (plan, template)
+  }
+
+  /// `request` planned as `template` says: the same tables, indexes and order, with the
+  /// index lookups and row tests of `request`'s values; `nil` when the values do not fit the
+  /// template after all (then the caller plans anew).
+  private func bind(_ request: QueryRequest, to template: PlanTemplate) throws -> QueryPlan? {
+    let catalog = source.catalog
     var tables: [TablePlan] = []
-    for (candidate, access) in zip(candidates, accesses) {
-      let entity = candidate.entity
-      let remaining = candidate.predicate.map { predicate in
-        IndexableCondition.conjuncts(of: predicate).enumerated()
-          .filter { !access.covered.contains($0.offset) }.map(\.element)
+    for (position, recipe) in template.tables.enumerated() {
+      let entity = recipe.entity
+      let specialized = request.predicate.map {
+        QuerySpecializer(catalog: catalog, entity: entity).specialize($0)
       }
-      let predicate = remaining.flatMap { $0.isEmpty ? nil : $0.count == 1 ? $0[0] : .and($0) }
-      let compiler = QueryCompiler(catalog: catalog, tables: source.tables, entity: entity)
-      var condition = try predicate.map(compiler.condition)
-      if condition?.constant == true { condition = nil }
-      if source.onlyCommittedObjects, let committed = committedFilter(entity) {
-        condition = condition.map { .all([$0, committed]) } ?? committed
+      if specialized == .alwaysFalse { return nil }
+      let predicate = specialized == .alwaysTrue ? nil : specialized
+      var access = TableAccess.scan
+      var covered = ConjunctSet()
+      var note: () -> String = { "scan" }
+      switch recipe.recipe {
+      case .filter(let choices):
+        guard let predicate, !choices.isEmpty else { break }
+        let conditions = IndexableCondition.find(in: predicate)
+        var best: (choice: PlanTemplate.IndexChoice, condition: IndexableCondition, estimate: Int)?
+        for choice in choices {
+          guard
+            let condition = conditions.first(where: {
+              $0.attribute == choice.attribute && $0.isEqual == choice.isEqual
+            })
+          else { return nil }
+          let estimate: Int?
+          switch condition.kind {
+          case .equal(let values): estimate = choice.index.count(equalTo: values)
+          case .range(let range): estimate = choice.index.count(in: range)
+          }
+          guard let estimate else { return nil }
+          if best == nil || estimate < best!.estimate { best = (choice, condition, estimate) }
+        }
+        guard let best else { break }
+        let live = recipe.table.liveCount
+        let index = best.choice.index
+        let describe: () -> String
+        switch best.condition.kind {
+        case .equal(let values):
+          describe = {
+            "\(index.definition) == \(values.count == 1 ? values[0].description : values.description)"
+          }
+        case .range(let range): describe = { "\(index.definition) range \(range)" }
+        }
+        guard Self.prefersIndex(estimate: best.estimate, live: live, stop: request.stopAfter)
+        else {
+          note = { "scan (\(describe()) would yield ~\(best.estimate) of \(live) rows)" }
+          break
+        }
+        let rows: [Int32]?
+        switch best.condition.kind {
+        case .equal(let values): rows = index.rows(equalTo: values)
+        case .range(let range): rows = index.rows(in: range)
+        }
+        guard let rows else { return nil }
+        access = .rows(rows)
+        covered = best.condition.covered
+        note = { "\(describe()) (~\(best.estimate) rows)" }
+      case .walk(let index, let attribute, let isRanged):
+        var range = IndexValueRange()
+        if isRanged {
+          guard let predicate,
+            let condition = IndexableCondition.find(in: predicate).first(where: {
+              $0.attribute == attribute && !$0.isEqual
+            }), case .range(let found) = condition.kind
+          else { return nil }
+          range = found
+          covered = condition.covered
+        }
+        access = .ordered(index, range)
+        let ascending = request.sort.first?.isAscending ?? true
+        note = {
+          "\(index.definition) walk \(range) \(ascending ? "ascending" : "descending")"
+        }
       }
       tables.append(
-        TablePlan(
-          position: tables.count, entity: entity, table: source.tables[entity.index],
-          predicate: condition == nil ? nil : predicate, condition: condition,
-          access: condition?.constant == false ? .rows([]) : access.access,
-          accessNote: access.note))
+        try tablePlan(
+          position: position, entity: entity, predicate: predicate, access: access, note: note,
+          covered: covered))
     }
     return QueryPlan(
-      request: request, entity: catalog.entities[request.entity], tables: tables, pruned: pruned,
-      order: order,
-      comparator: request.sort.isEmpty ? nil : RowOrdering.lexicographic(keyComparators),
-      firstKeyComparator: keyComparators.first, onlyCommitted: source.onlyCommittedObjects)
+      request: request, entity: catalog.entities[request.entity], tables: tables,
+      pruned: template.pruned, order: template.order, comparator: template.comparator,
+      firstKeyComparator: template.firstKeyComparator, onlyCommitted: source.onlyCommittedObjects,
+      isFromCache: true)
+  }
+
+  /// The plan of one table: `access`, then the test of the conjuncts it does not answer.
+  private func tablePlan(
+    position: Int, entity: ResolvedEntity, predicate: QueryExpression?, access: TableAccess,
+    note: @escaping () -> String, covered: ConjunctSet
+  ) throws -> TablePlan {
+    let catalog = source.catalog
+    let remaining = predicate.map { predicate in
+      IndexableCondition.conjuncts(of: predicate).enumerated()
+        .filter { !covered.contains($0.offset) }.map(\.element)
+    }
+    let predicate = remaining.flatMap { $0.isEmpty ? nil : $0.count == 1 ? $0[0] : .and($0) }
+    let compiler = QueryCompiler(catalog: catalog, tables: source.tables, entity: entity)
+    var condition = try predicate.map(compiler.condition)
+    if condition?.constant == true { condition = nil }
+    if source.onlyCommittedObjects, let committed = committedFilter(entity) {
+      condition = condition.map { .all([$0, committed]) } ?? committed
+    }
+    return TablePlan(
+      position: position, entity: entity, table: source.tables[entity.index],
+      predicate: condition == nil ? nil : predicate, condition: condition,
+      access: condition?.constant == false ? .rows([]) : access, accessNote: note)
   }
 
   /// The rows that hold the same object in the table read and its committed version.
@@ -113,7 +238,7 @@ public struct QueryPlanner {
       $0 + ($1.1?.estimate ?? source.tables[$1.0.entity.index].liveCount)
     }
     var chosen = candidates.map { _ in
-      ChosenAccess(access: .scan, note: { "scan" }, covered: ConjunctSet())
+      ChosenAccess(access: .scan, note: { "scan" }, covered: ConjunctSet(), recipe: .filter([]))
     }
 
     if let first = request.sort.first,
@@ -130,7 +255,8 @@ public struct QueryPlanner {
             note: {
               "\(walk.index.definition) walk \(walk.range) \(ascending ? "ascending" : "descending")"
                 + " (~\(walk.estimate) rows)"
-            }, covered: walk.covered)
+            }, covered: walk.covered,
+            recipe: .walk(walk.index, attribute: attribute, isRanged: walk.isRanged))
         }
         return (chosen, .indexMerge(ascending: first.isAscending))
       }
@@ -138,19 +264,29 @@ public struct QueryPlanner {
     for position in candidates.indices {
       guard let filter = filters[position] else { continue }
       let live = source.tables[candidates[position].entity.index].liveCount
-      guard filter.estimate <= live / 4 || (stop != nil && filter.estimate <= 4 * (stop ?? 0))
-      else {
+      chosen[position].recipe = .filter(
+        options[position].map {
+          PlanTemplate.IndexChoice(
+            index: $0.index, attribute: $0.condition.attribute, isEqual: $0.condition.isEqual)
+        })
+      guard Self.prefersIndex(estimate: filter.estimate, live: live, stop: stop) else {
         chosen[position].note = {
           "scan (\(filter.note()) would yield ~\(filter.estimate) of \(live) rows)"
         }
         continue
       }
-      chosen[position] = ChosenAccess(
-        access: .rows(filter.rows()), note: { "\(filter.note()) (~\(filter.estimate) rows)" },
-        covered: filter.covered)
+      chosen[position].access = .rows(filter.rows())
+      chosen[position].note = { "\(filter.note()) (~\(filter.estimate) rows)" }
+      chosen[position].covered = filter.covered
     }
     if request.sort.isEmpty { return (chosen, .natural) }
     return (chosen, stop.map { .topK($0) } ?? .fullSort)
+  }
+
+  /// Whether reading the `estimate` rows an index yields beats scanning a table of `live`
+  /// rows: a quarter of the table or less, or few enough to fill a small window.
+  static func prefersIndex(estimate: Int, live: Int, stop: Int?) -> Bool {
+    estimate <= live / 4 || (stop.map { estimate <= 4 * $0 } ?? false)
   }
 
   /// Every index of the table that can answer one of its conjuncts, with the rows it yields.
@@ -189,10 +325,8 @@ public struct QueryPlanner {
   private func mergeWalks(
     _ attribute: String, _ candidates: [Candidate], _ options: [[IndexOption]],
     _ resolver: IndexResolver
-  ) -> [(index: any TableIndex, range: IndexValueRange, estimate: Int, covered: ConjunctSet)]? {
-    var walks:
-      [(index: any TableIndex, range: IndexValueRange, estimate: Int, covered: ConjunctSet)] =
-        []
+  ) -> [MergeWalk]? {
+    var walks: [MergeWalk] = []
     for (candidate, options) in zip(candidates, options) {
       let ranged = options.first {
         if case .range = $0.condition.kind {
@@ -202,7 +336,10 @@ public struct QueryPlanner {
         }
       }
       if let ranged, case .range(let range) = ranged.condition.kind {
-        walks.append((ranged.index, range, ranged.estimate, ranged.condition.covered))
+        walks.append(
+          MergeWalk(
+            index: ranged.index, range: range, estimate: ranged.estimate,
+            covered: ranged.condition.covered, isRanged: true))
         continue
       }
       guard
@@ -210,7 +347,10 @@ public struct QueryPlanner {
           $0.kind == .ordered && $0.attribute == attribute
         }), let index = resolver.view(definition, entity: candidate.entity)
       else { return nil }
-      walks.append((index, IndexValueRange(), index.count, ConjunctSet()))
+      walks.append(
+        MergeWalk(
+          index: index, range: IndexValueRange(), estimate: index.count, covered: ConjunctSet(),
+          isRanged: false))
     }
     return walks
   }
@@ -223,11 +363,23 @@ private struct Candidate {
   let predicate: QueryExpression?
 }
 
+/// An ordered index walked for a sort, with the range it is walked in.
+private struct MergeWalk {
+  let index: any TableIndex
+  let range: IndexValueRange
+  let estimate: Int
+  let covered: ConjunctSet
+  /// Whether the range comes from the request's conjuncts (else the whole index).
+  let isRanged: Bool
+}
+
 /// The access chosen for a table, and the conjuncts it answers exactly.
 private struct ChosenAccess {
   var access: TableAccess
   var note: () -> String
   var covered: ConjunctSet
+  /// The access without the request's values, for the plan cache.
+  var recipe: PlanTemplate.Recipe
 }
 
 /// An index of one table that can answer some of its conjuncts.

@@ -20,6 +20,8 @@ public struct QuerySource {
   public let onlyCommittedObjects: Bool
   /// The reading session's memo of the indexes it found, if the source reads a session.
   let indexMemo: IndexMemo?
+  /// The reading session's plans, if the source reads a session.
+  let planCache: QueryPlanCache?
 
   /// A source made of explicit tables.
   public init(
@@ -30,15 +32,16 @@ public struct QuerySource {
     self.init(
       store: store, catalog: catalog, tables: tables, committedTables: committedTables,
       indexes: indexes, hasPendingChanges: hasPendingChanges,
-      onlyCommittedObjects: onlyCommittedObjects, indexMemo: nil)
+      onlyCommittedObjects: onlyCommittedObjects, indexMemo: nil, planCache: nil)
   }
 
   private init(
     store: Store, catalog: SchemaCatalog, tables: [Table], committedTables: [Table],
     indexes: [[IndexDefinition]], hasPendingChanges: Bool, onlyCommittedObjects: Bool,
-    indexMemo: IndexMemo?
+    indexMemo: IndexMemo?, planCache: QueryPlanCache?
   ) {
     self.indexMemo = indexMemo
+    self.planCache = planCache
     self.store = store
     self.catalog = catalog
     self.tables = tables
@@ -65,6 +68,6 @@ public struct QuerySource {
       store: session.store, catalog: catalog, tables: entities.map { session.table($0) },
       committedTables: committed, indexes: catalog.entities.map(indexes),
       hasPendingChanges: session.hasChanges, onlyCommittedObjects: !includePendingChanges,
-      indexMemo: session.indexMemo)
+      indexMemo: session.indexMemo, planCache: session.planCache)
   }
 }

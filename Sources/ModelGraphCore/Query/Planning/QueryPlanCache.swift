@@ -1,0 +1,125 @@
+/// The plans a session made, by the shape of their request, for reuse by requests of the same
+/// shape with other values (a prepared statement without the preparing).
+///
+/// A request's shape is its class, whether it includes subclasses, its condition without the
+/// captured values (``QueryExpression/shape``), its sort, offset and limit. A cached plan keeps
+/// what does not depend on the values: the tables read and pruned, the index each table is
+/// read through (or a scan), the order strategy and the sort comparators. Binding a request to
+/// it redoes only what does: the index lookups with the new values and the compiled test of
+/// the conjuncts the index does not answer.
+///
+/// Plans are cached only for a session without unsaved changes, and each is used only with
+/// the very table versions and index declarations it was made for; the session forgets them
+/// all when it moves to another store version (a save, a refresh, a schema change). At most
+/// ``capacity`` shapes are kept; the oldest goes first. Not `Sendable`: it belongs to its
+/// session.
+public final class QueryPlanCache {
+  /// The most plans kept.
+  public static let capacity = 64
+
+  struct Key: Hashable {
+    let entity: Int
+    let includesSubclasses: Bool
+    let predicate: QueryExpression?
+    let residual: String?
+    let sort: [QuerySortKey]
+    let offset: Int
+    let limit: Int?
+    let onlyCommitted: Bool
+
+    init(_ request: QueryRequest, onlyCommitted: Bool) {
+      entity = request.entity
+      includesSubclasses = request.includesSubclasses
+      predicate = request.predicate?.shape
+      residual = request.residual
+      sort = request.sort
+      offset = request.offset
+      limit = request.limit
+      self.onlyCommitted = onlyCommitted
+    }
+  }
+
+  private var templates: [Key: PlanTemplate] = [:]
+  private var order: [Key] = []
+  /// How many plans were reused, and how many were made and stored (for tests and `explain`).
+  public private(set) var hits = 0
+  public private(set) var misses = 0
+
+  /// An empty cache.
+  public init() {}
+
+  /// The number of plans cached.
+  public var count: Int { templates.count }
+
+  /// The template cached for `key`, if it was made for exactly `source`'s tables and indexes.
+  func template(for key: Key, source: QuerySource) -> PlanTemplate? {
+    guard let template = templates[key], template.fits(source) else { return nil }
+    return template
+  }
+
+  /// Records whether a lookup was answered.
+  func record(hit: Bool) {
+    if hit { hits += 1 } else { misses += 1 }
+  }
+
+  /// Keeps `template` for `key`, forgetting the oldest plan when full.
+  func store(_ template: PlanTemplate, for key: Key) {
+    if templates.updateValue(template, forKey: key) == nil {
+      order.append(key)
+      if order.count > Self.capacity {
+        templates[order.removeFirst()] = nil
+      }
+    }
+  }
+
+  /// Forgets every plan.
+  public func removeAll() {
+    guard !templates.isEmpty else { return }
+    templates = [:]
+    order = []
+  }
+}
+
+/// What a plan keeps for reuse: the tables, their access recipes, the order and comparators.
+struct PlanTemplate {
+  /// An index that can answer the conjuncts on `attribute` (`==`/`IN`, or a range).
+  struct IndexChoice {
+    let index: any TableIndex
+    let attribute: String
+    let isEqual: Bool
+  }
+
+  /// How one table is read, without the values the request brings.
+  enum Recipe {
+    /// Through the index among `choices` that yields the fewest rows for the request's values,
+    /// or a scan when none is given or the best would yield too many.
+    case filter([IndexChoice])
+    /// An ordered index walked in key order, within the range the conjuncts on `attribute`
+    /// give when `isRanged`, else all of it.
+    case walk(any TableIndex, attribute: String, isRanged: Bool)
+  }
+
+  struct TableRecipe {
+    let entity: ResolvedEntity
+    let table: Table
+    let recipe: Recipe
+  }
+
+  let tables: [TableRecipe]
+  let pruned: [(entity: ResolvedEntity, reason: String)]
+  let order: OrderStrategy
+  let comparator: ((RowReference, RowReference) -> Int)?
+  let firstKeyComparator: ((RowReference, RowReference) -> Int)?
+  /// The catalog and index declarations the plan was made with.
+  let entityCount: Int
+  let indexes: [[IndexDefinition]]
+
+  /// Whether the template reads exactly `source`'s tables, with its index declarations.
+  func fits(_ source: QuerySource) -> Bool {
+    guard source.catalog.entities.count == entityCount,
+      tables.allSatisfy({ source.tables[$0.entity.index] === $0.table }),
+      pruned.allSatisfy({ source.catalog.entities[$0.entity.index] === $0.entity })
+    else { return false }
+    return source.indexes == indexes
+  }
+}

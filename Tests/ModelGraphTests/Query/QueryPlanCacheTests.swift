@@ -1,0 +1,112 @@
+import Foundation
+import ModelGraph
+import Testing
+
+/// Fetches of the same shape reuse the first one's plan with their own values, and the cache
+/// never outlives the tables, the schema or the unsaved-changes state it was made for.
+@Suite("Query: the plan cache")
+struct QueryPlanCacheTests {
+  let fixture: QueryFixture
+  var context: ModelContext { fixture.context }
+
+  init() throws { fixture = try QueryFixture.make() }
+
+  static let reused = "plan: reused from the cache"
+
+  func names(_ trips: [QTrip]) -> [String] { trips.map(\.name) }
+
+  func rangeDescriptor(from lo: Int, to hi: Int, limit: Int?) -> FetchDescriptor<QTrip> {
+    let lo = QueryFixture.epoch + Double(lo) * QueryFixture.day
+    let hi = QueryFixture.epoch + Double(hi) * QueryFixture.day
+    var descriptor = FetchDescriptor<QTrip>(
+      predicate: #Predicate { $0.start >= lo && $0.start < hi },
+      sortBy: [SortDescriptor(\.start), SortDescriptor(\.name)])
+    descriptor.fetchLimit = limit
+    return descriptor
+  }
+
+  @Test("the same shape with other values finds the rows of those values")
+  func sameShapeOtherValues() throws {
+    let first = rangeDescriptor(from: 0, to: 30, limit: 12)
+    _ = try context.fetch(first)
+    var random = SplitMix64(seed: 3)
+    for _ in 0..<40 {
+      let lo = Int.random(in: -5...90, using: &random)
+      let hi = lo + Int.random(in: 0...40, using: &random)
+      let limit = 12
+      let descriptor = rangeDescriptor(from: lo, to: hi, limit: limit)
+      let low = QueryFixture.epoch + Double(lo) * QueryFixture.day
+      let high = QueryFixture.epoch + Double(hi) * QueryFixture.day
+      let expected = fixture.trips.filter { $0.start >= low && $0.start < high }
+        .sorted(using: descriptor.sortBy).prefix(limit)
+      #expect(names(try context.fetch(descriptor)) == names(Array(expected)), "\(lo)..<\(hi)")
+      let plan = try context.explain(descriptor)
+      #expect(plan.contains(Self.reused), "\(plan)")
+      #expect(plan.contains("ordered(start) walk"), "\(plan)")
+    }
+  }
+
+  @Test("each request's values choose between its index and a scan")
+  func valuesChooseTheAccess() throws {
+    func descriptor(_ least: Int) -> FetchDescriptor<QTrip> {
+      FetchDescriptor(predicate: #Predicate { $0.nights >= least })
+    }
+    func expected(_ least: Int) -> Set<String> {
+      Set(fixture.trips.filter { $0.nights >= least }.map(\.name))
+    }
+    // Every trip has 0 or more nights: the first plan scans.
+    #expect(Set(names(try context.fetch(descriptor(0)))) == expected(0))
+    let everything = try context.explain(descriptor(0))
+    #expect(everything.contains(Self.reused) && everything.contains("scan ("), "\(everything)")
+    // About a tenth have 9: the same shape reads the index with this value.
+    #expect(Set(names(try context.fetch(descriptor(9)))) == expected(9))
+    let few = try context.explain(descriptor(9))
+    #expect(few.contains(Self.reused) && few.contains("ordered(nights) range"), "\(few)")
+    #expect(!few.contains("scan"), "\(few)")
+  }
+
+  @Test("another context's save, then a refresh, plans anew and sees the saved objects")
+  func otherContextSaves() throws {
+    let descriptor = rangeDescriptor(from: 0, to: 200, limit: nil)
+    let before = try context.fetch(descriptor).count
+    #expect(try context.explain(descriptor).contains(Self.reused))
+    let other = ModelContext(context.container)
+    var random = SplitMix64(seed: 99)
+    let trip = QueryFixture.makeTrip(10_000, &random)
+    trip.start = QueryFixture.epoch + 3 * QueryFixture.day
+    other.insert(trip)
+    try other.save()
+    let plan = try context.explain(descriptor)
+    #expect(!plan.contains(Self.reused), "a new version: \(plan)")
+    #expect(try context.fetch(descriptor).count == before + 1)
+  }
+
+  @Test("a context with unsaved changes plans every fetch anew, with its changes")
+  func unsavedChanges() throws {
+    let descriptor = rangeDescriptor(from: 0, to: 200, limit: nil)
+    let before = try context.fetch(descriptor).count
+    var random = SplitMix64(seed: 98)
+    let trip = QueryFixture.makeTrip(20_000, &random)
+    trip.start = QueryFixture.epoch + 4 * QueryFixture.day
+    context.insert(trip)
+    #expect(try context.fetch(descriptor).count == before + 1)
+    #expect(!(try context.explain(descriptor)).contains(Self.reused))
+    context.rollback()
+    #expect(try context.fetch(descriptor).count == before)
+  }
+
+  @Test("a schema change drops the cached plans")
+  func schemaChange() throws {
+    let descriptor = rangeDescriptor(from: 0, to: 200, limit: 5)
+    _ = try context.fetch(descriptor)
+    #expect(try context.explain(descriptor).contains(Self.reused))
+    // Fetching a class the container did not know registers it: a new catalog.
+    _ = try context.fetch(FetchDescriptor<QCacheLate>())
+    #expect(!(try context.explain(descriptor)).contains(Self.reused))
+  }
+}
+
+/// A class registered only when first fetched, to change the schema mid-test.
+final class QCacheLate: PersistentModel {
+  @Attribute var label: String
+}
