@@ -49,27 +49,29 @@ struct StringPattern {
   let needle: String
   /// The needle's UTF-8 bytes, then the same lowercased (ASCII letters only).
   private let storage: NeedleBytes
+  /// The needle's bytes and facts as plain values, so testing a row retains nothing.
+  private let view: NeedleView
   /// ASCII, without carriage returns, not empty: bytes and characters agree.
-  let isSimple: Bool
-  /// Simple, and without a character that a non-ASCII character is canonically equivalent to
-  /// (`K`, `;`, `` ` ``): a string whose bytes do not hold the needle's cannot contain it.
-  let hasNoEquivalents: Bool
+  var isSimple: Bool { view.isSimple }
 
   init(_ needle: String) {
     self.needle = needle
     let bytes = Array(needle.utf8)
     storage = NeedleBytes(bytes)
-    isSimple = !bytes.isEmpty && bytes.allSatisfy { $0 < 0x80 && $0 != 0x0D }
-    hasNoEquivalents =
-      isSimple
-      && !bytes.contains {
-        $0 == UInt8(ascii: "K") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "`")
-      }
+    let isSimple = !bytes.isEmpty && bytes.allSatisfy { $0 < 0x80 && $0 != 0x0D }
+    view = NeedleView(
+      bytes: storage.bytes, lowered: storage.lowered, count: storage.count, isSimple: isSimple,
+      hasNoEquivalents: isSimple
+        && !bytes.contains {
+          $0 == UInt8(ascii: "K") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "`")
+        },
+      hasLetters: bytes.contains { asciiLowercased($0) != $0 || (0x61...0x7A).contains($0) })
   }
 
   /// The test `op` of a string against the needle.
   func matches(_ string: String, _ op: QueryStringOperator) -> Bool {
-    if isSimple, let fast = withUTF8(string, { fastMatch($0, op) }) { return fast }
+    let view = view
+    if view.isSimple, let fast = withUTF8(string, { view.match($0, op) }) { return fast }
     switch op {
     case .contains: return StringMatching.contains(string, needle)
     case .hasPrefix: return StringMatching.hasPrefix(string, needle)
@@ -78,10 +80,24 @@ struct StringPattern {
       return StringMatching.localizedStandardContains(string, needle)
     }
   }
+}
+
+/// A needle's bytes (owned by its ``StringPattern``) and what is known of them.
+private struct NeedleView {
+  let bytes: UnsafePointer<UInt8>
+  let lowered: UnsafePointer<UInt8>
+  let count: Int
+  /// ASCII, without carriage returns, not empty: bytes and characters agree.
+  let isSimple: Bool
+  /// Simple, and without a character that a non-ASCII character is canonically equivalent to
+  /// (`K`, `;`, `` ` ``): a string whose bytes do not hold the needle's cannot contain it.
+  let hasNoEquivalents: Bool
+  /// Whether the needle holds an ASCII letter; without one, ignoring case changes nothing.
+  let hasLetters: Bool
 
   /// The answer from bytes, or `nil` when the string is not simple ASCII.
   @inline(__always)
-  private func fastMatch(_ hay: UnsafeBufferPointer<UInt8>, _ op: QueryStringOperator) -> Bool? {
+  func match(_ hay: UnsafeBufferPointer<UInt8>, _ op: QueryStringOperator) -> Bool? {
     guard let base = hay.baseAddress else { return nil }
     let length = hay.count
     if op == .contains && hasNoEquivalents {
@@ -96,18 +112,18 @@ struct StringPattern {
       returns |= byte == 0x0D ? 1 : 0
     }
     guard flags < 0x80, returns == 0 else { return nil }
-    let count = storage.count
     guard length >= count else { return false }
-    let needle = storage.bytes
     switch op {
     case .hasPrefix:
-      return equal(base, needle, count)
+      return equal(base, bytes, count)
     case .hasSuffix:
-      return equal(base + (length &- count), needle, count)
+      return equal(base + (length &- count), bytes, count)
     case .contains:
       return bytesContain(base, length)
     case .localizedStandardContains:
-      let lowered = storage.lowered
+      // On ASCII, ignoring case and diacritics is ASCII case folding, and nothing at all for
+      // a needle without letters.
+      guard hasLetters else { return bytesContain(base, length) }
       var start = 0
       while start <= length &- count {
         if equalFolded(base + start, lowered, count) { return true }
@@ -120,13 +136,11 @@ struct StringPattern {
   /// Whether the bytes hold the needle's bytes.
   @inline(__always)
   private func bytesContain(_ base: UnsafePointer<UInt8>, _ length: Int) -> Bool {
-    let count = storage.count
     guard length >= count else { return false }
-    let needle = storage.bytes
-    let first = needle[0]
+    let first = bytes[0]
     var start = 0
     while start <= length &- count {
-      if base[start] == first && equal(base + start, needle, count) { return true }
+      if base[start] == first && equal(base + start, bytes, count) { return true }
       start &+= 1
     }
     return false
