@@ -141,6 +141,12 @@ public final class ModelContainer: Sendable {
   /// The entity index of `type`, registering it (and its ancestors and relationship
   /// destinations) on first use.
   func entityIndex(for type: PersistentModel.Type) throws -> Int {
+    guard type != PersistentModel.self else {
+      throw SchemaError(
+        .notAModelClass, entity: "PersistentModel",
+        message:
+          "PersistentModel is the base class of model classes: fetch, insert or list a subclass")
+    }
     let key = ObjectIdentifier(type)
     if let index = classes.withLock({ $0.entityByClass[key] }) { return index }
     var descriptions: [EntityDescription] = []

@@ -32,6 +32,7 @@ extension ModelContext {
   public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
     if descriptor.predicate == nil && descriptor.includePendingChanges {
       // Every object of the classes: the tables' live counts, without planning.
+      try checkWindow(descriptor)
       refreshIfClean()
       let entity = try entityIndex(for: T.self)
       let entities =
@@ -88,7 +89,9 @@ extension ModelContext {
 
   private func window<T>(_ results: [T], _ prepared: PreparedFetch) -> ArraySlice<T> {
     let start = min(prepared.offset, results.count)
-    let end = prepared.limit.map { min(results.count, start + max($0, 0)) } ?? results.count
+    let end =
+      prepared.limit.map { min(results.count, QueryRequest.clippedEnd(offset: start, limit: $0)) }
+      ?? results.count
     return results[start..<end]
   }
 }

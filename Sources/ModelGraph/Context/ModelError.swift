@@ -9,6 +9,8 @@ public struct ModelError: Error, Sendable, CustomStringConvertible {
     case predicateFailed
     /// A model class could not be registered.
     case schema
+    /// A fetch descriptor asks for something no fetch can do (a negative limit or offset).
+    case invalidDescriptor
     /// A save changed objects that another context changed or deleted since this one read them;
     /// ``conflicts`` lists them and nothing was saved.
     case conflict

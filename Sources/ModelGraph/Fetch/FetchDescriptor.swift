@@ -22,9 +22,11 @@ public struct FetchDescriptor<T: PersistentModel>: Sendable {
   public var predicate: Predicate<T>?
   /// The order of the results; class by class, then row by row, when empty.
   public var sortBy: [SortDescriptor<T>]
-  /// The most objects to return; all when `nil`.
+  /// The most objects to return; all when `nil`. A negative limit makes the fetch throw
+  /// ``ModelError/Code/invalidDescriptor``; any other limit, up to `Int.max`, is honoured.
   public var fetchLimit: Int?
-  /// How many matching objects to skip first.
+  /// How many matching objects to skip first; a negative offset makes the fetch throw
+  /// ``ModelError/Code/invalidDescriptor``, one past the last match gives no objects.
   public var fetchOffset: Int?
   /// Whether results reflect the context's unsaved inserts, changes and deletes (default
   /// `true`); when `false`, the fetch reads the saved state only.

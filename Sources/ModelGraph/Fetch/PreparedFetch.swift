@@ -18,6 +18,7 @@ extension ModelContext {
   ///
   /// - Throws: ``SchemaError`` when `T` (or a class named in a type test) cannot be registered.
   func prepareFetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> PreparedFetch {
+    try checkWindow(descriptor)
     refreshIfClean()
     let entity = try entityIndex(for: T.self)
     var named: [Int] = []
@@ -55,6 +56,20 @@ extension ModelContext {
     return PreparedFetch(
       plan: plan, residual: residual, sortsInMemory: sortKeys == nil, offset: offset,
       limit: descriptor.fetchLimit)
+  }
+
+  /// Refuses a negative limit or offset.
+  ///
+  /// - Throws: ``ModelError`` with code ``ModelError/Code/invalidDescriptor``.
+  func checkWindow<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws {
+    for (name, value) in [
+      ("fetchLimit", descriptor.fetchLimit), ("fetchOffset", descriptor.fetchOffset),
+    ] {
+      if let value, value < 0 {
+        throw ModelError(
+          .invalidDescriptor, message: "\(name) is \(value); it must be 0 or more")
+      }
+    }
   }
 
   /// `predicate.evaluate` on the object of a key.

@@ -18,6 +18,8 @@ public struct SchemaError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownKeyPath
     /// A unique constraint is empty, repeats an attribute or names one the entity lacks.
     case invalidUniqueConstraint
+    /// The type is the base class of model classes, not a model class of its own.
+    case notAModelClass
   }
 
   /// What kind of problem this is.

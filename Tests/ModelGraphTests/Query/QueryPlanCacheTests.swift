@@ -110,3 +110,31 @@ struct QueryPlanCacheTests {
 final class QCacheLate: PersistentModel {
   @Attribute var label: String
 }
+
+/// Windows at the edges of `Int` on indexed queries, where the planner weighs the window.
+@Suite("Query: huge windows on indexed plans")
+struct QueryHugeWindowTests {
+  @Test("offsets and limits up to Int.max plan and run without overflowing")
+  func hugeWindows() throws {
+    let fixture = try QueryFixture.make()
+    let lo = QueryFixture.epoch + 10 * QueryFixture.day
+    let nights = 9
+    let predicates = [
+      #Predicate<QTrip> { $0.start >= lo }, #Predicate<QTrip> { $0.nights >= nights },
+      #Predicate<QTrip> { _ in true },
+    ]
+    for predicate in predicates {
+      let all = try fixture.trips.filter { try predicate.evaluate($0) }.count
+      for (offset, limit) in [(Int.max, 10), (0, Int.max), (3, Int.max), (Int.max, Int.max)] {
+        for sort in [[SortDescriptor(\QTrip.start)], [SortDescriptor(\QTrip.nights)], []] {
+          var descriptor = FetchDescriptor(predicate: predicate, sortBy: sort)
+          descriptor.fetchOffset = offset
+          descriptor.fetchLimit = limit
+          let expected = max(0, min(all - min(offset, all), limit))
+          #expect(try fixture.context.fetch(descriptor).count == expected)
+          #expect(try fixture.context.fetchCount(descriptor) == expected)
+        }
+      }
+    }
+  }
+}

@@ -43,7 +43,9 @@ extension QueryPlan {
       found = try merge(ascending: ascending, stop: stop, residual)
     }
     let start = min(max(request.offset, 0), found.count)
-    let end = request.limit.map { min(found.count, start + max($0, 0)) } ?? found.count
+    let end =
+      request.limit.map { min(found.count, QueryRequest.clippedEnd(offset: start, limit: $0)) }
+      ?? found.count
     return found[start..<end].map(key)
   }
 

@@ -33,6 +33,13 @@ public struct QueryRequest: Sendable {
     self.limit = limit
   }
 
-  /// `offset + limit`, the number of sorted matches a plan needs before it can stop.
-  var stopAfter: Int? { limit.map { max(0, offset) + max(0, $0) } }
+  /// `offset + limit`, the number of sorted matches a plan needs before it can stop; at most
+  /// `Int.max`, however large the two.
+  var stopAfter: Int? { limit.map { Self.clippedEnd(offset: offset, limit: $0) } }
+
+  /// `offset + limit` with negative parts as 0, clipped to `Int.max` instead of overflowing.
+  package static func clippedEnd(offset: Int, limit: Int) -> Int {
+    let (sum, overflow) = max(0, offset).addingReportingOverflow(max(0, limit))
+    return overflow ? Int.max : sum
+  }
 }

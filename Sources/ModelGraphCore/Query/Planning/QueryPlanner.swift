@@ -246,8 +246,14 @@ public struct QueryPlanner {
       let walks = mergeWalks(attribute, candidates, options, resolver)
     {
       let walked = walks.reduce(0) { $0 + $1.estimate }
-      let examined = stop.map { min(walked, $0 * max(walked, 1) / max(filtered, 1)) } ?? walked
-      if examined <= 2 * filtered + 64 {
+      // The rows the walks examine before `stop` match, if matches are spread evenly; in
+      // floating point, since `stop` may be as large as `Int.max`.
+      let examined =
+        stop.map {
+          min(Double(walked), Double($0) * Double(max(walked, 1)) / Double(max(filtered, 1)))
+        }
+        ?? Double(walked)
+      if examined <= 2 * Double(filtered) + 64 {
         let ascending = first.isAscending
         for (position, walk) in walks.enumerated() {
           chosen[position] = ChosenAccess(
@@ -286,7 +292,7 @@ public struct QueryPlanner {
   /// Whether reading the `estimate` rows an index yields beats scanning a table of `live`
   /// rows: a quarter of the table or less, or few enough to fill a small window.
   static func prefersIndex(estimate: Int, live: Int, stop: Int?) -> Bool {
-    estimate <= live / 4 || (stop.map { estimate <= 4 * $0 } ?? false)
+    estimate <= live / 4 || (stop.map { estimate / 4 <= $0 } ?? false)
   }
 
   /// Every index of the table that can answer one of its conjuncts, with the rows it yields.
