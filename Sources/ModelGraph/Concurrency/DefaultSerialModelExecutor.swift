@@ -58,7 +58,7 @@ public final class DefaultSerialModelExecutor: SerialModelExecutor, @unchecked S
 
   /// Traps unless the current code runs on this executor's queue.
   public func checkIsolated() {
-    precondition(
+    require(
       DispatchQueue.getSpecific(key: key) == true,
       "code isolated to a model actor ran off its DefaultSerialModelExecutor's queue")
   }

@@ -44,7 +44,7 @@ extension ModelActor {
   /// `SerialExecutor` (``DefaultSerialModelExecutor`` is).
   public nonisolated var unownedExecutor: UnownedSerialExecutor {
     guard let executor = modelExecutor as? any SerialExecutor else {
-      preconditionFailure(
+      fatalError(
         "\(type(of: self)).modelExecutor is a \(type(of: modelExecutor)), which is not a "
           + "SerialExecutor: a model actor runs on its model executor")
     }

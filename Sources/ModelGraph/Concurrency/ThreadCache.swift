@@ -39,7 +39,7 @@ final class ThreadCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
         Unmanaged<AnyObject>.fromOpaque(pointer).release()
       }
     #endif
-    precondition(status == 0, "pthread_key_create failed with \(status)")
+    require(status == 0, "pthread_key_create failed with \(status)")
     self.key = key
   }
 
@@ -82,7 +82,7 @@ final class ThreadCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
     }
     let local = Local()
     let status = pthread_setspecific(key, Unmanaged.passRetained(local as AnyObject).toOpaque())
-    precondition(status == 0, "pthread_setspecific failed with \(status)")
+    require(status == 0, "pthread_setspecific failed with \(status)")
     return local
   }
 }

@@ -13,7 +13,7 @@ extension ModelContext {
   @discardableResult
   func adopt(_ model: PersistentModel) -> ObjectKey {
     if let context = model._context {
-      precondition(context === self, "\(type(of: model)) object belongs to another ModelContext")
+      require(context === self, "\(type(of: model)) object belongs to another ModelContext")
       model.checkNotDeleted()
       return model._key
     }
@@ -22,9 +22,9 @@ extension ModelContext {
     do {
       entity = try entityIndex(for: type(of: model))
     } catch let error as SchemaError {
-      preconditionFailure("\(type(of: model)) cannot be inserted: \(error)")
+      fatalError("\(type(of: model)) cannot be inserted: \(error)")
     } catch {
-      preconditionFailure("\(type(of: model)) cannot be inserted: \(error)")
+      fatalError("\(type(of: model)) cannot be inserted: \(error)")
     }
     let key = session.insert(entity: entity)
     let table = session.table(entity)
@@ -83,7 +83,7 @@ extension ModelContext {
   /// - Complexity: O(1).
   public func delete<T: PersistentModel>(_ model: T) {
     guard let context = model._context else { return }
-    precondition(context === self, "\(type(of: model)) object belongs to another ModelContext")
+    require(context === self, "\(type(of: model)) object belongs to another ModelContext")
     guard model._status == .inserted || model._status == .registered else { return }
     session.deleteApplyingRules(model._key)
   }

@@ -97,7 +97,7 @@ extension ModelContext {
       }
       candidate = session.catalog.entities[index].parentIndex
     }
-    preconditionFailure("no model class is registered for entity \(entity)")
+    fatalError("no model class is registered for entity \(entity)")
   }
 
   /// The object with `identifier`, from the identity map or materialized from its row.

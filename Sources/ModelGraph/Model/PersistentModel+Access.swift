@@ -9,7 +9,7 @@ extension PersistentModel {
     checkNotDeleted()
     if let value { return value }
     if Value.isOptionalValue { return Value.fromStored(Value.Stored.placeholder) }
-    preconditionFailure(
+    fatalError(
       "\(type(of: self)).\(_classInfo.attributeName(slot)) was read before it was set")
   }
 
@@ -27,7 +27,7 @@ extension PersistentModel {
   }
 
   func checkNotDeleted() {
-    precondition(
+    require(
       _status != .deleted && _status != .pendingDeletion,
       "\(type(of: self)) object was used after it was deleted")
   }

@@ -58,7 +58,7 @@ open class PersistentModel: Hashable, Identifiable {
     guard let context = _context else {
       // A key-path probe (resolving `\.persistentModelID` in a #Predicate) reads no property.
       if _probe != nil { return PersistentIdentifier(entityName: "", row: 0, generation: 0) }
-      preconditionFailure("\(type(of: self)) has no persistentModelID before it is inserted")
+      fatalError("\(type(of: self)) has no persistentModelID before it is inserted")
     }
     return context.identifier(for: _key)
   }

@@ -46,13 +46,13 @@ public struct Relationship<Value: RelationshipValue> {
   public var wrappedValue: Value {
     get {
       guard let owner = owner?.takeUnretainedValue() else {
-        preconditionFailure("@Relationship used outside a PersistentModel")
+        fatalError("@Relationship used outside a PersistentModel")
       }
       return Value.fromModels(owner._relatedObjects(slot: Int(slot)))
     }
     nonmutating set {
       guard let owner = owner?.takeUnretainedValue() else {
-        preconditionFailure("@Relationship used outside a PersistentModel")
+        fatalError("@Relationship used outside a PersistentModel")
       }
       owner._setRelatedObjects(slot: Int(slot), newValue.models)
     }

@@ -16,7 +16,7 @@ extension CompositeValue {
     do {
       return try JSONDecoder().decode(Self.self, from: stored)
     } catch {
-      preconditionFailure("stored \(Self.self) value does not decode: \(error)")
+      fatalError("stored \(Self.self) value does not decode: \(error)")
     }
   }
 
@@ -25,7 +25,7 @@ extension CompositeValue {
     do {
       return try JSONEncoder().encode(self)
     } catch {
-      preconditionFailure("\(Self.self) value does not encode: \(error)")
+      fatalError("\(Self.self) value does not encode: \(error)")
     }
   }
 
@@ -34,7 +34,7 @@ extension CompositeValue {
     do {
       return try Self(from: ZeroDecoder())
     } catch {
-      preconditionFailure("\(Self.self) cannot be built for a key-path probe: \(error)")
+      fatalError("\(Self.self) cannot be built for a key-path probe: \(error)")
     }
   }
 }

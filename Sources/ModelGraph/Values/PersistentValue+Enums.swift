@@ -6,7 +6,7 @@ extension PersistentValue where Self: RawRepresentable, RawValue: PersistentValu
   /// migrated store) stops with a message naming the type and value.
   @inlinable public static func fromStored(_ stored: RawValue.Stored) -> Self {
     guard let value = Self(rawValue: RawValue.fromStored(stored)) else {
-      preconditionFailure("\(Self.self) has no case with raw value \(stored)")
+      fatalError("\(Self.self) has no case with raw value \(stored)")
     }
     return value
   }
@@ -35,7 +35,7 @@ private func firstCase<T>(_ type: any CaseIterable.Type) -> T? {
 /// The case whose tag is zero: an enum with raw values has no payloads, so the all-zero bit
 /// pattern is its first declared case.
 private func zeroTagCase<T>() -> T {
-  precondition(MemoryLayout<T>.size <= 8, "\(T.self) is not a raw-value enum")
+  require(MemoryLayout<T>.size <= 8, "\(T.self) is not a raw-value enum")
   return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 1) { buffer in
     buffer[0] = 0
     return UnsafeRawPointer(buffer.baseAddress!).load(as: T.self)
