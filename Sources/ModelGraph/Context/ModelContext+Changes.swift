@@ -40,6 +40,11 @@ extension ModelContext {
       }
     }
     model.bindRow(table, row: row)
+    for slot in missing.slots(below: info.attributeWrappers.count) {
+      // Until it is set, the attribute reads through the object, which stops with its name
+      // instead of reading the column's zero.
+      info.bindAttribute(slot, of: model, table: nil, row: 0)
+    }
     model._context = self
     model._key = key
     model._status = .inserted
@@ -60,6 +65,9 @@ extension ModelContext {
     switch model._status {
     case .inserted:
       session.noteAttributeSet(slot, of: model._key)
+      // The attribute may have been unset: its wrapper reads the column from now on.
+      model._classInfo.bindAttribute(
+        slot, of: model, table: model._tableReference, row: model._row)
     case .registered:
       session.noteAttributeWrite(entity: Int(model._key.entity), row: model._row, slot: slot)
       markChanged(model)

@@ -16,7 +16,8 @@ public enum AttributeOption: Sendable, Hashable {
 /// @Attribute var visits = 0
 /// ```
 /// The value type must conform to ``PersistentValue``. A property declared without an initial
-/// value must be set before the object is saved (optionals default to `nil`).
+/// value must be set before the object is saved (optionals default to `nil`); reading it
+/// before it is set, inserted or not, stops the process with the class and property named.
 @propertyWrapper
 public struct Attribute<Value: PersistentValue> {
   /// An option of an attribute, as in SwiftData.

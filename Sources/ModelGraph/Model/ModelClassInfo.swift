@@ -164,6 +164,15 @@ final class ModelClassInfo: @unchecked Sendable {
     }
   }
 
+  /// Points attribute `slot`'s wrapper of `object` at `row` of `table`, or at none: a wrapper
+  /// at none reads through its object, which traps with the property's name when the
+  /// attribute was never set.
+  func bindAttribute(_ slot: Int, of object: PersistentModel, table: Unmanaged<Table>?, row: Int) {
+    let wrapper = address(of: slot, in: object)
+    (wrapper + layout.attributeTable).storeBytes(of: table, as: Unmanaged<Table>?.self)
+    (wrapper + layout.attributeRow).storeBytes(of: row, as: Int.self)
+  }
+
   /// The name of attribute `slot`.
   func attributeName(_ slot: Int) -> String { attributeWrappers[slot].name }
 

@@ -17,6 +17,16 @@ struct ProgrammerErrorTests {
     }
   }
 
+  @Test("reading an attribute of an inserted object before it is set stops")
+  func unsetAttributeOfInsertedObject() async {
+    await #expect(processExitsWith: .failure) {
+      let context = try makeTripContext()
+      let trip = Trip()
+      context.insert(trip)
+      _ = trip.startDate
+    }
+  }
+
   @Test("writing a property of an object whose deletion was saved stops")
   func savedDeletedObjectUse() async {
     await #expect(processExitsWith: .failure) {

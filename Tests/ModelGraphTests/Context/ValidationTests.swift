@@ -21,6 +21,20 @@ struct ValidationTests {
     #expect(error.description.contains("BusinessTrip.company"))
   }
 
+  @Test("an attribute set after insertion reads its value, and the save then succeeds")
+  func setAfterInsertion() throws {
+    let context = try makeInMemoryContext(Trip.self)
+    let incomplete = BusinessTrip(name: "Late")
+    context.insert(incomplete)
+    #expect(throws: ModelError.self) { try context.save() }
+    incomplete.company = "Acme"
+    #expect(incomplete.company == "Acme")
+    try context.save()
+    #expect(incomplete.company == "Acme")
+    let fetched = try ModelContext(context.container).fetch(FetchDescriptor<BusinessTrip>())
+    #expect(fetched.map(\.company) == ["Acme"])
+  }
+
   @Test("a failed save leaves the store unchanged and the changes pending")
   func storeUnchanged() throws {
     let container = try makeInMemoryContainer(Trip.self)
