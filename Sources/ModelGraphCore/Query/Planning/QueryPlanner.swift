@@ -18,10 +18,13 @@ public struct QueryPlanner {
 
   /// The plan of `request`.
   ///
+  /// When the source reads a session without unsaved changes, a request of a shape the
+  /// session planned before reuses that plan with its own values (``QueryPlanCache``).
   /// - Throws: ``QueryError`` for an unknown class, attribute or relationship, or operands
   ///   whose types do not fit.
   /// - Complexity: O(classes × size of the condition), plus O(log n) per index consulted, plus
-  ///   the first build of an index for a committed table version (O(n log n)).
+  ///   the first build of an index for a committed table version (O(n log n)); from the
+  ///   cache, O(tables read × size of the condition) plus the index lookups.
   public func plan(_ request: QueryRequest) throws -> QueryPlan {
     // Cached plans read the committed tables as they are; a session's unsaved changes make
     // every query's tables and index views its own.
