@@ -152,7 +152,7 @@ public final class Session {
   /// deleted by this session and not yet saved.
   public func holds(_ key: ObjectKey) -> Bool {
     let entity = Int(key.entity)
-    guard entity < store.catalog.entities.count else { return false }
+    guard entity < working.count || entity < store.catalog.entities.count else { return false }
     let table = table(entity)
     let row = Int(key.row)
     return row < table.rowCount && table.generation(of: row) == key.generation
@@ -161,7 +161,8 @@ public final class Session {
   /// Whether `key` names an object that lives in the working tables.
   public func contains(_ key: ObjectKey) -> Bool {
     let entity = Int(key.entity)
-    guard entity < store.catalog.entities.count else { return false }
+    // Only a key of an entity the session has not seen yet consults the store (and its lock).
+    guard entity < working.count || entity < store.catalog.entities.count else { return false }
     return table(entity).contains(key)
   }
 
