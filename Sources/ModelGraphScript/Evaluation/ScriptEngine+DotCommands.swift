@@ -23,7 +23,7 @@ extension ScriptEngine {
     case "help":
       output(Help.text)
     case "quit", "exit":
-      quit()
+      if mayQuit(at: location) { quit() }
     default:
       throw ScriptError(
         "unknown dot-command '.\(name)'; expected .schema, .explain, .timing, .mode, .stats, .help"

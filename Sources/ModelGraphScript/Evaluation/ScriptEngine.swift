@@ -23,6 +23,12 @@ public final class ScriptEngine {
   var onStatementStart: (() -> Void)?
   /// Set by `.quit`.
   public private(set) var shouldQuit = false
+  /// Whether `.quit` with unsaved changes must be given twice (the REPL asks; scripts do not).
+  public var asksBeforeDiscarding = false
+  /// Where warnings go, with the statement's position; the runner sets it.
+  public var warningHandler: ((String, SourceLocation) -> Void)?
+  /// Whether the last statement was a `.quit` that warned about unsaved changes.
+  var warnedAboutQuitting = false
   /// The snapshot file `open` bound; `save` writes it.
   public private(set) var file: String?
   var schema = ScriptSchema()
@@ -47,6 +53,7 @@ public final class ScriptEngine {
   /// - Throws: ``ScriptError`` with the position to blame.
   public func execute(_ statement: Statement) throws {
     if handlesInterrupts { Interrupt.reset() }
+    if !statement.isQuit { warnedAboutQuitting = false }
     onStatementStart?()
     let start = ContinuousClock.now
     do {
@@ -112,7 +119,9 @@ public final class ScriptEngine {
       inTransaction = false
     case .open(let path): try open(path, bind: true, at: statement.location)
     case .load(let path): try open(path, bind: false, at: statement.location)
-    case .snapshot(let path): try snapshot(path, at: statement.location)
+    case .snapshot(let path):
+      try snapshot(path, at: statement.location)
+      warnIfSnapshotMissesChanges(path, at: statement.location)
     case .dotCommand(let name, let arguments):
       try dotCommand(name, arguments, at: statement.location)
     }
@@ -166,5 +175,13 @@ public final class ScriptEngine {
   /// The identifier text of an object.
   func identifier(_ key: ObjectKey) -> String {
     "\(catalog.entities[Int(key.entity)].name)/\(key.row).\(key.generation)"
+  }
+}
+
+extension Statement {
+  /// Whether this is `.quit` or `.exit`.
+  var isQuit: Bool {
+    guard case .dotCommand(let name, _) = kind else { return false }
+    return name == "quit" || name == "exit"
   }
 }

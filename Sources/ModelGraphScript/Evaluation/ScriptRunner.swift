@@ -24,6 +24,10 @@ public struct ScriptRunner {
   @discardableResult
   public func run(_ source: String, path: String) -> Bool {
     let renderer = DiagnosticRenderer(path: path, source: source)
+    let errorOutput = errorOutput
+    let outerHandler = engine.warningHandler
+    engine.warningHandler = { errorOutput(renderer.renderWarning($0, at: $1)) }
+    defer { engine.warningHandler = outerHandler }
     var parser = Parser(source: source)
     var succeeded = true
     while !engine.shouldQuit {
@@ -55,5 +59,15 @@ public struct ScriptRunner {
       return false
     }
     return succeeded
+  }
+
+  /// Reports a script's end with unsaved changes to an open file (see
+  /// ``ScriptEngine/unsavedChangesAtEnd``).
+  ///
+  /// - Returns: Whether the session ended with nothing unsaved to lose.
+  public func checkNothingUnsaved() -> Bool {
+    guard let message = engine.unsavedChangesAtEnd else { return true }
+    errorOutput("modelgraph: error: \(message)\n")
+    return false
   }
 }

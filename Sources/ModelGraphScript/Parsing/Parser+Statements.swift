@@ -15,6 +15,14 @@ extension Parser {
     guard let word = start.identifier?.lowercased() else {
       throw ScriptError("expected a statement, found \(start.display)", at: location)
     }
+    if ["help", "quit", "exit"].contains(word) {
+      // As in psql: understood alone on a line; with more after it, a pointer to the dot-command.
+      position += 1
+      guard current.kind == .newline || current.isSymbol(";") || current.kind == .end else {
+        throw ScriptError("'\(word)' is the dot-command .\(word); write .\(word)", at: location)
+      }
+      return Statement(kind: .dotCommand(word, ""), location: location)
+    }
     let kind: Statement.Kind
     switch word {
     case "entity":
