@@ -22,6 +22,21 @@ struct ExecutableTests {
     #expect(result.exit == golden.expectedExit)
   }
 
+  @Test(
+    "golden scripts that read files (.read, .import) run in their directory through `run`",
+    arguments: ["import"])
+  func goldenWithFiles(_ name: String) throws {
+    let directory = GoldenCase.goldenDirectory.appendingPathComponent("Files")
+    let golden = try #require(GoldenCase.all(in: directory).first { $0.name == name })
+    var arguments = ["run", golden.scriptFile]
+    if golden.keepGoing { arguments.insert("--keep-going", at: 0) }
+    let result = try Executable.run(arguments, in: directory)
+    golden.updateIfAsked(result)
+    #expect(result.stdout == golden.expectedStdout)
+    #expect(result.stderr == golden.expectedStderr)
+    #expect(result.exit == golden.expectedExit)
+  }
+
   @Test("a script on standard input runs in script mode, with <stdin> in diagnostics")
   func standardInput() throws {
     let result = try Executable.run(

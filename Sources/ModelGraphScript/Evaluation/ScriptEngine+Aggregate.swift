@@ -96,9 +96,7 @@ extension ScriptEngine {
     let rows = try order.map { group in
       [group, try Aggregation.apply(statement.function, groups[group] ?? [])] as [ModelValue?]
     }
-    output(
-      ResultSet(columns: [grouping ?? "class", label], rows: rows, noun: ("group", "groups"))
-        .render(mode))
+    emit(ResultSet(columns: [grouping ?? "class", label], rows: rows, noun: ("group", "groups")))
   }
 
   /// One value: bare in table and CSV mode, a JSON value in JSON mode.

@@ -21,7 +21,19 @@ extension ScriptEngine {
         throw ScriptError("\(entity.name) has no attribute or relationship '\(name)'", at: location)
       }
     }
-    for (name, value) in schema.defaultValues(for: entity, in: catalog) where !given.contains(name)
+    let key = try insertObject(
+      entity, attributes: attributes, relationships: relationships, given: given)
+    if let variable = statement.variable { variables[variable] = key }
+  }
+
+  /// Inserts an object of `entity` with the values given, the defaults of the attributes not
+  /// `given`, and the required attributes left unset noted for validation.
+  func insertObject(
+    _ entity: ResolvedEntity, attributes given: [(slot: Int, value: ModelValue)],
+    relationships: [(slot: Int, keys: [ObjectKey])], given names: Set<String>
+  ) throws -> ObjectKey {
+    var attributes = given
+    for (name, value) in schema.defaultValues(for: entity, in: catalog) where !names.contains(name)
     {
       attributes.append((entity.attributeSlot(named: name)!, value))
     }
@@ -35,7 +47,7 @@ extension ScriptEngine {
     session.noteUnsetAttributes(unset, of: key)
     for (slot, value) in attributes { try write(value, to: key, slot: slot) }
     for (slot, keys) in relationships { setRelationship(of: key, slot: slot, to: keys) }
-    if let variable = statement.variable { variables[variable] = key }
+    return key
   }
 
   func update(_ statement: UpdateStatement, at location: SourceLocation) throws {

@@ -1,3 +1,4 @@
+import Foundation
 import ModelGraphCore
 
 extension ScriptEngine {
@@ -19,15 +20,69 @@ extension ScriptEngine {
       }
       self.mode = mode
     case "stats":
-      output(stats().render(mode))
+      emit(stats())
     case "help":
       output(Help.text)
     case "quit", "exit":
       if mayQuit(at: location) { quit() }
+    case "tables":
+      let names = catalog.entities.map(\.name).sorted()
+      output(names.isEmpty ? "" : names.joined(separator: "  ") + "\n")
+    case "headers":
+      showsHeaders = try onOff(arguments, ".headers", at: location)
+    case "echo":
+      echoes = try onOff(arguments, ".echo", at: location)
+    case "output", "once":
+      let files = try DotArguments.split(arguments, at: location)
+      guard files.count <= 1 else {
+        throw ScriptError(".\(name) takes one file name", at: location)
+      }
+      try redirect(to: files.first, once: name == "once", at: location)
+    case "dump":
+      guard arguments.isEmpty else { throw ScriptError(".dump takes no arguments", at: location) }
+      output(try dump(at: location))
+    case "read":
+      let files = try DotArguments.split(arguments, at: location)
+      guard files.count == 1 else { throw ScriptError(".read takes one file name", at: location) }
+      try read(files[0], at: location)
+    case "import":
+      let words = try DotArguments.split(arguments, at: location)
+      guard words.count == 2 else {
+        throw ScriptError(".import takes a file and a class: .import trips.csv Trip", at: location)
+      }
+      try importFile(words[0], into: words[1], at: location)
     default:
       throw ScriptError(
-        "unknown dot-command '.\(name)'; expected .schema, .explain, .timing, .mode, .stats, .help"
-          + " or .quit", at: location)
+        "unknown dot-command '.\(name)'; expected .schema, .tables, .explain, .dump, .import,"
+          + " .read, .output, .once, .mode, .headers, .echo, .timing, .stats, .help or .quit",
+        at: location)
+    }
+  }
+
+  private func onOff(_ argument: String, _ command: String, at location: SourceLocation) throws
+    -> Bool
+  {
+    switch argument.lowercased() {
+    case "on": return true
+    case "off": return false
+    default: throw ScriptError("\(command) takes on or off", at: location)
+    }
+  }
+
+  /// `.read FILE`: runs the file's statements here, as if typed.
+  private func read(_ path: String, at location: SourceLocation) throws {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw ScriptError("cannot read \(path)", at: location)
+    }
+    guard readDepth < 16 else {
+      throw ScriptError(
+        ".read nests more than 16 files deep (does \(path) read itself?)", at: location)
+    }
+    guard let scriptReader else { return }
+    readDepth += 1
+    defer { readDepth -= 1 }
+    guard scriptReader(String(decoding: data, as: UTF8.self), path) else {
+      throw ScriptError(".read \(path) stopped at a failed statement", at: location)
     }
   }
 
@@ -73,8 +128,10 @@ enum Help {
       (with [c] [d] [cd]), IN {…}, BETWEEN {a, b}, AND OR NOT, ANY/ALL/NONE rel.attr, rel.@count,
       SUBQUERY(rel, $x, condition).@count, key paths through relationships, self IS [ONLY] Class,
       (self AS Class).attribute. Dates: 2026-05-01 or 2026-05-01T09:30:00Z. Comments: -- text.
-    Dot-commands: .schema [Class]  .explain fetch|count …  .timing on|off  .mode table|json|csv
-      .stats  .help  .quit
+    Dot-commands: .schema [Class]  .tables  .explain fetch|count …  .dump  .read FILE
+      .import FILE Class (CSV with a header row, or a JSON array)  .output [FILE]  .once FILE
+      .mode table|json|csv  .headers on|off  .echo on|off  .timing on|off  .stats  .help  .quit
+    Changes stay unsaved until save; .quit with unsaved changes asks again in the REPL.
 
     """
 }

@@ -120,7 +120,7 @@ extension ScriptEngine {
   func fetch(_ query: QueryStatement) throws {
     let entity = try self.entity(query.entity, at: query.entityLocation)
     let keys = try keys(query)
-    output(try objectRows(keys, of: entity, prefetch: query.prefetch.map(\.name)).render(mode))
+    emit(try objectRows(keys, of: entity, prefetch: query.prefetch.map(\.name)))
   }
 
   func explain(_ query: QueryStatement) throws {

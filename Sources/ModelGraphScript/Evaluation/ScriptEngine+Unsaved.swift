@@ -31,7 +31,7 @@ extension ScriptEngine {
     }
     warnedAboutQuitting = true
     warn(
-      "\(summary) not saved; save, or rollback, or .quit (Ctrl-D) again to discard them",
+      "unsaved changes (\(summary)); save, or rollback, or .quit (Ctrl-D) again to discard them",
       at: location)
     return false
   }
@@ -40,14 +40,16 @@ extension ScriptEngine {
   /// open, since without one nothing a script does outlives it.
   public var unsavedChangesAtEnd: String? {
     guard let file, let summary = unsavedChangesSummary else { return nil }
-    return "the script ended with \(summary) not saved to \(file); end it with save, or"
-      + " rollback to drop them"
+    return "the script ended with unsaved changes (\(summary)) to \(file); end it with save,"
+      + " or rollback to drop them"
   }
 
   /// Warns when a snapshot written now leaves out unsaved changes.
   func warnIfSnapshotMissesChanges(_ path: String?, at location: SourceLocation) {
     guard let summary = unsavedChangesSummary, let path = path ?? file else { return }
-    warn("\(path) holds the saved state only; \(summary) not saved are not in it", at: location)
+    warn(
+      "\(path) holds the saved state only, without the unsaved changes (\(summary)); save"
+        + " first to include them", at: location)
   }
 
   /// Reports `message` as a warning at `location`.

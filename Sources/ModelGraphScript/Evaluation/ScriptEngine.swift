@@ -17,6 +17,16 @@ public final class ScriptEngine {
   public var mode: OutputMode = .table
   /// Whether each statement's duration is printed.
   public var timing = false
+  /// Whether tables and CSV start with a header (`.headers on|off`).
+  public var showsHeaders = true
+  /// Whether each statement is printed before it runs (`.echo on|off`).
+  public var echoes = false
+  /// Runs a script file for `.read`: its text and path; the runner sets it.
+  var scriptReader: ((String, String) -> Bool)?
+  /// How many `.read` files are running inside each other.
+  var readDepth = 0
+  /// Where output goes after `.output FILE` or `.once FILE`, if not to ``output``.
+  var redirection: Redirection?
   /// Whether Ctrl-C (``Interrupt/request()``) stops a running statement; the REPL turns it on.
   public var handlesInterrupts = false
   /// Called when a statement starts, after a pending interrupt is cleared (for tests).
@@ -56,6 +66,9 @@ public final class ScriptEngine {
     if !statement.isQuit { warnedAboutQuitting = false }
     onStatementStart?()
     let start = ContinuousClock.now
+    // `.once FILE` sends the output of the statement after it to the file.
+    let endsOnce = redirection?.isOnce == true && !statement.isOnce
+    defer { if endsOnce { endRedirection() } }
     do {
       try run(statement)
     } catch let error as EvaluationError {
@@ -183,5 +196,11 @@ extension Statement {
   var isQuit: Bool {
     guard case .dotCommand(let name, _) = kind else { return false }
     return name == "quit" || name == "exit"
+  }
+
+  /// Whether this is `.once`.
+  var isOnce: Bool {
+    guard case .dotCommand(let name, _) = kind else { return false }
+    return name == "once"
   }
 }

@@ -14,6 +14,10 @@ public struct ScriptRunner {
     self.engine = engine
     self.keepGoing = keepGoing
     self.errorOutput = errorOutput
+    engine.scriptReader = { [unowned engine] source, path in
+      ScriptRunner(engine: engine, keepGoing: keepGoing, errorOutput: errorOutput).run(
+        source, path: path)
+    }
   }
 
   /// Runs `source`, named `path` in diagnostics.
@@ -33,6 +37,7 @@ public struct ScriptRunner {
     while !engine.shouldQuit {
       do {
         guard let statement = try parser.nextStatement() else { break }
+        if engine.echoes { engine.output(parser.text(of: statement) + "\n") }
         try engine.execute(statement)
       } catch let error as ScriptError {
         succeeded = false
