@@ -71,7 +71,9 @@ struct LineEditState {
     switch key {
     case .text(let text): buffer.insert(text)
     case .paste(let text): return paste(text)
-    case .enter: return .submit(buffer.text)
+    case .enter:
+      defer { buffer = EditBuffer() }
+      return .submit(buffer.text)
     case .tab: return completeWord()
     case .backspace: buffer.backspace()
     case .delete: buffer.deleteForward()
@@ -179,7 +181,9 @@ struct LineEditState {
         buffer = EditBuffer(history[match])
         historyIndex = match
       }
-      return key == .enter ? .submit(buffer.text) : nil
+      guard key == .enter else { return nil }
+      defer { buffer = EditBuffer() }
+      return .submit(buffer.text)
     }
     search = current
     return .editing

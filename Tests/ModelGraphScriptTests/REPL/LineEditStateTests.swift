@@ -26,6 +26,7 @@ struct LineEditStateTests {
   @Test("Enter submits the line; Ctrl-C cancels; Ctrl-D ends only an empty line")
   func endings() {
     #expect(type(typing("save") + [.enter]).1 == .submit("save"))
+    #expect(type(typing("save") + [.enter]).0.buffer.isEmpty)
     #expect(type(typing("sa") + [.interrupt]).1 == .cancel)
     #expect(type([.endOfInput]).1 == .end)
     let (state, outcome) = type(typing("ab") + [.home, .endOfInput])
