@@ -28,7 +28,11 @@ extension ScriptEngine {
     }
     var grouping: String?
     var groupingRelationship: String?
-    if let (name, location) = statement.groupBy, name != "class" {
+    var groupingPath: Bound?
+    if let (name, location) = statement.groupBy, name.contains(".") {
+      groupingPath = try self.groupingPath(name, of: entity, at: location)
+      grouping = name
+    } else if let (name, location) = statement.groupBy, name != "class" {
       if let slot = entity.attributeSlot(named: name) {
         if case .array = entity.attributes[slot].valueType {
           throw ScriptError("cannot group by an array attribute", at: location)
@@ -63,11 +67,10 @@ extension ScriptEngine {
     for key in keys {
       try checkInterrupt()
       let group: ModelValue
-      if let groupingRelationship {
-        group =
-          evaluator.related(groupingRelationship, of: key).first.map {
-            .string(identifier($0))
-          } ?? .null
+      if let groupingPath {
+        group = shown(try evaluator.evaluate(groupingPath, [0: .object(key)]))
+      } else if let groupingRelationship {
+        group = evaluator.related(groupingRelationship, of: key).first.map(display) ?? .null
       } else if let grouping {
         group = evaluator.attribute(grouping, of: key)
       } else if statement.groupBy != nil {

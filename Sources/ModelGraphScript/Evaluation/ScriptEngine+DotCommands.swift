@@ -25,6 +25,8 @@ extension ScriptEngine {
       output(Help.text)
     case "quit", "exit":
       if mayQuit(at: location) { quit() }
+    case "display":
+      try chooseDisplay(arguments, at: location)
     case "tables":
       let names = catalog.entities.map(\.name).sorted()
       output(names.isEmpty ? "" : names.joined(separator: "  ") + "\n")
@@ -54,7 +56,8 @@ extension ScriptEngine {
     default:
       throw ScriptError(
         "unknown dot-command '.\(name)'; expected .schema, .tables, .explain, .dump, .import,"
-          + " .read, .output, .once, .mode, .headers, .echo, .timing, .stats, .help or .quit",
+          + " .read, .output, .once, .mode, .headers, .display, .echo, .timing, .stats, .help"
+          + " or .quit",
         at: location)
     }
   }
@@ -120,18 +123,26 @@ enum Help {
       update Class|$v set name = expression, … [where condition]
       delete Class|$v [where condition]
       fetch [only] Class [where condition] [sort key [asc|desc], …] [limit n] [offset n] [prefetch rel, …]
-      count [only] Class [where condition] [limit n] [offset n] | [by class|attribute|to-one]
-      sum|min|max|avg [only] Class.attribute [where condition] [by class|attribute|to-one]
+      fetch [only] Class.column, column, … [where …] [sort …] [limit n] [offset n]   (columns: trip.name, rel.@count, a * b)
+      count [only] Class [where condition] [limit n] [offset n] | [by class|attribute|to-one|trip.name]
+      sum|min|max|avg [only] Class.attribute [where condition] [by class|attribute|to-one|trip.name]
       save | rollback | begin | commit
       open "file.mgs" | load "file.mgs" | snapshot ["file.mgs"]
     Conditions use NSPredicate's format: == != < <= > >= BEGINSWITH ENDSWITH CONTAINS LIKE MATCHES
       (with [c] [d] [cd]), IN {…}, BETWEEN {a, b}, AND OR NOT, ANY/ALL/NONE rel.attr, rel.@count,
       SUBQUERY(rel, $x, condition).@count, key paths through relationships, self IS [ONLY] Class,
-      (self AS Class).attribute. Dates: 2026-05-01 or 2026-05-01T09:30:00Z. Comments: -- text.
+      (self AS Class).attribute. Dates: 2026-05-01 or 2026-05-01T09:30:00Z, now(), today() (UTC),
+      with + or - seconds of constants: now() - 7 days (seconds, minutes, hours, days, weeks).
+      Comments: -- text.
     Dot-commands: .schema [Class]  .tables  .explain fetch|count …  .dump  .read FILE
       .import FILE Class (CSV with a header row, or a JSON array)  .output [FILE]  .once FILE
-      .mode table|json|csv  .headers on|off  .echo on|off  .timing on|off  .stats  .help  .quit
+      .mode table|json|csv  .headers on|off  .display Class attribute|none  .echo on|off
+      .timing on|off  .stats  .help  .quit
+    Related objects show as Trip/0.0 (Lisbon) in tables: the .display attribute, else the first
+    unique String attribute, else name or title.
     Changes stay unsaved until save; .quit with unsaved changes asks again in the REPL.
+    REPL keys: Tab completes, Ctrl-R searches history (~/.modelgraph_history), Ctrl-A/E, Alt-b/f,
+      Ctrl-W, Alt-d, Ctrl-K, Ctrl-U, Ctrl-Y.
 
     """
 }

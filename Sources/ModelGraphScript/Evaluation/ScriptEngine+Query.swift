@@ -120,6 +120,10 @@ extension ScriptEngine {
   func fetch(_ query: QueryStatement) throws {
     let entity = try self.entity(query.entity, at: query.entityLocation)
     let keys = try keys(query)
+    if !query.columns.isEmpty {
+      emit(try projection(query, of: entity, keys: keys))
+      return
+    }
     emit(try objectRows(keys, of: entity, prefetch: query.prefetch.map(\.name)))
   }
 
@@ -138,7 +142,8 @@ extension ScriptEngine {
   }
 
   /// A row per object: its identifier, the attributes of the class queried and of the
-  /// subclasses present, to-one relationships as identifiers, prefetched to-many ones as lists.
+  /// subclasses present, to-one relationships and prefetched to-many ones (as lists) shown by
+  /// ``display(_:)``.
   func objectRows(_ keys: [ObjectKey], of entity: ResolvedEntity, prefetch: [String]) throws
     -> ResultSet
   {
@@ -166,7 +171,7 @@ extension ScriptEngine {
           object.attributeSlot(named: name) == nil ? nil : evaluator.attribute(name, of: key))
       }
       for name in relationshipNames {
-        let related = evaluator.related(name, of: key).map { ModelValue.string(identifier($0)) }
+        let related = evaluator.related(name, of: key).map(display)
         let isToMany = object.relationships[object.relationshipSlot(named: name)!].isToMany
         row.append(isToMany ? .array(related) : related.first ?? .null)
       }

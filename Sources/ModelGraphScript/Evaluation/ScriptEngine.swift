@@ -27,6 +27,8 @@ public final class ScriptEngine {
   var readDepth = 0
   /// Where output goes after `.output FILE` or `.once FILE`, if not to ``output``.
   var redirection: Redirection?
+  /// The attributes `.display` chose to name objects of a class in results (empty: none).
+  var displayAttributes: [String: String] = [:]
   /// Whether Ctrl-C (``Interrupt/request()``) stops a running statement; the REPL turns it on.
   public var handlesInterrupts = false
   /// Called when a statement starts, after a pending interrupt is cleared (for tests).

@@ -55,7 +55,7 @@ extension Parser {
       kind = .delete(DeleteStatement(target: try parseTarget(clauses: ["where"])))
     case "fetch":
       position += 1
-      kind = .fetch(try parseQuery(clauses: ["where", "sort", "limit", "offset", "prefetch"]))
+      kind = .fetch(try parseFetch())
     case "count", "sum", "min", "max", "avg":
       position += 1
       kind = .aggregate(try parseAggregate(AggregateStatement.Function(rawValue: word)!))
@@ -158,6 +158,20 @@ extension Parser {
     return .query(try parseQuery(clauses: clauses))
   }
 
+  /// `fetch [only] Class [.column, column, …] clauses`.
+  private mutating func parseFetch() throws -> QueryStatement {
+    let isExact = accept(keyword: "only")
+    let (entity, entityLocation) = try expectIdentifier("a class name")
+    var query = QueryStatement(entity: entity, entityLocation: entityLocation, isExact: isExact)
+    if accept(symbol: ".") {
+      repeat {
+        query.columns.append(try parseValueExpression())
+      } while accept(symbol: ",")
+    }
+    try parseClauses(&query, ["where", "sort", "limit", "offset", "prefetch"])
+    return query
+  }
+
   mutating func parseQuery(clauses: [String]) throws -> QueryStatement {
     let isExact = accept(keyword: "only")
     let (entity, entityLocation) = try expectIdentifier("a class name")
@@ -220,7 +234,11 @@ extension Parser {
       guard query.limit == nil, query.offset == nil else {
         throw ScriptError("limit and offset apply to a count without 'by'", at: byLocation)
       }
-      let (name, location) = try expectIdentifier("'class' or an attribute name after 'by'")
+      var (name, location) = try expectIdentifier("'class' or an attribute name after 'by'")
+      // A path through to-one relationships: `by trip.owner.name`.
+      while accept(symbol: ".") {
+        name += "." + (try expectIdentifier("a property name after '.'")).0
+      }
       groupBy = (name, location)
     }
     return AggregateStatement(

@@ -116,6 +116,9 @@ struct Binder {
         left = coerceConstant(left, to: rightType)
         leftType = Self.type(of: { if case .constant(let v) = left { v } else { .null } }())
       }
+      if leftType == .scalar(.date) || rightType == .scalar(.date) {
+        return try dateArithmetic(left, leftType, op, right, rightType, at: lhs.location)
+      }
       if op == .add, leftType == .scalar(.string), rightType == .scalar(.string) {
         return (.arithmetic(left, op, right), .scalar(.string))
       }

@@ -12,7 +12,8 @@ public struct Statement: Sendable {
     case update(UpdateStatement)
     /// `delete Entity [where condition]` or `delete $variable`.
     case delete(DeleteStatement)
-    /// `fetch [only] Entity [where …] [sort …] [limit n] [offset n] [prefetch …]`.
+    /// `fetch [only] Entity[.column, column, …] [where …] [sort …] [limit n] [offset n]
+    /// [prefetch …]`.
     case fetch(QueryStatement)
     /// `count [only] Entity [where …] [by class|attribute]` and `sum|min|max|avg Entity.attribute …`.
     case aggregate(AggregateStatement)
@@ -143,6 +144,8 @@ public struct QueryStatement: Sendable {
   public var limit: Int?
   /// The relationships shown with each object.
   public var prefetch: [(name: String, location: SourceLocation)] = []
+  /// The columns of a projection (`fetch Stay.name, trip.name`); empty for whole objects.
+  public var columns: [Expression] = []
 }
 
 /// `count|sum|min|max|avg …`.
@@ -167,6 +170,7 @@ public struct AggregateStatement: Sendable {
   public var query: QueryStatement
   /// The attribute aggregated (`nil` for `count`).
   public var attribute: (name: String, location: SourceLocation)?
-  /// The grouping: `class`, or an attribute name.
+  /// The grouping: `class`, an attribute or to-one relationship, or a path through to-one
+  /// relationships (`trip.name`).
   public var groupBy: (name: String, location: SourceLocation)?
 }

@@ -1,0 +1,102 @@
+import ModelGraphCore
+
+extension ScriptEngine {
+  /// The rows of `fetch Class.column, column, …`: each column a key path from the class
+  /// (through to-one relationships, `rel.@count`, arithmetic), objects shown as
+  /// ``display(_:)`` does.
+  func projection(_ query: QueryStatement, of entity: ResolvedEntity, keys: [ObjectKey]) throws
+    -> ResultSet
+  {
+    if let (_, location) = query.prefetch.first {
+      throw ScriptError(
+        "prefetch does not apply to a projection; name the relationship as a column",
+        at: location)
+    }
+    var binder = Binder(catalog: catalog, root: entity.index, scriptVariables: variables)
+    let columns = try query.columns.map { try binder.bind($0).0 }
+    let evaluator = evaluator
+    var rows: [[ModelValue?]] = []
+    for key in keys {
+      try checkInterrupt()
+      rows.append(try columns.map { try shown(evaluator.evaluate($0, [0: .object(key)])) })
+    }
+    return ResultSet(
+      columns: query.columns.map(\.description), rows: rows, noun: ("row", "rows"))
+  }
+
+  /// A value as a result shows it: objects by ``display(_:)``.
+  func shown(_ value: RunValue) -> ModelValue {
+    switch value {
+    case .value(let value): value
+    case .object(let key?): display(key)
+    case .object(nil): .null
+    case .objects(let keys): .array(keys.map(display))
+    }
+  }
+
+  /// A related object as results show it: its identifier, followed in table mode by its display
+  /// attribute in parentheses (`Trip/0.0 (Lisbon)`); machine-read modes keep the identifier.
+  func display(_ key: ObjectKey) -> ModelValue {
+    let text = identifier(key)
+    guard mode == .table, let name = displayAttribute(of: catalog.entities[Int(key.entity)])
+    else { return .string(text) }
+    let value = evaluator.attribute(name, of: key)
+    guard !value.isNull else { return .string(text) }
+    return .string("\(text) (\(plainText(value)))")
+  }
+
+  /// The attribute that names objects of `entity` in results: the one `.display` chose, else
+  /// the first unique `String` attribute, else a `String` attribute called `name` or `title`.
+  func displayAttribute(of entity: ResolvedEntity) -> String? {
+    for ancestor in entity.lineage.reversed() {
+      if let chosen = displayAttributes[catalog.entities[ancestor].name] {
+        return chosen.isEmpty ? nil : chosen
+      }
+    }
+    let strings = entity.attributes.filter { $0.valueType == .string }
+    return
+      (strings.first(where: \.isUnique)
+      ?? strings.first { $0.name == "name" || $0.name == "title" })?.name
+  }
+
+  /// `.display Class attribute|none`.
+  func chooseDisplay(_ arguments: String, at location: SourceLocation) throws {
+    let words = try DotArguments.split(arguments, at: location)
+    guard words.count == 2 else {
+      throw ScriptError(
+        ".display takes a class and an attribute (or none): .display Trip name", at: location)
+    }
+    let entity = try self.entity(words[0], at: location)
+    if words[1] == "none" {
+      displayAttributes[entity.name] = ""
+      return
+    }
+    guard let slot = entity.attributeSlot(named: words[1]) else {
+      throw ScriptError("\(entity.name) has no attribute '\(words[1])'", at: location)
+    }
+    if case .array = entity.attributes[slot].valueType {
+      throw ScriptError("an array attribute cannot name objects", at: location)
+    }
+    displayAttributes[entity.name] = words[1]
+  }
+
+  /// A `by` path through to-one relationships (`trip.owner.name`), bound from `entity`.
+  func groupingPath(_ path: String, of entity: ResolvedEntity, at location: SourceLocation)
+    throws -> Bound
+  {
+    var expression = Expression(.this, at: location)
+    for name in path.split(separator: ".") {
+      expression = Expression(.member(expression, String(name)), at: location)
+    }
+    var binder = Binder(catalog: catalog, root: entity.index, scriptVariables: variables)
+    let (bound, type) = try binder.bind(expression)
+    switch type {
+    case .scalar(.array), .objects:
+      throw ScriptError(
+        "cannot group by \(path): it holds several values; group by a path through to-one"
+          + " relationships", at: location)
+    default:
+      return bound
+    }
+  }
+}
