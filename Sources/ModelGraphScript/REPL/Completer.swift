@@ -1,3 +1,5 @@
+import Foundation
+
 /// Tab completion for the REPL: statements at the start of a statement, dot-commands after a
 /// leading `.`, class names where a class is expected, and attribute and relationship names
 /// after `Class.` or `relationship.` and in the clauses of a statement about a class.
@@ -31,6 +33,11 @@ struct Completer {
 
   /// The classes and their members.
   var classes: [String: Members]
+  /// The entries of a directory (`.` for the current one), directories with a trailing `/`.
+  var listDirectory: (String) -> [String] = Completer.entries
+
+  /// Dot-commands whose first argument is a file.
+  private static let fileCommands: Set<String> = ["read", "import", "output", "once"]
 
   static let statements = [
     "avg", "begin", "commit", "count", "delete", "entity", "explain", "fetch", "insert", "let",
@@ -59,6 +66,17 @@ struct Completer {
     let statementStart = (characters[..<start].lastIndex(of: ";")).map { $0 + 1 } ?? 0
     let before = String(characters[statementStart..<start])
     let leading = before.drop { $0 == " " || $0 == "\t" }
+    // `.read pa`: a file name, up to the cursor from the last space.
+    if leading.hasPrefix("."), let command = Self.words(String(leading)).first,
+      Self.fileCommands.contains(command)
+    {
+      let argument = leading.dropFirst(command.count + 1).drop { $0 == " " || $0 == "\t" }
+      let typed = String(argument) + word
+      if !argument.isEmpty || !word.isEmpty || leading.last == " ", !typed.contains(" ") {
+        return Completion(
+          start: characters.count - typed.count, candidates: files(matching: typed))
+      }
+    }
     // `.sch` at the start of a statement: a dot-command.
     if leading == "." {
       return Completion(
@@ -88,6 +106,28 @@ struct Completer {
         candidates: Self.matching(members.names + Self.clauses + classNames, word))
     }
     return Completion(start: start, candidates: Self.matching(classNames + Self.clauses, word))
+  }
+
+  /// The files and directories whose path starts with `typed`.
+  private func files(matching typed: String) -> [String] {
+    let slash = typed.lastIndex(of: "/")
+    let directory = slash.map { String(typed[...$0]) } ?? ""
+    let prefix = slash.map { String(typed[typed.index(after: $0)...]) } ?? typed
+    return listDirectory(directory.isEmpty ? "." : directory)
+      .filter { $0.hasPrefix(prefix) && (prefix.hasPrefix(".") || !$0.hasPrefix(".")) }
+      .map { directory + $0 }.sorted()
+  }
+
+  /// The entries of `path` in the file system, directories marked with `/`.
+  static func entries(_ path: String) -> [String] {
+    let manager = FileManager.default
+    let names = (try? manager.contentsOfDirectory(atPath: path)) ?? []
+    return names.map { name in
+      var isDirectory: ObjCBool = false
+      let full = (path as NSString).appendingPathComponent(name)
+      _ = manager.fileExists(atPath: full, isDirectory: &isDirectory)
+      return isDirectory.boolValue ? name + "/" : name
+    }
   }
 
   /// The first known class named in a statement's text.

@@ -52,17 +52,28 @@ struct LineEditState {
   /// Whether a reverse search is in progress.
   var isSearching: Bool { search != nil }
 
-  /// What the screen line shows after `prompt`, and the cursor's offset in it.
-  func display(prompt: String) -> (text: String, cursor: Int) {
+  /// What the screen line shows after `prompt`, and the cursor's offset in it. A line wider
+  /// than `width` columns scrolls sideways to keep the cursor in view, so it never wraps.
+  func display(prompt: String, width: Int = .max) -> (text: String, cursor: Int) {
+    let text: String
+    let cursor: Int
     if let search {
       let head = "(reverse-i-search)'\(search.query)': "
       let line = search.match.map { history[$0] } ?? ""
       let offset =
-        line.range(of: search.query).map { line.distance(from: line.startIndex, to: $0.lowerBound) }
-        ?? 0
-      return (head + line, head.count + offset)
+        line.range(of: search.query).map {
+          line.distance(from: line.startIndex, to: $0.lowerBound)
+        } ?? 0
+      (text, cursor) = (head + line, head.count + offset)
+    } else {
+      (text, cursor) = (prompt + buffer.text, prompt.count + buffer.cursor)
     }
-    return (prompt + buffer.text, prompt.count + buffer.cursor)
+    // One column stays free so the cursor at the end does not wrap.
+    let visible = max(width - 1, 1)
+    guard text.count > visible else { return (text, cursor) }
+    let start = max(0, min(cursor - visible + 1, text.count - visible))
+    let window = String(Array(text)[start..<min(start + visible, text.count)])
+    return (window, cursor - start)
   }
 
   /// Applies `key`.

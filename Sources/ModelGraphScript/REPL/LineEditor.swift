@@ -50,7 +50,7 @@ struct LineEditor {
       history: history.entries, text: queuedText, complete: completer.complete)
     queuedText = ""
     func redraw() {
-      let (text, cursor) = state.display(prompt: prompt)
+      let (text, cursor) = state.display(prompt: prompt, width: Terminal.columns)
       let back = text.count - cursor
       Terminal.write("\r" + text + "\u{1B}[K" + (back > 0 ? "\u{1B}[\(back)D" : ""))
     }

@@ -28,6 +28,25 @@ struct CompleterTests {
     #expect(completer.complete("fetch Trip where nothing.").candidates == [])
   }
 
+  @Test("file names after .read, .import, .output and .once, directories with a slash")
+  func fileNames() {
+    var files = completer
+    files.listDirectory = { directory in
+      switch directory {
+      case ".": ["trips.csv", "trips.json", "data/", ".hidden"]
+      case "data/": ["people.csv"]
+      default: []
+      }
+    }
+    #expect(files.complete(".import tr").candidates == ["trips.csv", "trips.json"])
+    #expect(files.complete(".import tr").start == 8)
+    #expect(files.complete(".read ").candidates == ["data/", "trips.csv", "trips.json"])
+    #expect(files.complete(".once data/p").candidates == ["data/people.csv"])
+    #expect(files.complete(".output .h").candidates == [".hidden"])
+    // The class after the file of .import is a class name again.
+    #expect(files.complete(".import trips.csv Tr").candidates == ["Trip"])
+  }
+
   @Test("the completion replaces the word before the cursor")
   func start() {
     #expect(completer.complete("fetch Trip where na").start == 17)

@@ -103,6 +103,18 @@ struct LineEditStateTests {
     #expect(state.buffer.text == "a\tb")
   }
 
+  @Test("a line wider than the terminal scrolls sideways to keep the cursor in view")
+  func scrolling() {
+    var (state, _) = type(typing("fetch Trip where name == 'x'"))
+    // "> " and 28 characters in 11 columns: the last 10 show, the cursor after them.
+    #expect(state.display(prompt: "> ", width: 11).text == "ame == 'x'")
+    #expect(state.display(prompt: "> ", width: 11).cursor == 10)
+    _ = state.handle(.home)
+    #expect(state.display(prompt: "> ", width: 11) == ("> fetch Tr", 2))
+    (state, _) = type(typing("count T"))
+    #expect(state.display(prompt: "> ", width: 80) == ("> count T", 9))
+  }
+
   @Test("the display puts the cursor where the buffer's is")
   func display() {
     let (state, _) = type(typing("count T") + [.left, .left])
