@@ -75,3 +75,49 @@ struct TypedFileTests {
       ))
   }
 }
+
+/// A Codable value a typed process stores in a composite attribute.
+private struct Address: CompositeValue, Equatable {
+  var city: String
+  var zip: String
+}
+
+private final class Office: PersistentModel {
+  @Attribute var name: String
+  @Attribute var address: Address
+}
+
+@Suite("Codable values in files written by the typed API")
+struct TypedCompositeTests {
+  @Test("a Codable attribute shows as its JSON text; .dump refuses it with a clear error")
+  func compositeShown() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "modelgraph-composite-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("offices.mgs")
+    do {
+      let container = try ModelContainer(
+        for: Office.self, configurations: ModelConfiguration(url: url))
+      let context = ModelContext(container)
+      let office = Office()
+      office.name = "HQ"
+      office.address = Address(city: "Lisbon", zip: "1100")
+      context.insert(office)
+      try context.save()
+      try container.snapshot()
+    }
+    let result = InProcess.run(
+      "open \"\(url.path)\"\nfetch Office\nfetch Office.address\n.dump", path: "c")
+    let json = try #require(
+      String(data: try JSONEncoder().encode(Address(city: "Lisbon", zip: "1100")), encoding: .utf8))
+    #expect(result.stdout.contains("Office/0.0  HQ    \(json)\n(1 object)\n"))
+    #expect(
+      result.stdout.hasSuffix(
+        "address\n\(String(repeating: "-", count: json.count))\n\(json)\n(1 row)\n"))
+    #expect(
+      result.stderr.hasPrefix(
+        "c:4:1: error: .dump cannot write Office.address: the runner cannot declare or insert"
+          + " Codable (Address) values yet"))
+  }
+}

@@ -5,10 +5,19 @@ extension ScriptEngine {
   /// declarations, a `let $oN = insert` per object with every attribute, then an `update` per
   /// object with relationships (one side of each inverse pair), then `save`.
   ///
-  /// - Throws: ``ScriptError`` for a value no literal holds (a Codable value, `Data` that is
-  ///   not text, a non-finite `Double`).
+  /// - Throws: ``ScriptError`` for a Codable (composite) attribute, or a value no literal holds
+  ///   (`Data` that is not text, a non-finite `Double`).
   func dump(at location: SourceLocation) throws -> String {
     let catalog = catalog
+    for entity in catalog.entities {
+      for attribute in entity.description.attributes {
+        if case .composite(let name) = attribute.valueType {
+          throw ScriptError(
+            ".dump cannot write \(entity.name).\(attribute.name): the runner cannot declare or"
+              + " insert Codable (\(name)) values yet", at: location)
+        }
+      }
+    }
     var text = "-- modelgraph .dump: run it on an empty store to rebuild this one\n"
     text += try SchemaPrinter(schema: schema, catalog: catalog).text(only: nil, at: location)
     guard !catalog.entities.isEmpty else { return text }

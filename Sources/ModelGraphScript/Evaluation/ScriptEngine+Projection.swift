@@ -13,12 +13,17 @@ extension ScriptEngine {
         at: location)
     }
     var binder = Binder(catalog: catalog, root: entity.index, scriptVariables: variables)
-    let columns = try query.columns.map { try binder.bind($0).0 }
+    let columns = try query.columns.map { try binder.bind($0) }
     let evaluator = evaluator
     var rows: [[ModelValue?]] = []
     for key in keys {
       try checkInterrupt()
-      rows.append(try columns.map { try shown(evaluator.evaluate($0, [0: .object(key)])) })
+      rows.append(
+        try columns.map { bound, type in
+          let value = shown(try evaluator.evaluate(bound, [0: .object(key)]))
+          guard case .scalar(let valueType) = type else { return value }
+          return Self.readable(value, valueType)
+        })
     }
     return ResultSet(
       columns: query.columns.map(\.description), rows: rows, noun: ("row", "rows"))

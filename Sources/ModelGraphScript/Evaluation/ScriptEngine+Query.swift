@@ -167,8 +167,12 @@ extension ScriptEngine {
       let object = catalog.entities[Int(key.entity)]
       var row: [ModelValue?] = [.string(identifier(key))]
       for name in attributeNames {
+        guard let slot = object.attributeSlot(named: name) else {
+          row.append(nil)
+          continue
+        }
         row.append(
-          object.attributeSlot(named: name) == nil ? nil : evaluator.attribute(name, of: key))
+          Self.readable(evaluator.attribute(name, of: key), object.attributes[slot].valueType))
       }
       for name in relationshipNames {
         let related = evaluator.related(name, of: key).map(display)
@@ -179,5 +183,15 @@ extension ScriptEngine {
     }
     return ResultSet(
       columns: ["id"] + attributeNames + relationshipNames, rows: rows, noun: ("object", "objects"))
+  }
+}
+
+extension ScriptEngine {
+  /// A value as results show it: a Codable (composite) value as its JSON text, not Base64.
+  static func readable(_ value: ModelValue, _ type: ValueType) -> ModelValue {
+    guard case .composite = type, case .data(let data) = value,
+      let text = String(data: data, encoding: .utf8)
+    else { return value }
+    return .string(text)
   }
 }
