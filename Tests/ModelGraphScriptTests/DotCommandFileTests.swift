@@ -20,7 +20,8 @@ struct DotCommandFileTests {
   }
 
   /// The dump of a script's store, run again, gives the same dump.
-  private func expectRoundTrip(_ script: String) throws {
+  @discardableResult
+  private func expectRoundTrip(_ script: String) throws -> String {
     let first = dump(after: script)
     #expect(first.stderr == "")
     let dumped = try #require(first.stdout.range(of: "-- modelgraph .dump")).lowerBound
@@ -30,11 +31,12 @@ struct DotCommandFileTests {
     #expect(second.exit == 0)
     let again = try #require(second.stdout.range(of: "-- modelgraph .dump")).lowerBound
     #expect(String(second.stdout[again...]) == text)
+    return text
   }
 
   @Test("a dump rebuilds the store: inheritance, defaults, arrays, dates, odd strings, inverses")
   func dumpRoundTrip() throws {
-    try expectRoundTrip(
+    let text = try expectRoundTrip(
       """
       entity Person { name: String unique; friends: [Person] inverse friends; trips: [Trip] inverse owner }
       entity Trip { name: String unique; start: Date index; budget: Double = 0; ratio: Decimal?; tags: [String]?; owner: Person?; stays: [Stay] }
@@ -51,6 +53,9 @@ struct DotCommandFileTests {
       save
       delete Stay where name == "Hotel"
       """)
+    // Objects come after those they point at; a pointer forward (Ann's friend Bob) is an update.
+    #expect(text.contains("let $o1 = insert Stay { name: \"Flat\" }\n"))
+    #expect(text.contains("update $o4 set friends = [$o5]\n"))
   }
 
   @Test("an empty store dumps only its header; classes without objects dump their schema")

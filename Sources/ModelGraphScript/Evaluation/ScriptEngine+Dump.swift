@@ -2,8 +2,9 @@ import ModelGraphCore
 
 extension ScriptEngine {
   /// `.dump`: a script that rebuilds the store as the session sees it: the `entity`
-  /// declarations, a `let $oN = insert` per object with every attribute, then an `update` per
-  /// object with relationships (one side of each inverse pair), then `save`.
+  /// declarations, a `let $oN = insert` per object with every attribute and the relationships
+  /// to objects inserted before it (one side of each inverse pair), an `update` for each
+  /// relationship that points forward, then `save`.
   ///
   /// - Throws: ``ScriptError`` for a Codable (composite) attribute, or a value no literal holds
   ///   (`Data` that is not text, a non-finite `Double`).
@@ -22,12 +23,12 @@ extension ScriptEngine {
     text += try SchemaPrinter(schema: schema, catalog: catalog).text(only: nil, at: location)
     guard !catalog.entities.isEmpty else { return text }
     var objects: [ObjectKey] = []
-    for entity in catalog.entities {
+    for index in insertionOrder() {
       objects += try keys(
-        entity: entity.index, isExact: true, condition: nil, sort: [], offset: 0, limit: nil)
+        entity: index, isExact: true, condition: nil, sort: [], offset: 0, limit: nil)
     }
     var names: [ObjectKey: String] = [:]
-    for (number, key) in objects.enumerated() { names[key] = "$o\(number + 1)" }
+    var deferred: [(key: ObjectKey, relationship: RelationshipDescription, to: [ObjectKey])] = []
     let evaluator = evaluator
     for key in objects {
       try checkInterrupt()
@@ -42,25 +43,58 @@ extension ScriptEngine {
         }
         fields.append("\(attribute.name): \(literal)")
       }
-      text += "let \(names[key]!) = insert \(entity.name) { \(fields.joined(separator: ", ")) }\n"
-    }
-    for key in objects {
-      let entity = catalog.entities[Int(key.entity)]
-      var assignments: [String] = []
+      // A relationship whose objects are all inserted already goes in the insert; the others
+      // are set by an update once every object exists.
       for relationship in entity.relationships where writesSide(relationship, of: entity) {
-        let related = evaluator.related(relationship.name, of: key).compactMap { names[$0] }
-        if relationship.isToMany {
-          guard !related.isEmpty else { continue }
-          assignments.append("\(relationship.name) = [\(related.joined(separator: ", "))]")
-        } else if let target = related.first {
-          assignments.append("\(relationship.name) = \(target)")
+        let related = evaluator.related(relationship.name, of: key)
+        guard !related.isEmpty else { continue }
+        if related.allSatisfy({ names[$0] != nil }) {
+          fields.append("\(relationship.name): \(Self.targets(related, relationship, names))")
+        } else {
+          deferred.append((key, relationship, related))
         }
       }
-      if !assignments.isEmpty {
-        text += "update \(names[key]!) set \(assignments.joined(separator: ", "))\n"
-      }
+      names[key] = "$o\(names.count + 1)"
+      text += "let \(names[key]!) = insert \(entity.name) { \(fields.joined(separator: ", ")) }\n"
+    }
+    for (key, relationship, related) in deferred {
+      text +=
+        "update \(names[key]!) set \(relationship.name) = "
+        + "\(Self.targets(related, relationship, names))\n"
     }
     return text + "save\n"
+  }
+
+  /// The variables of `related`: one, or a list for a to-many relationship.
+  private static func targets(
+    _ related: [ObjectKey], _ relationship: RelationshipDescription, _ names: [ObjectKey: String]
+  ) -> String {
+    let list = related.map { names[$0]! }
+    return relationship.isToMany ? "[\(list.joined(separator: ", "))]" : list[0]
+  }
+
+  /// The classes in the order their objects are inserted: a class after the classes its written
+  /// relationships point at, where no cycle prevents it, so most relationships go in the inserts.
+  private func insertionOrder() -> [Int] {
+    let catalog = catalog
+    var targets: [Int: Set<Int>] = [:]
+    for entity in catalog.entities {
+      var set: Set<Int> = []
+      for relationship in entity.relationships where writesSide(relationship, of: entity) {
+        guard let destination = catalog.entity(named: relationship.destination) else { continue }
+        set.formUnion(catalog.subtree(of: destination.index))
+      }
+      set.remove(entity.index)
+      targets[entity.index] = set
+    }
+    var placed: [Int] = []
+    var remaining = catalog.entities.map(\.index)
+    while !remaining.isEmpty {
+      let done = Set(placed)
+      let position = remaining.firstIndex { targets[$0]!.isSubset(of: done) } ?? 0
+      placed.append(remaining.remove(at: position))
+    }
+    return placed
   }
 
   /// Whether the dump sets `relationship` of `entity`: setting one side of an inverse pair sets
