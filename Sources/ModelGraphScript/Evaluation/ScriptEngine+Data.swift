@@ -3,7 +3,7 @@ import ModelGraphCore
 extension ScriptEngine {
   func insert(_ statement: InsertStatement) throws {
     let entity = try self.entity(statement.entity, at: statement.entityLocation)
-    var binder = Binder(catalog: catalog, root: nil, scriptVariables: variables)
+    var binder = makeBinder(root: nil)
     var attributes: [(slot: Int, value: ModelValue)] = []
     var relationships: [(slot: Int, keys: [ObjectKey])] = []
     var given: Set<String> = []
@@ -52,7 +52,7 @@ extension ScriptEngine {
 
   func update(_ statement: UpdateStatement, at location: SourceLocation) throws {
     let (entity, keys) = try targetObjects(statement.target)
-    var binder = Binder(catalog: catalog, root: entity.index, scriptVariables: variables)
+    var binder = makeBinder(root: entity.index)
     var plans: [(slot: Int, isAttribute: Bool, expression: Expression)] = []
     var given: Set<String> = []
     for (name, expression, nameLocation) in statement.assignments {
@@ -126,8 +126,7 @@ extension ScriptEngine {
     _ expression: Expression, _ attribute: AttributeDescription, _ binder: inout Binder,
     self key: ObjectKey?
   ) throws -> ModelValue {
-    var scoped = Binder(
-      catalog: binder.catalog, root: key.map { Int($0.entity) }, scriptVariables: variables)
+    var scoped = makeBinder(root: key.map { Int($0.entity) })
     let (bound, type) = try scoped.bind(expression)
     switch type {
     case .object, .objects:
@@ -154,8 +153,7 @@ extension ScriptEngine {
     _ expression: Expression, _ relationship: RelationshipDescription, _ binder: inout Binder,
     self key: ObjectKey?
   ) throws -> [ObjectKey] {
-    var scoped = Binder(
-      catalog: binder.catalog, root: key.map { Int($0.entity) }, scriptVariables: variables)
+    var scoped = makeBinder(root: key.map { Int($0.entity) })
     let (bound, type) = try scoped.bind(expression)
     let bindings: [Int: RunValue] = key.map { [0: .object($0)] } ?? [:]
     let destination = catalog.entity(named: relationship.destination)!

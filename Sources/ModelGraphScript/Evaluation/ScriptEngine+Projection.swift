@@ -12,7 +12,7 @@ extension ScriptEngine {
         "prefetch does not apply to a projection; name the relationship as a column",
         at: location)
     }
-    var binder = Binder(catalog: catalog, root: entity.index, scriptVariables: variables)
+    var binder = makeBinder(root: entity.index)
     let columns = try query.columns.map { try binder.bind($0) }
     let evaluator = evaluator
     var rows: [[ModelValue?]] = []
@@ -93,7 +93,7 @@ extension ScriptEngine {
     for name in path.split(separator: ".") {
       expression = Expression(.member(expression, String(name)), at: location)
     }
-    var binder = Binder(catalog: catalog, root: entity.index, scriptVariables: variables)
+    var binder = makeBinder(root: entity.index)
     let (bound, type) = try binder.bind(expression)
     switch type {
     case .scalar(.array), .objects:

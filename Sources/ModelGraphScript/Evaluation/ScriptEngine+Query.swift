@@ -1,3 +1,4 @@
+import Foundation
 import ModelGraphCore
 
 /// A query compiled for the engine: its plan, and the conditions the runner tests itself.
@@ -15,7 +16,7 @@ extension ScriptEngine {
   /// Compiles a query statement: the class, the condition and the sort keys checked.
   func prepare(_ query: QueryStatement, window: Bool = true) throws -> PreparedQuery {
     let entity = try self.entity(query.entity, at: query.entityLocation)
-    var binder = Binder(catalog: catalog, root: entity.index, scriptVariables: variables)
+    var binder = makeBinder(root: entity.index)
     var conjuncts: [(Bound, String)] = []
     if let condition = query.condition {
       if case .and(let operands) = condition.kind {
@@ -187,11 +188,15 @@ extension ScriptEngine {
 }
 
 extension ScriptEngine {
-  /// A value as results show it: a Codable (composite) value as its JSON text, not Base64.
+  /// A value as results show it: a Codable (composite) value as its JSON text with sorted
+  /// keys, not Base64.
   static func readable(_ value: ModelValue, _ type: ValueType) -> ModelValue {
     guard case .composite = type, case .data(let data) = value,
-      let text = String(data: data, encoding: .utf8)
+      let json = try? JSONDecoder().decode(ImportValue.self, from: data)
     else { return value }
-    return .string(text)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard let sorted = try? encoder.encode(json) else { return value }
+    return .string(String(decoding: sorted, as: UTF8.self))
   }
 }
