@@ -78,8 +78,10 @@ extension ScriptEngine {
       let objects: [ImportValue]
       do {
         objects = try JSONDecoder().decode([ImportValue].self, from: data)
-      } catch {
-        throw ScriptError("\(path) is not a JSON array of objects: \(error)", at: location)
+      } catch is DecodingError {
+        throw ScriptError(
+          "\(path) starts with '[' but is not a JSON array (it does not parse); .import reads a"
+            + " JSON array of objects or CSV with a header row", at: location)
       }
       return try objects.enumerated().map { index, object in
         guard case .object(let fields) = object else {
