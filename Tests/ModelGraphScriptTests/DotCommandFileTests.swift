@@ -153,11 +153,17 @@ struct DotCommandFileTests {
         \(file.path):2:15: error: N has no attribute or relationship 'w'
         count N where w > 0
                       ^
-        s:2:1: error: .read \(file.path) stopped at a failed statement
+        s:2:1: error: .read \(file.path): a statement in it failed
         .read \(file.path)
         ^
 
         """)
+    let binary = directory.appendingPathComponent("binary.mgscript")
+    try Data([0x63, 0x6F, 0xFF]).write(to: binary)
+    let unreadable = InProcess.run(".read \(binary.path)", path: "s")
+    #expect(
+      unreadable.stderr.hasPrefix(
+        "\(binary.path):1:3: error: the script is not valid UTF-8 (byte 0xFF at offset 2)"))
     let loop = directory.appendingPathComponent("loop.mgscript")
     try ".read \(loop.path)\n".write(to: loop, atomically: true, encoding: .utf8)
     let looped = InProcess.run(".read \(loop.path)", path: "s")

@@ -84,8 +84,8 @@ extension ScriptEngine {
     guard let scriptReader else { return }
     readDepth += 1
     defer { readDepth -= 1 }
-    guard scriptReader(String(decoding: data, as: UTF8.self), path) else {
-      throw ScriptError(".read \(path) stopped at a failed statement", at: location)
+    guard scriptReader(data, path) else {
+      throw ScriptError(".read \(path): a statement in it failed", at: location)
     }
   }
 

@@ -21,8 +21,8 @@ public final class ScriptEngine {
   public var showsHeaders = true
   /// Whether each statement is printed before it runs (`.echo on|off`).
   public var echoes = false
-  /// Runs a script file for `.read`: its text and path; the runner sets it.
-  var scriptReader: ((String, String) -> Bool)?
+  /// Runs a script file for `.read`: its bytes and path; the runner sets it.
+  var scriptReader: ((Data, String) -> Bool)?
   /// How many `.read` files are running inside each other.
   var readDepth = 0
   /// Where output goes after `.output FILE` or `.once FILE`, if not to ``output``.

@@ -14,9 +14,9 @@ public struct ScriptRunner {
     self.engine = engine
     self.keepGoing = keepGoing
     self.errorOutput = errorOutput
-    engine.scriptReader = { [unowned engine] source, path in
+    engine.scriptReader = { [unowned engine] data, path in
       ScriptRunner(engine: engine, keepGoing: keepGoing, errorOutput: errorOutput).run(
-        source, path: path)
+        data, path: path)
     }
   }
 
