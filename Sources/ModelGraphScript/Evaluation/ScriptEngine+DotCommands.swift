@@ -126,6 +126,7 @@ enum Help {
       fetch [only] Class.column, column, … [where …] [sort …] [limit n] [offset n]   (columns: trip.name, rel.@count, a * b)
       count [only] Class [where condition] [limit n] [offset n] | [by class|attribute|to-one|trip.name]
       sum|min|max|avg [only] Class.attribute [where condition] [by class|attribute|to-one|trip.name]
+      alter entity Class add name: Type[?] [= default] [index] | drop name | rename old to new
       save | rollback | begin | commit
       open "file.mgs" | load "file.mgs" | snapshot ["file.mgs"]
     Conditions use NSPredicate's format: == != < <= > >= BEGINSWITH ENDSWITH CONTAINS LIKE MATCHES

@@ -5,7 +5,10 @@ extension ScriptEngine {
   /// The unsaved changes in words (`2 inserted and 1 deleted objects`), or `nil` when there
   /// are none.
   public var unsavedChangesSummary: String? {
-    guard session.hasChanges else { return nil }
+    let altered =
+      alteredClasses.isEmpty
+      ? nil : "the altered schema of \(alteredClasses.joined(separator: ", "))"
+    guard session.hasChanges else { return altered }
     var inserted = 0
     var updated = 0
     var deleted = 0
@@ -20,7 +23,7 @@ extension ScriptEngine {
     let list =
       parts.count > 1
       ? parts.dropLast().joined(separator: ", ") + " and " + parts.last! : parts.first ?? "0"
-    return "\(list) object\(total == 1 ? "" : "s")"
+    return "\(list) object\(total == 1 ? "" : "s")" + (altered.map { " and \($0)" } ?? "")
   }
 
   /// Whether the session may end now. With ``asksBeforeDiscarding`` and unsaved changes, the
@@ -31,7 +34,8 @@ extension ScriptEngine {
     }
     warnedAboutQuitting = true
     warn(
-      "unsaved changes (\(summary)); save, or rollback, or .quit (Ctrl-D) again to discard them",
+      "unsaved changes (\(summary)); save, \(session.hasChanges ? "or rollback, " : "")or .quit"
+        + " (Ctrl-D) again to discard them",
       at: location)
     return false
   }
@@ -40,8 +44,8 @@ extension ScriptEngine {
   /// open, since without one nothing a script does outlives it.
   public var unsavedChangesAtEnd: String? {
     guard let file, let summary = unsavedChangesSummary else { return nil }
-    return "the script ended with unsaved changes (\(summary)) to \(file); end it with save,"
-      + " or rollback to drop them"
+    return "the script ended with unsaved changes (\(summary)) to \(file); end it with save"
+      + (session.hasChanges ? ", or rollback to drop them" : "")
   }
 
   /// Warns when a snapshot written now leaves out unsaved changes.

@@ -41,6 +41,8 @@ public final class ScriptEngine {
   public var warningHandler: ((String, SourceLocation) -> Void)?
   /// Whether the last statement was a `.quit` that warned about unsaved changes.
   var warnedAboutQuitting = false
+  /// The classes `alter entity` changed since the last save.
+  var alteredClasses: [String] = []
   /// The snapshot file `open` bound; `save` writes it.
   public private(set) var file: String?
   var schema = ScriptSchema()
@@ -112,7 +114,10 @@ public final class ScriptEngine {
     case .fetch(let query): try fetch(query)
     case .aggregate(let aggregate): try self.aggregate(aggregate)
     case .explain(let query): try explain(query)
-    case .save: try save(at: statement.location)
+    case .save:
+      try save(at: statement.location)
+      alteredClasses = []
+    case .alter(let alter): try self.alter(alter)
     case .rollback:
       inTransaction = false
       session.rollback()
@@ -131,6 +136,7 @@ public final class ScriptEngine {
         throw ScriptError("no transaction is open; begin one first", at: statement.location)
       }
       try save(at: statement.location)
+      alteredClasses = []
       inTransaction = false
     case .open(let path): try open(path, bind: true, at: statement.location)
     case .load(let path): try open(path, bind: false, at: statement.location)
@@ -156,6 +162,13 @@ public final class ScriptEngine {
     schema = ScriptSchema()
     variables = [:]
     inTransaction = false
+  }
+
+  /// Replaces the store with a migrated version of it: the objects keep their identifiers,
+  /// so variables, the bound file and the declared defaults and indexes stay.
+  func replaceStoreKeepingSession(_ newStore: Store) {
+    store = newStore
+    session = Session(store: newStore)
   }
 
   func bindFile(_ path: String?) { file = path }

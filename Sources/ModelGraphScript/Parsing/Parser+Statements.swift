@@ -28,6 +28,9 @@ extension Parser {
     case "entity":
       position += 1
       kind = .entity(try parseEntity())
+    case "alter":
+      position += 1
+      kind = .alter(try parseAlter())
     case "let":
       position += 1
       let name: String
@@ -87,11 +90,40 @@ extension Parser {
       }
     default:
       throw ScriptError(
-        "unknown statement '\(start.identifier!)'; expected entity, insert, update, delete, fetch,"
-          + " count, sum, min, max, avg, save, rollback, begin, commit, open, load, snapshot or a"
-          + " dot-command", at: location)
+        "unknown statement '\(start.identifier!)'; expected entity, alter, insert, update, delete,"
+          + " fetch, count, sum, min, max, avg, save, rollback, begin, commit, open, load, snapshot"
+          + " or a dot-command", at: location)
     }
     return Statement(kind: kind, location: location)
+  }
+
+  /// `entity Name add member | drop name | rename old to new` after `alter`.
+  private mutating func parseAlter() throws -> AlterStatement {
+    guard accept(keyword: "entity") else {
+      throw ScriptError(
+        "expected 'entity' after 'alter', found \(current.display)", at: current.location)
+    }
+    let (entity, entityLocation) = try expectIdentifier("a class name after 'alter entity'")
+    let change: AlterStatement.Change
+    if accept(keyword: "add") {
+      change = .add(try parseMember())
+    } else if accept(keyword: "drop") {
+      let (name, location) = try expectIdentifier("a property name after 'drop'")
+      change = .drop(name, location)
+    } else if accept(keyword: "rename") {
+      let (old, location) = try expectIdentifier("a property name after 'rename'")
+      guard accept(keyword: "to") else {
+        throw ScriptError(
+          "expected 'to' and the new name after 'rename \(old)'", at: current.location)
+      }
+      let (new, _) = try expectIdentifier("the new name after 'to'")
+      change = .rename(old, new, location)
+    } else {
+      throw ScriptError(
+        "expected add, drop or rename after 'alter entity \(entity)', found \(current.display)",
+        at: current.location)
+    }
+    return AlterStatement(entity: entity, entityLocation: entityLocation, change: change)
   }
 
   private mutating func parseExplained() throws -> QueryStatement {

@@ -40,7 +40,7 @@ struct Completer {
   private static let fileCommands: Set<String> = ["read", "import", "output", "once"]
 
   static let statements = [
-    "avg", "begin", "commit", "count", "delete", "entity", "fetch", "insert", "let",
+    "alter", "avg", "begin", "commit", "count", "delete", "entity", "fetch", "insert", "let",
     "load", "max", "min", "open", "rollback", "save", "snapshot", "sum", "update",
   ]
   static let dotCommands = [

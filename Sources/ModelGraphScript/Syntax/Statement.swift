@@ -35,6 +35,8 @@ public struct Statement: Sendable {
     case explain(QueryStatement)
     /// `.name arguments`: any other dot-command, with the rest of its line.
     case dotCommand(String, String)
+    /// `alter entity Name add|drop|rename …`: a lightweight change to a registered class.
+    case alter(AlterStatement)
   }
 
   /// What the statement does.
@@ -173,4 +175,24 @@ public struct AggregateStatement: Sendable {
   /// The grouping: `class`, an attribute or to-one relationship, or a path through to-one
   /// relationships (`trip.name`).
   public var groupBy: (name: String, location: SourceLocation)?
+}
+
+/// `alter entity Name add member | drop name | rename old to new`.
+public struct AlterStatement: Sendable {
+  /// What changes.
+  public enum Change: Sendable {
+    /// `add name: Type [options]`: a new attribute.
+    case add(MemberDeclaration)
+    /// `drop name`: an attribute or relationship removed, with its values.
+    case drop(String, SourceLocation)
+    /// `rename old to new`: an attribute or relationship renamed, keeping its values.
+    case rename(String, String, SourceLocation)
+  }
+
+  /// The class changed.
+  public var entity: String
+  /// Where the class name is.
+  public var entityLocation: SourceLocation
+  /// The change.
+  public var change: Change
 }
