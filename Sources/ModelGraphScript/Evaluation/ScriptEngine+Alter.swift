@@ -110,6 +110,16 @@ extension ScriptEngine {
     if !alteredClasses.contains(entity.name) { alteredClasses.append(entity.name) }
   }
 
+  /// Throws when `alter entity` changed classes since the last save (opening a file would
+  /// drop the change).
+  func checkNoAlteredSchema(at location: SourceLocation) throws {
+    guard alteredClasses.isEmpty else {
+      throw ScriptError(
+        "the schema of \(alteredClasses.joined(separator: ", ")) was altered and not saved; save"
+          + " before opening a file", at: location)
+    }
+  }
+
   /// Throws unless `entity` declares `name` itself (not inherited).
   private func checkOwn(_ name: String, of entity: ResolvedEntity, at location: SourceLocation)
     throws

@@ -138,8 +138,14 @@ public final class ScriptEngine {
       try save(at: statement.location)
       alteredClasses = []
       inTransaction = false
-    case .open(let path): try open(path, bind: true, at: statement.location)
-    case .load(let path): try open(path, bind: false, at: statement.location)
+    case .open(let path):
+      try checkNoAlteredSchema(at: statement.location)
+      try open(path, bind: true, at: statement.location)
+      alteredClasses = []
+    case .load(let path):
+      try checkNoAlteredSchema(at: statement.location)
+      try open(path, bind: false, at: statement.location)
+      alteredClasses = []
     case .snapshot(let path):
       try snapshot(path, at: statement.location)
       warnIfSnapshotMissesChanges(path, at: statement.location)
