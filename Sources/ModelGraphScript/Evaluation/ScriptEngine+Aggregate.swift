@@ -61,6 +61,7 @@ extension ScriptEngine {
     }
     let keys = try prepared.plan.keys(residual: residual)
     let evaluator = evaluator
+    let display = objectDisplay()
     let attributeName = slot.map { entity.attributes[$0].name }
     var groups: [ModelValue: [ModelValue]] = [:]
     var order: [ModelValue] = []
@@ -68,9 +69,9 @@ extension ScriptEngine {
       try checkInterrupt()
       let group: ModelValue
       if let groupingPath {
-        group = shown(try evaluator.evaluate(groupingPath, [0: .object(key)]))
+        group = display.shown(try evaluator.evaluate(groupingPath, [0: .object(key)]))
       } else if let groupingRelationship {
-        group = evaluator.related(groupingRelationship, of: key).first.map(display) ?? .null
+        group = evaluator.related(groupingRelationship, of: key).first.map { display($0) } ?? .null
       } else if let grouping {
         group = evaluator.attribute(grouping, of: key)
       } else if statement.groupBy != nil {

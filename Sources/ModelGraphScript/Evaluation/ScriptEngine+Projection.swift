@@ -3,7 +3,7 @@ import ModelGraphCore
 extension ScriptEngine {
   /// The rows of `fetch Class.column, column, …`: each column a key path from the class
   /// (through to-one relationships, `rel.@count`, arithmetic), objects shown as
-  /// ``display(_:)`` does.
+  /// ``ObjectDisplay`` does.
   func projection(_ query: QueryStatement, of entity: ResolvedEntity, keys: [ObjectKey]) throws
     -> ResultSet
   {
@@ -15,12 +15,13 @@ extension ScriptEngine {
     var binder = makeBinder(root: entity.index)
     let columns = try query.columns.map { try binder.bind($0) }
     let evaluator = evaluator
+    let display = objectDisplay()
     var rows: [[ModelValue?]] = []
     for key in keys {
       try checkInterrupt()
       rows.append(
         try columns.map { bound, type in
-          let value = shown(try evaluator.evaluate(bound, [0: .object(key)]))
+          let value = display.shown(try evaluator.evaluate(bound, [0: .object(key)]))
           guard case .scalar(let valueType) = type else { return value }
           return Self.readable(value, valueType)
         })
@@ -29,25 +30,12 @@ extension ScriptEngine {
       columns: query.columns.map(\.description), rows: rows, noun: ("row", "rows"))
   }
 
-  /// A value as a result shows it: objects by ``display(_:)``.
-  func shown(_ value: RunValue) -> ModelValue {
-    switch value {
-    case .value(let value): value
-    case .object(let key?): display(key)
-    case .object(nil): .null
-    case .objects(let keys): .array(keys.map(display))
-    }
-  }
-
-  /// A related object as results show it: its identifier, followed in table mode by its display
-  /// attribute in parentheses (`Trip/0.0 (Lisbon)`); machine-read modes keep the identifier.
-  func display(_ key: ObjectKey) -> ModelValue {
-    let text = identifier(key)
-    guard mode == .table, let name = displayAttribute(of: catalog.entities[Int(key.entity)])
-    else { return .string(text) }
-    let value = evaluator.attribute(name, of: key)
-    guard !value.isNull else { return .string(text) }
-    return .string("\(text) (\(plainText(value)))")
+  /// How results show objects in the current mode, the display attributes looked up once.
+  func objectDisplay() -> ObjectDisplay {
+    let catalog = catalog
+    return ObjectDisplay(
+      evaluator: evaluator, names: catalog.entities.map(\.name),
+      attributes: mode == .table ? catalog.entities.map(displayAttribute) : [])
   }
 
   /// The attribute that names objects of `entity` in results: the one `.display` chose, else
@@ -102,6 +90,37 @@ extension ScriptEngine {
           + " relationships", at: location)
     default:
       return bound
+    }
+  }
+}
+
+/// A related object as results show it: its identifier, followed in table mode by its display
+/// attribute in parentheses (`Trip/0.0 (Lisbon)`); machine-read modes keep the identifier.
+struct ObjectDisplay {
+  let evaluator: Evaluator
+  /// Class names by entity index.
+  let names: [String]
+  /// The display attribute by entity index; empty outside table mode.
+  let attributes: [String?]
+
+  /// `key` shown.
+  func callAsFunction(_ key: ObjectKey) -> ModelValue {
+    let entity = Int(key.entity)
+    let text = "\(names[entity])/\(key.row).\(key.generation)"
+    guard attributes.indices.contains(entity), let name = attributes[entity] else {
+      return .string(text)
+    }
+    let value = evaluator.attribute(name, of: key)
+    return .string(value.isNull ? text : "\(text) (\(plainText(value)))")
+  }
+
+  /// A value as results show it: objects by their identifiers and display attributes.
+  func shown(_ value: RunValue) -> ModelValue {
+    switch value {
+    case .value(let value): value
+    case .object(let key?): self(key)
+    case .object(nil): .null
+    case .objects(let keys): .array(keys.map { self($0) })
     }
   }
 }

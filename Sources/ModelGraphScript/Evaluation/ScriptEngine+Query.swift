@@ -144,7 +144,7 @@ extension ScriptEngine {
 
   /// A row per object: its identifier, the attributes of the class queried and of the
   /// subclasses present, to-one relationships and prefetched to-many ones (as lists) shown by
-  /// ``display(_:)``.
+  /// ``ObjectDisplay``.
   func objectRows(_ keys: [ObjectKey], of entity: ResolvedEntity, prefetch: [String]) throws
     -> ResultSet
   {
@@ -163,6 +163,7 @@ extension ScriptEngine {
     .map(\.name)
     var rows: [[ModelValue?]] = []
     let evaluator = evaluator
+    let display = objectDisplay()
     for key in keys {
       try checkInterrupt()
       let object = catalog.entities[Int(key.entity)]
@@ -176,7 +177,7 @@ extension ScriptEngine {
           Self.readable(evaluator.attribute(name, of: key), object.attributes[slot].valueType))
       }
       for name in relationshipNames {
-        let related = evaluator.related(name, of: key).map(display)
+        let related = evaluator.related(name, of: key).map { display($0) }
         let isToMany = object.relationships[object.relationshipSlot(named: name)!].isToMany
         row.append(isToMany ? .array(related) : related.first ?? .null)
       }
