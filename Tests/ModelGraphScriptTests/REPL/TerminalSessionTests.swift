@@ -25,6 +25,11 @@ struct TerminalSessionTests {
     #expect(first.waitForLine(prompt))
     first.type("entity Trip { name: String; startDate: Date }\r")
     #expect(first.waitForLine(prompt))
+    // Tab with several candidates lists them under the line and keeps the line.
+    first.type("co\t")
+    #expect(first.wait { $0.text.contains("commit  count") && $0.currentLine == "modelgraph> co" })
+    first.type("\u{15}")
+    #expect(first.waitForLine(prompt))
     // Tab completes the statement, the class and an attribute after `where`.
     first.type("fe\tTr\twhere sta\t")
     #expect(first.waitForLine(prompt + "fetch Trip where startDate"))
