@@ -111,6 +111,41 @@ struct DotCommandFileTests {
     #expect(result.stderr.hasPrefix("s:2:1: error: \(file.path):4: v is Int; 'three' is not one"))
   }
 
+  @Test("relationships may name objects of the same file; a failing one takes the import back")
+  func importSelfReferences() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let good = directory.appendingPathComponent("staff.csv")
+    try "name,manager\nCy,Ann\nAnn,\nBob,Ann\n".write(to: good, atomically: true, encoding: .utf8)
+    let bad = directory.appendingPathComponent("more.csv")
+    try "name,manager\nDee,Ann\nEd,Zed\n".write(to: bad, atomically: true, encoding: .utf8)
+    let result = InProcess.run(
+      """
+      entity Employee { name: String unique; manager: Employee? inverse reports; reports: [Employee] }
+      .import \(good.path) Employee
+      save
+      .import \(bad.path) Employee
+      begin
+      rollback
+      fetch Employee.name, manager.name, reports.@count sort name
+      """, path: "s", keepGoing: true)
+    #expect(
+      result.stdout
+        == """
+        3 objects imported into Employee
+        name  manager.name  reports.@count
+        ----  ------------  --------------
+        Ann   nil                        2
+        Bob   Ann                        0
+        Cy    Ann                        0
+        (3 rows)
+
+        """)
+    #expect(
+      result.stderr.hasPrefix("s:4:1: error: \(bad.path):3: no Employee has name 'Zed'"))
+    #expect(!result.stderr.contains("before begin"))
+  }
+
   @Test(".output sends results to a file until .output alone; .once for one statement")
   func output() throws {
     let directory = try temporaryDirectory()

@@ -5,65 +5,72 @@ extension ScriptEngine {
   /// `.import FILE Class`: inserts an object of `Class` per CSV record (after a header row of
   /// property names) or per object of a JSON array. Relationship columns name objects by
   /// identifier (`Trip/0.0`), by the destination's first unique attribute, or by the attribute
-  /// the column names (`trip.name`); to-many ones take a JSON array or `;`-separated CSV text.
+  /// the column names (`trip.name`), objects of the same file included (a manager column of
+  /// employees); to-many ones take a JSON array or `;`-separated CSV text.
   ///
-  /// Every record is converted before anything is inserted: a bad record inserts nothing.
-  /// The objects are unsaved, like inserted ones.
+  /// A bad record imports nothing: attributes are converted first, then the objects inserted,
+  /// then every relationship resolved before any is set. The objects are unsaved, like
+  /// inserted ones.
   func importFile(_ path: String, into className: String, at location: SourceLocation) throws {
     let entity = try self.entity(className, at: location)
     guard let data = FileManager.default.contents(atPath: path) else {
       throw ScriptError("cannot read \(path)", at: location)
     }
     let records = try importRecords(data, path: path, at: location)
-    var lookups = RelatedLookups()
-    var rows:
-      [(
-        attributes: [(slot: Int, value: ModelValue)],
-        relationships: [(slot: Int, keys: [ObjectKey])], given: Set<String>
-      )] = []
+    var rows: [ImportRow] = []
     for (place, fields) in records {
-      var attributes: [(slot: Int, value: ModelValue)] = []
-      var relationships: [(slot: Int, keys: [ObjectKey])] = []
-      var given: Set<String> = []
+      var row = ImportRow(place: place)
       for (column, value) in fields {
-        func fail(_ message: String) -> ScriptError {
-          ScriptError("\(place): \(message)", at: location)
-        }
         let parts = column.split(separator: ".", maxSplits: 1).map(String.init)
         let name = parts[0]
         if let slot = entity.attributeSlot(named: name), parts.count == 1 {
           let attribute = entity.attributes[slot]
           guard let converted = value.modelValue(as: attribute.valueType) else {
-            throw fail(
-              "\(name) is \(attribute.valueType); \(value.lookupText.map { "'\($0)'" } ?? "the value")"
-                + " is not one")
+            throw ScriptError(
+              "\(place): \(name) is \(attribute.valueType);"
+                + " \(value.lookupText.map { "'\($0)'" } ?? "the value") is not one", at: location)
           }
           if converted.isNull, !attribute.isOptional {
-            throw fail("\(name) is \(attribute.valueType), not optional; the value is missing")
+            throw ScriptError(
+              "\(place): \(name) is \(attribute.valueType), not optional; the value is missing",
+              at: location)
           }
-          attributes.append((slot, converted))
+          row.attributes.append((slot, converted))
         } else if let slot = entity.relationshipSlot(named: name) {
-          let relationship = entity.relationships[slot]
-          do {
-            relationships.append(
-              (
-                slot,
-                try lookups.objects(
-                  value, for: relationship, by: parts.count > 1 ? parts[1] : nil, engine: self)
-              ))
-          } catch let message as ImportFailure {
-            throw fail(message.message)
-          }
+          row.relationships.append((slot, value, parts.count > 1 ? parts[1] : nil))
         } else {
-          throw fail("\(entity.name) has no attribute or relationship '\(column)'")
+          throw ScriptError(
+            "\(place): \(entity.name) has no attribute or relationship '\(column)'", at: location)
         }
-        given.insert(name)
+        row.given.insert(name)
       }
-      rows.append((attributes, relationships, given))
+      rows.append(row)
     }
-    for row in rows {
-      _ = try insertObject(
-        entity, attributes: row.attributes, relationships: row.relationships, given: row.given)
+    var inserted: [ObjectKey] = []
+    do {
+      for row in rows {
+        inserted.append(
+          try insertObject(
+            entity, attributes: row.attributes, relationships: [], given: row.given))
+      }
+      var lookups = RelatedLookups()
+      var links: [(key: ObjectKey, slot: Int, targets: [ObjectKey])] = []
+      for (row, key) in zip(rows, inserted) {
+        for (slot, value, attribute) in row.relationships {
+          do {
+            let targets = try lookups.objects(
+              value, for: entity.relationships[slot], by: attribute, engine: self)
+            links.append((key, slot, targets))
+          } catch let failure as ImportFailure {
+            throw ScriptError("\(row.place): \(failure.message)", at: location)
+          }
+        }
+      }
+      for link in links { setRelationship(of: link.key, slot: link.slot, to: link.targets) }
+    } catch {
+      // Nothing points at the new objects yet: deleting them takes the import back.
+      for key in inserted { session.delete(key) }
+      throw error
     }
     output("\(rows.count) object\(rows.count == 1 ? "" : "s") imported into \(entity.name)\n")
   }
@@ -118,6 +125,15 @@ extension ScriptEngine {
       )
     }
   }
+}
+
+/// One record of an import, converted: where it is, its attribute values, its relationship
+/// columns (resolved once every record is inserted) and the property names it gives.
+struct ImportRow {
+  var place: String
+  var attributes: [(slot: Int, value: ModelValue)] = []
+  var relationships: [(slot: Int, value: ImportValue, attribute: String?)] = []
+  var given: Set<String> = []
 }
 
 /// Why one value of an import names no object.
