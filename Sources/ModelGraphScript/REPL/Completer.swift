@@ -73,8 +73,11 @@ struct Completer {
       let argument = leading.dropFirst(command.count + 1).drop { $0 == " " || $0 == "\t" }
       let typed = String(argument) + word
       if !argument.isEmpty || !word.isEmpty || leading.last == " ", !typed.contains(" ") {
+        let candidates = files(matching: typed)
+        // A file is followed by a space (the class of .import comes next); a directory is not.
         return Completion(
-          start: characters.count - typed.count, candidates: files(matching: typed))
+          start: characters.count - typed.count, candidates: candidates,
+          addsSpace: candidates.first?.hasSuffix("/") == false)
       }
     }
     // `.sch` at the start of a statement: a dot-command.

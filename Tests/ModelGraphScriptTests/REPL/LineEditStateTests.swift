@@ -68,6 +68,14 @@ struct LineEditStateTests {
     #expect(type(typing("fetch Pe") + [.tab]).0.buffer.text == "fetch Person ")
     #expect(type(typing("sum Trip.st") + [.tab]).0.buffer.text == "sum Trip.startDate")
     #expect(type(typing(".ta") + [.tab]).0.buffer.text == ".tables ")
+    var files = completer
+    files.listDirectory = { $0 == "." ? ["trips.csv", "data/"] : [] }
+    var state = LineEditState(history: [], text: ".import tr", complete: files.complete)
+    _ = state.handle(.tab)
+    #expect(state.buffer.text == ".import trips.csv ")
+    state = LineEditState(history: [], text: ".read d", complete: files.complete)
+    _ = state.handle(.tab)
+    #expect(state.buffer.text == ".read data/")
     #expect(
       type(typing("fetch Trip where owner.em") + [.tab]).0.buffer.text
         == "fetch Trip where owner.email")
