@@ -2,13 +2,19 @@
 /// autocommitting shell), so leaving with unsaved changes, or writing a snapshot that leaves
 /// them out, is said out loud.
 extension ScriptEngine {
-  /// The unsaved changes in words (`2 inserted and 1 deleted objects`), or `nil` when there
-  /// are none.
+  /// The unsaved changes in words (`2 inserted and 1 deleted objects`, `the altered schema of
+  /// Trip`), or `nil` when there are none.
   public var unsavedChangesSummary: String? {
     let altered =
       alteredClasses.isEmpty
       ? nil : "the altered schema of \(alteredClasses.joined(separator: ", "))"
-    guard session.hasChanges else { return altered }
+    guard let objects = unsavedObjectsSummary else { return altered }
+    return objects + (altered.map { " and \($0)" } ?? "")
+  }
+
+  /// The session's unsaved object changes in words, or `nil` when there are none.
+  var unsavedObjectsSummary: String? {
+    guard session.hasChanges else { return nil }
     var inserted = 0
     var updated = 0
     var deleted = 0
@@ -23,7 +29,7 @@ extension ScriptEngine {
     let list =
       parts.count > 1
       ? parts.dropLast().joined(separator: ", ") + " and " + parts.last! : parts.first ?? "0"
-    return "\(list) object\(total == 1 ? "" : "s")" + (altered.map { " and \($0)" } ?? "")
+    return "\(list) object\(total == 1 ? "" : "s")"
   }
 
   /// Whether the session may end now. With ``asksBeforeDiscarding`` and unsaved changes, the
@@ -48,9 +54,10 @@ extension ScriptEngine {
       + (session.hasChanges ? ", or rollback to drop them" : "")
   }
 
-  /// Warns when a snapshot written now leaves out unsaved changes.
+  /// Warns when a snapshot written now leaves out unsaved changes (an altered schema is in it:
+  /// the store itself changed).
   func warnIfSnapshotMissesChanges(_ path: String?, at location: SourceLocation) {
-    guard let summary = unsavedChangesSummary, let path = path ?? file else { return }
+    guard let summary = unsavedObjectsSummary, let path = path ?? file else { return }
     warn(
       "\(path) holds the saved state only, without the unsaved changes (\(summary)); save"
         + " first to include them", at: location)

@@ -35,6 +35,12 @@ public final class ScriptEngine {
   var onStatementStart: (() -> Void)?
   /// Set by `.quit`.
   public private(set) var shouldQuit = false
+  /// The snapshot file `open` bound; `save` writes it.
+  public private(set) var file: String?
+  var schema = ScriptSchema()
+  var variables: [String: ObjectKey] = [:]
+  var inTransaction = false
+
   /// Whether `.quit` with unsaved changes must be given twice (the REPL asks; scripts do not).
   public var asksBeforeDiscarding = false
   /// Where warnings go, with the statement's position; the runner sets it.
@@ -43,11 +49,6 @@ public final class ScriptEngine {
   var warnedAboutQuitting = false
   /// The classes `alter entity` changed since the last save.
   var alteredClasses: [String] = []
-  /// The snapshot file `open` bound; `save` writes it.
-  public private(set) var file: String?
-  var schema = ScriptSchema()
-  var variables: [String: ObjectKey] = [:]
-  var inTransaction = false
 
   /// An engine with an empty in-memory store.
   public init(output: @escaping (String) -> Void = { print($0, terminator: "") }) {
@@ -149,6 +150,8 @@ public final class ScriptEngine {
     case .snapshot(let path):
       try snapshot(path, at: statement.location)
       warnIfSnapshotMissesChanges(path, at: statement.location)
+      // The snapshot holds the store's schema, altered or not.
+      alteredClasses = []
     case .dotCommand(let name, let arguments):
       try dotCommand(name, arguments, at: statement.location)
     }
