@@ -19,7 +19,11 @@ let usage = """
     --help          Show this help.
     --version       Show the version.
 
-  Exit codes: 0 success, 1 a statement failed, 64 bad invocation. Inside: .help.
+  Exit codes: 0 success, 1 a statement failed (or a script left changes to an open file
+  unsaved), 64 bad invocation. Inside: .help.
+
+  ENVIRONMENT:
+    MODELGRAPH_HISTORY  The REPL's history file (default ~/.modelgraph_history; empty: none).
   """
 
 func fail(_ message: String) -> Never {
@@ -71,8 +75,10 @@ if script != nil, !commands.isEmpty { fail("give a script or -c, not both") }
 let engine = ScriptEngine(output: { FileHandle.standardOutput.write(Data($0.utf8)) })
 let runner = ScriptRunner(engine: engine, keepGoing: keepGoing, errorOutput: writeError)
 
-func finish(_ succeeded: Bool) -> Never {
-  exit(succeeded ? 0 : 1)
+/// Exits: 1 when a statement failed or a script left unsaved changes to an open file.
+@MainActor func finish(_ succeeded: Bool, checkUnsaved: Bool = true) -> Never {
+  let nothingLost = !checkUnsaved || runner.checkNothingUnsaved()
+  exit(succeeded && nothingLost ? 0 : 1)
 }
 
 if let snapshotFile {
@@ -100,7 +106,7 @@ if !commands.isEmpty {
 if isatty(STDIN_FILENO) == 1 {
   var repl = REPL(engine: engine, errorOutput: writeError)
   repl.run()
-  finish(true)
+  finish(true, checkUnsaved: false)
 }
 let input: Data
 do {

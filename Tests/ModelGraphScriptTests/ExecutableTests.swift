@@ -22,6 +22,50 @@ struct ExecutableTests {
     #expect(result.exit == golden.expectedExit)
   }
 
+  @Test(
+    "golden scripts that read files (.read, .import) run in their directory through `run`",
+    arguments: ["import"])
+  func goldenWithFiles(_ name: String) throws {
+    let directory = GoldenCase.goldenDirectory.appendingPathComponent("Files")
+    let golden = try #require(GoldenCase.all(in: directory).first { $0.name == name })
+    var arguments = ["run", golden.scriptFile]
+    if golden.keepGoing { arguments.insert("--keep-going", at: 0) }
+    let result = try Executable.run(arguments, in: directory)
+    golden.updateIfAsked(result)
+    #expect(result.stdout == golden.expectedStdout)
+    #expect(result.stderr == golden.expectedStderr)
+    #expect(result.exit == golden.expectedExit)
+  }
+
+  @Test("a script that quits with unsaved changes to its open file fails and says what it left")
+  func quitWithUnsavedChanges() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "modelgraph-unsaved-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let script = directory.appendingPathComponent("quit.mgscript")
+    try """
+    open "notes.mgs"
+    entity Note { text: String }
+    insert Note { text: "kept" }
+    save
+    insert Note { text: "lost?" }
+    count Note
+    .quit
+    count Note
+
+    """.write(to: script, atomically: true, encoding: .utf8)
+    let result = try Executable.run(["run", "quit.mgscript"], in: directory)
+    #expect(result.stdout == "2\n")
+    #expect(
+      result.stderr
+        == "modelgraph: error: the script ended with unsaved changes (1 inserted object) to"
+        + " notes.mgs; end it with save, or rollback to drop them\n")
+    #expect(result.exit == 1)
+    let reopened = try Executable.run(["notes.mgs", "-c", "count Note"], in: directory)
+    #expect(reopened == ScriptResult(stdout: "1\n", stderr: "", exit: 0))
+  }
+
   @Test("a script on standard input runs in script mode, with <stdin> in diagnostics")
   func standardInput() throws {
     let result = try Executable.run(

@@ -75,3 +75,118 @@ struct TypedFileTests {
       ))
   }
 }
+
+/// A Codable value a typed process stores in a composite attribute.
+private struct Address: CompositeValue, Equatable {
+  var city: String
+  var zip: String
+  var geo: Point? = nil
+  var floors: [Int] = []
+}
+
+/// A Codable value inside another.
+private struct Point: Codable, Equatable {
+  var lat: Double
+  var lon: Double
+}
+
+private final class Office: PersistentModel {
+  @Attribute var name: String
+  @Attribute var address: Address
+}
+
+@Suite("Codable values in files written by the typed API")
+struct TypedCompositeTests {
+  @Test("a Codable attribute shows as its JSON text; .dump refuses it with a clear error")
+  func compositeShown() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "modelgraph-composite-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("offices.mgs")
+    do {
+      let container = try ModelContainer(
+        for: Office.self, configurations: ModelConfiguration(url: url))
+      let context = ModelContext(container)
+      let office = Office()
+      office.name = "HQ"
+      office.address = Address(city: "Lisbon", zip: "1100")
+      context.insert(office)
+      try context.save()
+      try container.snapshot()
+    }
+    let result = InProcess.run(
+      "open \"\(url.path)\"\nfetch Office where name == \"HQ\"\nfetch Office.address where name == \"HQ\"\n.dump",
+      path: "c")
+    // The JSON with its keys sorted, whatever order the encoder wrote them in.
+    let json = #"{"city":"Lisbon","floors":[],"zip":"1100"}"#
+    #expect(result.stdout.contains("Office/0.0  HQ    \(json)\n(1 object)\n"))
+    #expect(
+      result.stdout.hasSuffix(
+        "address\n\(String(repeating: "-", count: json.count))\n\(json)\n(1 row)\n"))
+    #expect(
+      result.stderr.hasPrefix(
+        "c:4:1: error: .dump cannot write Office.address: the runner cannot declare or insert"
+          + " Codable (Address) values yet"))
+  }
+
+  @Test("a Codable value's fields: in conditions, columns and groups, nested, tested by the runner")
+  func compositeFields() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "modelgraph-fields-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("offices.mgs")
+    do {
+      let container = try ModelContainer(
+        for: Office.self, configurations: ModelConfiguration(url: url))
+      let context = ModelContext(container)
+      for (name, address) in [
+        ("HQ", Address(city: "Lisbon", zip: "1100")),
+        ("Branch", Address(city: "Porto", zip: "4000", geo: Point(lat: 41.15, lon: -8.61))),
+        ("Annex", Address(city: "Lisbon", zip: "1200", floors: [3, 4, 5])),
+      ] {
+        let office = Office()
+        office.name = name
+        office.address = address
+        context.insert(office)
+      }
+      try context.save()
+      try container.snapshot()
+    }
+    let result = InProcess.run(
+      """
+      open "\(url.path)"
+      fetch Office.name, address.city, address.geo.lat, address.floors.@count where address.city BEGINSWITH "L" OR address.geo.lat > 41 sort name
+      count Office by address.city
+      count Office where address.geo.lat > 40 AND address.zip == "4000"
+      .explain fetch Office where address.city == "Lisbon"
+      count Office where address.street == "Main"
+      count Office where address.city > 3
+      """, path: "f", keepGoing: true)
+    #expect(
+      result.stdout.hasPrefix(
+        """
+        name    address.city  address.geo.lat  address.floors.@count
+        ------  ------------  ---------------  ---------------------
+        Annex   Lisbon                    nil                      3
+        Branch  Porto                   41.15                      0
+        HQ      Lisbon                    nil                      0
+        (3 rows)
+        address.city  count
+        ------------  -----
+        Lisbon            2
+        Porto             1
+        (2 groups)
+        1
+
+        """))
+    #expect(result.stdout.contains("runner: tests address.city == \"Lisbon\" on each candidate"))
+    #expect(
+      result.stderr.contains(
+        "f:6:28: error: cannot read the field 'street' of Address: no stored Address value has it"))
+    #expect(
+      result.stderr.contains("f:7:35: error: type mismatch: address.city is String, 3 is Int"))
+    #expect(result.exit == 1)
+  }
+}

@@ -13,7 +13,17 @@ public struct DiagnosticRenderer: Sendable {
 
   /// The three lines of `error` (two when the line is not in the source), newline-terminated.
   public func render(_ error: ScriptError) -> String {
-    var text = "\(path):\(error.location.line):\(error.location.column): error: \(error.message)\n"
+    render(error, severity: "error")
+  }
+
+  /// The three lines of a warning at `location`, as ``render(_:)`` formats errors.
+  public func renderWarning(_ message: String, at location: SourceLocation) -> String {
+    render(ScriptError(message, at: location), severity: "warning")
+  }
+
+  private func render(_ error: ScriptError, severity: String) -> String {
+    var text =
+      "\(path):\(error.location.line):\(error.location.column): \(severity): \(error.message)\n"
     let index = error.location.line - 1
     guard lines.indices.contains(index) else { return text }
     let line = lines[index].replacingTabs()

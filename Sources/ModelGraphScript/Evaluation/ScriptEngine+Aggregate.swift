@@ -28,7 +28,11 @@ extension ScriptEngine {
     }
     var grouping: String?
     var groupingRelationship: String?
-    if let (name, location) = statement.groupBy, name != "class" {
+    var groupingPath: Bound?
+    if let (name, location) = statement.groupBy, name.contains(".") {
+      groupingPath = try self.groupingPath(name, of: entity, at: location)
+      grouping = name
+    } else if let (name, location) = statement.groupBy, name != "class" {
       if let slot = entity.attributeSlot(named: name) {
         if case .array = entity.attributes[slot].valueType {
           throw ScriptError("cannot group by an array attribute", at: location)
@@ -57,17 +61,17 @@ extension ScriptEngine {
     }
     let keys = try prepared.plan.keys(residual: residual)
     let evaluator = evaluator
+    let display = objectDisplay()
     let attributeName = slot.map { entity.attributes[$0].name }
     var groups: [ModelValue: [ModelValue]] = [:]
     var order: [ModelValue] = []
     for key in keys {
       try checkInterrupt()
       let group: ModelValue
-      if let groupingRelationship {
-        group =
-          evaluator.related(groupingRelationship, of: key).first.map {
-            .string(identifier($0))
-          } ?? .null
+      if let groupingPath {
+        group = display.shown(try evaluator.evaluate(groupingPath, [0: .object(key)]))
+      } else if let groupingRelationship {
+        group = evaluator.related(groupingRelationship, of: key).first.map { display($0) } ?? .null
       } else if let grouping {
         group = evaluator.attribute(grouping, of: key)
       } else if statement.groupBy != nil {
@@ -96,9 +100,7 @@ extension ScriptEngine {
     let rows = try order.map { group in
       [group, try Aggregation.apply(statement.function, groups[group] ?? [])] as [ModelValue?]
     }
-    output(
-      ResultSet(columns: [grouping ?? "class", label], rows: rows, noun: ("group", "groups"))
-        .render(mode))
+    emit(ResultSet(columns: [grouping ?? "class", label], rows: rows, noun: ("group", "groups")))
   }
 
   /// One value: bare in table and CSV mode, a JSON value in JSON mode.

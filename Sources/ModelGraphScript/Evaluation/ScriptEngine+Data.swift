@@ -3,7 +3,7 @@ import ModelGraphCore
 extension ScriptEngine {
   func insert(_ statement: InsertStatement) throws {
     let entity = try self.entity(statement.entity, at: statement.entityLocation)
-    var binder = Binder(catalog: catalog, root: nil, scriptVariables: variables)
+    var binder = makeBinder(root: nil)
     var attributes: [(slot: Int, value: ModelValue)] = []
     var relationships: [(slot: Int, keys: [ObjectKey])] = []
     var given: Set<String> = []
@@ -21,7 +21,19 @@ extension ScriptEngine {
         throw ScriptError("\(entity.name) has no attribute or relationship '\(name)'", at: location)
       }
     }
-    for (name, value) in schema.defaultValues(for: entity, in: catalog) where !given.contains(name)
+    let key = try insertObject(
+      entity, attributes: attributes, relationships: relationships, given: given)
+    if let variable = statement.variable { variables[variable] = key }
+  }
+
+  /// Inserts an object of `entity` with the values given, the defaults of the attributes not
+  /// `given`, and the required attributes left unset noted for validation.
+  func insertObject(
+    _ entity: ResolvedEntity, attributes given: [(slot: Int, value: ModelValue)],
+    relationships: [(slot: Int, keys: [ObjectKey])], given names: Set<String>
+  ) throws -> ObjectKey {
+    var attributes = given
+    for (name, value) in schema.defaultValues(for: entity, in: catalog) where !names.contains(name)
     {
       attributes.append((entity.attributeSlot(named: name)!, value))
     }
@@ -35,12 +47,12 @@ extension ScriptEngine {
     session.noteUnsetAttributes(unset, of: key)
     for (slot, value) in attributes { try write(value, to: key, slot: slot) }
     for (slot, keys) in relationships { setRelationship(of: key, slot: slot, to: keys) }
-    if let variable = statement.variable { variables[variable] = key }
+    return key
   }
 
   func update(_ statement: UpdateStatement, at location: SourceLocation) throws {
     let (entity, keys) = try targetObjects(statement.target)
-    var binder = Binder(catalog: catalog, root: entity.index, scriptVariables: variables)
+    var binder = makeBinder(root: entity.index)
     var plans: [(slot: Int, isAttribute: Bool, expression: Expression)] = []
     var given: Set<String> = []
     for (name, expression, nameLocation) in statement.assignments {
@@ -114,8 +126,7 @@ extension ScriptEngine {
     _ expression: Expression, _ attribute: AttributeDescription, _ binder: inout Binder,
     self key: ObjectKey?
   ) throws -> ModelValue {
-    var scoped = Binder(
-      catalog: binder.catalog, root: key.map { Int($0.entity) }, scriptVariables: variables)
+    var scoped = makeBinder(root: key.map { Int($0.entity) })
     let (bound, type) = try scoped.bind(expression)
     switch type {
     case .object, .objects:
@@ -142,8 +153,7 @@ extension ScriptEngine {
     _ expression: Expression, _ relationship: RelationshipDescription, _ binder: inout Binder,
     self key: ObjectKey?
   ) throws -> [ObjectKey] {
-    var scoped = Binder(
-      catalog: binder.catalog, root: key.map { Int($0.entity) }, scriptVariables: variables)
+    var scoped = makeBinder(root: key.map { Int($0.entity) })
     let (bound, type) = try scoped.bind(expression)
     let bindings: [Int: RunValue] = key.map { [0: .object($0)] } ?? [:]
     let destination = catalog.entity(named: relationship.destination)!

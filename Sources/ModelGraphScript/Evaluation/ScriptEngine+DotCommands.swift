@@ -1,3 +1,4 @@
+import Foundation
 import ModelGraphCore
 
 extension ScriptEngine {
@@ -19,15 +20,72 @@ extension ScriptEngine {
       }
       self.mode = mode
     case "stats":
-      output(stats().render(mode))
+      emit(stats())
     case "help":
       output(Help.text)
     case "quit", "exit":
-      quit()
+      if mayQuit(at: location) { quit() }
+    case "display":
+      try chooseDisplay(arguments, at: location)
+    case "tables":
+      let names = catalog.entities.map(\.name).sorted()
+      output(names.isEmpty ? "" : names.joined(separator: "  ") + "\n")
+    case "headers":
+      showsHeaders = try onOff(arguments, ".headers", at: location)
+    case "echo":
+      echoes = try onOff(arguments, ".echo", at: location)
+    case "output", "once":
+      let files = try DotArguments.split(arguments, at: location)
+      guard files.count <= 1 else {
+        throw ScriptError(".\(name) takes one file name", at: location)
+      }
+      try redirect(to: files.first, once: name == "once", at: location)
+    case "dump":
+      guard arguments.isEmpty else { throw ScriptError(".dump takes no arguments", at: location) }
+      output(try dump(at: location))
+    case "read":
+      let files = try DotArguments.split(arguments, at: location)
+      guard files.count == 1 else { throw ScriptError(".read takes one file name", at: location) }
+      try read(files[0], at: location)
+    case "import":
+      let words = try DotArguments.split(arguments, at: location)
+      guard words.count == 2 else {
+        throw ScriptError(".import takes a file and a class: .import trips.csv Trip", at: location)
+      }
+      try importFile(words[0], into: words[1], at: location)
     default:
       throw ScriptError(
-        "unknown dot-command '.\(name)'; expected .schema, .explain, .timing, .mode, .stats, .help"
-          + " or .quit", at: location)
+        "unknown dot-command '.\(name)'; expected .schema, .tables, .explain, .dump, .import,"
+          + " .read, .output, .once, .mode, .headers, .display, .echo, .timing, .stats, .help"
+          + " or .quit",
+        at: location)
+    }
+  }
+
+  private func onOff(_ argument: String, _ command: String, at location: SourceLocation) throws
+    -> Bool
+  {
+    switch argument.lowercased() {
+    case "on": return true
+    case "off": return false
+    default: throw ScriptError("\(command) takes on or off", at: location)
+    }
+  }
+
+  /// `.read FILE`: runs the file's statements here, as if typed.
+  private func read(_ path: String, at location: SourceLocation) throws {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw ScriptError("cannot read \(path)", at: location)
+    }
+    guard readDepth < 16 else {
+      throw ScriptError(
+        ".read nests more than 16 files deep (does \(path) read itself?)", at: location)
+    }
+    guard let scriptReader else { return }
+    readDepth += 1
+    defer { readDepth -= 1 }
+    guard scriptReader(data, path) else {
+      throw ScriptError(".read \(path): a statement in it failed", at: location)
     }
   }
 
@@ -65,16 +123,27 @@ enum Help {
       update Class|$v set name = expression, … [where condition]
       delete Class|$v [where condition]
       fetch [only] Class [where condition] [sort key [asc|desc], …] [limit n] [offset n] [prefetch rel, …]
-      count [only] Class [where condition] [limit n] [offset n] | [by class|attribute|to-one]
-      sum|min|max|avg [only] Class.attribute [where condition] [by class|attribute|to-one]
+      fetch [only] Class.column, column, … [where …] [sort …] [limit n] [offset n]   (columns: trip.name, rel.@count, a * b)
+      count [only] Class [where condition] [limit n] [offset n] | [by class|attribute|to-one|trip.name]
+      sum|min|max|avg [only] Class.attribute [where condition] [by class|attribute|to-one|trip.name]
+      alter entity Class add name: Type[?] [= default] [index] | drop name | rename old to new
       save | rollback | begin | commit
       open "file.mgs" | load "file.mgs" | snapshot ["file.mgs"]
     Conditions use NSPredicate's format: == != < <= > >= BEGINSWITH ENDSWITH CONTAINS LIKE MATCHES
       (with [c] [d] [cd]), IN {…}, BETWEEN {a, b}, AND OR NOT, ANY/ALL/NONE rel.attr, rel.@count,
       SUBQUERY(rel, $x, condition).@count, key paths through relationships, self IS [ONLY] Class,
-      (self AS Class).attribute. Dates: 2026-05-01 or 2026-05-01T09:30:00Z. Comments: -- text.
-    Dot-commands: .schema [Class]  .explain fetch|count …  .timing on|off  .mode table|json|csv
-      .stats  .help  .quit
+      (self AS Class).attribute. Dates: 2026-05-01 or 2026-05-01T09:30:00Z, now(), today() (UTC),
+      with + or - seconds of constants: now() - 7 days (seconds, minutes, hours, days, weeks).
+      Comments: -- text.
+    Dot-commands: .schema [Class]  .tables  .explain fetch|count …  .dump  .read FILE
+      .import FILE Class (CSV with a header row, or a JSON array)  .output [FILE]  .once FILE
+      .mode table|json|csv  .headers on|off  .display Class attribute|none  .echo on|off
+      .timing on|off  .stats  .help  .quit
+    Related objects show as Trip/0.0 (Lisbon) in tables: the .display attribute, else the first
+    unique String attribute, else name or title.
+    Changes stay unsaved until save; .quit with unsaved changes asks again in the REPL.
+    REPL keys: Tab completes, Ctrl-R searches history (~/.modelgraph_history), Ctrl-A/E, Alt-b/f,
+      Ctrl-W, Alt-d, Ctrl-K, Ctrl-U, Ctrl-Y.
 
     """
 }

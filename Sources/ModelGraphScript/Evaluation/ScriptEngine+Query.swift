@@ -1,3 +1,4 @@
+import Foundation
 import ModelGraphCore
 
 /// A query compiled for the engine: its plan, and the conditions the runner tests itself.
@@ -15,7 +16,7 @@ extension ScriptEngine {
   /// Compiles a query statement: the class, the condition and the sort keys checked.
   func prepare(_ query: QueryStatement, window: Bool = true) throws -> PreparedQuery {
     let entity = try self.entity(query.entity, at: query.entityLocation)
-    var binder = Binder(catalog: catalog, root: entity.index, scriptVariables: variables)
+    var binder = makeBinder(root: entity.index)
     var conjuncts: [(Bound, String)] = []
     if let condition = query.condition {
       if case .and(let operands) = condition.kind {
@@ -120,7 +121,11 @@ extension ScriptEngine {
   func fetch(_ query: QueryStatement) throws {
     let entity = try self.entity(query.entity, at: query.entityLocation)
     let keys = try keys(query)
-    output(try objectRows(keys, of: entity, prefetch: query.prefetch.map(\.name)).render(mode))
+    if !query.columns.isEmpty {
+      emit(try projection(query, of: entity, keys: keys))
+      return
+    }
+    emit(try objectRows(keys, of: entity, prefetch: query.prefetch.map(\.name)))
   }
 
   func explain(_ query: QueryStatement) throws {
@@ -138,7 +143,8 @@ extension ScriptEngine {
   }
 
   /// A row per object: its identifier, the attributes of the class queried and of the
-  /// subclasses present, to-one relationships as identifiers, prefetched to-many ones as lists.
+  /// subclasses present, to-one relationships and prefetched to-many ones (as lists) shown by
+  /// ``ObjectDisplay``.
   func objectRows(_ keys: [ObjectKey], of entity: ResolvedEntity, prefetch: [String]) throws
     -> ResultSet
   {
@@ -157,16 +163,21 @@ extension ScriptEngine {
     .map(\.name)
     var rows: [[ModelValue?]] = []
     let evaluator = evaluator
+    let display = objectDisplay()
     for key in keys {
       try checkInterrupt()
       let object = catalog.entities[Int(key.entity)]
       var row: [ModelValue?] = [.string(identifier(key))]
       for name in attributeNames {
+        guard let slot = object.attributeSlot(named: name) else {
+          row.append(nil)
+          continue
+        }
         row.append(
-          object.attributeSlot(named: name) == nil ? nil : evaluator.attribute(name, of: key))
+          Self.readable(evaluator.attribute(name, of: key), object.attributes[slot].valueType))
       }
       for name in relationshipNames {
-        let related = evaluator.related(name, of: key).map { ModelValue.string(identifier($0)) }
+        let related = evaluator.related(name, of: key).map { display($0) }
         let isToMany = object.relationships[object.relationshipSlot(named: name)!].isToMany
         row.append(isToMany ? .array(related) : related.first ?? .null)
       }
@@ -174,5 +185,19 @@ extension ScriptEngine {
     }
     return ResultSet(
       columns: ["id"] + attributeNames + relationshipNames, rows: rows, noun: ("object", "objects"))
+  }
+}
+
+extension ScriptEngine {
+  /// A value as results show it: a Codable (composite) value as its JSON text with sorted
+  /// keys, not Base64.
+  static func readable(_ value: ModelValue, _ type: ValueType) -> ModelValue {
+    guard case .composite = type, case .data(let data) = value,
+      let json = try? JSONDecoder().decode(ImportValue.self, from: data)
+    else { return value }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard let sorted = try? encoder.encode(json) else { return value }
+    return .string(String(decoding: sorted, as: UTF8.self))
   }
 }

@@ -17,6 +17,18 @@ public final class ScriptEngine {
   public var mode: OutputMode = .table
   /// Whether each statement's duration is printed.
   public var timing = false
+  /// Whether tables and CSV start with a header (`.headers on|off`).
+  public var showsHeaders = true
+  /// Whether each statement is printed before it runs (`.echo on|off`).
+  public var echoes = false
+  /// Runs a script file for `.read`: its bytes and path; the runner sets it.
+  var scriptReader: ((Data, String) -> Bool)?
+  /// How many `.read` files are running inside each other.
+  var readDepth = 0
+  /// Where output goes after `.output FILE` or `.once FILE`, if not to ``output``.
+  var redirection: Redirection?
+  /// The attributes `.display` chose to name objects of a class in results (empty: none).
+  var displayAttributes: [String: String] = [:]
   /// Whether Ctrl-C (``Interrupt/request()``) stops a running statement; the REPL turns it on.
   public var handlesInterrupts = false
   /// Called when a statement starts, after a pending interrupt is cleared (for tests).
@@ -28,6 +40,15 @@ public final class ScriptEngine {
   var schema = ScriptSchema()
   var variables: [String: ObjectKey] = [:]
   var inTransaction = false
+
+  /// Whether `.quit` with unsaved changes must be given twice (the REPL asks; scripts do not).
+  public var asksBeforeDiscarding = false
+  /// Where warnings go, with the statement's position; the runner sets it.
+  public var warningHandler: ((String, SourceLocation) -> Void)?
+  /// Whether the last statement was a `.quit` that warned about unsaved changes.
+  var warnedAboutQuitting = false
+  /// The classes `alter entity` changed since the last save.
+  var alteredClasses: [String] = []
 
   /// An engine with an empty in-memory store.
   public init(output: @escaping (String) -> Void = { print($0, terminator: "") }) {
@@ -47,8 +68,12 @@ public final class ScriptEngine {
   /// - Throws: ``ScriptError`` with the position to blame.
   public func execute(_ statement: Statement) throws {
     if handlesInterrupts { Interrupt.reset() }
+    if !statement.isQuit { warnedAboutQuitting = false }
     onStatementStart?()
     let start = ContinuousClock.now
+    // `.once FILE` sends the output of the statement after it to the file.
+    let endsOnce = redirection?.isOnce == true && !statement.isOnce
+    defer { if endsOnce { endRedirection() } }
     do {
       try run(statement)
     } catch let error as EvaluationError {
@@ -90,7 +115,10 @@ public final class ScriptEngine {
     case .fetch(let query): try fetch(query)
     case .aggregate(let aggregate): try self.aggregate(aggregate)
     case .explain(let query): try explain(query)
-    case .save: try save(at: statement.location)
+    case .save:
+      try save(at: statement.location)
+      alteredClasses = []
+    case .alter(let alter): try self.alter(alter)
     case .rollback:
       inTransaction = false
       session.rollback()
@@ -109,10 +137,21 @@ public final class ScriptEngine {
         throw ScriptError("no transaction is open; begin one first", at: statement.location)
       }
       try save(at: statement.location)
+      alteredClasses = []
       inTransaction = false
-    case .open(let path): try open(path, bind: true, at: statement.location)
-    case .load(let path): try open(path, bind: false, at: statement.location)
-    case .snapshot(let path): try snapshot(path, at: statement.location)
+    case .open(let path):
+      try checkNoAlteredSchema(at: statement.location)
+      try open(path, bind: true, at: statement.location)
+      alteredClasses = []
+    case .load(let path):
+      try checkNoAlteredSchema(at: statement.location)
+      try open(path, bind: false, at: statement.location)
+      alteredClasses = []
+    case .snapshot(let path):
+      try snapshot(path, at: statement.location)
+      warnIfSnapshotMissesChanges(path, at: statement.location)
+      // The snapshot holds the store's schema, altered or not.
+      alteredClasses = []
     case .dotCommand(let name, let arguments):
       try dotCommand(name, arguments, at: statement.location)
     }
@@ -132,6 +171,13 @@ public final class ScriptEngine {
     schema = ScriptSchema()
     variables = [:]
     inTransaction = false
+  }
+
+  /// Replaces the store with a migrated version of it: the objects keep their identifiers,
+  /// so variables, the bound file and the declared defaults and indexes stay.
+  func replaceStoreKeepingSession(_ newStore: Store) {
+    store = newStore
+    session = Session(store: newStore)
   }
 
   func bindFile(_ path: String?) { file = path }
@@ -166,5 +212,19 @@ public final class ScriptEngine {
   /// The identifier text of an object.
   func identifier(_ key: ObjectKey) -> String {
     "\(catalog.entities[Int(key.entity)].name)/\(key.row).\(key.generation)"
+  }
+}
+
+extension Statement {
+  /// Whether this is `.quit` or `.exit`.
+  var isQuit: Bool {
+    guard case .dotCommand(let name, _) = kind else { return false }
+    return name == "quit" || name == "exit"
+  }
+
+  /// Whether this is `.once`.
+  var isOnce: Bool {
+    guard case .dotCommand(let name, _) = kind else { return false }
+    return name == "once"
   }
 }

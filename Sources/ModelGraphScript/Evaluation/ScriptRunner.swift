@@ -14,6 +14,10 @@ public struct ScriptRunner {
     self.engine = engine
     self.keepGoing = keepGoing
     self.errorOutput = errorOutput
+    engine.scriptReader = { [unowned engine] data, path in
+      ScriptRunner(engine: engine, keepGoing: keepGoing, errorOutput: errorOutput).run(
+        data, path: path)
+    }
   }
 
   /// Runs `source`, named `path` in diagnostics.
@@ -24,11 +28,16 @@ public struct ScriptRunner {
   @discardableResult
   public func run(_ source: String, path: String) -> Bool {
     let renderer = DiagnosticRenderer(path: path, source: source)
+    let errorOutput = errorOutput
+    let outerHandler = engine.warningHandler
+    engine.warningHandler = { errorOutput(renderer.renderWarning($0, at: $1)) }
+    defer { engine.warningHandler = outerHandler }
     var parser = Parser(source: source)
     var succeeded = true
     while !engine.shouldQuit {
       do {
         guard let statement = try parser.nextStatement() else { break }
+        if engine.echoes { engine.output(parser.text(of: statement) + "\n") }
         try engine.execute(statement)
       } catch let error as ScriptError {
         succeeded = false
@@ -55,5 +64,15 @@ public struct ScriptRunner {
       return false
     }
     return succeeded
+  }
+
+  /// Reports a script's end with unsaved changes to an open file (see
+  /// ``ScriptEngine/unsavedChangesAtEnd``).
+  ///
+  /// - Returns: Whether the session ended with nothing unsaved to lose.
+  public func checkNothingUnsaved() -> Bool {
+    guard let message = engine.unsavedChangesAtEnd else { return true }
+    errorOutput("modelgraph: error: \(message)\n")
+    return false
   }
 }

@@ -4,7 +4,7 @@ import ModelGraphCore
 /// Splits a script into tokens; `--` starts a comment that runs to the end of the line.
 ///
 /// Dates are literals: `2026-05-01`, `2026-05-01T09:30:00Z` (UTC unless an offset is given).
-/// Strings use double or single quotes with `\"`, `\'`, `\\`, `\n` and `\t` escapes.
+/// Strings use double or single quotes with `\"`, `\'`, `\\`, `\n`, `\r` and `\t` escapes.
 public struct Lexer {
   private let characters: [Character]
   private var index = 0
@@ -210,6 +210,7 @@ public struct Lexer {
         switch escaped {
         case "n": text.append("\n")
         case "t": text.append("\t")
+        case "r": text.append("\r")
         case "\\", "\"", "'": text.append(escaped)
         default:
           throw ScriptError("unknown escape '\\\(escaped)' in string", at: start)

@@ -5,8 +5,8 @@ import ModelGraphCore
 /// hold a comma, quote or line break;
 /// `nil` is an empty field.
 enum CSVFormat {
-  static func render(_ result: ResultSet) -> String {
-    var text = result.columns.map(field).joined(separator: ",") + "\n"
+  static func render(_ result: ResultSet, headers: Bool = true) -> String {
+    var text = headers ? result.columns.map(field).joined(separator: ",") + "\n" : ""
     for row in result.rows {
       text +=
         row.map { value in

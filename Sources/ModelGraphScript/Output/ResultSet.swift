@@ -9,12 +9,13 @@ struct ResultSet {
   /// What a row is, for the table footer: singular and plural (`object`, `objects`).
   var noun: (String, String)
 
-  /// The rows printed in `mode`, newline-terminated.
-  func render(_ mode: OutputMode) -> String {
+  /// The rows printed in `mode`, newline-terminated; `headers: false` leaves out the column
+  /// names of tables and CSV.
+  func render(_ mode: OutputMode, headers: Bool = true) -> String {
     switch mode {
-    case .table: TableFormat.render(self)
+    case .table: TableFormat.render(self, headers: headers)
     case .json: JSONFormat.render(self)
-    case .csv: CSVFormat.render(self)
+    case .csv: CSVFormat.render(self, headers: headers)
     }
   }
 }

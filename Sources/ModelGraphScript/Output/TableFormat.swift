@@ -3,7 +3,7 @@ import ModelGraphCore
 
 /// Aligned columns: numbers to the right, everything else to the left.
 enum TableFormat {
-  static func render(_ result: ResultSet) -> String {
+  static func render(_ result: ResultSet, headers: Bool = true) -> String {
     let cells = result.rows.map { row in row.map { $0.map(plainText).map(escapeControls) ?? "" } }
     var widths = result.columns.map(\.count)
     for row in cells {
@@ -23,8 +23,11 @@ enum TableFormat {
         return numeric[index] ? padding + value : value + padding
       }.joined(separator: "  ").trimmingTrailingSpaces()
     }
-    var text = line(result.columns) + "\n"
-    text += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
+    var text = ""
+    if headers {
+      text += line(result.columns) + "\n"
+      text += widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ") + "\n"
+    }
     for row in cells { text += line(row) + "\n" }
     let count = result.rows.count
     text += "(\(count) \(count == 1 ? result.noun.0 : result.noun.1))\n"

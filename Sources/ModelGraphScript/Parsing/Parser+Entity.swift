@@ -39,7 +39,7 @@ extension Parser {
     return declaration
   }
 
-  private mutating func parseMember() throws -> MemberDeclaration {
+  mutating func parseMember() throws -> MemberDeclaration {
     let (name, location) = try expectIdentifier("a member name (name: Type)")
     try expect(symbol: ":", "after the member name '\(name)'")
     let typeLocation = current.location

@@ -1,3 +1,4 @@
+import Foundation
 import ModelGraphCore
 
 /// Words that end a key path: NSPredicate's operators and the statements' clause keywords.
@@ -197,6 +198,13 @@ extension Parser {
     switch token.kind {
     case .literal(let value):
       position += 1
+      // `7 days`: a number of seconds, for date arithmetic.
+      if let unit = current.identifier.flatMap({ Self.durationUnits[$0.lowercased()] }),
+        current.location.line == location.line, let number = Arithmetic.double(value)
+      {
+        position += 1
+        return try node(.literal(.double(number * unit)), at: location)
+      }
       return try node(.literal(value), at: location)
     case .variable(let name):
       position += 1
@@ -251,6 +259,14 @@ extension Parser {
       case "self":
         position += 1
         return try node(.this, at: location)
+      case _
+      where (lower == "now" || lower == "today") && peek().isSymbol("(")
+        && peek(2).isSymbol(")"):
+        // Read when the statement is parsed, just before it runs.
+        position += 3
+        let now = Date()
+        let date = lower == "now" ? now : Self.startOfDay(now)
+        return try node(.literal(.date(date)), at: location)
       case "subquery":
         position += 1
         try expect(symbol: "(", "after SUBQUERY")
@@ -275,5 +291,20 @@ extension Parser {
     default:
       throw ScriptError("expected a value, found \(token.display)", at: location)
     }
+  }
+}
+
+extension Parser {
+  /// Seconds per unit of a duration literal (`7 days`).
+  static let durationUnits: [String: Double] = [
+    "second": 1, "seconds": 1, "minute": 60, "minutes": 60, "hour": 3600, "hours": 3600,
+    "day": 86400, "days": 86400, "week": 604_800, "weeks": 604_800,
+  ]
+
+  /// Midnight UTC of the day of `date`.
+  static func startOfDay(_ date: Date) -> Date {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    return calendar.startOfDay(for: date)
   }
 }

@@ -15,11 +15,22 @@ extension Parser {
     guard let word = start.identifier?.lowercased() else {
       throw ScriptError("expected a statement, found \(start.display)", at: location)
     }
+    if ["help", "quit", "exit"].contains(word) {
+      // As in psql: understood alone on a line; with more after it, a pointer to the dot-command.
+      position += 1
+      guard current.kind == .newline || current.isSymbol(";") || current.kind == .end else {
+        throw ScriptError("'\(word)' is the dot-command .\(word); write .\(word)", at: location)
+      }
+      return Statement(kind: .dotCommand(word, ""), location: location)
+    }
     let kind: Statement.Kind
     switch word {
     case "entity":
       position += 1
       kind = .entity(try parseEntity())
+    case "alter":
+      position += 1
+      kind = .alter(try parseAlter())
     case "let":
       position += 1
       let name: String
@@ -47,7 +58,7 @@ extension Parser {
       kind = .delete(DeleteStatement(target: try parseTarget(clauses: ["where"])))
     case "fetch":
       position += 1
-      kind = .fetch(try parseQuery(clauses: ["where", "sort", "limit", "offset", "prefetch"]))
+      kind = .fetch(try parseFetch())
     case "count", "sum", "min", "max", "avg":
       position += 1
       kind = .aggregate(try parseAggregate(AggregateStatement.Function(rawValue: word)!))
@@ -79,11 +90,40 @@ extension Parser {
       }
     default:
       throw ScriptError(
-        "unknown statement '\(start.identifier!)'; expected entity, insert, update, delete, fetch,"
-          + " count, sum, min, max, avg, save, rollback, begin, commit, open, load, snapshot or a"
-          + " dot-command", at: location)
+        "unknown statement '\(start.identifier!)'; expected entity, alter, insert, update, delete,"
+          + " fetch, count, sum, min, max, avg, save, rollback, begin, commit, open, load, snapshot"
+          + " or a dot-command", at: location)
     }
     return Statement(kind: kind, location: location)
+  }
+
+  /// `entity Name add member | drop name | rename old to new` after `alter`.
+  private mutating func parseAlter() throws -> AlterStatement {
+    guard accept(keyword: "entity") else {
+      throw ScriptError(
+        "expected 'entity' after 'alter', found \(current.display)", at: current.location)
+    }
+    let (entity, entityLocation) = try expectIdentifier("a class name after 'alter entity'")
+    let change: AlterStatement.Change
+    if accept(keyword: "add") {
+      change = .add(try parseMember())
+    } else if accept(keyword: "drop") {
+      let (name, location) = try expectIdentifier("a property name after 'drop'")
+      change = .drop(name, location)
+    } else if accept(keyword: "rename") {
+      let (old, location) = try expectIdentifier("a property name after 'rename'")
+      guard accept(keyword: "to") else {
+        throw ScriptError(
+          "expected 'to' and the new name after 'rename \(old)'", at: current.location)
+      }
+      let (new, _) = try expectIdentifier("the new name after 'to'")
+      change = .rename(old, new, location)
+    } else {
+      throw ScriptError(
+        "expected add, drop or rename after 'alter entity \(entity)', found \(current.display)",
+        at: current.location)
+    }
+    return AlterStatement(entity: entity, entityLocation: entityLocation, change: change)
   }
 
   private mutating func parseExplained() throws -> QueryStatement {
@@ -150,6 +190,20 @@ extension Parser {
     return .query(try parseQuery(clauses: clauses))
   }
 
+  /// `fetch [only] Class [.column, column, …] clauses`.
+  private mutating func parseFetch() throws -> QueryStatement {
+    let isExact = accept(keyword: "only")
+    let (entity, entityLocation) = try expectIdentifier("a class name")
+    var query = QueryStatement(entity: entity, entityLocation: entityLocation, isExact: isExact)
+    if accept(symbol: ".") {
+      repeat {
+        query.columns.append(try parseValueExpression())
+      } while accept(symbol: ",")
+    }
+    try parseClauses(&query, ["where", "sort", "limit", "offset", "prefetch"])
+    return query
+  }
+
   mutating func parseQuery(clauses: [String]) throws -> QueryStatement {
     let isExact = accept(keyword: "only")
     let (entity, entityLocation) = try expectIdentifier("a class name")
@@ -212,7 +266,11 @@ extension Parser {
       guard query.limit == nil, query.offset == nil else {
         throw ScriptError("limit and offset apply to a count without 'by'", at: byLocation)
       }
-      let (name, location) = try expectIdentifier("'class' or an attribute name after 'by'")
+      var (name, location) = try expectIdentifier("'class' or an attribute name after 'by'")
+      // A path through to-one relationships: `by trip.owner.name`.
+      while accept(symbol: ".") {
+        name += "." + (try expectIdentifier("a property name after '.'")).0
+      }
       groupBy = (name, location)
     }
     return AggregateStatement(

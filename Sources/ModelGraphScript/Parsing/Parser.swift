@@ -50,6 +50,23 @@ public struct Parser {
     }
   }
 
+  /// The source text of `statement`, the one just read: from its start to the `;`, line end
+  /// or end of input after it.
+  public func text(of statement: Statement) -> String {
+    let start = statement.location
+    let end = current.location
+    var text: [Substring] = []
+    for line in start.line...max(start.line, end.line) where lines.indices.contains(line - 1) {
+      var part = lines[line - 1]
+      if line == end.line, current.kind != .newline, current.kind != .end {
+        part = part.prefix(max(end.column - 1, 0))
+      }
+      if line == start.line { part = part.dropFirst(start.column - 1) }
+      text.append(part)
+    }
+    return text.joined(separator: "\n").trimmingSpaces()
+  }
+
   /// Moves past the rest of the statement that failed, to the next line at brace depth 0.
   public mutating func skipStatement() {
     var depth = 0

@@ -11,6 +11,9 @@ struct Binder {
   let scriptVariables: [String: ObjectKey]
   var scopes: [String: (index: Int, type: StaticType)] = [:]
   var nextVariable = 1
+  /// A stored value of a field of a Codable type or field path (`city` of `Address` or of
+  /// `Address.geo`), from which the field's type is read; `nil` where no data is at hand.
+  var sampleField: ((String, String) -> ImportValue?)?
 
   init(catalog: SchemaCatalog, root: Int?, scriptVariables: [String: ObjectKey]) {
     self.catalog = catalog
@@ -116,6 +119,9 @@ struct Binder {
         left = coerceConstant(left, to: rightType)
         leftType = Self.type(of: { if case .constant(let v) = left { v } else { .null } }())
       }
+      if leftType == .scalar(.date) || rightType == .scalar(.date) {
+        return try dateArithmetic(left, leftType, op, right, rightType, at: lhs.location)
+      }
       if op == .add, leftType == .scalar(.string), rightType == .scalar(.string) {
         return (.arithmetic(left, op, right), .scalar(.string))
       }
@@ -172,6 +178,8 @@ struct Binder {
       throw ScriptError(
         "'\(name)' is reached through a to-many relationship; use ANY, ALL, NONE, @count or"
           + " SUBQUERY", at: location)
+    case .scalar(.composite(let typeName)):
+      return (.field(base, name), try fieldType(name, of: typeName, at: location))
     default:
       throw ScriptError("\(type) has no property '\(name)'", at: location)
     }

@@ -1,6 +1,9 @@
-/// A minimal line editor over a raw-mode terminal: left/right, home/end (Ctrl-A/Ctrl-E),
-/// backspace, Ctrl-U (clear), Ctrl-K (kill to end), up/down through history, Ctrl-C to
-/// cancel the line, Ctrl-D at an empty line for end of input.
+import Foundation
+
+/// The REPL's line editor on a raw-mode terminal: the keys of readline's emacs mode (see
+/// ``Key``), history through ``History``, Tab completion through a ``Completer``, reverse
+/// search with Ctrl-R, bracketed paste. The behaviour is ``LineEditState``'s; this type reads
+/// bytes, decodes them with ``KeyDecoder`` and draws the line.
 struct LineEditor {
   /// What reading a line ended with.
   enum Result: Equatable {
@@ -12,94 +15,85 @@ struct LineEditor {
     case end
   }
 
-  /// Earlier lines, oldest first.
-  private(set) var history: [String] = []
+  /// Earlier lines, and the file that keeps them.
+  private(set) var history: History
+  /// Lines a multi-line paste brought, read before the terminal is read again.
+  private var queuedLines: [String] = []
+  /// The part of a paste after its last line break: the start of the next line.
+  private var queuedText = ""
+  private var decoder = KeyDecoder()
 
-  /// Reads a line after printing `prompt`.
-  mutating func readLine(prompt: String) -> Result {
-    Terminal.withRawMode { edit(prompt: prompt) }
+  /// An editor whose history lives in `historyFile` (or only in memory).
+  init(historyFile: URL? = nil) {
+    history = History(file: historyFile)
   }
 
-  /// Adds `line` to the history (not blank lines nor repeats).
+  /// Reads a line after printing `prompt`, completing words with `completer`.
+  mutating func readLine(prompt: String, completer: Completer) -> Result {
+    if !queuedLines.isEmpty {
+      let line = queuedLines.removeFirst()
+      Terminal.write(prompt + line + "\r\n")
+      return .line(line)
+    }
+    Terminal.write("\u{1B}[?2004h")
+    defer { Terminal.write("\u{1B}[?2004l") }
+    return Terminal.withRawMode { edit(prompt: prompt, completer: completer) }
+  }
+
+  /// Adds `line` to the history.
   mutating func remember(_ line: String) {
-    guard !line.allSatisfy(\.isWhitespace), history.last != line else { return }
-    history.append(line)
+    history.remember(line)
   }
 
-  private func edit(prompt: String) -> Result {
-    var buffer: [Character] = []
-    var cursor = 0
-    var historyIndex = history.count
-    var draft: [Character] = []
-    var pending: [UInt8] = []
+  private mutating func edit(prompt: String, completer: Completer) -> Result {
+    var state = LineEditState(
+      history: history.entries, text: queuedText, complete: completer.complete)
+    queuedText = ""
     func redraw() {
-      let tail = buffer.count - cursor
-      Terminal.write(
-        "\r\u{1B}[K" + prompt + String(buffer) + (tail > 0 ? "\u{1B}[\(tail)D" : ""))
+      let (text, cursor) = state.display(prompt: prompt, width: Terminal.columns)
+      let back = text.count - cursor
+      Terminal.write("\r" + text + "\u{1B}[K" + (back > 0 ? "\u{1B}[\(back)D" : ""))
     }
     redraw()
     while let byte = Terminal.readByte() {
-      switch byte {
-      case 13, 10:
-        Terminal.write("\r\n")
-        return .line(String(buffer))
-      case 3:
+      guard let key = decoder.feed(byte) else { continue }
+      switch state.handle(key) {
+      case .editing:
+        break
+      case .submit(let line):
+        Terminal.write("\r" + prompt + line + "\u{1B}[K\r\n")
+        while let queued = state.takeQueuedLine() { queuedLines.append(queued) }
+        queuedText = state.buffer.text
+        return .line(line)
+      case .cancel:
         Terminal.write("^C\r\n")
         return .cancelled
-      case 4:
-        if buffer.isEmpty {
-          Terminal.write("\r\n")
-          return .end
-        }
-        if cursor < buffer.count { buffer.remove(at: cursor) }
-      case 127, 8:
-        if cursor > 0 {
-          buffer.remove(at: cursor - 1)
-          cursor -= 1
-        }
-      case 1: cursor = 0
-      case 5: cursor = buffer.count
-      case 11: buffer.removeSubrange(cursor...)
-      case 21:
-        buffer.removeSubrange(..<cursor)
-        cursor = 0
-      case 27:
-        guard Terminal.readByte() == UInt8(ascii: "["), let code = Terminal.readByte() else {
-          continue
-        }
-        switch code {
-        case UInt8(ascii: "A"), UInt8(ascii: "B"):
-          let up = code == UInt8(ascii: "A")
-          if historyIndex == history.count { draft = buffer }
-          let next = up ? historyIndex - 1 : historyIndex + 1
-          guard next >= 0, next <= history.count else { continue }
-          historyIndex = next
-          buffer = next == history.count ? draft : Array(history[next])
-          cursor = buffer.count
-        case UInt8(ascii: "C"): cursor = min(cursor + 1, buffer.count)
-        case UInt8(ascii: "D"): cursor = max(cursor - 1, 0)
-        case UInt8(ascii: "H"): cursor = 0
-        case UInt8(ascii: "F"): cursor = buffer.count
-        case UInt8(ascii: "3"):
-          _ = Terminal.readByte()
-          if cursor < buffer.count { buffer.remove(at: cursor) }
-        default: break
-        }
-      default:
-        guard byte >= 32 else { continue }
-        pending.append(byte)
-        // Collect the bytes of one UTF-8 character before inserting it.
-        let expected = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
-        while pending.count < expected, let more = Terminal.readByte() { pending.append(more) }
-        let text = String(decoding: pending, as: UTF8.self)
-        pending = []
-        for character in text {
-          buffer.insert(character, at: cursor)
-          cursor += 1
-        }
+      case .end:
+        Terminal.write("\r\n")
+        return .end
+      case .clearScreen:
+        Terminal.write("\u{1B}[H\u{1B}[2J")
+      case .list(let candidates):
+        Terminal.write("\r\n" + Self.columns(candidates) + "\r\n")
       }
       redraw()
     }
     return .end
+  }
+
+  /// Candidates in rows, as wide as an 80-column terminal allows.
+  static func columns(_ words: [String]) -> String {
+    let width = (words.map(\.count).max() ?? 0) + 2
+    let perRow = max(1, 80 / width)
+    var rows: [String] = []
+    var index = 0
+    while index < words.count {
+      let row = words[index..<min(index + perRow, words.count)]
+      rows.append(
+        row.map { $0 + String(repeating: " ", count: width - $0.count) }.joined()
+          .trimmingSpaces())
+      index += perRow
+    }
+    return rows.joined(separator: "\r\n")
   }
 }

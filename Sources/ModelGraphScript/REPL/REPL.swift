@@ -6,28 +6,33 @@
 
 /// The interactive loop: reads statements (continuing lines while braces or parentheses are
 /// open), runs them, reports errors and goes on. Ctrl-C cancels the line being typed, or
-/// interrupts a running statement without losing the session.
+/// interrupts a running statement without losing the session. `.quit` or Ctrl-D with unsaved
+/// changes warns and leaves only when repeated.
 public struct REPL {
   private let runner: ScriptRunner
-  private var editor = LineEditor()
+  private var editor: LineEditor
   private var number = 0
 
-  /// A REPL over `engine`, with diagnostics to `errorOutput`.
+  /// A REPL over `engine`, with diagnostics to `errorOutput`, keeping its history in
+  /// `~/.modelgraph_history` (`$MODELGRAPH_HISTORY` names another file; empty keeps none).
   public init(engine: ScriptEngine, errorOutput: @escaping (String) -> Void) {
     engine.handlesInterrupts = true
+    engine.asksBeforeDiscarding = true
+    engine.warningHandler = { message, _ in errorOutput("warning: \(message)\n") }
     runner = ScriptRunner(engine: engine, keepGoing: true, errorOutput: errorOutput)
+    editor = LineEditor(historyFile: History.defaultFile())
   }
 
   /// Reads and runs statements until `.quit` or the end of input.
   public mutating func run() {
     installInterruptHandler()
-    Terminal.write("modelgraph — .help for help, .quit to leave\n")
+    Terminal.write("modelgraph — .help for help, .quit to leave, Tab completes\n")
     var pendingLines: [String] = []
     while !runner.engine.shouldQuit {
       let prompt = pendingLines.isEmpty ? "modelgraph> " : "       ...> "
-      switch editor.readLine(prompt: prompt) {
+      switch editor.readLine(prompt: prompt, completer: runner.engine.completer) {
       case .end:
-        return
+        if runner.engine.mayQuit() { return }
       case .cancelled:
         pendingLines = []
       case .line(let line):

@@ -26,6 +26,13 @@ enum Terminal {
     return try body()
   }
 
+  /// The width of the terminal on standard output, in columns (80 when it cannot be read).
+  static var columns: Int {
+    var size = winsize()
+    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+    return Int(size.ws_col)
+  }
+
   /// One byte from standard input, or `nil` at the end or on an error.
   static func readByte() -> UInt8? {
     var byte: UInt8 = 0

@@ -132,7 +132,7 @@ struct ScriptSchema {
     indexes.merge(newIndexes) { _, new in new }
   }
 
-  private func checkAttributeOptions(_ member: MemberDeclaration, _ type: ValueType) throws {
+  func checkAttributeOptions(_ member: MemberDeclaration, _ type: ValueType) throws {
     if member.inverse != nil || member.deleteRule != nil || member.minimumCount != nil
       || member.maximumCount != nil
     {
@@ -202,7 +202,7 @@ struct ScriptSchema {
     }
   }
 
-  private static func defaultValue(_ expression: Expression, for attribute: AttributeDescription)
+  static func defaultValue(_ expression: Expression, for attribute: AttributeDescription)
     throws -> ModelValue
   {
     let value: ModelValue

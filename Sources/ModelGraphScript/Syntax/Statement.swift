@@ -12,7 +12,8 @@ public struct Statement: Sendable {
     case update(UpdateStatement)
     /// `delete Entity [where condition]` or `delete $variable`.
     case delete(DeleteStatement)
-    /// `fetch [only] Entity [where …] [sort …] [limit n] [offset n] [prefetch …]`.
+    /// `fetch [only] Entity[.column, column, …] [where …] [sort …] [limit n] [offset n]
+    /// [prefetch …]`.
     case fetch(QueryStatement)
     /// `count [only] Entity [where …] [by class|attribute]` and `sum|min|max|avg Entity.attribute …`.
     case aggregate(AggregateStatement)
@@ -34,6 +35,8 @@ public struct Statement: Sendable {
     case explain(QueryStatement)
     /// `.name arguments`: any other dot-command, with the rest of its line.
     case dotCommand(String, String)
+    /// `alter entity Name add|drop|rename …`: a lightweight change to a registered class.
+    case alter(AlterStatement)
   }
 
   /// What the statement does.
@@ -143,6 +146,8 @@ public struct QueryStatement: Sendable {
   public var limit: Int?
   /// The relationships shown with each object.
   public var prefetch: [(name: String, location: SourceLocation)] = []
+  /// The columns of a projection (`fetch Stay.name, trip.name`); empty for whole objects.
+  public var columns: [Expression] = []
 }
 
 /// `count|sum|min|max|avg …`.
@@ -167,6 +172,27 @@ public struct AggregateStatement: Sendable {
   public var query: QueryStatement
   /// The attribute aggregated (`nil` for `count`).
   public var attribute: (name: String, location: SourceLocation)?
-  /// The grouping: `class`, or an attribute name.
+  /// The grouping: `class`, an attribute or to-one relationship, or a path through to-one
+  /// relationships (`trip.name`).
   public var groupBy: (name: String, location: SourceLocation)?
+}
+
+/// `alter entity Name add member | drop name | rename old to new`.
+public struct AlterStatement: Sendable {
+  /// What changes.
+  public enum Change: Sendable {
+    /// `add name: Type [options]`: a new attribute.
+    case add(MemberDeclaration)
+    /// `drop name`: an attribute or relationship removed, with its values.
+    case drop(String, SourceLocation)
+    /// `rename old to new`: an attribute or relationship renamed, keeping its values.
+    case rename(String, String, SourceLocation)
+  }
+
+  /// The class changed.
+  public var entity: String
+  /// Where the class name is.
+  public var entityLocation: SourceLocation
+  /// The change.
+  public var change: Change
 }

@@ -58,7 +58,8 @@ struct ScriptResult: Equatable {
   var exit: Int32
 }
 
-/// Runs scripts in-process, as `modelgraph run` does.
+/// Runs scripts in-process, as `modelgraph run` does (unsaved changes to an open file at the
+/// end fail the run).
 enum InProcess {
   static func run(_ source: String, path: String, keepGoing: Bool = false) -> ScriptResult {
     var stdout = ""
@@ -66,6 +67,7 @@ enum InProcess {
     let engine = ScriptEngine(output: { stdout += $0 })
     let runner = ScriptRunner(engine: engine, keepGoing: keepGoing, errorOutput: { stderr += $0 })
     let succeeded = runner.run(source, path: path)
-    return ScriptResult(stdout: stdout, stderr: stderr, exit: succeeded ? 0 : 1)
+    let nothingLost = runner.checkNothingUnsaved()
+    return ScriptResult(stdout: stdout, stderr: stderr, exit: succeeded && nothingLost ? 0 : 1)
   }
 }

@@ -1,0 +1,51 @@
+import Foundation
+import ModelGraphCore
+
+/// Values written as script text that reads back as the same value: what `.dump` prints.
+enum ScriptLiteral {
+  /// `value` as a literal, or `nil` for a value no literal holds (a non-finite `Double`, `Data`
+  /// that is not UTF-8 text).
+  static func text(_ value: ModelValue) -> String? {
+    switch value {
+    case .null: return "nil"
+    case .bool(let flag): return flag ? "true" : "false"
+    case .int(let number): return String(number)
+    case .uint(let number): return String(number)
+    case .double(let number):
+      guard number.isFinite else { return nil }
+      let text = String(number)
+      return text.contains(".") || text.contains("e") ? text : text + ".0"
+    case .decimal(let number): return number.description
+    case .string(let text): return quote(text)
+    case .date(let date): return DateLiteral.format(date)
+    case .uuid(let uuid): return quote(uuid.uuidString)
+    case .url(let url): return quote(url.absoluteString)
+    case .data(let data):
+      guard let text = String(data: data, encoding: .utf8) else { return nil }
+      return quote(text)
+    case .array(let values):
+      var parts: [String] = []
+      for element in values {
+        guard let part = text(element) else { return nil }
+        parts.append(part)
+      }
+      return "[" + parts.joined(separator: ", ") + "]"
+    }
+  }
+
+  /// A double-quoted string literal with `\\`, `\"`, `\n`, `\r` and `\t` escaped.
+  static func quote(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\\": result += "\\\\"
+      case "\"": result += "\\\""
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result + "\""
+  }
+}
