@@ -81,7 +81,11 @@ public final class ModelContext {
 
   /// The engine key of `identifier`, if it names an entity of this store.
   func key(for identifier: PersistentIdentifier) -> ObjectKey? {
-    guard let entity = container.store.catalog.entity(named: identifier.entityName) else {
+    // The session's catalog first: the store's is behind its lock.
+    guard
+      let entity = session.catalog.entity(named: identifier.entityName)
+        ?? container.store.catalog.entity(named: identifier.entityName)
+    else {
       return nil
     }
     return ObjectKey(
