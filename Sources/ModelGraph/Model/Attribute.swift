@@ -73,12 +73,12 @@ public struct Attribute<Value: PersistentValue> {
           Value.fromStored($0.value(slot, row: row, as: Value.Stored.self))
         }
       }
-      guard let owner else { fatalError("@Attribute used outside a PersistentModel") }
+      guard let owner else { _wrapperOutsideModel("@Attribute") }
       return owner.takeUnretainedValue()._unmanagedValue(slot: Int(slot), value: value)
     }
     nonmutating set {
       guard let owner = owner?.takeUnretainedValue() else {
-        fatalError("@Attribute used outside a PersistentModel")
+        _wrapperOutsideModel("@Attribute")
       }
       if let table = owner._table {
         table.column(Int(slot), as: Value.Stored.self)[owner._row] = newValue.stored

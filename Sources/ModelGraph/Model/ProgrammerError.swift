@@ -8,3 +8,11 @@ func require(
 ) {
   if !condition() { fatalError(message(), file: file, line: line) }
 }
+
+/// Stops the process: a model property wrapper is used in a type that is not a model class.
+///
+/// Out of line, so the inlined property accessors stay small.
+@usableFromInline @inline(never)
+func _wrapperOutsideModel(_ wrapper: StaticString) -> Never {
+  fatalError("\(wrapper) used outside a PersistentModel")
+}

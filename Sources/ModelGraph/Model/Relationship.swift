@@ -46,13 +46,13 @@ public struct Relationship<Value: RelationshipValue> {
   public var wrappedValue: Value {
     get {
       guard let owner = owner?.takeUnretainedValue() else {
-        fatalError("@Relationship used outside a PersistentModel")
+        _wrapperOutsideModel("@Relationship")
       }
       return Value.fromModels(owner._relatedObjects(slot: Int(slot)))
     }
     nonmutating set {
       guard let owner = owner?.takeUnretainedValue() else {
-        fatalError("@Relationship used outside a PersistentModel")
+        _wrapperOutsideModel("@Relationship")
       }
       owner._setRelatedObjects(slot: Int(slot), newValue.models)
     }
