@@ -179,7 +179,7 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
     rowCount = count
   }
 
-  override func clear(row: Int) { self[row] = Element.placeholder }
+  override func clear(row: Int) { Element.clear(row: row, in: self) }
 
   override func copy() -> AnyColumn { Column(sharing: self) }
 

@@ -16,6 +16,11 @@ public protocol ColumnValue: Sendable, Hashable {
   /// A requirement (not only an extension method) so that each conformance gets code
   /// specialized for its type, which a boxed value calls without generic metadata lookups.
   func store(in column: AnyColumn, row: Int)
+  /// Resets `row` of `column`, which must be a column of `Self`, to the placeholder.
+  ///
+  /// A requirement for the same reason as ``store(in:row:)``: deleting objects clears every
+  /// column of their rows, through code specialized for each column's type.
+  static func clear(row: Int, in column: AnyColumn)
 }
 
 extension Bool: ColumnValue {
@@ -215,5 +220,11 @@ extension ColumnValue {
   @inlinable
   public func store(in column: AnyColumn, row: Int) {
     unsafeDowncast(column, to: Column<Self>.self)[row] = self
+  }
+
+  /// Resets `row` of `column`, which must be a column of `Self`, to the placeholder.
+  @inlinable
+  public static func clear(row: Int, in column: AnyColumn) {
+    unsafeDowncast(column, to: Column<Self>.self)[row] = placeholder
   }
 }
