@@ -1,15 +1,15 @@
 /// The handles a context holds for the rows of one entity: one unretained reference per row.
 ///
-/// While few handles are registered they sit in a dictionary, so a context that touches a
-/// handful of objects in a large table does not allocate a slot per row; past
-/// ``denseThreshold`` they move to an array indexed by row, the fastest map for many objects
-/// (design.md: 29 ns to register, 69 ns to find, against 97 and 175 for a dictionary).
+/// While few handles are registered they sit in a small hash map (``SparseRowMap``), so a
+/// context that touches a handful of objects in a large table does not allocate a slot per
+/// row; past ``denseThreshold`` they move to an array indexed by row, the fastest map for many
+/// objects (design.md: 29 ns to register, 69 ns to find, against 97 and 175 for a dictionary).
 struct IdentityTable {
   /// The number of handles at which the table switches to an array indexed by row.
   static let denseThreshold = 512
 
   private var dense: [Unmanaged<PersistentModel>?] = []
-  private var sparse: [Int: Unmanaged<PersistentModel>] = [:]
+  private var sparse = SparseRowMap()
   private var isDense = false
   /// The number of handles registered.
   private(set) var count = 0
@@ -34,9 +34,9 @@ struct IdentityTable {
       }
       let old: Unmanaged<PersistentModel>?
       if let newValue {
-        old = sparse.updateValue(newValue, forKey: row)
+        old = sparse.update(newValue, forRow: row)
       } else {
-        old = sparse.removeValue(forKey: row)
+        old = sparse.remove(row: row)
       }
       count += (newValue != nil ? 1 : 0) - (old != nil ? 1 : 0)
       if sparse.count > Self.denseThreshold { makeDense() }
@@ -44,16 +44,17 @@ struct IdentityTable {
   }
 
   private mutating func makeDense() {
-    let rows = sparse.keys.max() ?? 0
+    let entries = sparse.entries
+    let rows = entries.lazy.map(\.row).max() ?? 0
     dense = Array(repeating: nil, count: max(rows + 1, 64))
-    for (row, handle) in sparse { dense[row] = handle }
-    sparse = [:]
+    for (row, handle) in entries { dense[row] = handle }
+    sparse = SparseRowMap()
     isDense = true
   }
 
   /// The rows that have a handle.
   var rows: [Int] {
-    isDense ? dense.indices.filter { dense[$0] != nil } : Array(sparse.keys)
+    isDense ? dense.indices.filter { dense[$0] != nil } : sparse.entries.map(\.row)
   }
 
   /// Releases the storage when no handle is registered.

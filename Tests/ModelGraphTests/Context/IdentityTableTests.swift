@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Identity map: the handles of one entity's rows")
 struct IdentityTableTests {
-  @Test("few handles in a dictionary, many in an array by row; the same answers in both")
+  @Test("few handles in a hash map, many in an array by row; the same answers in both")
   func sparseThenDense() {
     let objects = (0..<(IdentityTable.denseThreshold + 100)).map { _ in CCTrip() }
     var table = IdentityTable()
@@ -30,5 +30,36 @@ struct IdentityTableTests {
     table[7] = Unmanaged.passUnretained(objects[0])
     #expect(table.count == 1)
     #expect(table.rows == [7])
+  }
+}
+
+@Suite("Identity map: the sparse row map against a dictionary")
+struct SparseRowMapTests {
+  @Test("random inserts, replacements and removals agree with a dictionary", arguments: [1, 2, 3])
+  func randomOperations(seed: UInt64) {
+    let objects = (0..<8).map { _ in CCTrip() }
+    var random = SplitMix64(seed: seed)
+    var map = SparseRowMap()
+    var expected: [Int: ObjectIdentifier] = [:]
+    // Rows from a narrow range collide often, so removals shift long probe runs.
+    let span = [64, 4_096, 1 << 40][Int(seed % 3)]
+    for _ in 0..<20_000 {
+      let row = Int.random(in: 0..<span, using: &random)
+      if Int.random(in: 0..<3, using: &random) == 0 {
+        let removed = map.remove(row: row)
+        #expect(removed.map { ObjectIdentifier($0.takeUnretainedValue()) } == expected[row])
+        expected[row] = nil
+      } else {
+        let object = objects[Int.random(in: 0..<objects.count, using: &random)]
+        let old = map.update(Unmanaged.passUnretained(object), forRow: row)
+        #expect(old.map { ObjectIdentifier($0.takeUnretainedValue()) } == expected[row])
+        expected[row] = ObjectIdentifier(object)
+      }
+      #expect(map.count == expected.count)
+    }
+    for row in 0..<min(span, 5_000) {
+      #expect(map[row].map { ObjectIdentifier($0.takeUnretainedValue()) } == expected[row])
+    }
+    #expect(Set(map.entries.map(\.row)) == Set(expected.keys))
   }
 }
