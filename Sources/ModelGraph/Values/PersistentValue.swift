@@ -131,5 +131,5 @@ extension Array: PersistentValue where Element: PersistentValue {
     stored.map(Element.fromStored)
   }
   /// Each element's storage representation.
-  @inlinable public var stored: [Element.Stored] { map(\.stored) }
+  @inlinable public var stored: [Element.Stored] { map { $0.stored } }
 }
