@@ -13,7 +13,7 @@ extension ModelContainer {
   /// - Complexity: O(size of the store).
   @discardableResult
   public func snapshot() async throws -> Int {
-    let (store, file) = (store, snapshotFile)
+    let (store, file) = (store, files)
     return try await withCheckedThrowingContinuation { continuation in
       snapshotQueue.async {
         continuation.resume(with: Result { try Self.writeSnapshot(of: store, to: file) })

@@ -5,7 +5,9 @@ public enum SnapshotWriter {
   /// Columns are written as they are held in memory (raw for fixed-size types), each in a
   /// block with its length and CRC-32C.
   /// - Complexity: O(total size of the store).
-  public static func encode(_ version: StoreVersion) -> [UInt8] {
+  public static func encode(_ version: StoreVersion, lineage: SnapshotLineage = SnapshotLineage())
+    -> [UInt8]
+  {
     var file = ByteWriter()
     file.bytes.reserveCapacity(estimatedSize(of: version))
     file.bytes.append(contentsOf: SnapshotFormat.magic)
@@ -52,6 +54,10 @@ public enum SnapshotWriter {
           column.encode(into: &$0)
         }
       }
+    }
+    block(.lineage) {
+      $0.append(lineage.generation)
+      $0.append(lineage.previous)
     }
     let footerOffset = UInt64(file.bytes.count)
     let blockOffsets = offsets

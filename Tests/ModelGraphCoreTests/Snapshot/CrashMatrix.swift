@@ -88,8 +88,8 @@ struct CrashMatrix {
       return problems + [problem(.torn, "\(error)")]
     }
     let newBytes = SnapshotWriter.encode(new)
-    let oldBytes = old.map(SnapshotWriter.encode)
-    switch loaded.map(SnapshotWriter.encode) {
+    let oldBytes = old.map { SnapshotWriter.encode($0) }
+    switch loaded.map({ SnapshotWriter.encode($0) }) {
     case newBytes?:
       break
     case let bytes where bytes == oldBytes:

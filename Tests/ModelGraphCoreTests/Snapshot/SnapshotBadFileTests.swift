@@ -113,11 +113,11 @@ struct SnapshotBadFileTests {
   @Test("a future format version is refused as unsupported, naming the version")
   func futureVersion() throws {
     var forge = SnapshotForge(file)
-    forge.header[8] = 2
+    forge.header[8] = 3
     let error = try #require(failure(forge.assemble()))
     #expect(error.code == .unsupportedVersion && error.offset == 8)
-    #expect(error.message.contains("version 2"))
-    forge.header[8] = 1
+    #expect(error.message.contains("version 3"))
+    forge.header[8] = 2
     forge.header[12] = 1
     let flags = try #require(failure(forge.assemble()))
     #expect(flags.code == .unsupportedVersion && flags.offset == 12)

@@ -25,6 +25,11 @@ private struct UnreadableFileIO: FileIO {
   }
   func lock(_ path: String) throws -> Int32 { try system.lock(path) }
   func unlock(_ token: Int32) { system.unlock(token) }
+  func openForAppending(_ path: String) throws -> Int32 { try system.openForAppending(path) }
+  func truncate(_ descriptor: Int32, to length: Int) throws {
+    try system.truncate(descriptor, to: length)
+  }
+  func syncData(_ descriptor: Int32) throws { try system.syncData(descriptor) }
 }
 
 @Suite("Damaged store files through ModelContainer")

@@ -1,0 +1,122 @@
+/// The payload of a journal record: what one save changed, as the rows it left behind.
+///
+/// The payload is a catalog flag (1 followed by the whole catalog when the save is the first
+/// after entities were registered, else 0), a table count, and per table: the entity index,
+/// the table's row count, the number of rows, and per row its index, its stamp and, when an
+/// object lives in it, every attribute and relationship value as a snapshot column block
+/// encodes it. Replaying a record writes those rows exactly, so replay is idempotent.
+enum JournalRecord {
+  /// One table's part of a save: the published table and the rows the save wrote.
+  struct TableRows {
+    var entity: Int
+    var table: Table
+    var rows: [Int]
+  }
+
+  /// The payload of a save that published `tables`, with `catalog` when it grew.
+  static func payload(catalog: SchemaCatalog?, tables: [TableRows]) -> [UInt8] {
+    var writer = ByteWriter()
+    if let catalog {
+      writer.append(UInt8(1))
+      catalog.encode(into: &writer)
+    } else {
+      writer.append(UInt8(0))
+    }
+    writer.append(UInt32(tables.count))
+    for part in tables {
+      let table = part.table
+      writer.append(UInt32(part.entity))
+      writer.append(UInt64(table.rowCount))
+      writer.append(UInt64(part.rows.count))
+      for row in part.rows {
+        writer.append(UInt64(row))
+        let stamp = row < table.rowCount ? table.stamps[row] : 0
+        writer.append(stamp)
+        guard stamp & 1 == 1 else { continue }
+        for column in table.attributeColumns { column.encodeValue(at: row, into: &writer) }
+        for column in table.relationshipColumns { column.encodeValue(at: row, into: &writer) }
+      }
+    }
+    return writer.bytes
+  }
+
+  /// Applies a payload to `catalog` and `tables`, which the caller owns alone.
+  ///
+  /// - Throws: ``SnapshotError`` for an impossible payload (the caller reports it as a
+  ///   ``JournalError``); the tables may then be partly changed.
+  static func apply(
+    _ reader: inout ByteReader, catalog: inout SchemaCatalog, tables: inout [Table]
+  ) throws {
+    switch try reader.read(UInt8.self) {
+    case 0: break
+    case 1:
+      let grown = try SchemaCatalog.decode(from: &reader)
+      guard grown.entities.count >= catalog.entities.count,
+        zip(grown.entities, catalog.entities).allSatisfy({ $0.description == $1.description })
+      else { throw reader.error("the record's catalog does not extend the store's") }
+      for entity in grown.entities.dropFirst(tables.count) { tables.append(Table(entity: entity)) }
+      catalog = grown
+    case let flag: throw reader.error("catalog flag \(flag)")
+    }
+    let count = Int(try reader.read(UInt32.self))
+    var written: [(entity: Int, row: Int)] = []
+    for _ in 0..<count {
+      let entity = Int(try reader.read(UInt32.self))
+      guard entity < tables.count else { throw reader.error("entity \(entity) does not exist") }
+      let table = tables[entity]
+      let rowCount = try reader.read(UInt64.self)
+      guard rowCount <= UInt64(Int32.max) else { throw reader.error("row count \(rowCount)") }
+      table.grow(to: Int(rowCount))
+      let rows = try reader.readCount(minimumSize: 12)
+      for _ in 0..<rows {
+        let rawRow = try reader.read(UInt64.self)
+        guard rawRow < UInt64(table.rowCount) else {
+          throw reader.error("row \(rawRow) is past the table")
+        }
+        let row = Int(rawRow)
+        let stamp = try reader.read(UInt32.self)
+        if table.stamps[row] & 1 == 1 { table.liveCount -= 1 }
+        table.stamps[row] = stamp
+        guard stamp & 1 == 1 else {
+          for column in table.attributeColumns { column.clear(row: row) }
+          for column in table.relationshipColumns { column.clear(row: row) }
+          continue
+        }
+        table.liveCount += 1
+        for column in table.attributeColumns { try column.decodeValue(at: row, from: &reader) }
+        for column in table.relationshipColumns { try column.decodeValue(at: row, from: &reader) }
+        written.append((entity, row))
+      }
+    }
+    try reader.expectEnd()
+    try validateKeys(written, tables: tables, catalog: catalog, reader: reader)
+  }
+
+  /// Every relationship key the record wrote must name a row of its destination's hierarchy.
+  private static func validateKeys(
+    _ written: [(entity: Int, row: Int)], tables: [Table], catalog: SchemaCatalog,
+    reader: ByteReader
+  ) throws {
+    for (entity, row) in written {
+      let table = tables[entity]
+      for (slot, column) in table.relationshipColumns.enumerated() {
+        let relationship = table.entity.relationships[slot]
+        let destination = catalog.entity(named: relationship.destination)?.index ?? -1
+        func check(_ key: ObjectKey) throws {
+          let target = Int(key.entity)
+          guard target < tables.count, Int(key.row) < tables[target].rowCount,
+            tables[target].entity.lineage.contains(destination)
+          else {
+            throw reader.error(
+              "\(table.entity.name).\(relationship.name) of row \(row) points at \(key)")
+          }
+        }
+        if let many = column as? Column<[ObjectKey]> {
+          for key in many[row] { try check(key) }
+        } else if let one = column as? Column<ObjectKey?>, let key = one[row] {
+          try check(key)
+        }
+      }
+    }
+  }
+}
