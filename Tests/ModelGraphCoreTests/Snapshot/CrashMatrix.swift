@@ -131,4 +131,11 @@ struct SkippingIO: FileIO {
   }
   func lock(_ path: String) throws -> Int32 { try base.lock(path) }
   func unlock(_ token: Int32) { base.unlock(token) }
+  func openForAppending(_ path: String) throws -> Int32 { try base.openForAppending(path) }
+  func truncate(_ descriptor: Int32, to length: Int) throws {
+    try base.truncate(descriptor, to: length)
+  }
+  func syncData(_ descriptor: Int32) throws {
+    if !skipped.contains(.sync) { try base.syncData(descriptor) }
+  }
 }

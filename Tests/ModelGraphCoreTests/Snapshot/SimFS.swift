@@ -8,7 +8,8 @@ import ModelGraphCore
 /// A simulated disk behind ``FileIO`` for fault-injection tests.
 ///
 /// Each file has durable contents (what survives a power loss: the contents at its last
-/// `fsync`) and volatile contents (what a reader sees now). Directory entries made by `create`,
+/// `fsync`) and volatile contents (what a reader sees now); every write appends, as with
+/// `O_APPEND`. Directory entries made by `create`,
 /// `rename` and `remove` are visible at once but durable only after the directory's `fsync`.
 /// ``restart(powerLoss:)`` ends the simulated process (open files and locks are dropped) and,
 /// with a power loss, brings every file and entry back to its durable state. Faults: a crash
@@ -19,7 +20,7 @@ final class SimFS: FileIO, @unchecked Sendable {
 
   /// The operations a fault can be injected into.
   enum Operation: String, CaseIterable, Sendable {
-    case read, create, write, sync, close, rename, syncDirectory, remove, lock
+    case read, create, write, sync, close, rename, syncDirectory, remove, lock, open, truncate
   }
 
   /// Thrown by every call from the crash step on, until ``restart(powerLoss:)``.
@@ -244,6 +245,29 @@ final class SimFS: FileIO, @unchecked Sendable {
   func unlock(_ token: Int32) {
     mutex.withLock { locks = locks.filter { $0.value != token } }
   }
+
+  func openForAppending(_ path: String) throws -> Int32 {
+    try mutex.withLock {
+      try enter(.open, path: path, mutating: false)
+      guard let number = entries[path] else { throw failure(.open, path, ENOENT) }
+      let descriptor = nextDescriptor
+      nextDescriptor += 1
+      descriptors[descriptor] = number
+      return descriptor
+    }
+  }
+
+  func truncate(_ descriptor: Int32, to length: Int) throws {
+    try mutex.withLock {
+      try enter(.truncate, path: "fd \(descriptor)", mutating: true)
+      guard let number = descriptors[descriptor] else {
+        throw failure(.truncate, "fd \(descriptor)", EBADF)
+      }
+      inodes[number]!.volatile = Array(inodes[number]!.volatile.prefix(length))
+    }
+  }
+
+  func syncData(_ descriptor: Int32) throws { try sync(descriptor) }
 
   // MARK: Helpers (called with the mutex held)
 
