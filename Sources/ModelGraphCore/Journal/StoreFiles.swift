@@ -118,6 +118,9 @@ public struct StoreFiles: Sendable {
   ) throws -> Journal {
     let version = store.version
     if !rewrite, let length = recovered.appendableLength {
+      // The pair read may have been renamed in by a checkpoint that crashed before syncing the
+      // directory: make the entries durable before anything is appended to them.
+      try io.syncDirectory(snapshot.directory)
       let descriptor = try io.openForAppending(journalPath)
       do {
         if recovered.report.droppedBytes > 0 {
