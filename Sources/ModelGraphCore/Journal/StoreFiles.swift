@@ -68,38 +68,11 @@ public struct StoreFiles: Sendable {
           message: "the journal belongs to snapshot generation \(journal.generation), the "
             + "snapshot \(snapshot.path) is generation \(lineage.generation)")
       }
-      var catalog = version.catalog
-      var tables = version.tables
-      var number = version.number
-      var report = RecoveryReport(
-        droppedRecords: journal.droppedRecords, droppedBytes: journal.droppedBytes,
-        journalBytes: bytes.count)
-      for record in journal.records {
-        if record.number <= number, report.replayedRecords == 0 {
-          report.skippedRecords += 1
-          continue
-        }
-        guard record.number == number + 1 else {
-          throw JournalError(
-            .malformed, path: journalPath, offset: record.offset,
-            message: "a record of version \(record.number) follows version \(number)")
-        }
-        var reader = ByteReader(
-          UnsafeRawBufferPointer(rebasing: raw[record.payload]),
-          fileOffset: record.payload.lowerBound, path: journalPath, section: "journal record")
-        do {
-          try JournalRecord.apply(&reader, catalog: &catalog, tables: &tables)
-        } catch let error as SnapshotError {
-          throw JournalError(
-            .malformed, path: journalPath, offset: error.offset ?? record.offset,
-            message: "record of version \(record.number): \(error.message)")
-        }
-        number += 1
-        report.replayedRecords += 1
-      }
+      var (replayed, report) = try JournalReplay.replay(
+        raw, journal: journal, onto: version, path: journalPath)
+      report.journalBytes = bytes.count
       return Recovered(
-        version: StoreVersion(number: number, catalog: catalog, tables: tables),
-        lineage: lineage, report: report, journalGeneration: journal.generation,
+        version: replayed, lineage: lineage, report: report, journalGeneration: journal.generation,
         appendableLength: own ? journal.validLength : nil)
     }
   }
