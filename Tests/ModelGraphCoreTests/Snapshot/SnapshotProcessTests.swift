@@ -131,6 +131,56 @@ struct SnapshotProcessTests {
     #expect(left.sorted() == ["store.mgs", "store.mgs.lock"], "orphans seen: \(orphansSeen)")
   }
 
+  @Test("kill -9 during journal saves and checkpoints: every acknowledged save comes back")
+  func journalKillLoop() throws {
+    let directory = try scratch()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let path = directory + "/store.mgs"
+    let writer = try crashWriter()
+    var random = QueryRandom(seed: 14)
+    var generation: Int64 = 0
+    var acknowledgedTotal = 0
+    var torn = 0
+    for iteration in 0..<24 {
+      let process = Process()
+      process.executableURL = writer
+      process.arguments = ["journal", path, "3000", "20"]
+      let output = Pipe()
+      let errors = Pipe()
+      process.standardOutput = output
+      process.standardError = errors
+      try process.run()
+      var data = output.fileHandleForReading.availableData
+      usleep(UInt32.random(in: 0...40_000, using: &random))
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      data += output.fileHandleForReading.readDataToEndOfFile()
+      let printed = String(decoding: data, as: UTF8.self)
+      let complaint = String(
+        decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      #expect(process.terminationReason == .uncaughtSignal, "\(iteration): \(complaint)")
+      let acks = printed.split(separator: "\n").compactMap { Int64($0.dropFirst(4)) }
+      #expect(acks == Array((generation + 1)..<(generation + 1 + Int64(acks.count))))
+      let lastAcknowledged = acks.last ?? generation
+      acknowledgedTotal += acks.count
+      let recovered = try StoreFiles(path: path).recover()
+      torn += recovered.report.droppedBytes > 0 ? 1 : 0
+      var stored: [Int64] = []
+      if let table = recovered.version?.tables.first {
+        table.forEachLiveRow { stored.append(table.column(0, as: Int64.self)[$0]) }
+      }
+      stored.sort()
+      let count = Int64(stored.count)
+      #expect(stored == Array(stride(from: 1, through: count, by: 1)), "\(iteration)")
+      #expect(
+        count == lastAcknowledged || count == lastAcknowledged + 1,
+        "\(iteration): the files hold \(count), the last acknowledgement was \(lastAcknowledged)")
+      generation = count
+    }
+    #expect(acknowledgedTotal >= 24 * 5, "the writers acknowledged \(acknowledgedTotal) saves")
+    print("journal kill loop: \(acknowledgedTotal) acknowledged saves, \(torn) torn tails cut")
+  }
+
   /// Runs the crash writer once (one save) under `prefix` (an strace command line, or none);
   /// returns its exit status and standard error.
   private func runOnce(_ path: String, prefix: [String] = []) throws -> (Int32, String) {
