@@ -71,6 +71,10 @@ public final class Journal: @unchecked Sendable {
   /// The generation the journal's records carry.
   public var generation: UInt64 { condition.withLock { currentGeneration } }
 
+  /// The number of entities the catalog had when the last record was appended (a record
+  /// carries the catalog when it grew since).
+  public var knownEntityCount: Int { condition.withLock { knownEntities } }
+
   /// The journal file's size in bytes.
   public var size: Int { condition.withLock { fileSize } }
 
@@ -234,13 +238,14 @@ public final class Journal: @unchecked Sendable {
     }
   }
 
-  /// Replaces the journal with a new one of `generation` after version `base`, holding the
+  /// Replaces the journal with a new one of `generation` after version `base` (whose catalog
+  /// has `entities` entities), holding the
   /// records appended since ``beginCapture()``; called with the store's lock held, after the
   /// snapshot of version `base` is in place.
   ///
   /// The new file is written beside the old, synced and renamed over it, so a crash leaves one
   /// of the two whole; every record it holds is durable when this returns.
-  func restart(generation: UInt64, base: UInt64) throws {
+  func restart(generation: UInt64, base: UInt64, entities: Int) throws {
     condition.lock()
     defer { condition.unlock() }
     defer {
@@ -273,6 +278,7 @@ public final class Journal: @unchecked Sendable {
     try? io.close(descriptor)
     descriptor = fresh
     currentGeneration = generation
+    knownEntities = max(knownEntities, entities)
     fileSize = bytes.count
     synced = appended
     condition.broadcast()

@@ -148,7 +148,9 @@ public struct StoreFiles: Sendable {
       throw error
     }
     try store.state.withLock { _ throws in
-      try journal.restart(generation: lineage.generation, base: version.number)
+      try journal.restart(
+        generation: lineage.generation, base: version.number,
+        entities: version.catalog.entities.count)
     }
     return size
   }

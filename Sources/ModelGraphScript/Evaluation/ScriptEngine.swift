@@ -23,8 +23,12 @@ public final class ScriptEngine {
   var onStatementStart: (() -> Void)?
   /// Set by `.quit`.
   public private(set) var shouldQuit = false
-  /// The snapshot file `open` bound; `save` writes it.
+  /// The snapshot file `open` bound; `save` appends to its journal.
   public private(set) var file: String?
+  /// Whether `open` reads files without locking them, and saves are refused.
+  public var readOnly = false
+  /// The bound file's journal and lock.
+  var openedFile: OpenedStoreFile?
   var schema = ScriptSchema()
   var variables: [String: ObjectKey] = [:]
   var inTransaction = false
