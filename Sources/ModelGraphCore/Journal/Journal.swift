@@ -24,7 +24,13 @@ public final class Journal: @unchecked Sendable {
   private let condition = NSCondition()
   private var descriptor: Int32
   private var currentGeneration: UInt64
+  /// Where the next record goes: the end of the whole records.
   private var fileSize: Int
+  /// The file's length: past `fileSize` it holds zeros written ahead, so that a record's sync
+  /// rarely has to make a new file size durable too.
+  private var allocated: Int
+  /// How many bytes of zeros are written ahead at a time.
+  let preallocation: Int
   private var appended: UInt64 = 0
   private var synced: UInt64 = 0
   private var syncing = false
@@ -38,13 +44,16 @@ public final class Journal: @unchecked Sendable {
   /// A journal open for appending at the end of `fileSize` bytes.
   init(
     path: String, io: any FileIO, descriptor: Int32, generation: UInt64, fileSize: Int,
-    knownEntities: Int, durability: Durability, checkpointThreshold: Int
+    allocated: Int, knownEntities: Int, durability: Durability, checkpointThreshold: Int,
+    preallocation: Int
   ) {
     self.path = path
     self.io = io
     self.descriptor = descriptor
     self.currentGeneration = generation
     self.fileSize = fileSize
+    self.allocated = max(allocated, fileSize)
+    self.preallocation = preallocation
     self.knownEntities = knownEntities
     self.durability = durability
     self.checkpointThreshold = checkpointThreshold
@@ -58,6 +67,8 @@ public final class Journal: @unchecked Sendable {
     descriptor = -1
     currentGeneration = 0
     fileSize = 0
+    allocated = 0
+    preallocation = 0
     knownEntities = 0
     durability = .none
     checkpointThreshold = .max
@@ -106,14 +117,26 @@ public final class Journal: @unchecked Sendable {
     record.reserveCapacity(payload.count + JournalFormat.recordHeaderSize)
     JournalFormat.appendRecord(
       to: &record, generation: currentGeneration, number: number, payload: payload)
+    if fileSize + record.count > allocated, preallocation > 0 {
+      let zeros = [UInt8](repeating: 0, count: max(preallocation, record.count))
+      do {
+        try zeros.withUnsafeBytes { try writeAll($0, at: allocated) }
+        allocated += zeros.count
+      } catch {
+        // Only an optimization: go on without it, from a file cut back to its records.
+        try? io.truncate(descriptor, to: fileSize)
+        allocated = fileSize
+      }
+    }
     do {
-      try record.withUnsafeBytes { try writeAll($0) }
+      try record.withUnsafeBytes { try writeAll($0, at: fileSize) }
     } catch {
       let failed = JournalError(
         .io, path: path, offset: fileSize,
         message: "appending the save's record failed, nothing was saved: \(error)")
       do {
         try io.truncate(descriptor, to: fileSize)
+        allocated = fileSize
       } catch {
         failure = JournalError(
           .failed, path: path, offset: fileSize,
@@ -133,10 +156,11 @@ public final class Journal: @unchecked Sendable {
     return appended
   }
 
-  private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+  private func writeAll(_ bytes: UnsafeRawBufferPointer, at position: Int) throws {
     var offset = 0
     while offset < bytes.count {
-      let written = try io.write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+      let written = try io.write(
+        descriptor, UnsafeRawBufferPointer(rebasing: bytes[offset...]), at: position + offset)
       guard written > 0, written <= bytes.count - offset else {
         throw JournalError(
           .io, path: path, message: "write(2) returned \(written) for \(bytes.count - offset)")
@@ -269,7 +293,7 @@ public final class Journal: @unchecked Sendable {
     try SnapshotFile(path: path, io: io).replace(with: bytes)
     let fresh: Int32
     do {
-      fresh = try io.openForAppending(path)
+      fresh = try io.openForWriting(path)
     } catch {
       failure = JournalError(
         .failed, path: path, message: "the new journal could not be opened (\(error))")
@@ -280,6 +304,7 @@ public final class Journal: @unchecked Sendable {
     currentGeneration = generation
     knownEntities = max(knownEntities, entities)
     fileSize = bytes.count
+    allocated = bytes.count
     synced = appended
     condition.broadcast()
   }

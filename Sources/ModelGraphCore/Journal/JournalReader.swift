@@ -25,8 +25,11 @@ public struct JournalReader {
   public let validLength: Int
   /// The number of records in the dropped tail (at least 1 when any byte is dropped).
   public let droppedRecords: Int
-  /// The number of bytes after the last whole record.
+  /// The number of bytes after the last whole record (0 when they are all zeros: space the
+  /// journal wrote ahead).
   public let droppedBytes: Int
+  /// The file's length, zeros written ahead included.
+  public let fileLength: Int
 
   /// Reads `bytes`, the contents of the journal at `path`.
   ///
@@ -68,7 +71,9 @@ public struct JournalReader {
     }
     self.records = records
     validLength = position
-    droppedBytes = bytes.count - position
+    fileLength = bytes.count
+    let tail = UnsafeRawBufferPointer(rebasing: bytes[position...])
+    droppedBytes = tail.allSatisfy { $0 == 0 } ? 0 : tail.count
     var dropped = 0
     if droppedBytes > 0 {
       dropped = 1

@@ -28,6 +28,8 @@ public struct StoreFiles: Sendable {
     /// The length of the journal's whole records, when the journal is the snapshot's own and
     /// can take further appends.
     var appendableLength: Int?
+    /// The journal file's length, zeros written ahead included.
+    var fileLength = 0
   }
 
   /// Removes temporary files that writes interrupted by a crash left.
@@ -73,7 +75,7 @@ public struct StoreFiles: Sendable {
       report.journalBytes = bytes.count
       return Recovered(
         version: replayed, lineage: lineage, report: report, journalGeneration: journal.generation,
-        appendableLength: own ? journal.validLength : nil)
+        appendableLength: own ? journal.validLength : nil, fileLength: journal.fileLength)
     }
   }
 
@@ -83,18 +85,21 @@ public struct StoreFiles: Sendable {
   /// appends continue after the last whole record. Otherwise (no snapshot or journal yet, a
   /// journal of the previous generation, or a store that differs from the file, e.g. migrated)
   /// a checkpoint writes the store's version as a new snapshot and starts a new journal.
+  /// Appends write `preallocation` bytes of zeros ahead at a time (0: none), so that most
+  /// syncs do not change the file's size.
   /// - Throws: ``SnapshotError`` or ``JournalError``; the files are then left as they were or
   ///   as a whole new pair.
   public func openJournal(
     for store: Store, after recovered: Recovered, rewrite: Bool,
-    durability: Durability = .full, checkpointThreshold: Int = 64 << 20
+    durability: Durability = .full, checkpointThreshold: Int = 64 << 20,
+    preallocation: Int = 64 << 10
   ) throws -> Journal {
     let version = store.version
     if !rewrite, let length = recovered.appendableLength {
       // The pair read may have been renamed in by a checkpoint that crashed before syncing the
       // directory: make the entries durable before anything is appended to them.
       try io.syncDirectory(snapshot.directory)
-      let descriptor = try io.openForAppending(journalPath)
+      let descriptor = try io.openForWriting(journalPath)
       do {
         if recovered.report.droppedBytes > 0 {
           try io.truncate(descriptor, to: length)
@@ -106,19 +111,23 @@ public struct StoreFiles: Sendable {
       }
       return Journal(
         path: journalPath, io: io, descriptor: descriptor, generation: recovered.lineage.generation,
-        fileSize: length, knownEntities: recovered.version?.catalog.entities.count ?? 0,
-        durability: durability, checkpointThreshold: checkpointThreshold)
+        fileSize: length,
+        allocated: recovered.report.droppedBytes > 0 ? length : recovered.fileLength,
+        knownEntities: recovered.version?.catalog.entities.count ?? 0,
+        durability: durability, checkpointThreshold: checkpointThreshold,
+        preallocation: preallocation)
     }
     let lineage = SnapshotLineage.next(
       after: recovered.journalGeneration ?? recovered.lineage.generation)
     try snapshot.save(version, lineage: lineage)
     let header = JournalFormat.header(generation: lineage.generation, base: version.number)
     try SnapshotFile(path: journalPath, io: io).replace(with: header)
-    let descriptor = try io.openForAppending(journalPath)
+    let descriptor = try io.openForWriting(journalPath)
     return Journal(
       path: journalPath, io: io, descriptor: descriptor, generation: lineage.generation,
-      fileSize: header.count, knownEntities: version.catalog.entities.count,
-      durability: durability, checkpointThreshold: checkpointThreshold)
+      fileSize: header.count, allocated: header.count,
+      knownEntities: version.catalog.entities.count, durability: durability,
+      checkpointThreshold: checkpointThreshold, preallocation: preallocation)
   }
 
   /// Writes the store's current version as a new snapshot and restarts the journal, so a crash

@@ -47,9 +47,14 @@ public protocol FileIO: Sendable {
   func lock(_ path: String) throws -> Int32
   /// Releases a lock taken with ``lock(_:)``.
   func unlock(_ token: Int32)
-  /// Opens an existing file for writing at its end (every write appends).
-  func openForAppending(_ path: String) throws -> Int32
-  /// Cuts a file opened for appending to its first `length` bytes.
+  /// Opens an existing file for positioned writes (``write(_:_:at:)``).
+  func openForWriting(_ path: String) throws -> Int32
+  /// Writes a prefix of `bytes` at byte `offset` of the file with one pwrite(2) call (a file
+  /// shorter than `offset` grows with zeros).
+  ///
+  /// - Returns: The number of bytes written, which may be fewer than `bytes.count`.
+  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int
+  /// Cuts a file opened for writing to its first `length` bytes.
   func truncate(_ descriptor: Int32, to length: Int) throws
   /// Flushes a file's data (and the size that reaches it) to the disk, like fdatasync(2).
   func syncData(_ descriptor: Int32) throws
@@ -57,8 +62,15 @@ public protocol FileIO: Sendable {
 
 extension FileIO {
   /// Unsupported unless a conformance provides it: throws ``SnapshotError/Code/io``.
-  public func openForAppending(_ path: String) throws -> Int32 {
-    throw SnapshotError(.io, path: path, section: "open", message: "appending is not supported")
+  public func openForWriting(_ path: String) throws -> Int32 {
+    throw SnapshotError(.io, path: path, section: "open", message: "not supported")
+  }
+
+  /// Unsupported unless a conformance provides it: throws ``SnapshotError/Code/io``.
+  public func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws
+    -> Int
+  {
+    throw SnapshotError(.io, path: "fd \(descriptor)", section: "pwrite", message: "not supported")
   }
 
   /// Unsupported unless a conformance provides it: throws ``SnapshotError/Code/io``.
@@ -198,10 +210,21 @@ public struct SystemFileIO: FileIO {
     _ = Glibc.close(token)
   }
 
-  public func openForAppending(_ path: String) throws -> Int32 {
-    let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+  public func openForWriting(_ path: String) throws -> Int32 {
+    let descriptor = open(path, O_WRONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw failure("open", path) }
     return descriptor
+  }
+
+  public func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws
+    -> Int
+  {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return 0 }
+    while true {
+      let written = pwrite(descriptor, base, bytes.count, off_t(offset))
+      if written >= 0 { return written }
+      if errno != EINTR { throw failure("pwrite", "fd \(descriptor)") }
+    }
   }
 
   public func truncate(_ descriptor: Int32, to length: Int) throws {

@@ -131,7 +131,10 @@ struct SkippingIO: FileIO {
   }
   func lock(_ path: String) throws -> Int32 { try base.lock(path) }
   func unlock(_ token: Int32) { base.unlock(token) }
-  func openForAppending(_ path: String) throws -> Int32 { try base.openForAppending(path) }
+  func openForWriting(_ path: String) throws -> Int32 { try base.openForWriting(path) }
+  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int {
+    try base.write(descriptor, bytes, at: offset)
+  }
   func truncate(_ descriptor: Int32, to length: Int) throws {
     try base.truncate(descriptor, to: length)
   }
