@@ -40,6 +40,8 @@ public final class Journal: @unchecked Sendable {
   private var flushScheduled = false
   private var thresholdSignalled = false
   private var thresholdAction: (@Sendable () -> Void)?
+  /// The row coders of each entity's columns, made on the entity's first record.
+  private var coders: [Int: [RowCoder]] = [:]
 
   /// A journal open for appending at the end of `fileSize` bytes.
   init(
@@ -112,7 +114,8 @@ public final class Journal: @unchecked Sendable {
     }
     if let failure { throw failure }
     let grew = catalog.entities.count > knownEntities
-    let payload = JournalRecord.payload(catalog: grew ? catalog : nil, tables: tables)
+    let payload = JournalRecord.payload(
+      catalog: grew ? catalog : nil, tables: tables, coders: &coders)
     var record: [UInt8] = []
     record.reserveCapacity(payload.count + JournalFormat.recordHeaderSize)
     JournalFormat.appendRecord(

@@ -13,8 +13,11 @@ enum JournalRecord {
     var rows: [Int]
   }
 
-  /// The payload of a save that published `tables`, with `catalog` when it grew.
-  static func payload(catalog: SchemaCatalog?, tables: [TableRows]) -> [UInt8] {
+  /// The payload of a save that published `tables`, with `catalog` when it grew; `coders`
+  /// caches the row coders of each entity.
+  static func payload(
+    catalog: SchemaCatalog?, tables: [TableRows], coders: inout [Int: [RowCoder]]
+  ) -> [UInt8] {
     var writer = ByteWriter()
     if let catalog {
       writer.append(UInt8(1))
@@ -25,6 +28,9 @@ enum JournalRecord {
     writer.append(UInt32(tables.count))
     for part in tables {
       let table = part.table
+      let columns = table.attributeColumns + table.relationshipColumns
+      let rowCoders = coders[part.entity] ?? RowCoder.coders(of: table)
+      coders[part.entity] = rowCoders
       writer.append(UInt32(part.entity))
       writer.append(UInt64(table.rowCount))
       writer.append(UInt64(part.rows.count))
@@ -33,20 +39,32 @@ enum JournalRecord {
         let stamp = row < table.rowCount ? table.stamps[row] : 0
         writer.append(stamp)
         guard stamp & 1 == 1 else { continue }
-        for column in table.attributeColumns { column.encodeValue(at: row, into: &writer) }
-        for column in table.relationshipColumns { column.encodeValue(at: row, into: &writer) }
+        for (column, coder) in zip(columns, rowCoders) { coder.encode(column, row, &writer) }
       }
     }
     return writer.bytes
   }
+}
 
-  /// Applies a payload to `catalog` and `tables`, which the caller owns alone.
+/// Applies records to the tables of a version being recovered, which it owns alone.
+struct JournalApplier {
+  var catalog: SchemaCatalog
+  var tables: [Table]
+  /// Per entity: its table's attribute and relationship columns, and their row coders.
+  private var columns: [Int: (columns: [AnyColumn], coders: [RowCoder])] = [:]
+  /// Per entity: the destination entity index of each relationship slot (-1: unknown).
+  private var destinations: [Int: [Int]] = [:]
+
+  init(catalog: SchemaCatalog, tables: [Table]) {
+    self.catalog = catalog
+    self.tables = tables
+  }
+
+  /// Applies one payload.
   ///
   /// - Throws: ``SnapshotError`` for an impossible payload (the caller reports it as a
   ///   ``JournalError``); the tables may then be partly changed.
-  static func apply(
-    _ reader: inout ByteReader, catalog: inout SchemaCatalog, tables: inout [Table]
-  ) throws {
+  mutating func apply(_ reader: inout ByteReader) throws {
     switch try reader.read(UInt8.self) {
     case 0: break
     case 1:
@@ -56,6 +74,7 @@ enum JournalRecord {
       else { throw reader.error("the record's catalog does not extend the store's") }
       for entity in grown.entities.dropFirst(tables.count) { tables.append(Table(entity: entity)) }
       catalog = grown
+      destinations = [:]
     case let flag: throw reader.error("catalog flag \(flag)")
     }
     let count = Int(try reader.read(UInt32.self))
@@ -64,6 +83,10 @@ enum JournalRecord {
       let entity = Int(try reader.read(UInt32.self))
       guard entity < tables.count else { throw reader.error("entity \(entity) does not exist") }
       let table = tables[entity]
+      let (columns, rowCoders) =
+        self.columns[entity]
+        ?? (table.attributeColumns + table.relationshipColumns, RowCoder.coders(of: table))
+      self.columns[entity] = (columns, rowCoders)
       let rowCount = try reader.read(UInt64.self)
       guard rowCount <= UInt64(Int32.max) else { throw reader.error("row count \(rowCount)") }
       table.grow(to: Int(rowCount))
@@ -78,44 +101,41 @@ enum JournalRecord {
         if table.stamps[row] & 1 == 1 { table.liveCount -= 1 }
         table.stamps[row] = stamp
         guard stamp & 1 == 1 else {
-          for column in table.attributeColumns { column.clear(row: row) }
-          for column in table.relationshipColumns { column.clear(row: row) }
+          for column in columns { column.clear(row: row) }
           continue
         }
         table.liveCount += 1
-        for column in table.attributeColumns { try column.decodeValue(at: row, from: &reader) }
-        for column in table.relationshipColumns { try column.decodeValue(at: row, from: &reader) }
-        written.append((entity, row))
+        for (column, coder) in zip(columns, rowCoders) { try coder.decode(column, row, &reader) }
+        if !table.relationshipColumns.isEmpty { written.append((entity, row)) }
       }
     }
     try reader.expectEnd()
-    try validateKeys(written, tables: tables, catalog: catalog, reader: reader)
+    for (entity, row) in written { try validateKeys(entity: entity, row: row, reader: reader) }
   }
 
-  /// Every relationship key the record wrote must name a row of its destination's hierarchy.
-  private static func validateKeys(
-    _ written: [(entity: Int, row: Int)], tables: [Table], catalog: SchemaCatalog,
-    reader: ByteReader
-  ) throws {
-    for (entity, row) in written {
-      let table = tables[entity]
-      for (slot, column) in table.relationshipColumns.enumerated() {
-        let relationship = table.entity.relationships[slot]
-        let destination = catalog.entity(named: relationship.destination)?.index ?? -1
-        func check(_ key: ObjectKey) throws {
-          let target = Int(key.entity)
-          guard target < tables.count, Int(key.row) < tables[target].rowCount,
-            tables[target].entity.lineage.contains(destination)
-          else {
-            throw reader.error(
-              "\(table.entity.name).\(relationship.name) of row \(row) points at \(key)")
-          }
+  /// Every relationship key of `row` must name a row of its destination's hierarchy.
+  private mutating func validateKeys(entity: Int, row: Int, reader: ByteReader) throws {
+    let table = tables[entity]
+    let targets =
+      destinations[entity]
+      ?? table.entity.relationships.map { catalog.entity(named: $0.destination)?.index ?? -1 }
+    destinations[entity] = targets
+    for (slot, column) in table.relationshipColumns.enumerated() {
+      let destination = targets[slot]
+      func check(_ key: ObjectKey) throws {
+        let target = Int(key.entity)
+        guard target < tables.count, Int(key.row) < tables[target].rowCount,
+          tables[target].entity.lineage.contains(destination)
+        else {
+          throw reader.error(
+            "\(table.entity.name).\(table.entity.relationships[slot].name) of row \(row) "
+              + "points at \(key)")
         }
-        if let many = column as? Column<[ObjectKey]> {
-          for key in many[row] { try check(key) }
-        } else if let one = column as? Column<ObjectKey?>, let key = one[row] {
-          try check(key)
-        }
+      }
+      if table.entity.relationships[slot].isToMany {
+        for key in unsafeDowncast(column, to: Column<[ObjectKey]>.self)[row] { try check(key) }
+      } else if let key = unsafeDowncast(column, to: Column<ObjectKey?>.self)[row] {
+        try check(key)
       }
     }
   }

@@ -12,8 +12,7 @@ public enum JournalReplay {
     _ bytes: UnsafeRawBufferPointer, journal: JournalReader, onto version: StoreVersion,
     path: String
   ) throws(JournalError) -> (version: StoreVersion, report: RecoveryReport) {
-    var catalog = version.catalog
-    var tables = version.tables
+    var applier = JournalApplier(catalog: version.catalog, tables: version.tables)
     var number = version.number
     var report = RecoveryReport(
       droppedRecords: journal.droppedRecords, droppedBytes: journal.droppedBytes,
@@ -32,7 +31,7 @@ public enum JournalReplay {
         UnsafeRawBufferPointer(rebasing: bytes[record.payload]),
         fileOffset: record.payload.lowerBound, path: path, section: "journal record")
       do {
-        try JournalRecord.apply(&reader, catalog: &catalog, tables: &tables)
+        try applier.apply(&reader)
       } catch let error as SnapshotError {
         throw JournalError(
           .malformed, path: path, offset: error.offset ?? record.offset,
@@ -43,6 +42,8 @@ public enum JournalReplay {
       number += 1
       report.replayedRecords += 1
     }
-    return (StoreVersion(number: number, catalog: catalog, tables: tables), report)
+    return (
+      StoreVersion(number: number, catalog: applier.catalog, tables: applier.tables), report
+    )
   }
 }
