@@ -50,9 +50,14 @@ public final class ModelContainer: Sendable {
   /// Makes a container for an array of model classes.
   ///
   /// With a ``ModelConfiguration/url`` the container takes an exclusive lock on the store file,
-  /// removes temporary files a crash left, and loads the snapshot if the file exists.
+  /// removes temporary files a crash left, loads the snapshot if the file exists and replays
+  /// its journal (``recoveryReport`` tells what was replayed and what torn tail was cut). From
+  /// then on every ``ModelContext/save()`` appends to the journal and returns once the change
+  /// is durable. With ``ModelConfiguration/allowsSave`` `false` no lock is taken and no file
+  /// is changed.
   /// - Throws: ``SnapshotError`` for a locked, unreadable or damaged file (a damaged file is
-  ///   never replaced by an empty store); ``MigrationError`` with code
+  ///   never replaced by an empty store); ``JournalError`` for a journal of another snapshot
+  ///   or with a damaged header; ``MigrationError`` with code
   ///   ``MigrationError/Code/schemaMismatch`` listing every difference (entity, property, what
   ///   changed) when the file's schema differs from the classes'. Subclasses that are not
   ///   listed are compared when they are first used.
