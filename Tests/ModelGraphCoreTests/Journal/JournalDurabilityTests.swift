@@ -140,3 +140,48 @@ struct JournalDurabilityTests {
     #expect(later.code == .failed)
   }
 }
+
+@Suite("Journal: batched and unsynced durability")
+struct JournalRelaxedDurabilityTests {
+  @Test("batched: saves return before their sync, and one sync follows within the window")
+  func batched() throws {
+    let disk = SimFS()
+    let files = StoreFiles(path: "/sim/store.mgs", io: disk)
+    let opened = try JournalFixture.open(files, durability: .batched(every: .milliseconds(30)))
+    let syncs = disk.callCount(.sync)
+    for step in 0..<5 { try JournalFixture.save(step: step, store: opened.store) }
+    #expect(disk.callCount(.sync) == syncs, "no save waited for a sync")
+    let expected = JournalFixture.bytes(opened.store)
+    var waited = 0
+    while disk.callCount(.sync) == syncs, waited < 200 {
+      Thread.sleep(forTimeInterval: 0.01)
+      waited += 1
+    }
+    #expect(disk.callCount(.sync) == syncs + 1, "one sync for the five saves")
+    disk.restart(powerLoss: true)
+    #expect(try JournalFixture.recoveredBytes(files) == expected)
+  }
+
+  @Test("none: saves survive the process but not a power loss; closing syncs them")
+  func unsynced() throws {
+    let disk = SimFS()
+    let files = StoreFiles(path: "/sim/store.mgs", io: disk)
+    let opened = try JournalFixture.open(files, durability: .none)
+    let before = JournalFixture.bytes(opened.store)
+    let syncs = disk.callCount(.sync)
+    for step in 0..<3 { try JournalFixture.save(step: step, store: opened.store) }
+    #expect(disk.callCount(.sync) == syncs)
+    let expected = JournalFixture.bytes(opened.store)
+    disk.restart(powerLoss: false)
+    #expect(try JournalFixture.recoveredBytes(files) == expected)
+    disk.restart(powerLoss: true)
+    #expect(try JournalFixture.recoveredBytes(files) == before)
+
+    let again = try JournalFixture.open(files, durability: .none)
+    try JournalFixture.save(step: 0, store: again.store)
+    let saved = JournalFixture.bytes(again.store)
+    again.journal.close()
+    disk.restart(powerLoss: true)
+    #expect(try JournalFixture.recoveredBytes(files) == saved)
+  }
+}
