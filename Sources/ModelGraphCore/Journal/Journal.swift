@@ -40,6 +40,8 @@ public final class Journal: @unchecked Sendable {
   private var flushScheduled = false
   private var thresholdSignalled = false
   private var thresholdAction: (@Sendable () -> Void)?
+  /// The longest string or data value a record takes (a 4-byte length); tests lower it.
+  var valueLengthLimit = Int(UInt32.max)
   /// The row coders of each entity's columns, made on the entity's first record.
   private var coders: [Int: [RowCoder]] = [:]
 
@@ -115,11 +117,18 @@ public final class Journal: @unchecked Sendable {
     if let failure { throw failure }
     let grew = catalog.entities.count > knownEntities
     let payload = JournalRecord.payload(
-      catalog: grew ? catalog : nil, tables: tables, coders: &coders)
+      catalog: grew ? catalog : nil, tables: tables, coders: &coders,
+      lengthLimit: valueLengthLimit)
+    if let oversized = payload.oversized {
+      throw JournalError(
+        .valueTooLarge, path: path,
+        message: "a string or data value of \(oversized) bytes is longer than a record can hold "
+          + "(\(valueLengthLimit) bytes); nothing was saved")
+    }
     var record: [UInt8] = []
-    record.reserveCapacity(payload.count + JournalFormat.recordHeaderSize)
+    record.reserveCapacity(payload.bytes.count + JournalFormat.recordHeaderSize)
     JournalFormat.appendRecord(
-      to: &record, generation: currentGeneration, number: number, payload: payload)
+      to: &record, generation: currentGeneration, number: number, payload: payload.bytes)
     if fileSize + record.count > allocated, preallocation > 0 {
       let zeros = [UInt8](repeating: 0, count: max(preallocation, record.count))
       do {

@@ -17,6 +17,8 @@ public struct JournalError: Error, Sendable, Hashable, CustomStringConvertible {
     case readOnly
     /// An earlier sync failed: the journal takes no more appends until the store is reopened.
     case failed
+    /// A string or data value is too long for the format (4 GiB or more); nothing was saved.
+    case valueTooLarge
   }
 
   /// What went wrong.

@@ -14,11 +14,14 @@ enum JournalRecord {
   }
 
   /// The payload of a save that published `tables`, with `catalog` when it grew; `coders`
-  /// caches the row coders of each entity.
+  /// caches the row coders of each entity. The writer's ``ByteWriter/oversized`` says when a
+  /// value was too long for the format.
   static func payload(
-    catalog: SchemaCatalog?, tables: [TableRows], coders: inout [Int: [RowCoder]]
-  ) -> [UInt8] {
+    catalog: SchemaCatalog?, tables: [TableRows], coders: inout [Int: [RowCoder]],
+    lengthLimit: Int = Int(UInt32.max)
+  ) -> ByteWriter {
     var writer = ByteWriter()
+    writer.lengthLimit = lengthLimit
     if let catalog {
       writer.append(UInt8(1))
       catalog.encode(into: &writer)
@@ -42,7 +45,7 @@ enum JournalRecord {
         for (column, coder) in zip(columns, rowCoders) { coder.encode(column, row, &writer) }
       }
     }
-    return writer.bytes
+    return writer
   }
 }
 

@@ -57,14 +57,15 @@ public struct SnapshotFile: Sendable {
   /// The steps are: create a temporary file in the same directory, write it (short writes are
   /// continued), fsync it, close it, rename it over the file, fsync the directory.
   /// - Returns: The number of bytes written.
-  /// - Throws: ``SnapshotError`` naming the failed step. Before the rename the old file is
+  /// - Throws: ``SnapshotError`` naming the failed step (or ``SnapshotError/Code/valueTooLarge``
+  ///   for a string or data value of 4 GiB or more). Before the rename the old file is
   ///   unchanged and the temporary file removed; when only the directory fsync fails, the file
   ///   holds the new snapshot but a power loss may still bring back the old one.
   @discardableResult
   public func save(_ version: StoreVersion, lineage: SnapshotLineage = SnapshotLineage()) throws
     -> Int
   {
-    let bytes = SnapshotWriter.encode(version, lineage: lineage)
+    let bytes = try SnapshotWriter.checkedEncode(version, lineage: lineage, path: path)
     try replace(with: bytes)
     return bytes.count
   }

@@ -185,3 +185,41 @@ struct JournalRelaxedDurabilityTests {
     #expect(try JournalFixture.recoveredBytes(files) == saved)
   }
 }
+
+@Suite("Journal and snapshot: values too long for the format")
+struct OversizedValueTests {
+  @Test("a value longer than a record's length field refuses the save; nothing is published")
+  func oversizedSave() throws {
+    let disk = SimFS()
+    let files = StoreFiles(path: "/sim/store.mgs", io: disk)
+    let opened = try JournalFixture.open(files)
+    try JournalFixture.save(step: 0, store: opened.store)
+    let before = JournalFixture.bytes(opened.store)
+    // A lower limit stands for 4 GiB, which a test cannot allocate.
+    opened.journal.valueLengthLimit = 40
+    let session = Session(store: opened.store)
+    JournalFixture.insertTrip(1, session: session)
+    let row = session.changeSet.first { $0.entity == SnapshotFixture.trip }!.insertedRows[0]
+    session.table(SnapshotFixture.trip).column(0, as: String.self)[row] = String(
+      repeating: "x", count: 41)
+    let error = try #require(throws: JournalError.self) { try session.save() }
+    #expect(error.code == .valueTooLarge && error.message.contains("41 bytes"))
+    #expect(JournalFixture.bytes(opened.store) == before)
+    session.table(SnapshotFixture.trip).column(0, as: String.self)[row] = "short"
+    try session.save()
+    #expect(opened.store.version.number == 2)
+  }
+
+  @Test("a snapshot with a value longer than its length field is refused, not written")
+  func oversizedSnapshot() throws {
+    let store = try SnapshotFixture.makeStore()
+    let error = try #require(throws: SnapshotError.self) {
+      _ = try SnapshotWriter.checkedEncode(
+        store.version, lineage: SnapshotLineage(), path: "big.mgs", lengthLimit: 5)
+    }
+    #expect(error.code == .valueTooLarge && error.path == "big.mgs")
+    #expect(
+      try SnapshotWriter.checkedEncode(store.version, path: "ok.mgs")
+        == SnapshotWriter.encode(store.version))
+  }
+}
