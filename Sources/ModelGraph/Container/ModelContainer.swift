@@ -164,7 +164,12 @@ public final class ModelContainer: Sendable {
   }
 
   deinit {
-    store.journal?.close()
+    if let journal = store.journal, !journal.isReadOnly {
+      // A checkpoint still running must finish before the lock goes: another process that
+      // took the files meanwhile could otherwise see its snapshot replaced by this one's.
+      snapshotQueue.sync {}
+      journal.close()
+    }
     if let lockToken, let snapshotFile { snapshotFile.io.unlock(lockToken) }
   }
 
@@ -186,8 +191,8 @@ public final class ModelContainer: Sendable {
 
   /// Checkpoints the store into `files`; runs on ``snapshotQueue``.
   ///
-  /// Static, so an asynchronous write holds the store and the files but not the container,
-  /// whose release (and the file lock's) never waits for the queue.
+  /// Static, so an asynchronous write holds the store and the files but not the container
+  /// (whose release waits for the write before it closes the journal and the lock).
   static func writeSnapshot(of store: Store, to files: StoreFiles?) throws -> Int {
     guard let files else {
       throw SnapshotError(

@@ -90,6 +90,9 @@ public final class Journal: @unchecked Sendable {
   /// carries the catalog when it grew since).
   public var knownEntityCount: Int { condition.withLock { knownEntities } }
 
+  /// Whether ``close()`` was called.
+  public var isClosed: Bool { condition.withLock { descriptor < 0 } }
+
   /// The journal file's size in bytes.
   public var size: Int { condition.withLock { fileSize } }
 

@@ -144,6 +144,9 @@ public struct StoreFiles: Sendable {
       throw JournalError(
         .readOnly, path: journalPath, message: "the store was opened read-only (allowsSave: false)")
     }
+    guard !journal.isClosed else {
+      throw JournalError(.failed, path: journalPath, message: "the journal is closed")
+    }
     let version = store.state.withLock { state -> StoreVersion in
       journal.beginCapture()
       return state.version
