@@ -177,7 +177,7 @@ struct SnapshotProcessTests {
         "\(iteration): the files hold \(count), the last acknowledgement was \(lastAcknowledged)")
       generation = count
     }
-    #expect(acknowledgedTotal >= 24 * 5, "the writers acknowledged \(acknowledgedTotal) saves")
+    #expect(acknowledgedTotal >= 24, "every writer acknowledged a save before its kill")
     print("journal kill loop: \(acknowledgedTotal) acknowledged saves, \(torn) torn tails cut")
   }
 

@@ -3,7 +3,7 @@ import ModelGraph
 import Synchronization
 import Testing
 
-/// The real file system, counting the journal's data syncs.
+/// The real file system, counting the journal's data syncs, each 2 ms slower.
 private struct CountingFileIO: FileIO {
   final class Counter: Sendable {
     let syncs = Atomic<Int>(0)
@@ -37,6 +37,8 @@ private struct CountingFileIO: FileIO {
   }
   func syncData(_ descriptor: Int32) throws {
     counter.syncs.add(1, ordering: .relaxed)
+    // A slow disk: while one thread syncs, the others append and wait for a shared sync.
+    usleep(2_000)
     try system.syncData(descriptor)
   }
 }
@@ -94,7 +96,7 @@ struct ContainerJournalTests {
       }
       group.wait()
       let syncs = io.counter.syncs.load(ordering: .relaxed) - before
-      #expect(syncs < 200, "\(syncs) syncs for 200 saves")
+      #expect(syncs < 150, "\(syncs) syncs for 200 saves")
       #expect(syncs > 0)
     }
     // Read-only: a finished thread may still hold the writer for a moment.
