@@ -78,3 +78,25 @@ struct RunnerJournalTests {
     #expect(reader.exit == 1)
   }
 }
+
+@Suite("The runner's snapshot to another file")
+struct RunnerSnapshotCopyTests {
+  @Test("snapshot over another store's files replaces the pair; the copy opens with its data")
+  func snapshotOverStore() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "modelgraph-runner-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let first = directory.appendingPathComponent("first.mgs").path
+    let second = directory.appendingPathComponent("second.mgs").path
+    let old = InProcess.run(
+      "open \"\(second)\"\nentity Old { v: Int }\ninsert Old { v: 1 }\nsave", path: "old")
+    #expect(old.stderr == "")
+    let copy = InProcess.run(
+      "open \"\(first)\"\nentity Note { text: String }\ninsert Note { text: \"a\" }\nsave\n"
+        + "snapshot \"\(second)\"", path: "copy")
+    #expect(copy.stderr == "")
+    let reopened = InProcess.run("open \"\(second)\"\ncount Note", path: "reopen")
+    #expect(reopened.stdout == "1\n" && reopened.stderr == "")
+  }
+}

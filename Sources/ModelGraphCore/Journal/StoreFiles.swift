@@ -130,6 +130,26 @@ public struct StoreFiles: Sendable {
       checkpointThreshold: checkpointThreshold, preallocation: preallocation)
   }
 
+  /// Replaces whatever the files hold with `version`: removes the journal, then writes the
+  /// snapshot with a new generation and an empty journal of it. Take the files' lock first.
+  ///
+  /// A crash midway leaves the old snapshot without its journal, or the new snapshot without
+  /// or with its journal; never a journal beside a snapshot it does not belong to.
+  /// - Returns: The snapshot's size in bytes.
+  /// - Throws: ``SnapshotError``.
+  @discardableResult
+  public func overwrite(with version: StoreVersion) throws -> Int {
+    if io.kind(of: journalPath) != nil {
+      try io.remove(journalPath)
+      try io.syncDirectory(snapshot.directory)
+    }
+    let lineage = SnapshotLineage.next(after: 0)
+    let size = try snapshot.save(version, lineage: lineage)
+    try SnapshotFile(path: journalPath, io: io).replace(
+      with: JournalFormat.header(generation: lineage.generation, base: version.number))
+    return size
+  }
+
   /// Writes the store's current version as a new snapshot and restarts the journal, so a crash
   /// at any point leaves the old pair or the new pair.
   ///

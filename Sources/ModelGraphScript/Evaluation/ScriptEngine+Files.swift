@@ -61,7 +61,11 @@ extension ScriptEngine {
       if path == file, let openedFile {
         try openedFile.files.checkpoint(store, journal: openedFile.journal)
       } else {
-        try SnapshotFile(path: path).save(store.version)
+        // Another store's files: written as a whole new pair, under their lock.
+        let target = StoreFiles(path: path)
+        let token = try target.io.lock(path + ".lock")
+        defer { target.io.unlock(token) }
+        try target.overwrite(with: store.version)
       }
     } catch let error as SnapshotError {
       throw ScriptError("cannot write \(path): \(error)", at: location)
