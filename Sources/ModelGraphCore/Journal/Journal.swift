@@ -132,8 +132,9 @@ public final class Journal: @unchecked Sendable {
     record.reserveCapacity(payload.bytes.count + JournalFormat.recordHeaderSize)
     JournalFormat.appendRecord(
       to: &record, generation: currentGeneration, number: number, payload: payload.bytes)
-    if fileSize + record.count > allocated, preallocation > 0 {
-      let zeros = [UInt8](repeating: 0, count: max(preallocation, record.count))
+    // A record larger than the space written ahead at a time is written as it is.
+    if fileSize + record.count > allocated, record.count <= preallocation {
+      let zeros = [UInt8](repeating: 0, count: preallocation)
       do {
         try zeros.withUnsafeBytes { try writeAll($0, at: allocated) }
         allocated += zeros.count
@@ -161,6 +162,7 @@ public final class Journal: @unchecked Sendable {
       throw failed
     }
     fileSize += record.count
+    allocated = max(allocated, fileSize)
     appended += UInt64(record.count)
     knownEntities = catalog.entities.count
     tail?.append(contentsOf: record)

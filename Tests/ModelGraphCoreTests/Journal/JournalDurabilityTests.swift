@@ -21,6 +21,28 @@ struct JournalDurabilityTests {
     #expect(reopened.store.version.count(of: SnapshotFixture.trip, deep: true) == 32)
   }
 
+  @Test("records larger than the space written ahead, between small ones, all come back")
+  func largeRecords() throws {
+    let disk = SimFS()
+    let files = StoreFiles(path: "/sim/store.mgs", io: disk)
+    let opened = try JournalFixture.open(files)
+    for step in 0..<12 {
+      let session = Session(store: opened.store)
+      if step % 4 == 1 {
+        JournalFixture.insertTrip(100 + step, session: session)
+        let row = session.changeSet.first { $0.entity == SnapshotFixture.trip }!.insertedRows[0]
+        session.table(SnapshotFixture.trip).column(0, as: String.self)[row] = String(
+          repeating: "long ", count: 500 + step)
+      }
+      try JournalFixture.save(step: step, store: opened.store, session: session)
+    }
+    let expected = JournalFixture.bytes(opened.store)
+    disk.restart(powerLoss: true)
+    let reopened = try JournalFixture.open(files)
+    #expect(JournalFixture.bytes(reopened.store) == expected)
+    #expect(reopened.report.replayedRecords == 12 && reopened.report.droppedBytes == 0)
+  }
+
   @Test("a torn tail is cut at the last whole record and reported; saving goes on after it")
   func tornTail() throws {
     let directory = try JournalFixture.temporaryDirectory()
