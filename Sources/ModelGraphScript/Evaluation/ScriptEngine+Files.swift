@@ -10,7 +10,7 @@ extension ScriptEngine {
       if let openedFile, !openedFile.journal.isReadOnly,
         store.catalog.entities.count > openedFile.journal.knownEntityCount
       {
-        try openedFile.files.checkpoint(store, journal: openedFile.journal)
+        try openedFile.checkpoint(store)
       }
     } catch let error as JournalError {
       throw ScriptError("save failed: \(error)", at: location)
@@ -27,7 +27,8 @@ extension ScriptEngine {
     let opened: (OpenedStoreFile?, Store)
     do {
       // `load` reads the files without taking them; `open` locks them unless read-only.
-      opened = try OpenedStoreFile.open(path, readOnly: readOnly || !bind, create: bind)
+      opened = try OpenedStoreFile.open(
+        path, readOnly: readOnly || !bind, create: bind, checkpointThreshold: checkpointThreshold)
     } catch let error as SnapshotError where error.code == .locked {
       throw ScriptError(
         "cannot open \(path): locked: another process holds the store; "
@@ -59,7 +60,7 @@ extension ScriptEngine {
     }
     do {
       if path == file, let openedFile {
-        try openedFile.files.checkpoint(store, journal: openedFile.journal)
+        try openedFile.checkpoint(store)
       } else {
         // Another store's files: written as a whole new pair, under their lock.
         let target = StoreFiles(path: path)

@@ -29,6 +29,8 @@ public final class ScriptEngine {
   public var readOnly = false
   /// The bound file's journal and lock.
   var openedFile: OpenedStoreFile?
+  /// The journal size past which an opened file is checkpointed in the background.
+  var checkpointThreshold = 64 << 20
   var schema = ScriptSchema()
   var variables: [String: ObjectKey] = [:]
   var inTransaction = false
