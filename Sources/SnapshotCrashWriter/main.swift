@@ -5,6 +5,9 @@
 //       "ack <generation>" once the save returned (one write(2) per line, so a printed
 //       acknowledgement is never lost in a buffer).
 //   SnapshotCrashWriter once <file> [payload bytes]   the same, for one generation, then exit.
+//   SnapshotCrashWriter journal <file> [payload bytes] [checkpoint every] [saves]   as `save`,
+//       but each save appends to the journal (durable when it returns) and only every Nth save
+//       (default 25) is followed by a checkpoint; with `saves`, exits after that many.
 //   SnapshotCrashWriter hold <file>                   take the lock, print "locked", and hold it
 //       until standard input closes.
 //
@@ -76,6 +79,46 @@ case "save", "once":
     }
     say("ack \(generation)")
     if arguments[1] == "once" { break }
+  }
+case "journal":
+  let payload = Data(repeating: 0xA5, count: arguments.count > 3 ? Int(arguments[3]) ?? 0 : 0)
+  let every = arguments.count > 4 ? Int(arguments[4]) ?? 25 : 25
+  let limit = arguments.count > 5 ? Int(arguments[5]) ?? Int.max : Int.max
+  let files = StoreFiles(path: path, io: io)
+  files.removeOrphans()
+  let store: Store
+  let journal: Journal
+  do {
+    let recovered = try files.recover()
+    store = recovered.version.map(Store.init(loading:)) ?? Store()
+    try store.register([
+      EntityDescription(
+        name: "Entry",
+        attributes: [
+          AttributeDescription(name: "generation", valueType: .int),
+          AttributeDescription(name: "payload", valueType: .data),
+        ])
+    ])
+    journal = try files.openJournal(
+      for: store, after: recovered, rewrite: recovered.version == nil)
+    store.attach(journal)
+  } catch {
+    fail("\(error)")
+  }
+  let session = Session(store: store)
+  var generation = Int64(store.version.tables.first?.liveCount ?? 0)
+  for _ in 0..<limit {
+    generation += 1
+    let key = session.insert(entity: 0)
+    session.table(0).column(0, as: Int64.self)[Int(key.row)] = generation
+    session.table(0).column(1, as: Data.self)[Int(key.row)] = payload
+    do {
+      try session.save()
+      say("ack \(generation)")
+      if generation % Int64(every) == 0 { try files.checkpoint(store, journal: journal) }
+    } catch {
+      fail("\(error)")
+    }
   }
 default:
   fail("unknown mode \(arguments[1])")

@@ -1,13 +1,20 @@
 import ModelGraphCore
 
-/// The libFuzzer entry point: decodes the input as a snapshot file, as it is and with its
+/// The libFuzzer entry point: decodes the input as a snapshot file, or (when it starts with
+/// the journal magic) as a journal replayed onto an empty store, as it is and with its
 /// checksums repaired (so mutations reach the parsers behind the checksums).
 ///
-/// Every input must give a ``StoreVersion`` or a ``SnapshotError``; a crash, a hang or a huge
-/// allocation is a bug. A decoded store is written again and must decode again.
+/// Every input must give a ``StoreVersion`` or a ``SnapshotError`` (``JournalError`` for a
+/// journal); a crash, a hang or a huge allocation is a bug. A decoded store is written again
+/// and must decode again.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func snapshotFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+  if bytes.starts(with: Array("MGJRNL".utf8)) {
+    replayJournal(bytes)
+    replayJournal(JournalChecksumRepair.repaired(bytes))
+    return 0
+  }
   decode(bytes)
   decode(ChecksumRepair.repaired(bytes))
   return 0
@@ -15,9 +22,23 @@ public func snapshotFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int
 
 private func decode(_ bytes: [UInt8]) {
   guard let version = try? SnapshotReader.decode(bytes, path: "fuzz-input") else { return }
+  rewrite(version)
+}
+
+private func replayJournal(_ bytes: [UInt8]) {
+  bytes.withUnsafeBytes { raw in
+    guard let journal = try? JournalReader(raw, path: "fuzz-journal"),
+      let replayed = try? JournalReplay.replay(
+        raw, journal: journal, onto: Store().version, path: "fuzz-journal")
+    else { return }
+    rewrite(replayed.version)
+  }
+}
+
+private func rewrite(_ version: StoreVersion) {
   do {
     _ = try SnapshotReader.decode(SnapshotWriter.encode(version), path: "fuzz-rewritten")
   } catch {
-    preconditionFailure("a decoded snapshot, written again, does not decode: \(error)")
+    preconditionFailure("a decoded store, written again, does not decode: \(error)")
   }
 }

@@ -8,7 +8,38 @@ enum SeedCorpus {
     [
       ("empty.mgs", SnapshotWriter.encode(try store(rows: 0).version)),
       ("small.mgs", SnapshotWriter.encode(try store(rows: 3).version)),
+      ("small.mgs-journal", try journal()),
     ]
+  }
+
+  /// A journal of three saves onto an empty store, the first carrying the catalog: written by
+  /// the engine into a temporary directory and read back.
+  static func journal() throws -> [UInt8] {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("seed-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let files = StoreFiles(path: directory.appendingPathComponent("seed.mgs").path)
+    let target = Store()
+    let journal = try files.openJournal(
+      for: target, after: try files.recover(), rewrite: true, durability: .none)
+    target.attach(journal)
+    let source = try store(rows: 3)
+    try target.register(source.catalog.entities.map(\.description))
+    let session = Session(store: target)
+    for entity in source.version.tables.indices {
+      let table = source.version.tables[entity]
+      table.forEachLiveRow { row in
+        let key = session.insert(entity: entity)
+        let mine = session.table(entity)
+        for (column, other) in zip(mine.attributeColumns, table.attributeColumns) {
+          column.copyValue(from: other, fromRow: row, toRow: Int(key.row))
+        }
+      }
+    }
+    try session.save()
+    journal.close()
+    return try SystemFileIO().readFile(files.journalPath)
   }
 
   /// A store of `Item(every value type)`, `Special: Item (label)` and `Part(item)` with

@@ -16,6 +16,8 @@ let usage = """
   OPTIONS:
     -c STATEMENTS   Run the statements and exit.
     --keep-going    Go on after a failed statement (the exit code is still 1).
+    --read-only     Open FILE.mgs without locking it: the snapshot and journal as of opening;
+                    saves are refused.
     --help          Show this help.
     --version       Show the version.
 
@@ -36,6 +38,7 @@ func writeError(_ text: String) {
 }
 
 var keepGoing = false
+var readOnly = false
 var commands: [String] = []
 var script: String?
 var snapshotFile: String?
@@ -51,6 +54,8 @@ while !arguments.isEmpty {
     exit(0)
   case "--keep-going":
     keepGoing = true
+  case "--read-only":
+    readOnly = true
   case "-c":
     guard !arguments.isEmpty else { fail("-c needs statements") }
     commands.append(arguments.removeFirst())
@@ -73,6 +78,7 @@ while !arguments.isEmpty {
 if script != nil, !commands.isEmpty { fail("give a script or -c, not both") }
 
 let engine = ScriptEngine(output: { FileHandle.standardOutput.write(Data($0.utf8)) })
+engine.readOnly = readOnly
 let runner = ScriptRunner(engine: engine, keepGoing: keepGoing, errorOutput: writeError)
 
 /// Exits: 1 when a statement failed or a script left unsaved changes to an open file.

@@ -156,7 +156,7 @@ private struct ChangeShape {
   func foreignSave(counter: Int) throws {
     let session = Session(store: store)
     try write(into: session, counter: counter)
-    guard session.publish() != nil else {
+    guard try session.publish() != nil else {
       throw BenchmarkError("conflict probe: a foreign save could not publish")
     }
   }

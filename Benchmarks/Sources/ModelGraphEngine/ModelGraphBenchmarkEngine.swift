@@ -56,6 +56,9 @@ package final class ModelGraphBenchmarkEngine: BenchmarkEngine {
     case .w10Load: return snapshotLoadPlan(scratch: scratch)
     case .w12, .w12Threads2, .w12Threads4:
       return smallTransactionsPlan(context, parameters.transactions, threads: job.writerThreads)
+    case .w13, .w13Threads4:
+      return durableTransactionsPlan(
+        parameters.durable, threads: job.writerThreads, scratch: scratch)
     case .w1, .w11: return .skipped(reason: "run by the harness")
     }
   }

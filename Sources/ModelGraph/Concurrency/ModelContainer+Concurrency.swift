@@ -7,13 +7,14 @@ extension ModelContainer {
   /// The caller suspends until the file is written and synced; no thread of the cooperative
   /// pool waits meanwhile. The store is read when the write starts, so every save that
   /// returned before the call is included. Snapshots of one container are written one at a
-  /// time, in the order they were requested.
+  /// time, in the order they were requested. Like the synchronous call, it is a checkpoint: the
+  /// journal starts anew.
   /// - Returns: The size of the file in bytes.
-  /// - Throws: ``SnapshotError``; the previous file is then left as it was.
+  /// - Throws: ``SnapshotError`` or ``JournalError``; the previous files are then left valid.
   /// - Complexity: O(size of the store).
   @discardableResult
   public func snapshot() async throws -> Int {
-    let (store, file) = (store, snapshotFile)
+    let (store, file) = (store, files)
     return try await withCheckedThrowingContinuation { continuation in
       snapshotQueue.async {
         continuation.resume(with: Result { try Self.writeSnapshot(of: store, to: file) })

@@ -16,6 +16,11 @@ public final class ModelContainer: Sendable {
   public let configurations: [ModelConfiguration]
   /// The snapshot file backing the store, if the configuration names one.
   public let snapshotFile: SnapshotFile?
+  /// The snapshot file and journal backing the store, if the configuration names one.
+  public let files: StoreFiles?
+  /// What opening the store found in its journal: records replayed, and the records and bytes
+  /// of a torn or damaged tail that were cut. Zeros for a store in memory.
+  public let recoveryReport: RecoveryReport
   private let lockToken: Int32?
   /// Runs every snapshot write of the container, one at a time, so a write that reads a newer
   /// version is never overtaken by one that read an older version.
@@ -45,9 +50,14 @@ public final class ModelContainer: Sendable {
   /// Makes a container for an array of model classes.
   ///
   /// With a ``ModelConfiguration/url`` the container takes an exclusive lock on the store file,
-  /// removes temporary files a crash left, and loads the snapshot if the file exists.
+  /// removes temporary files a crash left, loads the snapshot if the file exists and replays
+  /// its journal (``recoveryReport`` tells what was replayed and what torn tail was cut). From
+  /// then on every ``ModelContext/save()`` appends to the journal and returns once the change
+  /// is durable. With ``ModelConfiguration/allowsSave`` `false` no lock is taken and no file
+  /// is changed.
   /// - Throws: ``SnapshotError`` for a locked, unreadable or damaged file (a damaged file is
-  ///   never replaced by an empty store); ``MigrationError`` with code
+  ///   never replaced by an empty store); ``JournalError`` for a journal of another snapshot
+  ///   or with a damaged header; ``MigrationError`` with code
   ///   ``MigrationError/Code/schemaMismatch`` listing every difference (entity, property, what
   ///   changed) when the file's schema differs from the classes'. Subclasses that are not
   ///   listed are compared when they are first used.
@@ -81,61 +91,116 @@ public final class ModelContainer: Sendable {
     self.configurations = configurations
     let loader = try StoreLoader(types: types, plan: migrationPlan)
     if let url = configurations[0].url, !configurations[0].isStoredInMemoryOnly {
-      let file = SnapshotFile(path: url.path, io: fileIO)
-      let token = try fileIO.lock(url.path + ".lock")
+      let configuration = configurations[0]
+      let files = StoreFiles(path: url.path, io: fileIO)
+      let token = configuration.allowsSave ? try fileIO.lock(url.path + ".lock") : nil
       do {
-        file.removeOrphans()
-        store = try loader.load(file)
+        let opened = try Self.open(files, loader: loader, configuration: configuration)
+        store = opened.store
+        recoveryReport = opened.report
+        if configuration.allowsSave {
+          let journal = try files.openJournal(
+            for: store, after: opened.recovered, rewrite: opened.changed,
+            durability: configuration.durability,
+            checkpointThreshold: configuration.checkpointThreshold)
+          store.attach(journal)
+          let (store, queue) = (store, snapshotQueue)
+          journal.onThresholdReached { [weak journal] in
+            guard let journal else { return }
+            queue.async { _ = try? files.checkpoint(store, journal: journal) }
+          }
+        } else {
+          store.attach(Journal(readOnlyAt: files.journalPath))
+        }
       } catch {
-        fileIO.unlock(token)
+        if let token { fileIO.unlock(token) }
         throw error
       }
-      snapshotFile = file
+      self.files = files
+      snapshotFile = files.snapshot
       lockToken = token
     } else {
       store = Store()
+      files = nil
       snapshotFile = nil
       lockToken = nil
+      recoveryReport = RecoveryReport()
     }
     for type in loader.types { _ = try entityIndex(for: type) }
+  }
+
+  /// Recovers the files into a store: a writable open removes orphaned temporary files; a
+  /// read-only one tries again when a checkpoint of another process replaced the pair between
+  /// its reads.
+  private static func open(
+    _ files: StoreFiles, loader: StoreLoader, configuration: ModelConfiguration
+  ) throws -> (
+    store: Store, recovered: StoreFiles.Recovered, report: RecoveryReport, changed: Bool
+  ) {
+    if configuration.allowsSave { files.removeOrphans() }
+    var attempt = 0
+    while true {
+      do {
+        let recovered = try files.recover()
+        let (store, changed) = try loader.load(recovered.version, path: files.snapshot.path)
+        return (store, recovered, recovered.report, changed)
+      } catch let error as JournalError
+        where error.code == .generationMismatch && !configuration.allowsSave && attempt < 5
+      {
+        attempt += 1
+      }
+    }
   }
 
   /// A container on a store made elsewhere (a migration stage's), with no file.
   init(store: Store, types: [PersistentModel.Type]) throws {
     self.store = store
     configurations = [ModelConfiguration(isStoredInMemoryOnly: true)]
+    files = nil
+    recoveryReport = RecoveryReport()
     snapshotFile = nil
     lockToken = nil
     for type in types { _ = try entityIndex(for: type) }
   }
 
   deinit {
+    if let journal = store.journal, !journal.isReadOnly {
+      // A checkpoint still running must finish before the lock goes: another process that
+      // took the files meanwhile could otherwise see its snapshot replaced by this one's.
+      snapshotQueue.sync {}
+      journal.close()
+    }
     if let lockToken, let snapshotFile { snapshotFile.io.unlock(lockToken) }
   }
 
-  /// Writes the whole committed store to the configuration's snapshot file, atomically and
-  /// durably: when this returns, the file holds this state even after a crash or power loss.
+  /// Writes the whole committed store to the configuration's snapshot file and starts a new
+  /// journal (a checkpoint), atomically and durably: a crash at any point leaves the old
+  /// snapshot and journal or the new pair.
   ///
-  /// Unsaved changes of contexts are not included: save them first.
-  /// - Returns: The size of the file in bytes.
-  /// - Throws: ``SnapshotError``; the previous file is then left as it was.
+  /// Saves need no snapshot to be durable (each appends to the journal); a checkpoint keeps the
+  /// journal short, so opening the store replays less. Unsaved changes of contexts are not
+  /// included. Checkpoints of a container run one at a time, each of a version no older than
+  /// the one before.
+  /// - Returns: The size of the snapshot file in bytes.
+  /// - Throws: ``SnapshotError`` or ``JournalError``; the previous files are then left valid.
   /// - Complexity: O(size of the store).
   @discardableResult
   public func snapshot() throws -> Int {
-    try snapshotQueue.sync { try Self.writeSnapshot(of: store, to: snapshotFile) }
+    try snapshotQueue.sync { try Self.writeSnapshot(of: store, to: files) }
   }
 
-  /// Writes the store's current version to `snapshotFile`; runs on ``snapshotQueue``.
+  /// Checkpoints the store into `files`; runs on ``snapshotQueue``.
   ///
-  /// Static, so an asynchronous write holds the store and the file but not the container,
-  /// whose release (and the file lock's) never waits for the queue.
-  static func writeSnapshot(of store: Store, to snapshotFile: SnapshotFile?) throws -> Int {
-    guard let snapshotFile else {
+  /// Static, so an asynchronous write holds the store and the files but not the container
+  /// (whose release waits for the write before it closes the journal and the lock).
+  static func writeSnapshot(of store: Store, to files: StoreFiles?) throws -> Int {
+    guard let files else {
       throw SnapshotError(
         .io, path: "", section: "snapshot",
         message: "the container is in memory only; make it with ModelConfiguration(url:)")
     }
-    return try snapshotFile.save(store.version)
+    guard let journal = store.journal else { return try files.snapshot.save(store.version) }
+    return try files.checkpoint(store, journal: journal)
   }
 
   /// The entity index of `type`, registering it (and its ancestors and relationship

@@ -30,19 +30,25 @@ struct StoreLoader {
     }
   }
 
-  /// The store the file holds, migrated; an empty store when there is no file.
+  /// The store a file held (`stored`, its journal replayed), migrated; an empty store when
+  /// there is no file.
   ///
-  /// A migrated store is written back to the file before it is returned.
-  func load(_ file: SnapshotFile) throws -> Store {
-    guard let stored = try file.load() else { return Store() }
+  /// - Returns: The store, and whether it differs from what the file holds (migrated or laid
+  ///   out anew), in which case the caller writes it back before saving into the journal.
+  func load(_ stored: StoreVersion?, path: String) throws -> (store: Store, changed: Bool) {
+    guard let stored else { return (Store(), true) }
     if let plan {
-      guard let migrated = try plan.migrate(stored, path: file.path) else {
-        return Store(loading: stored)
+      guard let migrated = try plan.migrate(stored, path: path) else {
+        return (Store(loading: stored), false)
       }
-      try file.save(migrated)
-      return Store(loading: migrated)
+      return (Store(loading: migrated), true)
     }
-    return Store(loading: try unplanned(stored, path: file.path))
+    let loaded = try unplanned(stored, path: path)
+    return (
+      Store(loading: loaded),
+      loaded.tables.count != stored.tables.count
+        || zip(loaded.tables, stored.tables).contains { $0 !== $1 }
+    )
   }
 
   /// Without a plan, the stored entities the code declares must mean the same; only their

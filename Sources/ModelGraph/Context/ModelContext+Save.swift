@@ -42,7 +42,7 @@ extension ModelContext {
       if uniquenessPolicy == .upsert { mergeDuplicateInserts() }
       try validate()
       records = deletionRecords()
-    } while session.publish() == nil
+    } while try session.publish() == nil
     dropHandlesDeletedElsewhere()
     defer { compactIdentityMap() }
     for object in insertedObjects where object._status == .inserted {

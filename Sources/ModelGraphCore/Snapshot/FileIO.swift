@@ -47,6 +47,40 @@ public protocol FileIO: Sendable {
   func lock(_ path: String) throws -> Int32
   /// Releases a lock taken with ``lock(_:)``.
   func unlock(_ token: Int32)
+  /// Opens an existing file for positioned writes (``write(_:_:at:)``).
+  func openForWriting(_ path: String) throws -> Int32
+  /// Writes a prefix of `bytes` at byte `offset` of the file with one pwrite(2) call (a file
+  /// shorter than `offset` grows with zeros).
+  ///
+  /// - Returns: The number of bytes written, which may be fewer than `bytes.count`.
+  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int
+  /// Cuts a file opened for writing to its first `length` bytes.
+  func truncate(_ descriptor: Int32, to length: Int) throws
+  /// Flushes a file's data (and the size that reaches it) to the disk, like fdatasync(2).
+  func syncData(_ descriptor: Int32) throws
+}
+
+extension FileIO {
+  /// Unsupported unless a conformance provides it: throws ``SnapshotError/Code/io``.
+  public func openForWriting(_ path: String) throws -> Int32 {
+    throw SnapshotError(.io, path: path, section: "open", message: "not supported")
+  }
+
+  /// Unsupported unless a conformance provides it: throws ``SnapshotError/Code/io``.
+  public func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws
+    -> Int
+  {
+    throw SnapshotError(.io, path: "fd \(descriptor)", section: "pwrite", message: "not supported")
+  }
+
+  /// Unsupported unless a conformance provides it: throws ``SnapshotError/Code/io``.
+  public func truncate(_ descriptor: Int32, to length: Int) throws {
+    throw SnapshotError(
+      .io, path: "fd \(descriptor)", section: "ftruncate", message: "not supported")
+  }
+
+  /// ``sync(_:)``, unless a conformance has a cheaper data-only flush.
+  public func syncData(_ descriptor: Int32) throws { try sync(descriptor) }
 }
 
 /// The operating system's files, through POSIX calls.
@@ -174,5 +208,36 @@ public struct SystemFileIO: FileIO {
   public func unlock(_ token: Int32) {
     _ = flock(token, LOCK_UN)
     _ = Glibc.close(token)
+  }
+
+  public func openForWriting(_ path: String) throws -> Int32 {
+    let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw failure("open", path) }
+    return descriptor
+  }
+
+  public func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws
+    -> Int
+  {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else { return 0 }
+    while true {
+      let written = pwrite(descriptor, base, bytes.count, off_t(offset))
+      if written >= 0 { return written }
+      if errno != EINTR { throw failure("pwrite", "fd \(descriptor)") }
+    }
+  }
+
+  public func truncate(_ descriptor: Int32, to length: Int) throws {
+    guard ftruncate(descriptor, off_t(length)) == 0 else {
+      throw failure("ftruncate", "fd \(descriptor)")
+    }
+  }
+
+  public func syncData(_ descriptor: Int32) throws {
+    #if canImport(Glibc)
+      guard fdatasync(descriptor) == 0 else { throw failure("fdatasync", "fd \(descriptor)") }
+    #else
+      try sync(descriptor)
+    #endif
   }
 }

@@ -18,6 +18,8 @@ public struct SnapshotError: Error, Sendable, Hashable, CustomStringConvertible 
     case locked
     /// The file's schema differs from the code's and no migration covers the difference.
     case schemaMismatch
+    /// A string or data value is too long for the format (4 GiB or more); nothing was written.
+    case valueTooLarge
   }
 
   /// What went wrong.

@@ -34,6 +34,13 @@ public struct SnapshotFile: Sendable {
   /// - Throws: ``SnapshotError`` when the path is a directory, cannot be read, or the file is
   ///   damaged. A damaged file is never treated as absent.
   public func load() throws -> StoreVersion? {
+    try loadWithLineage()?.version
+  }
+
+  /// The store the file holds and its lineage, or `nil` when there is no file.
+  ///
+  /// - Throws: ``SnapshotError``, as ``load()``.
+  public func loadWithLineage() throws -> (version: StoreVersion, lineage: SnapshotLineage)? {
     switch io.kind(of: path) {
     case nil: return nil
     case .directory?:
@@ -41,7 +48,7 @@ public struct SnapshotFile: Sendable {
     case .other?:
       throw SnapshotError(.io, path: path, section: "open", message: "the path is not a file")
     case .file?:
-      return try SnapshotReader.decode(try io.readFile(path), path: path)
+      return try SnapshotReader.decodeWithLineage(try io.readFile(path), path: path)
     }
   }
 
@@ -50,12 +57,23 @@ public struct SnapshotFile: Sendable {
   /// The steps are: create a temporary file in the same directory, write it (short writes are
   /// continued), fsync it, close it, rename it over the file, fsync the directory.
   /// - Returns: The number of bytes written.
-  /// - Throws: ``SnapshotError`` naming the failed step. Before the rename the old file is
+  /// - Throws: ``SnapshotError`` naming the failed step (or ``SnapshotError/Code/valueTooLarge``
+  ///   for a string or data value of 4 GiB or more). Before the rename the old file is
   ///   unchanged and the temporary file removed; when only the directory fsync fails, the file
   ///   holds the new snapshot but a power loss may still bring back the old one.
   @discardableResult
-  public func save(_ version: StoreVersion) throws -> Int {
-    let bytes = SnapshotWriter.encode(version)
+  public func save(_ version: StoreVersion, lineage: SnapshotLineage = SnapshotLineage()) throws
+    -> Int
+  {
+    let bytes = try SnapshotWriter.checkedEncode(version, lineage: lineage, path: path)
+    try replace(with: bytes)
+    return bytes.count
+  }
+
+  /// Replaces the file with `bytes`, atomically and durably, as ``save(_:lineage:)`` does.
+  ///
+  /// - Throws: ``SnapshotError`` naming the failed step.
+  public func replace(with bytes: [UInt8]) throws {
     let unique = SnapshotFile.counter.wrappingAdd(1, ordering: .relaxed).oldValue
     let temporary = "\(directory)/\(temporaryPrefix)\(getpidValue())-\(unique)"
     let descriptor = try io.create(temporary)
@@ -78,7 +96,6 @@ public struct SnapshotFile: Sendable {
       throw error
     }
     try io.syncDirectory(directory)
-    return bytes.count
   }
 
   /// Writes all of `bytes`, continuing after short writes.

@@ -10,6 +10,16 @@ public enum SnapshotReader {
   /// - Throws: ``SnapshotError``.
   /// - Complexity: O(file size).
   public static func decode(_ bytes: [UInt8], path: String) throws -> StoreVersion {
+    try bytes.withUnsafeBytes { try decode($0, path: path).version }
+  }
+
+  /// Decodes `bytes` with the lineage (generation numbers) the file carries; a version 1 file
+  /// has generation 0.
+  ///
+  /// - Throws: ``SnapshotError``.
+  public static func decodeWithLineage(_ bytes: [UInt8], path: String) throws -> (
+    version: StoreVersion, lineage: SnapshotLineage
+  ) {
     try bytes.withUnsafeBytes { try decode($0, path: path) }
   }
 
@@ -22,7 +32,7 @@ public enum SnapshotReader {
 
   static func decode(
     _ bytes: UnsafeRawBufferPointer, path: String, memoryBudget budget: Int? = nil
-  ) throws -> StoreVersion {
+  ) throws -> (version: StoreVersion, lineage: SnapshotLineage) {
     let budget = budget ?? memoryBudget(fileSize: bytes.count)
     var committed = 0
     var header = ByteReader(bytes, fileOffset: 0, path: path, section: "header")
@@ -122,6 +132,13 @@ public enum SnapshotReader {
     }
     try validateRelationships(tables, catalog: catalog, offsets: relationshipOffsets, path: path)
 
+    var lineage = SnapshotLineage()
+    if version >= SnapshotFormat.lineageVersion {
+      var block = try blocks.next(expecting: .lineage, section: "lineage")
+      lineage.generation = try block.read(UInt64.self)
+      lineage.previous = try block.read(UInt64.self)
+      try block.expectEnd()
+    }
     let footerOffset = blocks.position
     var footer = try blocks.next(expecting: .footer, section: "footer")
     let count = try footer.readCount(minimumSize: 8)
@@ -133,7 +150,7 @@ public enum SnapshotReader {
     guard try trailer.read(UInt64.self) == UInt64(footerOffset),
       try trailer.readBytes(8).elementsEqual(SnapshotFormat.endMagic), trailer.isAtEnd
     else { throw trailer.error("the trailer does not close the file") }
-    return StoreVersion(number: number, catalog: catalog, tables: tables)
+    return (StoreVersion(number: number, catalog: catalog, tables: tables), lineage)
   }
 
   /// Every relationship key must name a row of a table of the file whose entity is the

@@ -3,10 +3,44 @@ public enum SnapshotWriter {
   /// The snapshot file bytes of `version`.
   ///
   /// Columns are written as they are held in memory (raw for fixed-size types), each in a
-  /// block with its length and CRC-32C.
+  /// block with its length and CRC-32C. Traps on a string or data value of 4 GiB or more,
+  /// which the format cannot hold; ``checkedEncode(_:lineage:path:)`` throws instead.
   /// - Complexity: O(total size of the store).
-  public static func encode(_ version: StoreVersion) -> [UInt8] {
+  public static func encode(_ version: StoreVersion, lineage: SnapshotLineage = SnapshotLineage())
+    -> [UInt8]
+  {
+    let file = write(version, lineage: lineage, lengthLimit: Int(UInt32.max))
+    precondition(file.oversized == nil, "a value of \(file.oversized ?? 0) bytes is too long")
+    return file.bytes
+  }
+
+  /// The snapshot file bytes of `version`, or an error when a value is too long for the format.
+  ///
+  /// - Throws: ``SnapshotError`` with code ``SnapshotError/Code/valueTooLarge``.
+  public static func checkedEncode(
+    _ version: StoreVersion, lineage: SnapshotLineage = SnapshotLineage(), path: String
+  ) throws -> [UInt8] {
+    try checkedEncode(version, lineage: lineage, path: path, lengthLimit: Int(UInt32.max))
+  }
+
+  static func checkedEncode(
+    _ version: StoreVersion, lineage: SnapshotLineage, path: String, lengthLimit: Int
+  ) throws -> [UInt8] {
+    let file = write(version, lineage: lineage, lengthLimit: lengthLimit)
+    if let oversized = file.oversized {
+      throw SnapshotError(
+        .valueTooLarge, path: path, section: "write",
+        message: "a string or data value of \(oversized) bytes is longer than the format's "
+          + "limit of \(lengthLimit) bytes; the file was not written")
+    }
+    return file.bytes
+  }
+
+  static func write(_ version: StoreVersion, lineage: SnapshotLineage, lengthLimit: Int)
+    -> ByteWriter
+  {
     var file = ByteWriter()
+    file.lengthLimit = lengthLimit
     file.bytes.reserveCapacity(estimatedSize(of: version))
     file.bytes.append(contentsOf: SnapshotFormat.magic)
     file.append(SnapshotFormat.version)
@@ -53,6 +87,10 @@ public enum SnapshotWriter {
         }
       }
     }
+    block(.lineage) {
+      $0.append(lineage.generation)
+      $0.append(lineage.previous)
+    }
     let footerOffset = UInt64(file.bytes.count)
     let blockOffsets = offsets
     block(.footer) { writer in
@@ -61,7 +99,7 @@ public enum SnapshotWriter {
     }
     file.append(footerOffset)
     file.bytes.append(contentsOf: SnapshotFormat.endMagic)
-    return file.bytes
+    return file
   }
 
   /// A guess at the file's size, so the buffer rarely grows: 8 bytes per value.

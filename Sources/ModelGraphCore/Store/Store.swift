@@ -6,6 +6,8 @@ public final class Store: Sendable {
   struct State {
     var version: StoreVersion
     var allocators: [RowAllocator]
+    /// The journal every save appends to before it publishes, for a file-backed store.
+    var journal: Journal?
   }
 
   let state: Locked<State>
@@ -23,6 +25,14 @@ public final class Store: Sendable {
 
   /// The current committed version.
   public var version: StoreVersion { state.withLock { $0.version } }
+
+  /// The journal saves append to, if one is attached.
+  public var journal: Journal? { state.withLock { $0.journal } }
+
+  /// Makes every later save append its changes to `journal` before it publishes them.
+  public func attach(_ journal: Journal?) {
+    state.withLock { $0.journal = journal }
+  }
 
   /// The current catalog.
   public var catalog: SchemaCatalog { version.catalog }

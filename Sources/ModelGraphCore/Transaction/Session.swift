@@ -199,44 +199,54 @@ public final class Session {
   /// - Parameter resolve: Settles each conflict with a save published since the session's base
   ///   version; by default every conflict refuses the save.
   /// - Returns: The keys of the objects whose deletion was published.
-  /// - Throws: ``ConflictError`` when a conflict is not resolved; nothing is published.
+  /// - Throws: ``ConflictError`` when a conflict is not resolved, ``JournalError`` when the
+  ///   store's journal refuses the record; nothing is published.
   @discardableResult
   public func save(
     resolving resolve: (Conflict) -> ConflictResolution = { _ in .reject }
-  ) throws(ConflictError) -> [ObjectKey] {
+  ) throws -> [ObjectKey] {
     while true {
       try rebaseOntoLatest(resolving: resolve)
-      if let deleted = publish() { return deleted }
+      if let deleted = try publish() { return deleted }
     }
   }
 
   /// Publishes every change as a new store version if no other session published since the
   /// session's base version.
   ///
+  /// On a store with a journal, the changes are appended to it inside the publishing step (so
+  /// records are in commit order) and the call returns once the record is as durable as the
+  /// journal's ``Durability`` asks.
   /// - Returns: The keys of the objects whose deletion was published, or `nil` when the base is
   ///   stale (call ``rebaseOntoLatest(resolving:)``, validate again, and retry).
-  public func publish() -> [ObjectKey]? {
+  /// - Throws: ``JournalError`` when the record cannot be appended (nothing is published and the
+  ///   changes stay unsaved) or synced (the version is published in memory but may not survive a
+  ///   crash, and the journal takes no more saves).
+  public func publish() throws(JournalError) -> [ObjectKey]? {
     guard hasChanges else {
       _ = rollback()
       refreshIfClean()
       return []
     }
     var deletedKeys: [ObjectKey] = []
-    let published = store.state.withLock { state -> StoreVersion? in
+    let outcome = try store.state.withLock {
+      state throws(JournalError) -> (version: StoreVersion, ticket: UInt64?, journal: Journal?)? in
       let current = state.version
       guard current.number == base.number else { return nil }
       var tables = current.tables
+      var released: [(entity: Int, row: Int, generation: UInt32)] = []
+      var written: [JournalRecord.TableRows] = []
       for (entity, change) in changes where !change.isEmpty {
         let mine = working[entity]!
         let target = mine.copy()
         for row in change.inserted where !mine.isAlive(row) {
           let generation = mine.generation(of: row)
           _ = target.retire(row: row, generation)
-          state.allocators[entity].release(row: row, generation: generation &+ 1)
+          released.append((entity, row, generation &+ 1))
         }
         for (row, generation) in change.deleted where target.retire(row: row, generation) {
           deletedKeys.append(ObjectKey(entity: entity, row: row, generation: generation))
-          state.allocators[entity].release(row: row, generation: generation &+ 1)
+          released.append((entity, row, generation &+ 1))
         }
         if entity < tables.count {
           tables[entity] = target
@@ -244,19 +254,35 @@ public final class Session {
           tables += current.catalog.entities[tables.count..<entity].map { Table(entity: $0) }
           tables.append(target)
         }
+        if state.journal != nil {
+          var rows = Set(change.inserted)
+          rows.formUnion(change.updated.keys)
+          rows.formUnion(change.relationshipsUpdated)
+          rows.formUnion(change.deleted.keys)
+          written.append(
+            JournalRecord.TableRows(entity: entity, table: target, rows: rows.sorted()))
+        }
       }
       let version = StoreVersion(
         number: current.number + 1, catalog: current.catalog, tables: tables)
+      let ticket = try state.journal?.append(
+        number: version.number, catalog: current.catalog, tables: written)
+      for item in released {
+        state.allocators[item.entity].release(row: item.row, generation: item.generation)
+      }
       state.version = version
-      return version
+      return (version, ticket, state.journal)
     }
-    guard let published else { return nil }
-    base = published
+    guard let outcome else { return nil }
+    base = outcome.version
     resetWorkingTables { base.tables[$0] }
     changes = [:]
     unsetAttributes = [:]
     denyChecks = []
     returnReservedRows()
+    if let ticket = outcome.ticket, let journal = outcome.journal {
+      try journal.waitUntilDurable(ticket)
+    }
     return deletedKeys
   }
 

@@ -32,7 +32,7 @@ extension ScriptEngine {
         throw ScriptError(
           "save failed, nothing was saved: " + list.joined(separator: "; "), at: location)
       }
-    } while session.publish() == nil
+    } while try session.publish() == nil
   }
 
   /// A conflict as the runner prints it: the object, then what collided.

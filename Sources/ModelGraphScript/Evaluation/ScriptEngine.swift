@@ -35,8 +35,14 @@ public final class ScriptEngine {
   var onStatementStart: (() -> Void)?
   /// Set by `.quit`.
   public private(set) var shouldQuit = false
-  /// The snapshot file `open` bound; `save` writes it.
+  /// The snapshot file `open` bound; `save` appends to its journal.
   public private(set) var file: String?
+  /// Whether `open` reads files without locking them, and saves are refused.
+  public var readOnly = false
+  /// The bound file's journal and lock.
+  var openedFile: OpenedStoreFile?
+  /// The journal size past which an opened file is checkpointed in the background.
+  var checkpointThreshold = 64 << 20
   var schema = ScriptSchema()
   var variables: [String: ObjectKey] = [:]
   var inTransaction = false

@@ -88,8 +88,8 @@ struct CrashMatrix {
       return problems + [problem(.torn, "\(error)")]
     }
     let newBytes = SnapshotWriter.encode(new)
-    let oldBytes = old.map(SnapshotWriter.encode)
-    switch loaded.map(SnapshotWriter.encode) {
+    let oldBytes = old.map { SnapshotWriter.encode($0) }
+    switch loaded.map({ SnapshotWriter.encode($0) }) {
     case newBytes?:
       break
     case let bytes where bytes == oldBytes:
@@ -131,4 +131,14 @@ struct SkippingIO: FileIO {
   }
   func lock(_ path: String) throws -> Int32 { try base.lock(path) }
   func unlock(_ token: Int32) { base.unlock(token) }
+  func openForWriting(_ path: String) throws -> Int32 { try base.openForWriting(path) }
+  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int {
+    try base.write(descriptor, bytes, at: offset)
+  }
+  func truncate(_ descriptor: Int32, to length: Int) throws {
+    try base.truncate(descriptor, to: length)
+  }
+  func syncData(_ descriptor: Int32) throws {
+    if !skipped.contains(.sync) { try base.syncData(descriptor) }
+  }
 }

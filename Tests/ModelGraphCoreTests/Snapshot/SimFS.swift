@@ -8,7 +8,8 @@ import ModelGraphCore
 /// A simulated disk behind ``FileIO`` for fault-injection tests.
 ///
 /// Each file has durable contents (what survives a power loss: the contents at its last
-/// `fsync`) and volatile contents (what a reader sees now). Directory entries made by `create`,
+/// `fsync`) and volatile contents (what a reader sees now); a plain write appends, a positioned
+/// write replaces bytes (growing the file with zeros). Directory entries made by `create`,
 /// `rename` and `remove` are visible at once but durable only after the directory's `fsync`.
 /// ``restart(powerLoss:)`` ends the simulated process (open files and locks are dropped) and,
 /// with a power loss, brings every file and entry back to its durable state. Faults: a crash
@@ -19,7 +20,7 @@ final class SimFS: FileIO, @unchecked Sendable {
 
   /// The operations a fault can be injected into.
   enum Operation: String, CaseIterable, Sendable {
-    case read, create, write, sync, close, rename, syncDirectory, remove, lock
+    case read, create, write, sync, close, rename, syncDirectory, remove, lock, open, truncate
   }
 
   /// Thrown by every call from the crash step on, until ``restart(powerLoss:)``.
@@ -244,6 +245,59 @@ final class SimFS: FileIO, @unchecked Sendable {
   func unlock(_ token: Int32) {
     mutex.withLock { locks = locks.filter { $0.value != token } }
   }
+
+  func openForWriting(_ path: String) throws -> Int32 {
+    try mutex.withLock {
+      try enter(.open, path: path, mutating: false)
+      guard let number = entries[path] else { throw failure(.open, path, ENOENT) }
+      let descriptor = nextDescriptor
+      nextDescriptor += 1
+      descriptors[descriptor] = number
+      return descriptor
+    }
+  }
+
+  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int {
+    try mutex.withLock {
+      let path = "fd \(descriptor)"
+      func put(_ slice: UnsafeRawBufferPointer.SubSequence, _ number: Int) {
+        var contents = inodes[number]!.volatile
+        if contents.count < offset {
+          contents += [UInt8](repeating: 0, count: offset - contents.count)
+        }
+        let end = offset + slice.count
+        if contents.count < end { contents += [UInt8](repeating: 0, count: end - contents.count) }
+        contents.replaceSubrange(offset..<end, with: slice)
+        inodes[number]!.volatile = contents
+      }
+      if !crashed, steps == _crashStep, let number = descriptors[descriptor] {
+        put(bytes.prefix(bytes.count / 2), number)
+      }
+      try enter(.write, path: path, mutating: true)
+      guard let number = descriptors[descriptor] else { throw failure(.write, path, EBADF) }
+      let used = Set(entries.values).union(descriptors.values).reduce(0) {
+        $0 + max(inodes[$1]!.volatile.count, inodes[$1]!.durable.count)
+      }
+      let growth = max(0, offset + bytes.count - inodes[number]!.volatile.count)
+      let room = max(_capacity - used, 0)
+      let count = growth <= room ? min(bytes.count, _maximumWriteSize) : 0
+      guard count > 0 || bytes.isEmpty else { throw failure(.write, path, ENOSPC) }
+      put(bytes.prefix(count), number)
+      return count
+    }
+  }
+
+  func truncate(_ descriptor: Int32, to length: Int) throws {
+    try mutex.withLock {
+      try enter(.truncate, path: "fd \(descriptor)", mutating: true)
+      guard let number = descriptors[descriptor] else {
+        throw failure(.truncate, "fd \(descriptor)", EBADF)
+      }
+      inodes[number]!.volatile = Array(inodes[number]!.volatile.prefix(length))
+    }
+  }
+
+  func syncData(_ descriptor: Int32) throws { try sync(descriptor) }
 
   // MARK: Helpers (called with the mutex held)
 

@@ -110,14 +110,33 @@ struct SnapshotBadFileTests {
     #expect(text.code == .badMagic)
   }
 
+  @Test("a version 1 file (no lineage block) still reads, as generation 0")
+  func versionOneFile() throws {
+    var forge = SnapshotForge(
+      SnapshotWriter.encode(
+        try SnapshotReader.decode(file, path: "good.mgs"),
+        lineage: SnapshotLineage(generation: 7, previous: 3)))
+    let lineage = try #require(forge.blocks.firstIndex { $0.kind == 4 })
+    #expect(forge.blocks[lineage].payload.count == 16)
+    forge.blocks.remove(at: lineage)
+    forge.header[8] = 1
+    let decoded = try SnapshotReader.decodeWithLineage(forge.assemble(), path: "v1.mgs")
+    #expect(decoded.lineage == SnapshotLineage())
+    #expect(SnapshotWriter.encode(decoded.version) == file)
+    // A version 2 file without its lineage block is damaged.
+    forge.header[8] = 2
+    let missing = try #require(failure(forge.assemble()))
+    #expect(missing.code == .malformed && missing.section == "lineage")
+  }
+
   @Test("a future format version is refused as unsupported, naming the version")
   func futureVersion() throws {
     var forge = SnapshotForge(file)
-    forge.header[8] = 2
+    forge.header[8] = 3
     let error = try #require(failure(forge.assemble()))
     #expect(error.code == .unsupportedVersion && error.offset == 8)
-    #expect(error.message.contains("version 2"))
-    forge.header[8] = 1
+    #expect(error.message.contains("version 3"))
+    forge.header[8] = 2
     forge.header[12] = 1
     let flags = try #require(failure(forge.assemble()))
     #expect(flags.code == .unsupportedVersion && flags.offset == 12)

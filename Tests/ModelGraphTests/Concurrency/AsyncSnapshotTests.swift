@@ -63,6 +63,14 @@ struct GatedFileIO: FileIO {
   }
   func lock(_ path: String) throws -> Int32 { try system.lock(path) }
   func unlock(_ token: Int32) { system.unlock(token) }
+  func openForWriting(_ path: String) throws -> Int32 { try system.openForWriting(path) }
+  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int {
+    try system.write(descriptor, bytes, at: offset)
+  }
+  func truncate(_ descriptor: Int32, to length: Int) throws {
+    try system.truncate(descriptor, to: length)
+  }
+  func syncData(_ descriptor: Int32) throws { try system.syncData(descriptor) }
 }
 
 @Suite("Asynchronous snapshots")

@@ -17,6 +17,8 @@ package enum JobID: String, CaseIterable, Sendable {
   case w12 = "W12"
   case w12Threads2 = "W12.threads2"
   case w12Threads4 = "W12.threads4"
+  case w13 = "W13"
+  case w13Threads4 = "W13.threads4"
 
   /// The workload id the job belongs to (`W7` for `W7.trip`), as `--jobs` names it.
   package var group: String {
@@ -28,7 +30,7 @@ package enum JobID: String, CaseIterable, Sendable {
   /// left, with one writer thread, then two, then four).
   package static let executionOrder: [JobID] = [
     .w11, .w1, .w2, .w3, .w4, .w5, .w6, .w7Trip, .w7Business, .w7Activity, .w10Save, .w10Load,
-    .w8, .w9, .w12, .w12Threads2, .w12Threads4,
+    .w8, .w9, .w12, .w12Threads2, .w12Threads4, .w13, .w13Threads4,
   ]
 
   /// Jobs in the order of the workload table, for reports.
@@ -44,6 +46,7 @@ package enum JobID: String, CaseIterable, Sendable {
     case .w10Save, .w10Load: .megabytesPerSecond
     case .w11: .bytesPerObject
     case .w12, .w12Threads2, .w12Threads4: .transactionsPerSecond(SmallTransactions.standardCount)
+    case .w13, .w13Threads4: .transactionsPerSecond(DurableTransactions.standardCount)
     }
   }
 
@@ -59,6 +62,8 @@ package enum JobID: String, CaseIterable, Sendable {
     case .w11: (0, 1)
     // Each run starts with the previous run's new trips deleted (untimed), so runs repeat.
     case .w12, .w12Threads2, .w12Threads4: (1, 3)
+    // Each run loads a new file-backed store first (untimed).
+    case .w13, .w13Threads4: (0, 3)
     }
   }
 
@@ -66,7 +71,7 @@ package enum JobID: String, CaseIterable, Sendable {
   package var writerThreads: Int {
     switch self {
     case .w12Threads2: 2
-    case .w12Threads4: 4
+    case .w12Threads4, .w13Threads4: 4
     default: 1
     }
   }
@@ -76,6 +81,7 @@ package enum JobID: String, CaseIterable, Sendable {
   package var answersLike: JobID? {
     switch self {
     case .w12Threads2, .w12Threads4: .w12
+    case .w13Threads4: .w13
     default: nil
     }
   }

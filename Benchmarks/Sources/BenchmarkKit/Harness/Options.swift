@@ -39,8 +39,9 @@ package struct Options: Sendable {
     usage: modelgraph-benchmark [options]
 
       --scale N            trips in the data set (default 100000; 6N objects)
-      --jobs LIST          jobs to run, e.g. W1,W2,W7 (default: all of W1-W12;
-                           W12 runs W12, W12.threads2, W12.threads4)
+      --jobs LIST          jobs to run, e.g. W1,W2,W7 (default: all of W1-W13;
+                           W12 runs W12, W12.threads2, W12.threads4; W13 runs W13,
+                           W13.threads4)
       --engines LIST       engines, e.g. modelgraph,sqlite,arrays (default: all available;
                            modelgraph-jemalloc when modelgraph-benchmark-jemalloc is beside)
       --sqlite-layout L    class, hierarchy or both (default both: the faster line per job)

@@ -15,11 +15,16 @@ package struct QueryParameters: Sendable {
   package var companies: [String] = []
   /// The W12 transactions (none without a data set).
   package var transactions = SmallTransactions()
+  /// The W13 store and transactions (none without a data set).
+  package var durable = DurableTransactions()
 
   /// Draws the parameters: the windows and companies do not depend on the scale; the W12
   /// transactions look up trips of `dataSet`, so they are drawn only when it is given.
   package init(dataSet: DataSet? = nil) {
-    if let dataSet { transactions = SmallTransactions(dataSet: dataSet) }
+    if let dataSet {
+      transactions = SmallTransactions(dataSet: dataSet)
+      durable = DurableTransactions(dataSet: dataSet)
+    }
     var random = SplitMix64(seed: 43)
     let month = 30 * WorkloadCalendar.day
     let span = WorkloadCalendar.end - WorkloadCalendar.start - month

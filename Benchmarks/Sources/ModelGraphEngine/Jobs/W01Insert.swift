@@ -10,6 +10,15 @@ extension ModelGraphBenchmarkEngine {
       for: Trip.self, Accommodation.self, Activity.self,
       configurations: ModelConfiguration(isStoredInMemoryOnly: true))
     let context = ModelContext(container)
+    Self.insert(dataSet, into: context)
+    try context.save()
+    self.container = container
+    self.context = context
+    return Tally(count: dataSet.objectCount)
+  }
+
+  /// Inserts every trip of `dataSet` with its accommodations and activities (unsaved).
+  static func insert(_ dataSet: DataSet, into context: ModelContext) {
     for (index, record) in dataSet.trips.enumerated() {
       let trip = Self.makeTrip(record)
       trip.accommodations = dataSet.accommodations[(2 * index)..<(2 * index + 2)].map {
@@ -21,10 +30,6 @@ extension ModelGraphBenchmarkEngine {
       }
       context.insert(trip)
     }
-    try context.save()
-    self.container = container
-    self.context = context
-    return Tally(count: dataSet.objectCount)
   }
 
   /// A new object of the record's class with every attribute set.

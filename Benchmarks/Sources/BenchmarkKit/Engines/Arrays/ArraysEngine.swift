@@ -79,6 +79,7 @@ package final class ArraysEngine: BenchmarkEngine {
     case .w12Threads2, .w12Threads4:
       .skipped(
         reason: "writer scaling is measured for ModelGraph only (plain arrays take no locks)")
+    case .w13, .w13Threads4: .skipped(reason: "plain arrays have no file to make durable")
     case .w1, .w11: .skipped(reason: "run by the harness")
     }
   }

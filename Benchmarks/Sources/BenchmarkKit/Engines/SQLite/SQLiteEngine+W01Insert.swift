@@ -8,6 +8,16 @@ extension SQLiteEngine {
   package func load(_ dataSet: DataSet) throws -> Tally {
     let database = try SQLiteDatabase()
     try database.execute(layout.schema)
+    try Self.insert(dataSet, into: database, layout: layout)
+    self.database = database
+    return Tally(count: dataSet.objectCount)
+  }
+
+  /// Inserts every object of `dataSet` into `database` (which has `layout`'s schema) in one
+  /// transaction.
+  static func insert(_ dataSet: DataSet, into database: SQLiteDatabase, layout: SQLiteLayout)
+    throws
+  {
     try database.execute("BEGIN")
     let inserter = try TripInserter(database, layout)
     for (index, trip) in dataSet.trips.enumerated() {
@@ -31,8 +41,6 @@ extension SQLiteEngine {
       try activity.run()
     }
     try database.execute("COMMIT")
-    self.database = database
-    return Tally(count: dataSet.objectCount)
   }
 }
 

@@ -53,6 +53,11 @@ package final class SQLiteEngine: BenchmarkEngine {
         return .skipped(
           reason: "writer scaling is measured for ModelGraph only (one SQLite connection to an "
             + "in-memory database; SQLite serializes its writers)")
+      case .w13: return durableTransactionsPlan(parameters.durable, scratch: scratch)
+      case .w13Threads4:
+        return .skipped(
+          reason: "writer scaling is measured for ModelGraph only (SQLite serializes its "
+            + "writers on the file's lock)")
       case .w1, .w11: return .skipped(reason: "run by the harness")
       }
     } catch {

@@ -1,0 +1,89 @@
+import BenchmarkKit
+import Dispatch
+import Foundation
+import ModelGraph
+
+extension ModelGraphBenchmarkEngine {
+  /// W13 and W13.threads4: W12's transactions on a new file-backed container (the default
+  /// durability: each `save()` returns once its journal record is synced), split across
+  /// `threads` writer threads, each with its own context, as W12 splits them.
+  ///
+  /// Before every run, outside the clock, a new container on a new file is loaded with the W13
+  /// data set, saved and checkpointed. After the run, outside the clock, the container is
+  /// released and the file opened again (read-only), and `count=` is the number of objects it
+  /// holds; `reopen-ms=` is the time the open took (snapshot load and journal replay) and
+  /// `journal-bytes=` the size of the journal's records.
+  func durableTransactionsPlan(_ durable: DurableTransactions, threads: Int, scratch: String)
+    -> JobPlan
+  {
+    let url = URL(fileURLWithPath: scratch).appendingPathComponent("w13-\(threads).mgs")
+    var container: ModelContainer?
+    func removeFiles() {
+      for suffix in ["", "-journal", ".lock"] {
+        try? FileManager.default.removeItem(atPath: url.path + suffix)
+      }
+    }
+    return .timed(
+      TimedJob(
+        setUp: {
+          container = nil
+          removeFiles()
+          let made = try ModelContainer(
+            for: Trip.self, Accommodation.self, Activity.self,
+            configurations: ModelConfiguration(url: url))
+          let context = ModelContext(made)
+          Self.insert(durable.dataSet, into: context)
+          try context.save()
+          try made.snapshot()
+          container = made
+        },
+        body: {
+          guard let container else { throw BenchmarkError("modelgraph: W13 not set up") }
+          let writers = (0..<threads).map {
+            SmallTransactionWriter(
+              container: container, transactions: durable.work.share(thread: $0, of: threads),
+              checksDeadline: threads == 1)
+          }
+          if threads == 1 {
+            writers[0].run()
+          } else {
+            let group = DispatchGroup()
+            for writer in writers {
+              group.enter()
+              let thread = Thread {
+                writer.run()
+                group.leave()
+              }
+              thread.name = "W13 writer"
+              thread.start()
+            }
+            group.wait()
+          }
+          return try SmallTransactionWriter.tally(writers, threads: threads, probe: nil)
+        },
+        verify: { tally in
+          let journal = container?.store.journal?.size ?? 0
+          container = nil
+          let start = Stopwatch.now()
+          let reopened = try ModelContainer(
+            for: Trip.self, Accommodation.self, Activity.self,
+            configurations: ModelConfiguration(url: url, allowsSave: false))
+          let seconds = Double(Stopwatch.now() &- start) / 1e9
+          let context = ModelContext(reopened)
+          let count =
+            try context.fetchCount(FetchDescriptor<Trip>())
+            + context.fetchCount(FetchDescriptor<Accommodation>())
+            + context.fetchCount(FetchDescriptor<Activity>())
+          var answer = Tally(count: count, check: tally.check)
+          answer.extras =
+            [.init(key: "lookups", value: String(tally.count))] + tally.extras + [
+              .init(key: "reopen-ms", value: ResultLine.fixed(seconds * 1e3, decimals: 1)),
+              .init(key: "journal-bytes", value: String(journal)),
+              .init(
+                key: "replayed", value: String(reopened.recoveryReport.replayedRecords)),
+            ]
+          return answer
+        },
+        tearDown: { removeFiles() }))
+  }
+}

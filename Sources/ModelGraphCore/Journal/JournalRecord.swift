@@ -1,0 +1,145 @@
+/// The payload of a journal record: what one save changed, as the rows it left behind.
+///
+/// The payload is a catalog flag (1 followed by the whole catalog when the save is the first
+/// after entities were registered, else 0), a table count, and per table: the entity index,
+/// the table's row count, the number of rows, and per row its index, its stamp and, when an
+/// object lives in it, every attribute and relationship value as a snapshot column block
+/// encodes it. Replaying a record writes those rows exactly, so replay is idempotent.
+enum JournalRecord {
+  /// One table's part of a save: the published table and the rows the save wrote.
+  struct TableRows {
+    var entity: Int
+    var table: Table
+    var rows: [Int]
+  }
+
+  /// The payload of a save that published `tables`, with `catalog` when it grew; `coders`
+  /// caches the row coders of each entity. The writer's ``ByteWriter/oversized`` says when a
+  /// value was too long for the format.
+  static func payload(
+    catalog: SchemaCatalog?, tables: [TableRows], coders: inout [Int: [RowCoder]],
+    lengthLimit: Int = Int(UInt32.max)
+  ) -> ByteWriter {
+    var writer = ByteWriter()
+    writer.lengthLimit = lengthLimit
+    if let catalog {
+      writer.append(UInt8(1))
+      catalog.encode(into: &writer)
+    } else {
+      writer.append(UInt8(0))
+    }
+    writer.append(UInt32(tables.count))
+    for part in tables {
+      let table = part.table
+      let columns = table.attributeColumns + table.relationshipColumns
+      let rowCoders = coders[part.entity] ?? RowCoder.coders(of: table)
+      coders[part.entity] = rowCoders
+      writer.append(UInt32(part.entity))
+      writer.append(UInt64(table.rowCount))
+      writer.append(UInt64(part.rows.count))
+      for row in part.rows {
+        writer.append(UInt64(row))
+        let stamp = row < table.rowCount ? table.stamps[row] : 0
+        writer.append(stamp)
+        guard stamp & 1 == 1 else { continue }
+        for (column, coder) in zip(columns, rowCoders) { coder.encode(column, row, &writer) }
+      }
+    }
+    return writer
+  }
+}
+
+/// Applies records to the tables of a version being recovered, which it owns alone.
+struct JournalApplier {
+  var catalog: SchemaCatalog
+  var tables: [Table]
+  /// Per entity: its table's attribute and relationship columns, and their row coders.
+  private var columns: [Int: (columns: [AnyColumn], coders: [RowCoder])] = [:]
+  /// Per entity: the destination entity index of each relationship slot (-1: unknown).
+  private var destinations: [Int: [Int]] = [:]
+
+  init(catalog: SchemaCatalog, tables: [Table]) {
+    self.catalog = catalog
+    self.tables = tables
+  }
+
+  /// Applies one payload.
+  ///
+  /// - Throws: ``SnapshotError`` for an impossible payload (the caller reports it as a
+  ///   ``JournalError``); the tables may then be partly changed.
+  mutating func apply(_ reader: inout ByteReader) throws {
+    switch try reader.read(UInt8.self) {
+    case 0: break
+    case 1:
+      let grown = try SchemaCatalog.decode(from: &reader)
+      guard grown.entities.count >= catalog.entities.count,
+        zip(grown.entities, catalog.entities).allSatisfy({ $0.description == $1.description })
+      else { throw reader.error("the record's catalog does not extend the store's") }
+      for entity in grown.entities.dropFirst(tables.count) { tables.append(Table(entity: entity)) }
+      catalog = grown
+      destinations = [:]
+    case let flag: throw reader.error("catalog flag \(flag)")
+    }
+    let count = Int(try reader.read(UInt32.self))
+    var written: [(entity: Int, row: Int)] = []
+    for _ in 0..<count {
+      let entity = Int(try reader.read(UInt32.self))
+      guard entity < tables.count else { throw reader.error("entity \(entity) does not exist") }
+      let table = tables[entity]
+      let (columns, rowCoders) =
+        self.columns[entity]
+        ?? (table.attributeColumns + table.relationshipColumns, RowCoder.coders(of: table))
+      self.columns[entity] = (columns, rowCoders)
+      let rowCount = try reader.read(UInt64.self)
+      guard rowCount <= UInt64(Int32.max) else { throw reader.error("row count \(rowCount)") }
+      table.grow(to: Int(rowCount))
+      let rows = try reader.readCount(minimumSize: 12)
+      for _ in 0..<rows {
+        let rawRow = try reader.read(UInt64.self)
+        guard rawRow < UInt64(table.rowCount) else {
+          throw reader.error("row \(rawRow) is past the table")
+        }
+        let row = Int(rawRow)
+        let stamp = try reader.read(UInt32.self)
+        if table.stamps[row] & 1 == 1 { table.liveCount -= 1 }
+        table.stamps[row] = stamp
+        guard stamp & 1 == 1 else {
+          for column in columns { column.clear(row: row) }
+          continue
+        }
+        table.liveCount += 1
+        for (column, coder) in zip(columns, rowCoders) { try coder.decode(column, row, &reader) }
+        if !table.relationshipColumns.isEmpty { written.append((entity, row)) }
+      }
+    }
+    try reader.expectEnd()
+    for (entity, row) in written { try validateKeys(entity: entity, row: row, reader: reader) }
+  }
+
+  /// Every relationship key of `row` must name a row of its destination's hierarchy.
+  private mutating func validateKeys(entity: Int, row: Int, reader: ByteReader) throws {
+    let table = tables[entity]
+    let targets =
+      destinations[entity]
+      ?? table.entity.relationships.map { catalog.entity(named: $0.destination)?.index ?? -1 }
+    destinations[entity] = targets
+    for (slot, column) in table.relationshipColumns.enumerated() {
+      let destination = targets[slot]
+      func check(_ key: ObjectKey) throws {
+        let target = Int(key.entity)
+        guard target < tables.count, Int(key.row) < tables[target].rowCount,
+          tables[target].entity.lineage.contains(destination)
+        else {
+          throw reader.error(
+            "\(table.entity.name).\(table.entity.relationships[slot].name) of row \(row) "
+              + "points at \(key)")
+        }
+      }
+      if table.entity.relationships[slot].isToMany {
+        for key in unsafeDowncast(column, to: Column<[ObjectKey]>.self)[row] { try check(key) }
+      } else if let key = unsafeDowncast(column, to: Column<ObjectKey?>.self)[row] {
+        try check(key)
+      }
+    }
+  }
+}

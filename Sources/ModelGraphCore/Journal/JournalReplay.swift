@@ -1,0 +1,49 @@
+/// Replays a journal's whole records onto the snapshot they follow.
+public enum JournalReplay {
+  /// `version` with the records of `journal` (read from `bytes`) applied in order.
+  ///
+  /// Records the version already holds (numbers up to its own, at the start of the journal)
+  /// are skipped; every other record must publish the next version number. The tables of
+  /// `version` are changed in place: pass a version nothing else holds (one just loaded).
+  /// - Throws: ``JournalError`` with code ``JournalError/Code/malformed`` for a record out of
+  ///   order or with impossible contents.
+  /// - Complexity: O(size of the records).
+  public static func replay(
+    _ bytes: UnsafeRawBufferPointer, journal: JournalReader, onto version: StoreVersion,
+    path: String
+  ) throws(JournalError) -> (version: StoreVersion, report: RecoveryReport) {
+    var applier = JournalApplier(catalog: version.catalog, tables: version.tables)
+    var number = version.number
+    var report = RecoveryReport(
+      droppedRecords: journal.droppedRecords, droppedBytes: journal.droppedBytes,
+      journalBytes: bytes.count)
+    for record in journal.records {
+      if record.number <= number, report.replayedRecords == 0 {
+        report.skippedRecords += 1
+        continue
+      }
+      guard record.number == number &+ 1 else {
+        throw JournalError(
+          .malformed, path: path, offset: record.offset,
+          message: "a record of version \(record.number) follows version \(number)")
+      }
+      var reader = ByteReader(
+        UnsafeRawBufferPointer(rebasing: bytes[record.payload]),
+        fileOffset: record.payload.lowerBound, path: path, section: "journal record")
+      do {
+        try applier.apply(&reader)
+      } catch let error as SnapshotError {
+        throw JournalError(
+          .malformed, path: path, offset: error.offset ?? record.offset,
+          message: "record of version \(record.number): \(error.message)")
+      } catch {
+        throw JournalError(.malformed, path: path, offset: record.offset, message: "\(error)")
+      }
+      number += 1
+      report.replayedRecords += 1
+    }
+    return (
+      StoreVersion(number: number, catalog: applier.catalog, tables: applier.tables), report
+    )
+  }
+}

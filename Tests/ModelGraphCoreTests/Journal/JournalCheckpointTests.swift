@@ -1,0 +1,92 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import ModelGraphCore
+
+/// A ``SimFS`` whose rename onto `held` waits until the test lets it go, so saves can run while
+/// a checkpoint is between its snapshot write and its journal restart.
+private struct HoldingIO: FileIO {
+  let base: SimFS
+  let held: String
+  let reached = DispatchSemaphore(value: 0)
+  let release = DispatchSemaphore(value: 0)
+
+  func readFile(_ path: String) throws -> [UInt8] { try base.readFile(path) }
+  func kind(of path: String) -> FileKind? { base.kind(of: path) }
+  func create(_ path: String) throws -> Int32 { try base.create(path) }
+  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws -> Int {
+    try base.write(descriptor, bytes)
+  }
+  func sync(_ descriptor: Int32) throws { try base.sync(descriptor) }
+  func close(_ descriptor: Int32) throws { try base.close(descriptor) }
+  func rename(_ from: String, _ to: String) throws {
+    if to == held {
+      reached.signal()
+      release.wait()
+    }
+    try base.rename(from, to)
+  }
+  func syncDirectory(_ path: String) throws { try base.syncDirectory(path) }
+  func remove(_ path: String) throws { try base.remove(path) }
+  func contents(ofDirectory path: String) throws -> [String] {
+    try base.contents(ofDirectory: path)
+  }
+  func lock(_ path: String) throws -> Int32 { try base.lock(path) }
+  func unlock(_ token: Int32) { base.unlock(token) }
+  func openForWriting(_ path: String) throws -> Int32 { try base.openForWriting(path) }
+  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int {
+    try base.write(descriptor, bytes, at: offset)
+  }
+  func truncate(_ descriptor: Int32, to length: Int) throws {
+    try base.truncate(descriptor, to: length)
+  }
+  func syncData(_ descriptor: Int32) throws { try base.syncData(descriptor) }
+}
+
+@Suite("Journal: saves during a checkpoint")
+struct JournalCheckpointTests {
+  @Test("saves made while a checkpoint writes its snapshot move into the new journal")
+  func savesDuringCheckpoint() throws {
+    let disk = SimFS()
+    let plain = StoreFiles(path: "/sim/store.mgs", io: disk)
+    let opened = try JournalFixture.open(plain)
+    for step in 0..<4 { try JournalFixture.save(step: step, store: opened.store) }
+    let captured = opened.store.version.number
+    let io = HoldingIO(base: disk, held: "/sim/store.mgs")
+    let files = StoreFiles(path: "/sim/store.mgs", io: io)
+    let done = DispatchSemaphore(value: 0)
+    let outcome = Outcome()
+    Thread.detachNewThread {
+      do { try files.checkpoint(opened.store, journal: opened.journal) } catch {
+        outcome.error = "\(error)"
+      }
+      done.signal()
+    }
+    io.reached.wait()
+    // The snapshot of `captured` is written, not yet renamed in: saves go on meanwhile.
+    for step in 4..<7 { try JournalFixture.save(step: step, store: opened.store) }
+    let expected = JournalFixture.bytes(opened.store)
+    io.release.signal()
+    done.wait()
+    #expect(outcome.error == nil)
+    let journal = disk.contents(of: plain.journalPath)!
+    let reader = try journal.withUnsafeBytes { try JournalReader($0, path: "journal") }
+    #expect(reader.base == captured)
+    #expect(reader.records.map(\.number) == [captured + 1, captured + 2, captured + 3])
+    #expect(reader.generation == opened.journal.generation)
+    try JournalFixture.save(step: 7, store: opened.store)
+    let after = JournalFixture.bytes(opened.store)
+    disk.restart(powerLoss: true)
+    let reopened = try JournalFixture.open(plain)
+    #expect(JournalFixture.bytes(reopened.store) == after)
+    #expect(reopened.report.replayedRecords == 4 && reopened.report.skippedRecords == 0)
+    #expect(expected != after)
+  }
+}
+
+/// What the checkpoint thread reports.
+private final class Outcome: @unchecked Sendable {
+  // @unchecked Sendable: written by the checkpoint thread before it signals, read after.
+  var error: String?
+}

@@ -1,0 +1,259 @@
+import Foundation
+import ModelGraph
+import Synchronization
+import Testing
+
+/// The real file system, counting the journal's data syncs, each 2 ms slower.
+private struct CountingFileIO: FileIO {
+  final class Counter: Sendable {
+    let syncs = Atomic<Int>(0)
+  }
+
+  let system = SystemFileIO()
+  let counter = Counter()
+
+  func readFile(_ path: String) throws -> [UInt8] { try system.readFile(path) }
+  func kind(of path: String) -> FileKind? { system.kind(of: path) }
+  func create(_ path: String) throws -> Int32 { try system.create(path) }
+  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws -> Int {
+    try system.write(descriptor, bytes)
+  }
+  func sync(_ descriptor: Int32) throws { try system.sync(descriptor) }
+  func close(_ descriptor: Int32) throws { try system.close(descriptor) }
+  func rename(_ from: String, _ to: String) throws { try system.rename(from, to) }
+  func syncDirectory(_ path: String) throws { try system.syncDirectory(path) }
+  func remove(_ path: String) throws { try system.remove(path) }
+  func contents(ofDirectory path: String) throws -> [String] {
+    try system.contents(ofDirectory: path)
+  }
+  func lock(_ path: String) throws -> Int32 { try system.lock(path) }
+  func unlock(_ token: Int32) { system.unlock(token) }
+  func openForWriting(_ path: String) throws -> Int32 { try system.openForWriting(path) }
+  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int {
+    try system.write(descriptor, bytes, at: offset)
+  }
+  func truncate(_ descriptor: Int32, to length: Int) throws {
+    try system.truncate(descriptor, to: length)
+  }
+  func syncData(_ descriptor: Int32) throws {
+    counter.syncs.add(1, ordering: .relaxed)
+    // A slow disk: while one thread syncs, the others append and wait for a shared sync.
+    usleep(2_000)
+    try system.syncData(descriptor)
+  }
+}
+
+@Suite("Container journal: save() persists without snapshot()")
+struct ContainerJournalTests {
+  @Test("100 saves, one object each, survive the container without a snapshot")
+  func savesPersist() throws {
+    let scratch = try SnapshotScratch()
+    do {
+      let container = try ModelContainer(
+        for: Trip.self, configurations: ModelConfiguration(url: scratch.store))
+      let context = ModelContext(container)
+      for index in 0..<100 {
+        context.insert(
+          index.isMultiple(of: 10)
+            ? BusinessTrip(name: "trip \(index)", company: "Acme") : Trip(name: "trip \(index)"))
+        try context.save()
+      }
+      let renamed = try context.fetch(FetchDescriptor<Trip>()).first { $0.name == "trip 3" }!
+      renamed.name = "renamed"
+      try context.save()
+    }
+    let container = try ModelContainer(
+      for: Trip.self, configurations: ModelConfiguration(url: scratch.store))
+    #expect(container.recoveryReport.replayedRecords == 101)
+    #expect(container.recoveryReport.droppedBytes == 0)
+    let context = ModelContext(container)
+    let trips = try context.fetch(FetchDescriptor<Trip>())
+    #expect(trips.count == 100)
+    #expect(trips.filter { $0 is BusinessTrip }.count == 10)
+    #expect(trips.contains { $0.name == "renamed" } && !trips.contains { $0.name == "trip 3" })
+  }
+
+  @Test("saves of four contexts on four threads share syncs, and all survive")
+  func groupCommit() throws {
+    let scratch = try SnapshotScratch()
+    let io = CountingFileIO()
+    do {
+      let container = try ModelContainer(
+        for: [Trip.self], configurations: [ModelConfiguration(url: scratch.store)], fileIO: io)
+      let before = io.counter.syncs.load(ordering: .relaxed)
+      // Four threads (concurrentPerform would run only as many as there are cores).
+      let group = DispatchGroup()
+      for thread in 0..<4 {
+        group.enter()
+        Thread.detachNewThread {
+          let context = ModelContext(container)
+          for index in 0..<50 {
+            context.insert(Trip(name: "t\(thread)-\(index)"))
+            try! context.save()
+          }
+          group.leave()
+        }
+      }
+      group.wait()
+      let syncs = io.counter.syncs.load(ordering: .relaxed) - before
+      #expect(syncs < 150, "\(syncs) syncs for 200 saves")
+      #expect(syncs > 0)
+    }
+    // Read-only: a finished thread may still hold the writer for a moment.
+    let container = try ModelContainer(
+      for: Trip.self, configurations: ModelConfiguration(url: scratch.store, allowsSave: false))
+    #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 200)
+    #expect(container.recoveryReport.replayedRecords == 200)
+  }
+
+  @Test(
+    "a second writer gets locked; a read-only open sees the files as of opening and cannot save")
+  func readOnly() throws {
+    let scratch = try SnapshotScratch()
+    let writer = try ModelContainer(
+      for: Trip.self, configurations: ModelConfiguration(url: scratch.store))
+    let context = ModelContext(writer)
+    context.insert(Trip(name: "first"))
+    try context.save()
+    let locked = try #require(throws: SnapshotError.self) {
+      _ = try ModelContainer(
+        for: Trip.self, configurations: ModelConfiguration(url: scratch.store))
+    }
+    #expect(locked.code == .locked)
+    let reader = try ModelContainer(
+      for: Trip.self, configurations: ModelConfiguration(url: scratch.store, allowsSave: false))
+    context.insert(Trip(name: "second"))
+    try context.save()
+    let readContext = ModelContext(reader)
+    #expect(try readContext.fetch(FetchDescriptor<Trip>()).map(\.name) == ["first"])
+    readContext.insert(Trip(name: "refused"))
+    let refused = try #require(throws: JournalError.self) { try readContext.save() }
+    #expect(refused.code == .readOnly)
+    #expect(throws: JournalError.self) { try reader.snapshot() }
+    let later = try ModelContainer(
+      for: Trip.self, configurations: ModelConfiguration(url: scratch.store, allowsSave: false))
+    #expect(try ModelContext(later).fetchCount(FetchDescriptor<Trip>()) == 2)
+  }
+
+  @Test("a journal past its threshold is checkpointed in the background; nothing is lost")
+  func automaticCheckpoint() throws {
+    let scratch = try SnapshotScratch()
+    let journal = scratch.store.path + "-journal"
+    do {
+      let container = try ModelContainer(
+        for: Trip.self,
+        configurations: ModelConfiguration(url: scratch.store, checkpointThreshold: 4096))
+      let context = ModelContext(container)
+      for index in 0..<200 {
+        context.insert(Trip(name: "trip \(index)"))
+        try context.save()
+      }
+      try container.snapshot()
+      #expect(try FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int == 36)
+    }
+    let container = try ModelContainer(
+      for: Trip.self, configurations: ModelConfiguration(url: scratch.store))
+    #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 200)
+    #expect(container.recoveryReport.replayedRecords == 0)
+  }
+
+  @Test("the journal's size stays bounded by the threshold while saves go on")
+  func journalBounded() throws {
+    let scratch = try SnapshotScratch()
+    let journal = scratch.store.path + "-journal"
+    let container = try ModelContainer(
+      for: Trip.self,
+      configurations: ModelConfiguration(url: scratch.store, checkpointThreshold: 8192))
+    let context = ModelContext(container)
+    var largest = 0
+    for index in 0..<400 {
+      context.insert(Trip(name: "trip \(index)"))
+      try context.save()
+      if index % 50 == 49 { Thread.sleep(forTimeInterval: 0.05) }
+      largest = max(largest, container.store.journal?.size ?? 0)
+    }
+    let final = container.store.journal?.size ?? 0
+    #expect(FileManager.default.fileExists(atPath: journal))
+    #expect(final < 8192 * 4, "journal \(final) bytes, largest \(largest)")
+    #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 400)
+  }
+}
+
+/// The real file system; the first rename onto `slow` takes 200 ms.
+private final class SlowRenameIO: FileIO, @unchecked Sendable {
+  // @unchecked Sendable: `delayed` is read and written under `lock` only.
+  let system = SystemFileIO()
+  let slow: String
+  private let lock = NSLock()
+  private var delayed = false
+
+  init(slow: String) { self.slow = slow }
+
+  func readFile(_ path: String) throws -> [UInt8] { try system.readFile(path) }
+  func kind(of path: String) -> FileKind? { system.kind(of: path) }
+  func create(_ path: String) throws -> Int32 { try system.create(path) }
+  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws -> Int {
+    try system.write(descriptor, bytes)
+  }
+  func sync(_ descriptor: Int32) throws { try system.sync(descriptor) }
+  func close(_ descriptor: Int32) throws { try system.close(descriptor) }
+  func rename(_ from: String, _ to: String) throws {
+    let first = lock.withLock {
+      defer { delayed = delayed || to == slow }
+      return to == slow && !delayed
+    }
+    if first { Thread.sleep(forTimeInterval: 0.2) }
+    try system.rename(from, to)
+  }
+  func syncDirectory(_ path: String) throws { try system.syncDirectory(path) }
+  func remove(_ path: String) throws { try system.remove(path) }
+  func contents(ofDirectory path: String) throws -> [String] {
+    try system.contents(ofDirectory: path)
+  }
+  func lock(_ path: String) throws -> Int32 { try system.lock(path) }
+  func unlock(_ token: Int32) { system.unlock(token) }
+  func openForWriting(_ path: String) throws -> Int32 { try system.openForWriting(path) }
+  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int {
+    try system.write(descriptor, bytes, at: offset)
+  }
+  func truncate(_ descriptor: Int32, to length: Int) throws {
+    try system.truncate(descriptor, to: length)
+  }
+  func syncData(_ descriptor: Int32) throws { try system.syncData(descriptor) }
+}
+
+@Suite("Container journal: concurrent checkpoints")
+struct ConcurrentCheckpointTests {
+  @Test("a slow checkpoint is never overtaken: the snapshot ends at the newer version")
+  func olderNeverReplacesNewer() throws {
+    let scratch = try SnapshotScratch()
+    // The container's first open writes the store's first snapshot; delay the next rename.
+    let io = SlowRenameIO(slow: scratch.store.path)
+    do {
+      let container = try ModelContainer(
+        for: [Trip.self], configurations: [ModelConfiguration(url: scratch.store)],
+        fileIO: SystemFileIO())
+      let context = ModelContext(container)
+      context.insert(Trip(name: "first"))
+      try context.save()
+    }
+    let container = try ModelContainer(
+      for: [Trip.self], configurations: [ModelConfiguration(url: scratch.store)], fileIO: io)
+    let context = ModelContext(container)
+    context.insert(Trip(name: "second"))
+    try context.save()
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      _ = try? container.snapshot()
+      done.signal()
+    }
+    Thread.sleep(forTimeInterval: 0.05)
+    context.insert(Trip(name: "third"))
+    try context.save()
+    let newest = container.store.version.number
+    try container.snapshot()
+    done.wait()
+    let snapshot = try #require(try SnapshotFile(path: scratch.store.path).load())
+    #expect(snapshot.number == newest)
+  }
+}
