@@ -59,8 +59,10 @@ public final class ModelContainer: Sendable {
   ///   never replaced by an empty store); ``JournalError`` for a journal of another snapshot
   ///   or with a damaged header; ``MigrationError`` with code
   ///   ``MigrationError/Code/schemaMismatch`` listing every difference (entity, property, what
-  ///   changed) when the file's schema differs from the classes'. Subclasses that are not
-  ///   listed are compared when they are first used.
+  ///   changed) when the file's schema differs from the classes'; ``ModelError`` with code
+  ///   ``ModelError/Code/invalidConfiguration`` for several different configurations (one
+  ///   container is one store). Subclasses that are not listed are compared when they are
+  ///   first used.
   public convenience init(
     for types: [PersistentModel.Type], configurations: [ModelConfiguration] = [],
     fileIO: any FileIO = SystemFileIO()
@@ -87,7 +89,18 @@ public final class ModelContainer: Sendable {
     for types: [PersistentModel.Type], migrationPlan: (any SchemaMigrationPlan.Type)?,
     configurations: [ModelConfiguration] = [], fileIO: any FileIO = SystemFileIO()
   ) throws {
-    let configurations = configurations.isEmpty ? [ModelConfiguration()] : configurations
+    var distinct: [ModelConfiguration] = []
+    for configuration in configurations where !distinct.contains(configuration) {
+      distinct.append(configuration)
+    }
+    guard distinct.count <= 1 else {
+      throw ModelError(
+        .invalidConfiguration,
+        message:
+          "a container keeps all its classes in one store: give one ModelConfiguration, "
+          + "not \(distinct.count) different ones")
+    }
+    let configurations = distinct.isEmpty ? [ModelConfiguration()] : distinct
     self.configurations = configurations
     let loader = try StoreLoader(types: types, plan: migrationPlan)
     if let url = configurations[0].url, !configurations[0].isStoredInMemoryOnly {

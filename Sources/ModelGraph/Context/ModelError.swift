@@ -11,6 +11,8 @@ public struct ModelError: Error, Sendable, CustomStringConvertible {
     case schema
     /// A fetch descriptor asks for something no fetch can do (a negative limit or offset).
     case invalidDescriptor
+    /// A container was given configurations it cannot honour (several different stores).
+    case invalidConfiguration
     /// A save changed objects that another context changed or deleted since this one read them;
     /// ``conflicts`` lists them and nothing was saved.
     case conflict

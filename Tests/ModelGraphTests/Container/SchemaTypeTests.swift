@@ -57,3 +57,23 @@ struct SchemaTypeTests {
     #expect(throws: SchemaError.self) { try ModelContainer(for: Schema([PersistentModel.self])) }
   }
 }
+
+/// A container is one store: several different configurations are refused, not ignored.
+@Suite("Configurations: one store per container")
+struct ConfigurationCountTests {
+  @Test("two different configurations are a clear error; the same one twice is one")
+  func severalConfigurations() throws {
+    let memory = ModelConfiguration(isStoredInMemoryOnly: true)
+    let file = ModelConfiguration(
+      url: FileManager.default.temporaryDirectory.appendingPathComponent(
+        "never-created-\(UUID().uuidString).mgs"))
+    let error = #expect(throws: ModelError.self) {
+      try ModelContainer(for: [Trip.self], configurations: [memory, file])
+    }
+    #expect(error?.code == .invalidConfiguration)
+    #expect(error?.message.contains("one ModelConfiguration") == true)
+    #expect(!FileManager.default.fileExists(atPath: file.url!.path))
+    let container = try ModelContainer(for: [Trip.self], configurations: [memory, memory])
+    #expect(container.configurations == [memory])
+  }
+}
