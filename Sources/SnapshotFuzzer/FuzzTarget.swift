@@ -29,11 +29,16 @@ private func replayJournal(_ bytes: [UInt8]) {
   bytes.withUnsafeBytes { raw in
     guard let journal = try? JournalReader(raw, path: "fuzz-journal"),
       let replayed = try? JournalReplay.replay(
-        raw, journal: journal, onto: Store().version, path: "fuzz-journal")
+        raw, journal: journal, onto: Store().version, path: "fuzz-journal",
+        memoryBudget: fuzzMemoryBudget)
     else { return }
     rewrite(replayed.version)
   }
 }
+
+/// The table memory a fuzzed journal may ask for: well under the fuzzer's memory limits, so a
+/// hostile row count is refused, not allocated.
+private let fuzzMemoryBudget = 8 << 20
 
 private func rewrite(_ version: StoreVersion) {
   do {

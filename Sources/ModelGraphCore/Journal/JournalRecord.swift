@@ -57,10 +57,15 @@ struct JournalApplier {
   private var columns: [Int: (columns: [AnyColumn], coders: [RowCoder])] = [:]
   /// Per entity: the destination entity index of each relationship slot (-1: unknown).
   private var destinations: [Int: [Int]] = [:]
+  /// The most memory the records may add to the tables, and what they added so far: a
+  /// hostile record naming a huge row count is refused instead of allocated.
+  private let memoryBudget: Int
+  private var committed = 0
 
-  init(catalog: SchemaCatalog, tables: [Table]) {
+  init(catalog: SchemaCatalog, tables: [Table], memoryBudget: Int) {
     self.catalog = catalog
     self.tables = tables
+    self.memoryBudget = memoryBudget
   }
 
   /// Applies one payload.
@@ -92,6 +97,7 @@ struct JournalApplier {
       self.columns[entity] = (columns, rowCoders)
       let rowCount = try reader.read(UInt64.self)
       guard rowCount <= UInt64(Int32.max) else { throw reader.error("row count \(rowCount)") }
+      try reserve(growing: table, to: Int(rowCount), reader: reader)
       table.grow(to: Int(rowCount))
       let rows = try reader.readCount(minimumSize: 12)
       for _ in 0..<rows {
@@ -114,6 +120,23 @@ struct JournalApplier {
     }
     try reader.expectEnd()
     for (entity, row) in written { try validateKeys(entity: entity, row: row, reader: reader) }
+  }
+
+  /// Counts the memory growing `table` to `rowCount` rows takes (columns allocate whole
+  /// chunks), refusing growth past the budget.
+  private mutating func reserve(growing table: Table, to rowCount: Int, reader: ByteReader)
+    throws
+  {
+    guard rowCount > table.rowCount else { return }
+    let chunks = { (rows: Int) in (rows + AnyColumn.chunkMask) >> AnyColumn.chunkShift }
+    let rowBytes = ([table.stamps] + table.attributeColumns + table.relationshipColumns)
+      .reduce(0) { $0 + $1.elementStride }
+    committed += (chunks(rowCount) - chunks(table.rowCount)) << AnyColumn.chunkShift * rowBytes
+    guard committed <= memoryBudget else {
+      throw reader.error(
+        "the records would add \(committed) bytes of tables, more than the \(memoryBudget) "
+          + "a journal of this size may ask for")
+    }
   }
 
   /// Every relationship key of `row` must name a row of its destination's hierarchy.

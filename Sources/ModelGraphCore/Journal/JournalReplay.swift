@@ -7,12 +7,16 @@ public enum JournalReplay {
   /// `version` are changed in place: pass a version nothing else holds (one just loaded).
   /// - Throws: ``JournalError`` with code ``JournalError/Code/malformed`` for a record out of
   ///   order or with impossible contents.
+  /// - Parameter memoryBudget: The most bytes of table memory the records may add; by default
+  ///   16 bytes per byte of journal and at least 1 GiB (as a snapshot's tables may take).
   /// - Complexity: O(size of the records).
   public static func replay(
     _ bytes: UnsafeRawBufferPointer, journal: JournalReader, onto version: StoreVersion,
-    path: String
+    path: String, memoryBudget: Int? = nil
   ) throws(JournalError) -> (version: StoreVersion, report: RecoveryReport) {
-    var applier = JournalApplier(catalog: version.catalog, tables: version.tables)
+    var applier = JournalApplier(
+      catalog: version.catalog, tables: version.tables,
+      memoryBudget: memoryBudget ?? SnapshotReader.memoryBudget(fileSize: bytes.count))
     var number = version.number
     var report = RecoveryReport(
       droppedRecords: journal.droppedRecords, droppedBytes: journal.droppedBytes,

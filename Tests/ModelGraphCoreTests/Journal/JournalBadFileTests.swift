@@ -131,4 +131,27 @@ struct JournalBadFileTests {
     }
     #expect(order.code == .malformed && order.message.contains("follows version"))
   }
+
+  @Test("a record naming a huge row count is refused before its tables are allocated")
+  func hugeRowCount() throws {
+    let sample = try Self.sample()
+    var journal = Array(sample.journal.prefix(sample.ends[0]))
+    let number = sample.journal.withUnsafeBytes {
+      $0.loadUnaligned(fromByteOffset: JournalFormat.headerSize + 24, as: UInt64.self)
+    }
+    let generation = sample.journal.withUnsafeBytes {
+      $0.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+    }
+    // No catalog; one table: entity 0 grown to Int32.max rows, no rows written.
+    var payload: [UInt8] = [0, 1, 0, 0, 0, 0, 0, 0, 0]
+    withUnsafeBytes(of: UInt64(Int32.max).littleEndian) { payload += $0 }
+    withUnsafeBytes(of: UInt64(0).littleEndian) { payload += $0 }
+    JournalFormat.appendRecord(
+      to: &journal, generation: generation, number: number + 1, payload: payload)
+    let error = try #require(throws: JournalError.self) {
+      try Self.recover(sample, journal: journal)
+    }
+    #expect(error.code == .malformed, "\(error)")
+    #expect(error.message.contains("bytes of tables"), "\(error)")
+  }
 }
