@@ -51,7 +51,17 @@ private struct ZeroSingleValue: SingleValueDecodingContainer {
 
 private struct ZeroKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   var codingPath: [any CodingKey]
-  var allKeys: [Key] { [] }
+  /// The first key of a key enum without payloads (the one whose bits are zero), so an enum's
+  /// synthesized decoding builds its first case; no key for any other key type.
+  var allKeys: [Key] {
+    guard _isPOD(Key.self), MemoryLayout<Key>.size <= 8 else { return [] }
+    return [
+      withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 1) { buffer in
+        buffer[0] = 0
+        return UnsafeRawPointer(buffer.baseAddress!).load(as: Key.self)
+      }
+    ]
+  }
   func contains(_: Key) -> Bool { true }
   func decodeNil(forKey _: Key) -> Bool { false }
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
