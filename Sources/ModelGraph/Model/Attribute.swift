@@ -97,15 +97,12 @@ public struct Attribute<Value> {
   public var wrappedValue: Value {
     get {
       if let table {
-        // The context keeps its tables alive while it manages the owner: no retain needed.
         let (slot, row) = (Int(self.slot), self.row)
         // Folded away once specialized for a `PersistentValue` type.
         guard let storage = Value.self as? any PersistentValue.Type else {
           return _readCodableAttribute(table.takeUnretainedValue(), slot: slot, row: row)
         }
-        return table._withUnsafeGuaranteedRef {
-          _readPersistentAttribute(storage, $0, slot: slot, row: row)
-        }
+        return _readPersistentAttribute(storage, table, slot: slot, row: row)
       }
       guard let owner else { fatalError("@Attribute used outside a PersistentModel") }
       return owner.takeUnretainedValue()._unmanagedValue(slot: Int(slot), value: value)

@@ -100,12 +100,16 @@ func _writeCodableAttribute<Value>(_ value: Value, _ table: Table, slot: Int, ro
 }
 
 /// Reads a ``PersistentValue`` attribute; `Storage` is `Value`, which the optimizer sees once
-/// the accessor is specialized, so the casts cost nothing there.
+/// the accessor is specialized, so the casts cost nothing there. Not `@inline(__always)`:
+/// inlined before the existential is folded, it would read the column through generic code.
 @inlinable
 func _readPersistentAttribute<Storage: PersistentValue, Value>(
-  _: Storage.Type, _ table: Table, slot: Int, row: Int
+  _: Storage.Type, _ table: Unmanaged<Table>, slot: Int, row: Int
 ) -> Value {
-  Storage.fromStored(table.value(slot, row: row, as: Storage.Stored.self)) as! Value
+  // The context keeps its tables alive while it manages the owner: no retain needed.
+  table._withUnsafeGuaranteedRef {
+    Storage.fromStored($0.value(slot, row: row, as: Storage.Stored.self))
+  } as! Value
 }
 
 /// Writes a ``PersistentValue`` attribute; `Storage` is `Value` (see
