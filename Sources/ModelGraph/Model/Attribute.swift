@@ -1,11 +1,3 @@
-/// An option of an `@Attribute` declaration, as in SwiftData.
-public enum AttributeOption: Sendable, Hashable {
-  /// Values must be unique across the class hierarchy (checked on save).
-  case unique
-  /// A deleted object's value stays readable from its deletion record.
-  case preserveValueOnDeletion
-}
-
 /// Marks a stored property of a model class as a persisted attribute.
 ///
 /// ```swift
@@ -143,13 +135,15 @@ enum AttributeDeclaration {
   @usableFromInline static let unique: UInt8 = 1
   @usableFromInline static let preservesValueOnDeletion: UInt8 = 2
 
+  /// The bits of the options that change behaviour; the others set none.
   @inlinable
   static func bits(_ options: [AttributeOption]) -> UInt8 {
     var bits: UInt8 = 0
     for option in options {
-      switch option {
-      case .unique: bits |= unique
-      case .preserveValueOnDeletion: bits |= preservesValueOnDeletion
+      switch option.code {
+      case AttributeOption.Code.unique: bits |= unique
+      case AttributeOption.Code.preserveValueOnDeletion: bits |= preservesValueOnDeletion
+      default: break
       }
     }
     return bits
