@@ -14,8 +14,20 @@ extension KeyPathResolution {
       case nil: return "\\\(shortName(root)).(a computed or @Transient \(value) property)"
       }
     }
+    if let member = knownMember(keyPath, root: root) { return "\\\(shortName(root)).\(member)" }
     let text = String(describing: keyPath)
     guard text.contains("<computed") else { return text }
-    return "\\\(shortName(root)).(a \(value) property)"
+    return "\\\(shortName(root)).(a property of type \(value))"
+  }
+
+  /// The members of strings and arrays a predicate reads.
+  private static func knownMember(_ keyPath: AnyKeyPath, root: Any.Type) -> String? {
+    if keyPath == \String.count { return "count" }
+    if keyPath == \String.isEmpty { return "isEmpty" }
+    if let array = root as? any _ArrayType.Type {
+      if keyPath == array.countKeyPath { return "count" }
+      if keyPath == array.isEmptyKeyPath { return "isEmpty" }
+    }
+    return nil
   }
 }

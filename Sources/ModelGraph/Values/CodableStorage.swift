@@ -108,6 +108,7 @@ func codableProbe<Value: Decodable>(_: Value.Type) -> Value {
   do {
     return try Value(from: ZeroDecoder())
   } catch {
+    if let value = zeroBitsRawValue(Value.self) { return value }
     fatalError(
       "\(Value.self) cannot be built for a key-path probe (\(error)); give the attribute an initial value"
     )

@@ -37,6 +37,10 @@ struct CodableAttributePredicateTests {
     let member = #Predicate<CAItem> { $0.tags.contains("a") }
     #expect(try names(context, member) == ["filled", "other"])
     #expect(!(try context.explain(FetchDescriptor(predicate: member))).contains("fallback"))
+    #expect(try context.explain(FetchDescriptor(predicate: equal)).contains("$0.tags == "))
+    let counted = #Predicate<CAItem> { $0.tags.count == 3 && !$0.numbers.isEmpty }
+    #expect(try names(context, counted) == ["filled"])
+    #expect(!(try context.explain(FetchDescriptor(predicate: counted))).contains("fallback"))
     let big = Int.max
     let number = #Predicate<CAItem> { $0.numbers.contains(big) }
     #expect(try names(context, number) == ["filled", "other"])
