@@ -41,15 +41,27 @@ public struct Attribute<Value> {
   }
 
   /// An attribute without an initial value.
+  ///
+  /// - Parameters:
+  ///   - options: What the attribute does besides holding its value (see ``AttributeOption``).
+  ///   - originalName: The property's name in an earlier schema version.
+  ///   - hashModifier: Accepted for SwiftData code; no effect (a store's schema is matched by
+  ///     content, not by a version hash).
   @inlinable
-  public init(_ options: Option..., originalName: String? = nil) where Value: PersistentValue {
+  public init(
+    _ options: Option..., originalName: String? = nil,
+    hashModifier: String? = nil
+  ) where Value: PersistentValue {
     self.options = AttributeDeclaration.bits(options)
     self.originalName = originalName.map(AttributeOriginalName.init)
   }
 
   /// An attribute with an initial value for new objects.
   @inlinable
-  public init(wrappedValue: Value, _ options: Option..., originalName: String? = nil)
+  public init(
+    wrappedValue: Value, _ options: Option..., originalName: String? = nil,
+    hashModifier: String? = nil
+  )
   where Value: PersistentValue {
     self.value = wrappedValue
     self.options = AttributeDeclaration.bits(options)
@@ -67,7 +79,10 @@ public struct Attribute<Value> {
   /// An attribute of a `Codable` type that is not a ``PersistentValue``, without an initial
   /// value; its values are stored encoded as JSON.
   @inlinable @_disfavoredOverload
-  public init(_ options: Option..., originalName: String? = nil) where Value: Codable {
+  public init(
+    _ options: Option..., originalName: String? = nil,
+    hashModifier: String? = nil
+  ) where Value: Codable {
     self.options = AttributeDeclaration.bits(options)
     self.originalName = originalName.map(AttributeOriginalName.init)
   }
@@ -75,7 +90,10 @@ public struct Attribute<Value> {
   /// An attribute of a `Codable` type that is not a ``PersistentValue``, with an initial value
   /// for new objects; its values are stored encoded as JSON.
   @inlinable @_disfavoredOverload
-  public init(wrappedValue: Value, _ options: Option..., originalName: String? = nil)
+  public init(
+    wrappedValue: Value, _ options: Option..., originalName: String? = nil,
+    hashModifier: String? = nil
+  )
   where Value: Codable {
     self.value = wrappedValue
     self.options = AttributeDeclaration.bits(options)

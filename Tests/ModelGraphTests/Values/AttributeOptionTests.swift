@@ -9,8 +9,9 @@ final class AOColorTransformer {}
 final class AOPhoto: PersistentModel {
   @Attribute(.unique, .externalStorage) var code: String
   @Attribute(.externalStorage) var image: Data
-  @Attribute(.allowsCloudEncryption) var secret: String
-  @Attribute(.spotlight) var caption: String = ""
+  @Attribute(.allowsCloudEncryption, originalName: "password", hashModifier: "v2") var secret:
+    String
+  @Attribute(.spotlight, hashModifier: "v2") var caption: String = ""
   @Attribute(.ephemeral) var isSelected = false
   @Attribute(.transformable(by: "ColorTransformer")) var color: String?
   @Attribute(.transformable(by: AOColorTransformer.self)) var tint: [String: Double] = [:]
@@ -36,6 +37,7 @@ struct AttributeOptionTests {
         true
       ])
     #expect(entity.attributes[1].valueType == .data)
+    #expect(entity.attributes[2].originalName == "password")
     #expect(entity.attributes[6].valueType == .composite("Dictionary<String, Double>"))
   }
 
