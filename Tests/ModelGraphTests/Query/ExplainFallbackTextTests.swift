@@ -53,4 +53,24 @@ struct ExplainFallbackTextTests {
       "\(line)")
     #expect(!line.contains("<computed"), "\(line)")
   }
+
+  @Test("a sort Foundation performs is named with its reason")
+  func sortFallback() throws {
+    let context = try makeTripContext()
+    let lexical = try context.explain(
+      FetchDescriptor<Trip>(sortBy: [
+        SortDescriptor(\.name), SortDescriptor(\.name, comparator: .lexical),
+      ]))
+    #expect(
+      lexical.contains(
+        "fallback: sorted by Foundation, since $0.name uses a string comparator"
+      ),
+      "\(lexical)")
+    let computed = try context.explain(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.loudName)]))
+    #expect(
+      computed.contains(
+        "fallback: sorted by Foundation, since $0.(a computed or @Transient String property) is "
+          + "not a persisted attribute"),
+      "\(computed)")
+  }
 }
