@@ -63,6 +63,7 @@ public struct Relationship<Value> {
   ///
   /// Assigning objects that belong to no context inserts them into the owner's context.
   /// - Complexity: O(n) in the number of related objects.
+  @inlinable
   public var wrappedValue: Value {
     get {
       guard let owner = owner?.takeUnretainedValue() else {
@@ -84,7 +85,9 @@ public struct Relationship<Value> {
     }
   }
 
-  /// `Value` as a ``RelationshipValue``, which every available initializer requires.
+  /// `Value` as a ``RelationshipValue``, which every available initializer requires; the cast
+  /// folds away once an accessor is specialized.
+  @inlinable
   static var relationshipValueType: any RelationshipValue.Type {
     Value.self as! any RelationshipValue.Type
   }
