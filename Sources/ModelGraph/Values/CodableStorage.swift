@@ -81,13 +81,14 @@ struct OptionalCodableStorage<Wrapped: Codable>: _CodableStorage {
   }
 }
 
-/// The encoding every `Codable` attribute value is stored in: JSON with sorted keys, so equal
-/// dictionaries and structs store equal bytes.
+/// The encoding every `Codable` attribute value is stored in: JSON with sorted keys and, for a
+/// set, sorted elements, so equal dictionaries, structs and sets store equal bytes.
 func encodeStored<Value: Encodable>(_ value: Value) -> Data {
   let encoder = JSONEncoder()
   encoder.outputFormatting = [.sortedKeys]
   do {
-    return try encoder.encode(value)
+    let data = try encoder.encode(value)
+    return Value.self is any _SetType.Type ? canonicalSetJSON(data) : data
   } catch {
     fatalError("\(Value.self) value does not encode: \(error)")
   }
