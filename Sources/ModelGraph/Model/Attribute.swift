@@ -10,7 +10,8 @@
 /// The value type is a ``PersistentValue`` (the built-in types, their optionals, arrays and
 /// sets, and enums and structs that add the conformance), or any other `Codable` type as
 /// written: a struct, an enum (with raw or associated values) or a dictionary, stored as one
-/// composite value encoded as JSON. A property declared without an initial value must be set
+/// composite value encoded as JSON (each read of a managed object decodes it; keep a value read
+/// in a loop in a local). A property declared without an initial value must be set
 /// before the object is saved (optionals default to `nil`); reading it before it is set,
 /// inserted or not, stops the process with the class and property named.
 @propertyWrapper
