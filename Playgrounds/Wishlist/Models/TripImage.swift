@@ -3,10 +3,10 @@ import ModelGraph
 
 /// A photo of a trip and its thumbnail, both kept as bytes in the store.
 ///
-/// SwiftData: `@Attribute(.externalStorage) var data: Data`; ModelGraph has no external storage,
-/// the bytes live in the table's data column.
+/// Declared as in SwiftData; `.externalStorage` has no effect in ModelGraph: the bytes live in
+/// the table's data column and in the store file.
 class TripImage: PersistentModel {
-  @Attribute var data: Data
+  @Attribute(.externalStorage) var data: Data
   @Attribute var thumbnail: Data?
   @Relationship var trip: Trip?
 

@@ -78,7 +78,10 @@ extension ModelContext {
     let prepared = try prepareFetch(descriptor)
     var text = prepared.plan.explanation
     if prepared.sortsInMemory && !descriptor.sortBy.isEmpty {
-      text += "\nfallback: sorted by Foundation (a sort descriptor has no engine equivalent)"
+      let reason =
+        SortTranslation.untranslatable(descriptor.sortBy)
+        ?? "a sort descriptor has no engine equivalent"
+      text += "\nfallback: sorted by Foundation, since \(reason)"
       if prepared.offset > 0 || prepared.limit != nil {
         text +=
           ", then offset \(prepared.offset), limit \(prepared.limit.map(String.init) ?? "none")"

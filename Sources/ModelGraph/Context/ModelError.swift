@@ -16,6 +16,8 @@ public struct ModelError: Error, Sendable, CustomStringConvertible {
     /// A save changed objects that another context changed or deleted since this one read them;
     /// ``conflicts`` lists them and nothing was saved.
     case conflict
+    /// An `enumerate` block left unsaved changes, which `allowEscapingMutations` did not allow.
+    case escapingMutations
   }
 
   /// One rule a save found broken.

@@ -37,7 +37,7 @@ extension ModelContext {
       entity: entity, includesSubclasses: descriptor.includesSubclasses, predicate: expression,
       sort: sortKeys ?? [], offset: sortKeys == nil ? 0 : offset,
       limit: sortKeys == nil ? nil : descriptor.fetchLimit)
-    if !untranslated.isEmpty { request.residual = untranslated.joined(separator: "; ") }
+    if !untranslated.isEmpty { request.residual = untranslated.joined(separator: "; and for ") }
     let source = QuerySource(
       session: session, includePendingChanges: descriptor.includePendingChanges,
       indexes: { [unowned self] entity in
@@ -49,7 +49,7 @@ extension ModelContext {
       plan = try planner.plan(request)
     } catch let error as QueryError where request.predicate != nil {
       request.predicate = nil
-      request.residual = "the whole predicate (the engine cannot evaluate it: \(error))"
+      request.residual = "the whole predicate, which the engine cannot evaluate (\(error))"
       plan = try planner.plan(request)
     }
     let residual = request.residual == nil ? nil : descriptor.predicate.map(makeResidual)

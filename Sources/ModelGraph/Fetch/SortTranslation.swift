@@ -20,4 +20,25 @@ enum SortTranslation {
     }
     return keys
   }
+
+  /// Why the first sort descriptor of `sort` with no engine equivalent has none, as a clause
+  /// (`$0.name uses a string comparator`), for `explain`.
+  static func untranslatable<T>(_ sort: [SortDescriptor<T>]) -> String? {
+    for descriptor in sort {
+      guard let keyPath = descriptor.keyPath else { return "a sort descriptor has no key path" }
+      let name = KeyPathResolution.name(keyPath)
+      let prefix = "\\\(shortName(type(of: keyPath).rootType))."
+      let member = "$0." + (name.hasPrefix(prefix) ? String(name.dropFirst(prefix.count)) : name)
+      if descriptor.stringComparator != nil { return "\(member) uses a string comparator" }
+      guard case .attribute = KeyPathResolution.property(keyPath) else {
+        return "\(member) is not a persisted attribute"
+      }
+      if !PredicateValueTypes.isOrderable(
+        PredicateValueTypes.unwrapped(type(of: keyPath).valueType))
+      {
+        return "\(member) is not ordered by its stored value"
+      }
+    }
+    return nil
+  }
 }

@@ -6,6 +6,8 @@ protocol _AttributeInitialValue {
 
 extension Attribute: _AttributeInitialValue {
   static func initialStoredValue(at address: UnsafeMutableRawPointer) -> ModelValue? {
-    address.assumingMemoryBound(to: Self.self).pointee.value.map { $0.stored.modelValue }
+    address.assumingMemoryBound(to: Self.self).pointee.value.map {
+      AttributeStorage.stored($0).modelValue
+    }
   }
 }

@@ -1,11 +1,3 @@
-/// An option of an `@Attribute` declaration, as in SwiftData.
-public enum AttributeOption: Sendable, Hashable {
-  /// Values must be unique across the class hierarchy (checked on save).
-  case unique
-  /// A deleted object's value stays readable from its deletion record.
-  case preserveValueOnDeletion
-}
-
 /// Marks a stored property of a model class as a persisted attribute.
 ///
 /// ```swift
@@ -15,11 +7,15 @@ public enum AttributeOption: Sendable, Hashable {
 /// @Attribute(originalName: "title") var name: String
 /// @Attribute var visits = 0
 /// ```
-/// The value type must conform to ``PersistentValue``. A property declared without an initial
-/// value must be set before the object is saved (optionals default to `nil`); reading it
-/// before it is set, inserted or not, stops the process with the class and property named.
+/// The value type is a ``PersistentValue`` (the built-in types, their optionals, arrays and
+/// sets, and enums and structs that add the conformance), or any other `Codable` type as
+/// written: a struct, an enum (with raw or associated values) or a dictionary, stored as one
+/// composite value encoded as JSON (each read of a managed object decodes it; keep a value read
+/// in a loop in a local). A property declared without an initial value must be set
+/// before the object is saved (optionals default to `nil`); reading it before it is set,
+/// inserted or not, stops the process with the class and property named.
 @propertyWrapper
-public struct Attribute<Value: PersistentValue> {
+public struct Attribute<Value> {
   /// An option of an attribute, as in SwiftData.
   public typealias Option = AttributeOption
 
@@ -40,21 +36,66 @@ public struct Attribute<Value: PersistentValue> {
 
   /// An attribute without an initial value or options.
   @inlinable
-  public init() {
+  public init() where Value: PersistentValue {
     options = 0
     originalName = nil
   }
 
   /// An attribute without an initial value.
+  ///
+  /// - Parameters:
+  ///   - options: What the attribute does besides holding its value (see ``AttributeOption``).
+  ///   - originalName: The property's name in an earlier schema version.
+  ///   - hashModifier: Accepted for SwiftData code; no effect (a store's schema is matched by
+  ///     content, not by a version hash).
   @inlinable
-  public init(_ options: Option..., originalName: String? = nil) {
+  public init(
+    _ options: Option..., originalName: String? = nil,
+    hashModifier: String? = nil
+  ) where Value: PersistentValue {
     self.options = AttributeDeclaration.bits(options)
     self.originalName = originalName.map(AttributeOriginalName.init)
   }
 
   /// An attribute with an initial value for new objects.
   @inlinable
-  public init(wrappedValue: Value, _ options: Option..., originalName: String? = nil) {
+  public init(
+    wrappedValue: Value, _ options: Option..., originalName: String? = nil,
+    hashModifier: String? = nil
+  )
+  where Value: PersistentValue {
+    self.value = wrappedValue
+    self.options = AttributeDeclaration.bits(options)
+    self.originalName = originalName.map(AttributeOriginalName.init)
+  }
+
+  /// An attribute of a `Codable` type that is not a ``PersistentValue``, without an initial
+  /// value or options; its values are stored encoded as JSON.
+  @inlinable @_disfavoredOverload
+  public init() where Value: Codable {
+    options = 0
+    originalName = nil
+  }
+
+  /// An attribute of a `Codable` type that is not a ``PersistentValue``, without an initial
+  /// value; its values are stored encoded as JSON.
+  @inlinable @_disfavoredOverload
+  public init(
+    _ options: Option..., originalName: String? = nil,
+    hashModifier: String? = nil
+  ) where Value: Codable {
+    self.options = AttributeDeclaration.bits(options)
+    self.originalName = originalName.map(AttributeOriginalName.init)
+  }
+
+  /// An attribute of a `Codable` type that is not a ``PersistentValue``, with an initial value
+  /// for new objects; its values are stored encoded as JSON.
+  @inlinable @_disfavoredOverload
+  public init(
+    wrappedValue: Value, _ options: Option..., originalName: String? = nil,
+    hashModifier: String? = nil
+  )
+  where Value: Codable {
     self.value = wrappedValue
     self.options = AttributeDeclaration.bits(options)
     self.originalName = originalName.map(AttributeOriginalName.init)
@@ -67,11 +108,12 @@ public struct Attribute<Value: PersistentValue> {
   public var wrappedValue: Value {
     get {
       if let table {
-        // The context keeps its tables alive while it manages the owner: no retain needed.
         let (slot, row) = (Int(self.slot), self.row)
-        return table._withUnsafeGuaranteedRef {
-          Value.fromStored($0.value(slot, row: row, as: Value.Stored.self))
+        // Folded away once specialized for a `PersistentValue` type.
+        guard let storage = Value.self as? any PersistentValue.Type else {
+          return _readCodableAttribute(table.takeUnretainedValue(), slot: slot, row: row)
         }
+        return _readPersistentAttribute(storage, table, slot: slot, row: row)
       }
       guard let owner else { _wrapperOutsideModel("@Attribute") }
       return owner.takeUnretainedValue()._unmanagedValue(slot: Int(slot), value: value)
@@ -81,7 +123,11 @@ public struct Attribute<Value: PersistentValue> {
         _wrapperOutsideModel("@Attribute")
       }
       if let table = owner._table {
-        table.column(Int(slot), as: Value.Stored.self)[owner._row] = newValue.stored
+        if let storage = Value.self as? any PersistentValue.Type {
+          _writePersistentAttribute(storage, newValue, table, slot: Int(slot), row: owner._row)
+        } else {
+          _writeCodableAttribute(newValue, table, slot: Int(slot), row: owner._row)
+        }
         owner._didWrite(slot: Int(slot))
       } else {
         // The owner has no row: the value lives in the wrapper stored inside the owner.
@@ -108,13 +154,15 @@ enum AttributeDeclaration {
   @usableFromInline static let unique: UInt8 = 1
   @usableFromInline static let preservesValueOnDeletion: UInt8 = 2
 
+  /// The bits of the options that change behaviour; the others set none.
   @inlinable
   static func bits(_ options: [AttributeOption]) -> UInt8 {
     var bits: UInt8 = 0
     for option in options {
-      switch option {
-      case .unique: bits |= unique
-      case .preserveValueOnDeletion: bits |= preservesValueOnDeletion
+      switch option.code {
+      case AttributeOption.Code.unique: bits |= unique
+      case AttributeOption.Code.preserveValueOnDeletion: bits |= preservesValueOnDeletion
+      default: break
       }
     }
     return bits
@@ -132,28 +180,35 @@ final class AttributeOriginalName {
 
 extension Attribute: _AttributeWrapper {
   static var valueSwiftType: Any.Type { Value.self }
-  static var attributeValueType: ValueType { Value.valueType }
-  static var isOptional: Bool { Value.isOptionalValue }
-  static var storedType: any ColumnValue.Type { Value.Stored.self }
+  static var attributeValueType: ValueType { persistentValueType.valueType }
+  static var isOptional: Bool { persistentValueType.isOptionalValue }
+  static var storedType: any ColumnValue.Type {
+    AttributeStorage.columnType(persistentValueType)
+  }
 
   static func description(at address: UnsafeMutableRawPointer, name: String)
     -> AttributeDescription
   {
     let wrapper = address.assumingMemoryBound(to: Self.self).pointee
     return AttributeDescription(
-      name: name, valueType: Value.valueType, isOptional: Value.isOptionalValue,
+      name: name, valueType: attributeValueType, isOptional: isOptional,
       isUnique: wrapper.options & AttributeDeclaration.unique != 0,
       preservesValueOnDeletion: wrapper.options & AttributeDeclaration.preservesValueOnDeletion
         != 0,
       originalName: wrapper.originalName?.name)
   }
 
-  static var persistentValueType: any PersistentValue.Type { Value.self }
+  static var persistentValueType: any PersistentValue.Type {
+    AttributeStorage.storageType(of: Value.self)
+  }
   static var valueOffset: Int { MemoryLayout<Self>.offset(of: \Self.value)! }
 
   static func restoreValue(_ stored: any ColumnValue, at address: UnsafeMutableRawPointer) {
-    address.assumingMemoryBound(to: Self.self).pointee.value = Value.fromStored(
-      stored as! Value.Stored)
+    func open<Storage: PersistentValue>(_: Storage.Type) -> Value {
+      AttributeStorage.declaredValue(
+        Storage.fromStored(stored as! Storage.Stored), as: Value.self)
+    }
+    address.assumingMemoryBound(to: Self.self).pointee.value = open(persistentValueType)
   }
 }
 

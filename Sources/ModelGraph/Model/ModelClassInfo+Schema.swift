@@ -22,7 +22,9 @@ extension ModelClassInfo {
         else {
           throw SchemaError(
             .unknownDestination, entity: entityName, property: field.name,
-            message: "inverse: \(keyPath) is not a relationship of \(destination.entityName)")
+            message:
+              "inverse: \(KeyPathResolution.name(keyPath)) is not a relationship of \(destination.entityName)"
+          )
         }
         let inverseField = hit.0.relationshipWrappers[slot]
         guard
@@ -70,7 +72,7 @@ extension ModelClassInfo {
     guard let root = type(of: keyPath).rootType as? PersistentModel.Type else {
       throw SchemaError(
         .unknownKeyPath, entity: String(describing: type(of: keyPath).rootType),
-        message: "\(keyPath) does not start at a model class")
+        message: "\(KeyPathResolution.name(keyPath)) does not start at a model class")
     }
     let info = ModelClassInfo.info(for: root)
     return info.probe(keyPath).map { (info, $0) }

@@ -23,7 +23,9 @@ extension ModelClassInfo {
         guard case .attribute(let name) = KeyPathResolution.property(keyPath) else {
           throw SchemaError(
             .invalidUniqueConstraint, entity: entityName,
-            message: "unique constraint key path \(keyPath) does not name a persisted attribute")
+            message:
+              "unique constraint key path \(KeyPathResolution.name(keyPath)) does not name a persisted attribute"
+          )
         }
         return name
       }

@@ -1,14 +1,14 @@
 extension PersistentModel {
   /// The value of attribute `slot` of an object without a row (new, deleted or a probe).
   @usableFromInline
-  final func _unmanagedValue<Value: PersistentValue>(slot: Int, value: Value?) -> Value {
+  final func _unmanagedValue<Value>(slot: Int, value: Value?) -> Value {
     if _probe != nil {
       _probe!.append(.attribute(slot))
-      return value ?? Value.probeValue
+      return value ?? AttributeStorage.probeValue(Value.self)
     }
     checkNotDeleted()
     if let value { return value }
-    if Value.isOptionalValue { return Value.fromStored(Value.Stored.placeholder) }
+    if let none = AttributeStorage.nilValue(Value.self) { return none }
     fatalError(
       "\(type(of: self)).\(_classInfo.attributeName(slot)) was read before it was set")
   }

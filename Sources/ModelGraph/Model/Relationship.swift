@@ -7,9 +7,12 @@
 /// ```
 /// A to-one relationship is an optional model type; a to-many relationship is an array and
 /// keeps the order objects were added in. Name `inverse:` on one side only (Swift rejects
-/// naming it on both); the engine knows both sides.
+/// naming it on both); the engine knows both sides. A to-one relationship may be declared
+/// `= nil`; a to-many one takes no initial value and starts empty. The declarations SwiftData
+/// accepts but ModelGraph does not (`[Tag]?`, `= []`, a non-optional to-one) fail to compile
+/// with a message that names the fix.
 @propertyWrapper
-public struct Relationship<Value: RelationshipValue> {
+public struct Relationship<Value> {
   /// The object the wrapper is stored in; unretained, since the object owns the wrapper.
   @usableFromInline var owner: Unmanaged<PersistentModel>?
   @usableFromInline var slot: Int32 = -1
@@ -31,7 +34,7 @@ public struct Relationship<Value: RelationshipValue> {
     deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = 0,
     maximumModelCount: Int? = 0, originalName: String? = nil,
     inverse: @autoclosure @escaping () -> AnyKeyPath? = nil
-  ) {
+  ) where Value: RelationshipValue {
     declaration = RelationshipDeclaration(
       deleteRule: deleteRule, inverse: inverse,
       minimumModelCount: Int32(clamping: minimumModelCount ?? 0),
@@ -39,30 +42,61 @@ public struct Relationship<Value: RelationshipValue> {
       originalName: originalName.map(AttributeOriginalName.init))
   }
 
+  /// A to-one relationship declared `= nil`, as SwiftData code often writes it.
+  ///
+  /// > Important: The initial value must be `nil`: an initial related object stops the
+  /// > process with a message (assign it after the object is made instead).
+  public init<Destination: PersistentModel>(
+    wrappedValue: Destination?, deleteRule: DeleteRule = .nullify,
+    minimumModelCount: Int? = 0, maximumModelCount: Int? = 0, originalName: String? = nil,
+    inverse: @autoclosure @escaping () -> AnyKeyPath? = nil
+  ) where Value == Destination? {
+    require(
+      wrappedValue == nil,
+      "a @Relationship's initial value must be nil; assign the related object after init")
+    self.init(
+      deleteRule: deleteRule, minimumModelCount: minimumModelCount,
+      maximumModelCount: maximumModelCount, originalName: originalName, inverse: inverse())
+  }
+
   /// The related object or objects.
   ///
   /// Assigning objects that belong to no context inserts them into the owner's context.
   /// - Complexity: O(n) in the number of related objects.
+  @inlinable
   public var wrappedValue: Value {
     get {
       guard let owner = owner?.takeUnretainedValue() else {
         _wrapperOutsideModel("@Relationship")
       }
-      return Value.fromModels(owner._relatedObjects(slot: Int(slot)))
+      func make<Related: RelationshipValue>(_: Related.Type) -> Value {
+        Related.fromModels(owner._relatedObjects(slot: Int(slot))) as! Value
+      }
+      return make(Self.relationshipValueType)
     }
     nonmutating set {
       guard let owner = owner?.takeUnretainedValue() else {
         _wrapperOutsideModel("@Relationship")
       }
-      owner._setRelatedObjects(slot: Int(slot), newValue.models)
+      func models<Related: RelationshipValue>(_: Related.Type) -> [PersistentModel] {
+        (newValue as! Related).models
+      }
+      owner._setRelatedObjects(slot: Int(slot), models(Self.relationshipValueType))
     }
+  }
+
+  /// `Value` as a ``RelationshipValue``, which every available initializer requires; the cast
+  /// folds away once an accessor is specialized.
+  @inlinable
+  static var relationshipValueType: any RelationshipValue.Type {
+    Value.self as! any RelationshipValue.Type
   }
 }
 
 extension Relationship: _RelationshipWrapper {
   static var valueSwiftType: Any.Type { Value.self }
-  static var destinationType: PersistentModel.Type { Value.destinationType }
-  static var isToMany: Bool { Value.isToMany }
+  static var destinationType: PersistentModel.Type { relationshipValueType.destinationType }
+  static var isToMany: Bool { relationshipValueType.isToMany }
 
   static func declaration(at address: UnsafeMutableRawPointer) -> RelationshipDeclaration {
     address.assumingMemoryBound(to: Self.self).pointee.declaration

@@ -20,16 +20,19 @@ final class PredicateTranslator {
   }
 
   /// The translation of `predicate`, split into the conjuncts the engine evaluates and a
-  /// description of those it cannot (left to `Predicate.evaluate`).
+  /// description of those it cannot (left to `Predicate.evaluate`): each conjunct written out,
+  /// then why (`$0.tags == ["a"], which the engine does not evaluate (== on Set<String>)`).
   func translate<T>(_ predicate: Predicate<T>) -> (QueryExpression?, untranslated: [String]) {
     variables[predicate.variable.key] = 0
     var translated: [QueryExpression] = []
     var untranslated: [String] = []
+    let text = PredicateText(input: predicate.variable.key)
     for conjunct in conjuncts(of: predicate.expression) {
       do {
         translated.append(try translate(conjunct))
       } catch {
-        untranslated.append("\(error)")
+        untranslated.append(
+          "\(text.write(conjunct)), which the engine does not evaluate (\(error))")
       }
     }
     let expression: QueryExpression? =

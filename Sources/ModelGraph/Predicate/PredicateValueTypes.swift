@@ -16,7 +16,9 @@ enum PredicateValueTypes {
     {
       return true
     }
-    if type is any CompositeValue.Type { return false }
+    // A set's stored form is a sorted array, which the engine does not compare with `==`:
+    // refused here, so only the conjunct that compares it goes to Foundation.
+    if type is any CompositeValue.Type || type is any _SetType.Type { return false }
     if let array = type as? any _ArrayType.Type { return isScalar(array.elementType) }
     return type is any PersistentValue.Type
   }
@@ -74,4 +76,13 @@ extension Array: _ArrayType {
   static var elementType: Any.Type { Element.self }
   static var countKeyPath: AnyKeyPath { \[Element].count }
   static var isEmptyKeyPath: AnyKeyPath { \[Element].isEmpty }
+}
+
+/// `Set`, seen as a type: stored as an array, so a predicate reads its count as an array's.
+protocol _SetType: _ArrayType {}
+
+extension Set: _SetType {
+  static var elementType: Any.Type { Element.self }
+  static var countKeyPath: AnyKeyPath { \Set<Element>.count }
+  static var isEmptyKeyPath: AnyKeyPath { \Set<Element>.isEmpty }
 }

@@ -2,11 +2,13 @@
 ///
 /// Conforming types map to one of the engine's storage types: `Bool`, the integer types,
 /// `Double`, `Float`, `String`, `Date`, `UUID`, `URL`, `Data` and `Decimal` conform already, as
-/// do optionals and arrays of conforming types. Add a conformance with no members for:
-/// - an enum with a raw value of a conforming type (`enum Reason: Int, PersistentValue`),
-///   stored as its raw value;
-/// - a `Codable` struct, through ``CompositeValue`` (`struct Address: CompositeValue`),
-///   stored encoded as one composite value.
+/// do optionals, arrays and sets of conforming types. Any other `Codable` type can be an
+/// attribute's type without a conformance, stored encoded as JSON. A conformance with no
+/// members is an optional fast path:
+/// - an enum with a raw value of a conforming type (`enum Reason: Int, PersistentValue`) is
+///   stored as its raw value, which predicates compare and order in the engine;
+/// - a `Codable` struct, through ``CompositeValue`` (`struct Address: CompositeValue`), is
+///   stored encoded as one composite value, as without the conformance.
 public protocol PersistentValue {
   /// The engine's storage representation.
   associatedtype Stored: ColumnValue

@@ -40,7 +40,25 @@ private func zeroValue(of type: Any.Type) -> Any? {
 private func zero<T: Decodable>(_ type: T.Type, path: [any CodingKey]) throws -> T {
   if let value = zeroValue(of: type) as? T { return value }
   if let value = (type as? any PersistentValue.Type)?.probeValue as? T { return value }
-  return try T(from: ZeroDecoder(codingPath: path))
+  do {
+    return try T(from: ZeroDecoder(codingPath: path))
+  } catch {
+    guard let value = zeroBitsRawValue(T.self) else { throw error }
+    return value
+  }
+}
+
+/// The value whose bits are all zero, for a `RawRepresentable` type without references of at
+/// most 8 bytes: an enum with raw values has no payloads, so that is its first declared case
+/// (a raw value of zero or `""` may name no case, so decoding one can fail).
+func zeroBitsRawValue<T>(_: T.Type) -> T? {
+  guard T.self is any RawRepresentable.Type, _isPOD(T.self), MemoryLayout<T>.size <= 8 else {
+    return nil
+  }
+  return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 1) { buffer in
+    buffer[0] = 0
+    return UnsafeRawPointer(buffer.baseAddress!).load(as: T.self)
+  }
 }
 
 private struct ZeroSingleValue: SingleValueDecodingContainer {
@@ -51,7 +69,17 @@ private struct ZeroSingleValue: SingleValueDecodingContainer {
 
 private struct ZeroKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   var codingPath: [any CodingKey]
-  var allKeys: [Key] { [] }
+  /// The first key of a key enum without payloads (the one whose bits are zero), so an enum's
+  /// synthesized decoding builds its first case; no key for any other key type.
+  var allKeys: [Key] {
+    guard _isPOD(Key.self), MemoryLayout<Key>.size <= 8 else { return [] }
+    return [
+      withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 1) { buffer in
+        buffer[0] = 0
+        return UnsafeRawPointer(buffer.baseAddress!).load(as: Key.self)
+      }
+    ]
+  }
   func contains(_: Key) -> Bool { true }
   func decodeNil(forKey _: Key) -> Bool { false }
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
