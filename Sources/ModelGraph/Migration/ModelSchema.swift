@@ -16,7 +16,7 @@ struct ModelSchema {
     let classes = ModelSchema.closure(of: types)
     var descriptions: [EntityDescription] = []
     for type in classes {
-      descriptions.append(try ModelClassInfo.info(for: type).entityDescription())
+      descriptions.append(try ModelClassInfo.info(for: type).persistedDescription())
     }
     self.classes = classes
     catalog = try SchemaCatalog().adding(descriptions)
@@ -47,7 +47,7 @@ struct ModelSchema {
   }
 
   /// The initial values the attributes of a new object of the class hold.
-  private static func initialValues(of info: ModelClassInfo) -> [String: ModelValue] {
+  static func initialValues(of info: ModelClassInfo) -> [String: ModelValue] {
     info.withPrototype { prototype in
       let base = Unmanaged.passUnretained(prototype).toOpaque()
       var values: [String: ModelValue] = [:]
@@ -61,6 +61,8 @@ struct ModelSchema {
     }
   }
 
-  /// The entity descriptions, for comparing schemas by content.
-  var descriptions: Set<EntityDescription> { Set(catalog.entities.map(\.description)) }
+  /// The entity descriptions without indexes and default values, for comparing schemas by
+  /// what the data means: a file's schema matches a version whatever indexes either declares
+  /// (``EntityDescription/hasSameDefinition(as:)``).
+  var descriptions: Set<EntityDescription> { Set(catalog.entities.map(\.description.definition)) }
 }

@@ -1,0 +1,198 @@
+import Foundation
+import ModelGraph
+import ModelGraphScript
+import Testing
+
+/// A class a typed process declares with indexes and default values.
+private class Voyage: PersistentModel, IndexedModel {
+  @Attribute var name: String
+  @Attribute var days = 7
+  @Attribute var port = "Lisbon"
+  @Attribute(.unique) var code: String
+  class var indexes: [ModelIndex] { [.ordered(\Voyage.name), .hash(\Voyage.port)] }
+}
+
+/// The same entity as the runner script in ``FileSchemaTests`` declares it, without indexes.
+private class Cruise: PersistentModel {
+  @Attribute var name: String
+  @Attribute var n: Int
+}
+
+@Suite("Indexes and defaults survive in the file, from either front end")
+struct FileSchemaTests {
+  private func temporaryDirectory() throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "modelgraph-fileschema-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+  }
+
+  private static let declaration = """
+    entity Cruise { name: String index; n: Int = 7 }
+    entity Ship { code: String unique; port: String index = "Porto"; unique(code, port) }
+    """
+
+  private static let expectedSchema = """
+    entity Cruise {
+      name: String index
+      n: Int = 7
+    }
+    entity Ship {
+      code: String unique
+      port: String index = "Porto"
+      unique(code, port)
+    }
+
+    """
+
+  @Test(
+    "the runner's indexes and defaults come back after a snapshot and after journal recovery",
+    arguments: [true, false])
+  func runnerRoundTrip(snapshot: Bool) throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("cruises.mgs").path
+    let write = InProcess.run(
+      """
+      open "\(path)"
+      \(Self.declaration)
+      insert Cruise { name: "Lisbon" }
+      save
+      \(snapshot ? "snapshot" : "")
+      """, path: "write")
+    #expect(write.stderr == "" && write.exit == 0)
+    let read = InProcess.run(
+      """
+      open "\(path)"
+      .schema
+      insert Cruise { name: "Oslo" }
+      insert Ship { code: "S1" }
+      fetch Cruise.name, n sort name
+      fetch Ship.code, port
+      .explain fetch Cruise where name == "Oslo"
+      rollback
+      """, path: "read")
+    #expect(read.stderr == "")
+    #expect(read.stdout.hasPrefix(Self.expectedSchema))
+    #expect(read.stdout.contains("Lisbon  7\nOslo    7\n"), "\(read.stdout)")
+    #expect(read.stdout.contains("S1    Porto\n"))
+    #expect(read.stdout.contains("ordered(name) == \"Oslo\""))
+  }
+
+  @Test("indexes and defaults a typed process declared show in .schema and serve the runner")
+  func typedToRunner() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("voyages.mgs")
+    do {
+      let container = try ModelContainer(
+        for: Voyage.self, configurations: ModelConfiguration(url: url))
+      let context = ModelContext(container)
+      let voyage = Voyage()
+      voyage.name = "First"
+      voyage.code = "V1"
+      context.insert(voyage)
+      try context.save()
+    }
+    let result = InProcess.run(
+      """
+      open "\(url.path)"
+      .schema Voyage
+      insert Voyage { name: "Second", code: "V2" }
+      fetch Voyage.name, days, port sort name
+      .explain fetch Voyage where port == "Lisbon"
+      .explain fetch Voyage where name == "First"
+      rollback
+      """, path: "typed")
+    #expect(result.stderr == "")
+    #expect(
+      result.stdout.hasPrefix(
+        """
+        entity Voyage {
+          name: String index
+          days: Int = 7
+          port: String index = "Lisbon"
+          code: String unique
+        }
+
+        """), "\(result.stdout)")
+    #expect(result.stdout.contains("First      7  Lisbon\nSecond     7  Lisbon\n"))
+    #expect(result.stdout.contains("hash(port) == \"Lisbon\""))
+    #expect(result.stdout.contains("ordered(name) == \"First\""))
+  }
+
+  @Test("a typed app opens a file whose entity differs from its class only in indexes and defaults")
+  func runnerToTyped() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("cruise.mgs")
+    let write = InProcess.run(
+      """
+      open "\(url.path)"
+      entity Cruise { name: String index; n: Int = 7 }
+      insert Cruise { name: "Lisbon" }
+      save
+      """, path: "write")
+    #expect(write.stderr == "")
+    do {
+      let container = try ModelContainer(
+        for: Cruise.self, configurations: ModelConfiguration(url: url))
+      let context = ModelContext(container)
+      let cruises = try context.fetch(FetchDescriptor<Cruise>())
+      #expect(cruises.map(\.name) == ["Lisbon"])
+      #expect(cruises.map(\.n) == [7])
+      let more = Cruise()
+      more.name = "Oslo"
+      more.n = 1
+      context.insert(more)
+      try context.save()
+    }
+    // The typed app's declarations (no index, no default) now describe the file; its data
+    // stayed.
+    let read = InProcess.run(
+      "open \"\(url.path)\"\n.schema Cruise\ncount Cruise", path: "read")
+    #expect(read.stderr == "")
+    #expect(read.stdout == "entity Cruise {\n  name: String\n  n: Int\n}\n2\n")
+  }
+
+  @Test("a version 2 file written before indexes and defaults were kept still opens")
+  func versionTwoFixture() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let fixture = GoldenCase.goldenDirectory.appendingPathComponent("Files/format-v2.mgs")
+    let bytes = try Data(contentsOf: fixture)
+    #expect(bytes[8] == 2)
+    let path = directory.appendingPathComponent("old.mgs").path
+    try bytes.write(to: URL(fileURLWithPath: path))
+    let result = InProcess.run(
+      """
+      open "\(path)"
+      .schema Trip
+      fetch Trip.name, n, code sort name
+      insert Trip { name: "Oslo", n: 1, code: "O" }
+      save
+      snapshot
+      """, path: "old")
+    #expect(result.stderr == "")
+    #expect(
+      result.stdout
+        == """
+        entity Trip {
+          name: String
+          n: Int
+          code: String unique
+          unique(name, n)
+        }
+        name    n  code
+        ------  -  ----
+        Lisbon  7  L
+        Rome    2  R
+        (2 rows)
+
+        """)
+    let upgraded = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect(upgraded[8] == 3)
+    let again = InProcess.run("open \"\(path)\"\ncount Trip", path: "again")
+    #expect(again.stdout == "3\n" && again.stderr == "")
+  }
+}
