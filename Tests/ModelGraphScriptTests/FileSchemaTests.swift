@@ -79,8 +79,10 @@ struct FileSchemaTests {
     #expect(read.stdout.contains("ordered(name) == \"Oslo\""))
   }
 
-  @Test("indexes and defaults a typed process declared show in .schema and serve the runner")
-  func typedToRunner() throws {
+  @Test(
+    "indexes and defaults a typed process declared show in .schema and serve the runner",
+    arguments: [true, false])
+  func typedToRunner(snapshot: Bool) throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let url = directory.appendingPathComponent("voyages.mgs")
@@ -93,6 +95,7 @@ struct FileSchemaTests {
       voyage.code = "V1"
       context.insert(voyage)
       try context.save()
+      if snapshot { try container.snapshot() }
     }
     let result = InProcess.run(
       """
@@ -194,5 +197,72 @@ struct FileSchemaTests {
     #expect(upgraded[8] == 3)
     let again = InProcess.run("open \"\(path)\"\ncount Trip", path: "again")
     #expect(again.stdout == "3\n" && again.stderr == "")
+  }
+
+  @Test("the runner declares a class a typed file holds with other indexes: no conflict")
+  func runnerRedeclaresTypedClass() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("voyages.mgs")
+    do {
+      let container = try ModelContainer(
+        for: Voyage.self, configurations: ModelConfiguration(url: url))
+      let context = ModelContext(container)
+      let voyage = Voyage()
+      voyage.name = "First"
+      voyage.code = "V1"
+      context.insert(voyage)
+      try context.save()
+    }
+    let result = InProcess.run(
+      """
+      open "\(url.path)"
+      entity Voyage { name: String; days: Int index; port: String; code: String unique }
+      .schema Voyage
+      .explain count Voyage where days == 7
+      entity Voyage { name: String; days: String; port: String; code: String unique }
+      """, path: "redeclare")
+    #expect(
+      result.stdout.hasPrefix(
+        """
+        entity Voyage {
+          name: String index
+          days: Int index = 7
+          port: String index = "Lisbon"
+          code: String unique
+        }
+
+        """), "\(result.stdout)")
+    #expect(result.stdout.contains("ordered(days) == 7"))
+    // A difference in what the data means still is one.
+    #expect(
+      result.stderr.contains("redeclare:5:") && result.stderr.contains("differs from the stored one"),
+      "\(result.stderr)")
+  }
+
+  @Test("a typed app reopening its own file finds its declarations there and rewrites nothing")
+  func typedReopenKeepsFile() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("voyages.mgs")
+    do {
+      let container = try ModelContainer(
+        for: Voyage.self, configurations: ModelConfiguration(url: url))
+      let context = ModelContext(container)
+      let voyage = Voyage()
+      voyage.name = "First"
+      voyage.code = "V1"
+      context.insert(voyage)
+      try context.save()
+      try container.snapshot()
+    }
+    let before = try Data(contentsOf: url)
+    #expect(before[8] == 3)
+    do {
+      let container = try ModelContainer(
+        for: Voyage.self, configurations: ModelConfiguration(url: url))
+      #expect(try ModelContext(container).fetchCount(FetchDescriptor<Voyage>()) == 1)
+    }
+    #expect(try Data(contentsOf: url) == before)
   }
 }
