@@ -236,7 +236,8 @@ struct FileSchemaTests {
     #expect(result.stdout.contains("ordered(days) == 7"))
     // A difference in what the data means still is one.
     #expect(
-      result.stderr.contains("redeclare:5:") && result.stderr.contains("differs from the stored one"),
+      result.stderr.contains("redeclare:5:")
+        && result.stderr.contains("differs from the stored one"),
       "\(result.stderr)")
   }
 
