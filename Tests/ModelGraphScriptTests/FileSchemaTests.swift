@@ -3,6 +3,8 @@ import ModelGraph
 import ModelGraphScript
 import Testing
 
+@testable import ModelGraphCore
+
 /// A class a typed process declares with indexes and default values.
 private class Voyage: PersistentModel, IndexedModel {
   @Attribute var name: String
@@ -265,5 +267,39 @@ struct FileSchemaTests {
       #expect(try ModelContext(container).fetchCount(FetchDescriptor<Voyage>()) == 1)
     }
     #expect(try Data(contentsOf: url) == before)
+  }
+
+  @Test("a typed app opens the version 2 file it wrote before, and its declarations go into it")
+  func typedVersionTwo() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("voyages.mgs")
+    do {
+      let container = try ModelContainer(
+        for: Voyage.self, configurations: ModelConfiguration(url: url))
+      let context = ModelContext(container)
+      let voyage = Voyage()
+      voyage.name = "First"
+      voyage.code = "V1"
+      context.insert(voyage)
+      try context.save()
+      try container.snapshot()
+    }
+    // The same file as a build of format version 2 wrote it: no indexes, no defaults.
+    let current = try SnapshotReader.decodeWithLineage(
+      [UInt8](try Data(contentsOf: url)), path: url.path)
+    let old = SnapshotWriter.encode(current.version, lineage: current.lineage, formatVersion: 2)
+    try Data(old).write(to: url)
+    let before = InProcess.run("open \"\(url.path)\"\n.schema Voyage", path: "before")
+    #expect(before.stdout.contains("  name: String\n  days: Int\n"), "\(before.stdout)")
+    do {
+      let container = try ModelContainer(
+        for: Voyage.self, configurations: ModelConfiguration(url: url))
+      let voyages = try ModelContext(container).fetch(FetchDescriptor<Voyage>())
+      #expect(voyages.map(\.name) == ["First"] && voyages.map(\.days) == [7])
+    }
+    #expect(try Data(contentsOf: url)[8] == 3)
+    let after = InProcess.run("open \"\(url.path)\"\n.schema Voyage", path: "after")
+    #expect(after.stdout.contains("  name: String index\n  days: Int = 7\n"), "\(after.stdout)")
   }
 }
