@@ -14,6 +14,13 @@ private class Voyage: PersistentModel, IndexedModel {
   class var indexes: [ModelIndex] { [.ordered(\Voyage.name), .hash(\Voyage.port)] }
 }
 
+/// A class whose initial values differ from object to object.
+private final class Stamped: PersistentModel {
+  @Attribute var label = "new"
+  @Attribute var created = Date()
+  @Attribute var token = UUID()
+}
+
 /// The same entity as the runner script in ``FileSchemaTests`` declares it, without indexes.
 private class Cruise: PersistentModel {
   @Attribute var name: String
@@ -301,5 +308,32 @@ struct FileSchemaTests {
     #expect(try Data(contentsOf: url)[8] == 3)
     let after = InProcess.run("open \"\(url.path)\"\n.schema Voyage", path: "after")
     #expect(after.stdout.contains("  name: String index\n  days: Int = 7\n"), "\(after.stdout)")
+  }
+
+  @Test("initial values that differ per object (Date(), UUID()) are no default in the file")
+  func volatileInitialValues() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("stamped.mgs")
+    do {
+      let container = try ModelContainer(
+        for: Stamped.self, configurations: ModelConfiguration(url: url))
+      let context = ModelContext(container)
+      context.insert(Stamped())
+      try context.save()
+      try container.snapshot()
+    }
+    let before = try Data(contentsOf: url)
+    do {
+      let container = try ModelContainer(
+        for: Stamped.self, configurations: ModelConfiguration(url: url))
+      #expect(try ModelContext(container).fetchCount(FetchDescriptor<Stamped>()) == 1)
+    }
+    // Reopening found the same schema and rewrote nothing.
+    #expect(try Data(contentsOf: url) == before)
+    let schema = InProcess.run("open \"\(url.path)\"\n.schema Stamped", path: "stamped")
+    #expect(
+      schema.stdout
+        == "entity Stamped {\n  label: String = \"new\"\n  created: Date\n  token: UUID\n}\n")
   }
 }

@@ -3,6 +3,10 @@ extension ModelClassInfo {
   /// meaning: the indexes the class declares itself (``IndexedModel``) and the initial values
   /// of its own attributes as default values.
   ///
+  /// Only an initial value that two new objects share is a default: one that differs from
+  /// object to object (`= Date()`, `= UUID()`) is not recorded, or the file's schema would
+  /// change with every process that opens it.
+  ///
   /// - Throws: The first ``SchemaError`` found in the class or its ancestors.
   func persistedDescription() throws -> EntityDescription {
     var description = try entityDescription()
@@ -11,8 +15,12 @@ extension ModelClassInfo {
       !inherited.contains($0) && description.attributes.contains(named: $0.attribute)
     }
     let initial = ModelSchema.initialValues(of: self)
+    let again = ModelSchema.initialValues(of: self, in: modelClass.init())
     for slot in description.attributes.indices {
-      description.attributes[slot].defaultValue = initial[description.attributes[slot].name]
+      let name = description.attributes[slot].name
+      if let value = initial[name], again[name] == value {
+        description.attributes[slot].defaultValue = value
+      }
     }
     return description
   }

@@ -48,17 +48,22 @@ struct ModelSchema {
 
   /// The initial values the attributes of a new object of the class hold.
   static func initialValues(of info: ModelClassInfo) -> [String: ModelValue] {
-    info.withPrototype { prototype in
-      let base = Unmanaged.passUnretained(prototype).toOpaque()
-      var values: [String: ModelValue] = [:]
-      for field in info.attributeWrappers {
-        guard let reader = field.type as? any _AttributeInitialValue.Type,
-          let value = reader.initialStoredValue(at: base + field.offset)
-        else { continue }
-        values[field.name] = value
-      }
-      return values
+    info.withPrototype { initialValues(of: info, in: $0) }
+  }
+
+  /// The initial values the attributes of `object`, a new object of the class, hold.
+  static func initialValues(of info: ModelClassInfo, in object: PersistentModel)
+    -> [String: ModelValue]
+  {
+    let base = Unmanaged.passUnretained(object).toOpaque()
+    var values: [String: ModelValue] = [:]
+    for field in info.attributeWrappers {
+      guard let reader = field.type as? any _AttributeInitialValue.Type,
+        let value = reader.initialStoredValue(at: base + field.offset)
+      else { continue }
+      values[field.name] = value
     }
+    return values
   }
 
   /// The entity descriptions without indexes and default values, for comparing schemas by
