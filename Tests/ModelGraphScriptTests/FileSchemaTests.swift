@@ -336,4 +336,50 @@ struct FileSchemaTests {
       schema.stdout
         == "entity Stamped {\n  label: String = \"new\"\n  created: Date\n  token: UUID\n}\n")
   }
+
+  @Test("a journal whose catalog record has the version 2 layout replays; new records follow it")
+  func versionTwoJournal() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // Written by the build at 87cf0eb: an empty snapshot, and a journal of two saves whose
+    // first record carries the catalog (flag 1, the layout of format version 2).
+    let files = GoldenCase.goldenDirectory.appendingPathComponent("Files")
+    let path = directory.appendingPathComponent("old.mgs").path
+    try Data(contentsOf: files.appendingPathComponent("journal-v1.mgs")).write(
+      to: URL(fileURLWithPath: path))
+    try Data(contentsOf: files.appendingPathComponent("journal-v1.mgs-journal")).write(
+      to: URL(fileURLWithPath: path + "-journal"))
+    let first = InProcess.run(
+      """
+      open "\(path)"
+      .schema Trip
+      fetch Trip.name, n sort name
+      entity Port { city: String index = "Porto" }
+      insert Port {}
+      insert Trip { name: "Oslo", n: 1, code: "O" }
+      save
+      """, path: "old")
+    #expect(first.stderr == "")
+    #expect(
+      first.stdout
+        == """
+        entity Trip {
+          name: String
+          n: Int
+          code: String unique
+        }
+        name    n
+        ------  -
+        Lisbon  7
+        Rome    2
+        (2 rows)
+
+        """)
+    let again = InProcess.run(
+      "open \"\(path)\"\n.schema Port\nfetch Port.city\ncount Trip", path: "again")
+    #expect(again.stderr == "")
+    #expect(
+      again.stdout
+        == "entity Port {\n  city: String index = \"Porto\"\n}\ncity\n-----\nPorto\n(1 row)\n3\n")
+  }
 }
