@@ -3,10 +3,10 @@
 /// The payload is a catalog flag (0 when no entity was registered since the last record;
 /// otherwise the whole catalog follows, laid out as in a snapshot's schema block: 2 for the
 /// layout of snapshot format version 3, with indexes and default values, which this build
-/// writes; 1 for that of version 2, which journals written before it hold), a table count, and per table: the entity index,
-/// the table's row count, the number of rows, and per row its index, its stamp and, when an
-/// object lives in it, every attribute and relationship value as a snapshot column block
-/// encodes it. Replaying a record writes those rows exactly, so replay is idempotent.
+/// writes; 1 for that of version 2, which journals written before it hold), a table count,
+/// and per table: the entity index, the table's row count, the number of rows, and per row
+/// its index, its stamp and, when an object lives in it, every attribute and relationship
+/// value as a snapshot column block encodes it. Replaying a record writes those rows exactly, so replay is idempotent.
 enum JournalRecord {
   /// One table's part of a save: the published table and the rows the save wrote.
   struct TableRows {
