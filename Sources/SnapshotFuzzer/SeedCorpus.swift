@@ -43,7 +43,9 @@ enum SeedCorpus {
   }
 
   /// A store of `Item(every value type)`, `Special: Item (label)` and `Part(item)` with
-  /// `Item.parts` as the inverse, holding `rows` items each with a part.
+  /// `Item.parts` as the inverse, holding `rows` items each with a part. The schema declares
+  /// indexes (ordered, hash, unique) and default values of several types, so the seeds carry
+  /// the schema fields of format version 3.
   static func store(rows: Int) throws -> Store {
     let store = Store()
     try store.register([
@@ -51,24 +53,33 @@ enum SeedCorpus {
         name: "Item",
         attributes: [
           AttributeDescription(name: "name", valueType: .string, isUnique: true),
-          AttributeDescription(name: "count", valueType: .int),
+          AttributeDescription(name: "count", valueType: .int, defaultValue: .int(7)),
           AttributeDescription(name: "size", valueType: .uint),
           AttributeDescription(name: "flag", valueType: .bool),
-          AttributeDescription(name: "ratio", valueType: .double, isOptional: true),
+          AttributeDescription(
+            name: "ratio", valueType: .double, isOptional: true, defaultValue: .null),
           AttributeDescription(name: "when", valueType: .date),
           AttributeDescription(name: "id", valueType: .uuid),
           AttributeDescription(name: "link", valueType: .url, isOptional: true),
           AttributeDescription(name: "blob", valueType: .data),
           AttributeDescription(name: "amount", valueType: .decimal),
-          AttributeDescription(name: "tags", valueType: .array(.string)),
+          AttributeDescription(
+            name: "tags", valueType: .array(.string), defaultValue: .array([.string("new")])),
         ],
         relationships: [
           RelationshipDescription(
             name: "parts", destination: "Part", isToMany: true, deleteRule: .cascade)
+        ],
+        indexes: [
+          IndexDefinition(.ordered, on: "when"), IndexDefinition(.hash, on: "count"),
+          IndexDefinition(.hash, on: "id", isUnique: true),
         ]),
       EntityDescription(
         name: "Special", parent: "Item",
-        attributes: [AttributeDescription(name: "label", valueType: .string)]),
+        attributes: [
+          AttributeDescription(name: "label", valueType: .string, defaultValue: .string("none"))
+        ],
+        indexes: [IndexDefinition(.ordered, on: "amount")]),
       EntityDescription(
         name: "Part", attributes: [AttributeDescription(name: "name", valueType: .string)],
         relationships: [

@@ -8,7 +8,8 @@ let usage = """
   OVERVIEW: modelgraph, the ModelGraph script runner and REPL.
 
   USAGE: modelgraph [options]                       REPL (script mode when stdin is not a terminal)
-         modelgraph [options] FILE.mgs              open a snapshot file, then REPL or stdin script
+         modelgraph [options] FILE.mgs              open (or create) a snapshot file, then REPL
+                                                    or stdin script
          modelgraph [options] run SCRIPT.mgscript   run a script
          modelgraph [options] SCRIPT.mgscript       run a script
          modelgraph [options] [FILE.mgs] -c 'statements'
@@ -88,8 +89,9 @@ let runner = ScriptRunner(engine: engine, keepGoing: keepGoing, errorOutput: wri
 }
 
 if let snapshotFile {
-  guard FileManager.default.fileExists(atPath: snapshotFile) else {
-    fail("no snapshot file at \(snapshotFile)")
+  // As `sqlite3 new.db`: a missing file is created (by `open`), unless only reading.
+  if readOnly, !FileManager.default.fileExists(atPath: snapshotFile) {
+    fail("no snapshot file at \(snapshotFile) to read")
   }
   let escaped = snapshotFile.replacingOccurrences(of: "\\", with: "\\\\")
     .replacingOccurrences(of: "\"", with: "\\\"")

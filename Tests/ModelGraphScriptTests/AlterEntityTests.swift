@@ -33,6 +33,7 @@ struct AlterEntityTests {
       snapshot "\(altered)"
       """, path: "copy")
     #expect(copy == ScriptResult(stdout: "", stderr: "", exit: 0))
+    // The added attribute's default is part of the file's schema (format version 3).
     let reopened = InProcess.run("open \"\(altered)\"\n.schema\nfetch Trip", path: "reopened")
     #expect(
       reopened.stdout
@@ -40,7 +41,7 @@ struct AlterEntityTests {
         entity Trip {
           name: String unique
           cost: Double
-          days: Int
+          days: Int = 2
         }
         id        name    cost  days
         --------  ------  ----  ----

@@ -232,7 +232,7 @@ public final class ModelContainer: Sendable {
     var next: PersistentModel.Type? = type
     while let current = next {
       let info = ModelClassInfo.info(for: current)
-      descriptions.insert(try info.entityDescription(), at: 0)
+      descriptions.insert(try info.persistedDescription(), at: 0)
       lineage.append(current)
       next = info.parentClass
     }

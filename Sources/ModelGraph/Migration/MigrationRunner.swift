@@ -68,7 +68,7 @@ struct MigrationRunner {
   /// its entities, or else the newest that holds each stored entity unchanged (a file need
   /// not hold subclasses that were never used).
   func matchingVersion(_ stored: SchemaCatalog) -> Int? {
-    let descriptions = Set(stored.entities.map(\.description))
+    let descriptions = Set(stored.entities.map(\.description.definition))
     if let exact = versions.firstIndex(where: { $0.model.descriptions == descriptions }) {
       return exact
     }

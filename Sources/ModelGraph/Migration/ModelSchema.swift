@@ -16,7 +16,7 @@ struct ModelSchema {
     let classes = ModelSchema.closure(of: types)
     var descriptions: [EntityDescription] = []
     for type in classes {
-      descriptions.append(try ModelClassInfo.info(for: type).entityDescription())
+      descriptions.append(try ModelClassInfo.info(for: type).persistedDescription())
     }
     self.classes = classes
     catalog = try SchemaCatalog().adding(descriptions)
@@ -47,20 +47,27 @@ struct ModelSchema {
   }
 
   /// The initial values the attributes of a new object of the class hold.
-  private static func initialValues(of info: ModelClassInfo) -> [String: ModelValue] {
-    info.withPrototype { prototype in
-      let base = Unmanaged.passUnretained(prototype).toOpaque()
-      var values: [String: ModelValue] = [:]
-      for field in info.attributeWrappers {
-        guard let reader = field.type as? any _AttributeInitialValue.Type,
-          let value = reader.initialStoredValue(at: base + field.offset)
-        else { continue }
-        values[field.name] = value
-      }
-      return values
-    }
+  static func initialValues(of info: ModelClassInfo) -> [String: ModelValue] {
+    info.withPrototype { initialValues(of: info, in: $0) }
   }
 
-  /// The entity descriptions, for comparing schemas by content.
-  var descriptions: Set<EntityDescription> { Set(catalog.entities.map(\.description)) }
+  /// The initial values the attributes of `object`, a new object of the class, hold.
+  static func initialValues(of info: ModelClassInfo, in object: PersistentModel)
+    -> [String: ModelValue]
+  {
+    let base = Unmanaged.passUnretained(object).toOpaque()
+    var values: [String: ModelValue] = [:]
+    for field in info.attributeWrappers {
+      guard let reader = field.type as? any _AttributeInitialValue.Type,
+        let value = reader.initialStoredValue(at: base + field.offset)
+      else { continue }
+      values[field.name] = value
+    }
+    return values
+  }
+
+  /// The entity descriptions without indexes and default values, for comparing schemas by
+  /// what the data means: a file's schema matches a version whatever indexes either declares
+  /// (``EntityDescription/hasSameDefinition(as:)``).
+  var descriptions: Set<EntityDescription> { Set(catalog.entities.map(\.description.definition)) }
 }

@@ -1,10 +1,12 @@
 /// The payload of a journal record: what one save changed, as the rows it left behind.
 ///
-/// The payload is a catalog flag (1 followed by the whole catalog when the save is the first
-/// after entities were registered, else 0), a table count, and per table: the entity index,
-/// the table's row count, the number of rows, and per row its index, its stamp and, when an
-/// object lives in it, every attribute and relationship value as a snapshot column block
-/// encodes it. Replaying a record writes those rows exactly, so replay is idempotent.
+/// The payload is a catalog flag (0 when no entity was registered since the last record;
+/// otherwise the whole catalog follows, laid out as in a snapshot's schema block: 2 for the
+/// layout of snapshot format version 3, with indexes and default values, which this build
+/// writes; 1 for that of version 2, which journals written before it hold), a table count,
+/// and per table: the entity index, the table's row count, the number of rows, and per row
+/// its index, its stamp and, when an object lives in it, every attribute and relationship
+/// value as a snapshot column block encodes it. Replaying a record writes those rows exactly, so replay is idempotent.
 enum JournalRecord {
   /// One table's part of a save: the published table and the rows the save wrote.
   struct TableRows {
@@ -23,8 +25,8 @@ enum JournalRecord {
     var writer = ByteWriter()
     writer.lengthLimit = lengthLimit
     if let catalog {
-      writer.append(UInt8(1))
-      catalog.encode(into: &writer)
+      writer.append(UInt8(2))
+      catalog.encode(into: &writer, version: SnapshotFormat.physicalSchemaVersion)
     } else {
       writer.append(UInt8(0))
     }
@@ -73,12 +75,16 @@ struct JournalApplier {
   /// - Throws: ``SnapshotError`` for an impossible payload (the caller reports it as a
   ///   ``JournalError``); the tables may then be partly changed.
   mutating func apply(_ reader: inout ByteReader) throws {
-    switch try reader.read(UInt8.self) {
+    let flag = try reader.read(UInt8.self)
+    switch flag {
     case 0: break
-    case 1:
-      let grown = try SchemaCatalog.decode(from: &reader)
+    case 1, 2:
+      let layout = flag == 1 ? SnapshotFormat.lineageVersion : SnapshotFormat.physicalSchemaVersion
+      let grown = try SchemaCatalog.decode(from: &reader, version: layout)
       guard grown.entities.count >= catalog.entities.count,
-        zip(grown.entities, catalog.entities).allSatisfy({ $0.description == $1.description })
+        zip(grown.entities, catalog.entities).allSatisfy({
+          $0.description.hasSameDefinition(as: $1.description)
+        })
       else { throw reader.error("the record's catalog does not extend the store's") }
       for entity in grown.entities.dropFirst(tables.count) { tables.append(Table(entity: entity)) }
       catalog = grown

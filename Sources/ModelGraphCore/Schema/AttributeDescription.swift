@@ -12,11 +12,19 @@ public struct AttributeDescription: Sendable, Hashable {
   public var preservesValueOnDeletion: Bool
   /// The name the attribute had in an earlier schema version, for migration.
   public var originalName: String?
+  /// The value a new object holds when none is given (`n: Int = 7` in the runner,
+  /// `@Attribute var n = 7` in Swift), or `nil` when the declaration gives none.
+  ///
+  /// A default is part of the declaration, not of the data's meaning: two descriptions that
+  /// differ only in their defaults describe the same stored data (see
+  /// ``EntityDescription/hasSameDefinition(as:)``).
+  public var defaultValue: ModelValue?
 
   /// Describes an attribute.
   public init(
     name: String, valueType: ValueType, isOptional: Bool = false, isUnique: Bool = false,
-    preservesValueOnDeletion: Bool = false, originalName: String? = nil
+    preservesValueOnDeletion: Bool = false, originalName: String? = nil,
+    defaultValue: ModelValue? = nil
   ) {
     self.name = name
     self.valueType = valueType
@@ -24,6 +32,7 @@ public struct AttributeDescription: Sendable, Hashable {
     self.isUnique = isUnique
     self.preservesValueOnDeletion = preservesValueOnDeletion
     self.originalName = originalName
+    self.defaultValue = defaultValue
   }
 
   /// The Swift type the attribute's column stores.

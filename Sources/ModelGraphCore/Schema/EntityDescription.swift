@@ -17,16 +17,25 @@ public struct EntityDescription: Sendable, Hashable {
   /// A group with one attribute behaves like that attribute's `.unique` option. An object with
   /// `nil` in any attribute of a group never conflicts through that group.
   public var uniqueConstraints: [[String]]
+  /// The indexes this class declares on its own or inherited attributes (ordered or hash,
+  /// unique or not), in declaration order; descendants inherit them.
+  ///
+  /// Indexes are physical: they change how queries run, never what is stored, so two
+  /// descriptions that differ only in their indexes describe the same data (see
+  /// ``hasSameDefinition(as:)``).
+  public var indexes: [IndexDefinition]
 
   /// Describes an entity.
   public init(
     name: String, parent: String? = nil, attributes: [AttributeDescription] = [],
-    relationships: [RelationshipDescription] = [], uniqueConstraints: [[String]] = []
+    relationships: [RelationshipDescription] = [], uniqueConstraints: [[String]] = [],
+    indexes: [IndexDefinition] = []
   ) {
     self.name = name
     self.parent = parent
     self.attributes = attributes
     self.relationships = relationships
     self.uniqueConstraints = uniqueConstraints
+    self.indexes = indexes
   }
 }

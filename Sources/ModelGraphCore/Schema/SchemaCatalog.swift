@@ -23,7 +23,9 @@ public struct SchemaCatalog: Sendable {
 
   /// The catalog with `descriptions` added, parents before children in any order given.
   ///
-  /// An entity already present with an identical description is kept as it is.
+  /// An entity already present with the same definition is kept as it is, with its indexes
+  /// and default values: those are physical (``EntityDescription/hasSameDefinition(as:)``),
+  /// and a difference in them alone is not a conflict.
   /// - Throws: ``SchemaError`` for an unknown parent, a property declared twice in a hierarchy,
   ///   or a name reused with a different definition.
   public func adding(_ descriptions: [EntityDescription]) throws -> SchemaCatalog {
@@ -33,7 +35,7 @@ public struct SchemaCatalog: Sendable {
       let before = pending.count
       pending = try pending.filter { description in
         if let existing = result.entity(named: description.name) {
-          guard existing.description == description else {
+          guard existing.description.hasSameDefinition(as: description) else {
             throw SchemaError(
               .conflictingEntity, entity: description.name,
               message: "entity \(description.name) differs from the stored one: "

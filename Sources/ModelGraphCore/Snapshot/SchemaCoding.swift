@@ -43,8 +43,10 @@ extension ValueType {
 }
 
 extension SchemaCatalog {
-  /// The catalog's entity descriptions, in index order.
-  func encode(into writer: inout ByteWriter) {
+  /// The catalog's entity descriptions, in index order, as format `version` lays them out:
+  /// from version 3 on with each attribute's default value and each entity's indexes.
+  func encode(into writer: inout ByteWriter, version: UInt32 = SnapshotFormat.version) {
+    let physical = version >= SnapshotFormat.physicalSchemaVersion
     writer.append(UInt64(entities.count))
     for entity in entities {
       let description = entity.description
@@ -59,6 +61,14 @@ extension SchemaCatalog {
           | (attribute.preservesValueOnDeletion ? 4 : 0)
         writer.append(UInt8(flags))
         writer.append(optional: attribute.originalName)
+        if physical {
+          if let value = attribute.defaultValue {
+            writer.append(UInt8(1))
+            value.encode(into: &writer)
+          } else {
+            writer.append(UInt8(0))
+          }
+        }
       }
       writer.append(UInt64(description.relationships.count))
       for relationship in description.relationships {
@@ -76,11 +86,27 @@ extension SchemaCatalog {
         writer.append(UInt64(constraint.count))
         for name in constraint { writer.append(string: name) }
       }
+      if physical {
+        writer.append(UInt64(description.indexes.count))
+        for index in description.indexes {
+          writer.append(UInt8(index.kind == .ordered ? 0 : 1))
+          writer.append(string: index.attribute)
+          writer.append(UInt8(index.isUnique ? 1 : 0))
+        }
+      }
     }
   }
 
-  /// Reads descriptions written by ``encode(into:)`` and resolves them in order.
-  static func decode(from reader: inout ByteReader) throws -> SchemaCatalog {
+  /// Reads descriptions written by ``encode(into:version:)`` for format `version` and resolves
+  /// them in order.
+  ///
+  /// - Throws: ``SnapshotError`` for a malformed schema: among others an unknown index kind, an
+  ///   index on no attribute of its entity or on one that cannot be indexed, and a default
+  ///   value that does not fit its attribute.
+  static func decode(
+    from reader: inout ByteReader, version: UInt32 = SnapshotFormat.version
+  ) throws -> SchemaCatalog {
+    let physical = version >= SnapshotFormat.physicalSchemaVersion
     let count = try reader.readCount(minimumSize: 29)
     var descriptions: [EntityDescription] = []
     for _ in 0..<count {
@@ -91,11 +117,12 @@ extension SchemaCatalog {
         let name = try reader.readString()
         let valueType = try ValueType.decode(from: &reader)
         let flags = try reader.read(UInt8.self)
-        entity.attributes.append(
-          AttributeDescription(
-            name: name, valueType: valueType, isOptional: flags & 1 != 0,
-            isUnique: flags & 2 != 0, preservesValueOnDeletion: flags & 4 != 0,
-            originalName: try reader.readOptionalString()))
+        var attribute = AttributeDescription(
+          name: name, valueType: valueType, isOptional: flags & 1 != 0,
+          isUnique: flags & 2 != 0, preservesValueOnDeletion: flags & 4 != 0,
+          originalName: try reader.readOptionalString())
+        if physical { attribute.defaultValue = try Self.decodeDefault(of: attribute, &reader) }
+        entity.attributes.append(attribute)
       }
       let relationshipCount = try reader.readCount(minimumSize: 28)
       for _ in 0..<relationshipCount {
@@ -126,6 +153,7 @@ extension SchemaCatalog {
         for _ in 0..<nameCount { names.append(try reader.readString()) }
         entity.uniqueConstraints.append(names)
       }
+      if physical { entity.indexes = try Self.decodeIndexes(&reader) }
       descriptions.append(entity)
     }
     var catalog = SchemaCatalog()
@@ -136,6 +164,7 @@ extension SchemaCatalog {
         throw reader.error("schema is inconsistent: \(error)")
       }
     }
+    try Self.checkIndexes(of: catalog, &reader)
     return catalog
   }
 }

@@ -71,7 +71,7 @@ public enum SnapshotReader {
 
     var blocks = BlockCursor(bytes: bytes, path: path, position: SnapshotFormat.headerSize)
     var schema = try blocks.next(expecting: .schema, section: "schema")
-    let catalog = try SchemaCatalog.decode(from: &schema)
+    let catalog = try SchemaCatalog.decode(from: &schema, version: version)
     try schema.expectEnd()
 
     var tables: [Table] = []

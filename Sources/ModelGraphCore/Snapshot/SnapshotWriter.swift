@@ -36,14 +36,26 @@ public enum SnapshotWriter {
     return file.bytes
   }
 
-  static func write(_ version: StoreVersion, lineage: SnapshotLineage, lengthLimit: Int)
-    -> ByteWriter
-  {
+  /// The snapshot file bytes of `version` in an older layout, `formatVersion` 1 to the
+  /// current one: the writer path of earlier builds, kept so tests can make their files.
+  static func encode(
+    _ version: StoreVersion, lineage: SnapshotLineage = SnapshotLineage(), formatVersion: UInt32
+  ) -> [UInt8] {
+    precondition((1...SnapshotFormat.version).contains(formatVersion))
+    return write(
+      version, lineage: lineage, lengthLimit: Int(UInt32.max), formatVersion: formatVersion
+    ).bytes
+  }
+
+  static func write(
+    _ version: StoreVersion, lineage: SnapshotLineage, lengthLimit: Int,
+    formatVersion: UInt32 = SnapshotFormat.version
+  ) -> ByteWriter {
     var file = ByteWriter()
     file.lengthLimit = lengthLimit
     file.bytes.reserveCapacity(estimatedSize(of: version))
     file.bytes.append(contentsOf: SnapshotFormat.magic)
-    file.append(SnapshotFormat.version)
+    file.append(formatVersion)
     file.append(UInt32(0))
     file.append(version.number)
     file.append(file.bytes.withUnsafeBytes { CRC32C.checksum($0) })
@@ -67,7 +79,7 @@ public enum SnapshotWriter {
       file.append(crc)
     }
 
-    block(.schema) { version.catalog.encode(into: &$0) }
+    block(.schema) { version.catalog.encode(into: &$0, version: formatVersion) }
     for (index, table) in version.tables.enumerated() {
       block(.table) {
         $0.append(UInt32(index))
@@ -87,9 +99,11 @@ public enum SnapshotWriter {
         }
       }
     }
-    block(.lineage) {
-      $0.append(lineage.generation)
-      $0.append(lineage.previous)
+    if formatVersion >= SnapshotFormat.lineageVersion {
+      block(.lineage) {
+        $0.append(lineage.generation)
+        $0.append(lineage.previous)
+      }
     }
     let footerOffset = UInt64(file.bytes.count)
     let blockOffsets = offsets

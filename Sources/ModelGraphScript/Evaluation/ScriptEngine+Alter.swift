@@ -42,18 +42,20 @@ extension ScriptEngine {
         throw ScriptError(
           "\(entity.name) already has a property '\(member.name)'", at: member.location)
       }
-      let attribute = AttributeDescription(
+      var attribute = AttributeDescription(
         name: member.name, valueType: type, isOptional: member.isOptional,
         isUnique: member.isUnique, preservesValueOnDeletion: member.preservesValueOnDeletion)
       if let expression = member.defaultValue {
-        defaults[entity.name, default: [:]][member.name] = try ScriptSchema.defaultValue(
-          expression, for: attribute)
+        let value = try ScriptSchema.defaultValue(expression, for: attribute)
+        defaults[entity.name, default: [:]][member.name] = value
+        attribute.defaultValue = value
       }
       if member.isIndexed {
         guard isIndexable(attribute) else {
           throw ScriptError("\(type) attributes cannot be indexed", at: member.location)
         }
         indexes[entity.name, default: []].append(IndexDefinition(.ordered, on: member.name))
+        description.indexes.append(IndexDefinition(.ordered, on: member.name))
       }
       if !attribute.isOptional, member.defaultValue == nil, try hasObjects(entity) {
         throw ScriptError(
@@ -68,6 +70,7 @@ extension ScriptEngine {
       description.relationships.removeAll { $0.name == name }
       defaults[entity.name]?[name] = nil
       indexes[entity.name]?.removeAll { $0.attribute == name }
+      description.indexes.removeAll { $0.attribute == name }
     case .rename(let old, let new, let nameLocation):
       try checkOwn(old, of: entity, at: nameLocation)
       try checkUnreferenced(old, of: entity, at: nameLocation)
@@ -88,9 +91,12 @@ extension ScriptEngine {
         defaults[entity.name]?[old] = nil
         defaults[entity.name]?[new] = value
       }
-      indexes[entity.name] = indexes[entity.name]?.map {
-        $0.attribute == old ? IndexDefinition($0.kind, on: new, isUnique: $0.isUnique) : $0
+      let renamed = { (index: IndexDefinition) in
+        index.attribute == old
+          ? IndexDefinition(index.kind, on: new, isUnique: index.isUnique) : index
       }
+      indexes[entity.name] = indexes[entity.name]?.map(renamed)
+      description.indexes = description.indexes.map(renamed)
     }
     descriptions[entity.index] = description
     let migrated: MigratedVersion
@@ -100,8 +106,10 @@ extension ScriptEngine {
       var concrete: [String: [String: ModelValue]] = [:]
       for entity in catalog.entities {
         for ancestor in entity.lineage {
+          let name = catalog.entities[ancestor].name
           concrete[entity.name, default: [:]].merge(
-            defaults[catalog.entities[ancestor].name] ?? [:]
+            descriptions[ancestor].attributes.reduce(into: [:]) { $0[$1.name] = $1.defaultValue }
+              .merging(defaults[name] ?? [:]) { _, new in new }
           ) { _, new in new }
         }
       }

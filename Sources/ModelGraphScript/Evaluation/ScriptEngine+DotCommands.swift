@@ -47,6 +47,14 @@ extension ScriptEngine {
       let files = try DotArguments.split(arguments, at: location)
       guard files.count == 1 else { throw ScriptError(".read takes one file name", at: location) }
       try read(files[0], at: location)
+    case "open":
+      // As the `open` statement: refused with unsaved changes, locks the file (creating it
+      // when missing), and releases the file open before.
+      let files = try DotArguments.split(arguments, at: location)
+      guard files.count == 1 else { throw ScriptError(".open takes one file name", at: location) }
+      try checkNoAlteredSchema(at: location)
+      try open(files[0], bind: true, at: location)
+      alteredClasses = []
     case "import":
       let words = try DotArguments.split(arguments, at: location)
       guard words.count == 2 else {
@@ -56,7 +64,7 @@ extension ScriptEngine {
     default:
       throw ScriptError(
         "unknown dot-command '.\(name)'; expected .schema, .tables, .explain, .dump, .import,"
-          + " .read, .output, .once, .mode, .headers, .display, .echo, .timing, .stats, .help"
+          + " .open, .read, .output, .once, .mode, .headers, .display, .echo, .timing, .stats, .help"
           + " or .quit",
         at: location)
     }
@@ -135,7 +143,7 @@ enum Help {
       (self AS Class).attribute. Dates: 2026-05-01 or 2026-05-01T09:30:00Z, now(), today() (UTC),
       with + or - seconds of constants: now() - 7 days (seconds, minutes, hours, days, weeks).
       Comments: -- text.
-    Dot-commands: .schema [Class]  .tables  .explain fetch|count …  .dump  .read FILE
+    Dot-commands: .schema [Class]  .tables  .explain fetch|count …  .dump  .read FILE  .open FILE
       .import FILE Class (CSV with a header row, or a JSON array)  .output [FILE]  .once FILE
       .mode table|json|csv  .headers on|off  .display Class attribute|none  .echo on|off
       .timing on|off  .stats  .help  .quit

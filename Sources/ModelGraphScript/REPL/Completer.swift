@@ -37,15 +37,15 @@ struct Completer {
   var listDirectory: (String) -> [String] = Completer.entries
 
   /// Dot-commands whose first argument is a file.
-  private static let fileCommands: Set<String> = ["read", "import", "output", "once"]
+  private static let fileCommands: Set<String> = ["read", "import", "output", "once", "open"]
 
   static let statements = [
     "alter", "avg", "begin", "commit", "count", "delete", "entity", "fetch", "insert", "let",
     "load", "max", "min", "open", "rollback", "save", "snapshot", "sum", "update",
   ]
   static let dotCommands = [
-    "dump", "echo", "exit", "explain", "headers", "help", "import", "mode", "once", "output",
-    "quit", "read", "schema", "stats", "tables", "timing",
+    "dump", "echo", "exit", "explain", "headers", "help", "import", "mode", "once", "open",
+    "output", "quit", "read", "schema", "stats", "tables", "timing",
   ]
   static let clauses = [
     "AND", "BEGINSWITH", "CONTAINS", "ENDSWITH", "IN", "LIKE", "NOT", "OR", "asc", "by", "desc",

@@ -21,8 +21,15 @@ struct SchemaPrinter {
   private func declaration(_ entity: ResolvedEntity) -> String {
     let description = entity.description
     var text = "entity \(entity.name)\(description.parent.map { " : \($0)" } ?? "") {\n"
-    let defaults = schema.defaults[entity.name] ?? [:]
-    let indexed = Set((schema.indexes[entity.name] ?? []).map(\.attribute))
+    let defaults = schema.declaredDefaults(of: entity.name, in: catalog)
+    // Every index the class declares shows as `index`, hash ones and those declared in Swift
+    // included; a unique attribute's own index is implied by `unique`.
+    let indexed = Set(
+      schema.declaredIndexes(of: entity.name, in: catalog).filter {
+        !($0.isUnique && $0.kind == .hash
+          && entity.attributeSlot(named: $0.attribute).map { entity.attributes[$0].isUnique }
+            == true)
+      }.map(\.attribute))
     for attribute in description.attributes {
       var line = "  \(attribute.name): \(attribute.valueType)\(attribute.isOptional ? "?" : "")"
       if attribute.isUnique { line += " unique" }

@@ -1,15 +1,40 @@
 import ModelGraphCore
 
 /// The schema statements of a session: entity declarations waiting to be registered together
-/// (so relationships may name classes declared after them), and what the engine's catalog
-/// does not keep: attribute defaults and declared indexes.
+/// (so relationships may name classes declared after them), and the attribute defaults and
+/// indexes this session declared.
+///
+/// The catalog keeps defaults and indexes too (``EntityDescription/indexes``,
+/// ``AttributeDescription/defaultValue``), and the file's schema carries them, whichever front
+/// end declared them. The session's own declarations are added to them: a class declared again
+/// with other indexes or defaults than the stored one keeps the stored ones and gains the
+/// session's (indexes are physical, so the difference is no conflict); those additions last
+/// for the session.
 struct ScriptSchema {
   /// Declarations not registered yet.
   var pending: [EntityDeclaration] = []
-  /// Default values, by class and attribute name.
+  /// Default values declared in this session, by class and attribute name.
   var defaults: [String: [String: ModelValue]] = [:]
-  /// Declared (non-unique) indexes, by class.
+  /// Indexes declared in this session, by class.
   var indexes: [String: [IndexDefinition]] = [:]
+
+  /// The indexes `name` declares itself: the catalog's, then the session's.
+  func declaredIndexes(of name: String, in catalog: SchemaCatalog) -> [IndexDefinition] {
+    var found = catalog.entity(named: name)?.description.indexes ?? []
+    for definition in indexes[name] ?? [] where !found.contains(definition) {
+      found.append(definition)
+    }
+    return found
+  }
+
+  /// The default values `name` declares itself: the catalog's, overridden by the session's.
+  func declaredDefaults(of name: String, in catalog: SchemaCatalog) -> [String: ModelValue] {
+    var result: [String: ModelValue] = [:]
+    for attribute in catalog.entity(named: name)?.description.attributes ?? [] {
+      if let value = attribute.defaultValue { result[attribute.name] = value }
+    }
+    return result.merging(defaults[name] ?? [:]) { _, new in new }
+  }
 
   /// The indexes of `entity`'s table: those declared by it and its ancestors, and a unique
   /// hash index per unique attribute.
@@ -17,8 +42,11 @@ struct ScriptSchema {
   {
     var found: [IndexDefinition] = []
     for ancestor in entity.lineage {
-      for definition in indexes[catalog.entities[ancestor].name] ?? []
+      for definition in declaredIndexes(of: catalog.entities[ancestor].name, in: catalog)
       where !found.contains(definition) {
+        guard let slot = entity.attributeSlot(named: definition.attribute),
+          isIndexable(entity.attributes[slot])
+        else { continue }
         found.append(definition)
       }
     }
@@ -35,7 +63,9 @@ struct ScriptSchema {
   {
     var result: [String: ModelValue] = [:]
     for ancestor in entity.lineage {
-      result.merge(defaults[catalog.entities[ancestor].name] ?? [:]) { _, new in new }
+      result.merge(declaredDefaults(of: catalog.entities[ancestor].name, in: catalog)) {
+        _, new in new
+      }
     }
     return result
   }
@@ -75,12 +105,13 @@ struct ScriptSchema {
         if let valueType = Self.valueType(member.typeName) {
           let type = member.isArray ? ValueType.array(valueType) : valueType
           try checkAttributeOptions(member, type)
-          let attribute = AttributeDescription(
+          var attribute = AttributeDescription(
             name: member.name, valueType: type, isOptional: member.isOptional,
             isUnique: member.isUnique, preservesValueOnDeletion: member.preservesValueOnDeletion)
           if let expression = member.defaultValue {
-            newDefaults[declaration.name, default: [:]][member.name] = try Self.defaultValue(
-              expression, for: attribute)
+            let value = try Self.defaultValue(expression, for: attribute)
+            newDefaults[declaration.name, default: [:]][member.name] = value
+            attribute.defaultValue = value
           }
           if member.isIndexed {
             guard isIndexable(attribute) else {
@@ -89,6 +120,7 @@ struct ScriptSchema {
             }
             newIndexes[declaration.name, default: []].append(
               IndexDefinition(.ordered, on: member.name))
+            description.indexes.append(IndexDefinition(.ordered, on: member.name))
           }
           description.attributes.append(attribute)
         } else {

@@ -120,6 +120,9 @@ struct SnapshotBadFileTests {
     #expect(forge.blocks[lineage].payload.count == 16)
     forge.blocks.remove(at: lineage)
     forge.header[8] = 1
+    var schema = ByteWriter()
+    try SnapshotReader.decode(file, path: "good.mgs").catalog.encode(into: &schema, version: 1)
+    forge.blocks[0].payload = schema.bytes
     let decoded = try SnapshotReader.decodeWithLineage(forge.assemble(), path: "v1.mgs")
     #expect(decoded.lineage == SnapshotLineage())
     #expect(SnapshotWriter.encode(decoded.version) == file)
@@ -132,11 +135,11 @@ struct SnapshotBadFileTests {
   @Test("a future format version is refused as unsupported, naming the version")
   func futureVersion() throws {
     var forge = SnapshotForge(file)
-    forge.header[8] = 3
+    forge.header[8] = 4
     let error = try #require(failure(forge.assemble()))
     #expect(error.code == .unsupportedVersion && error.offset == 8)
-    #expect(error.message.contains("version 3"))
-    forge.header[8] = 2
+    #expect(error.message.contains("version 4"))
+    forge.header[8] = 3
     forge.header[12] = 1
     let flags = try #require(failure(forge.assemble()))
     #expect(flags.code == .unsupportedVersion && flags.offset == 12)

@@ -23,12 +23,13 @@ struct CompleterTests {
       ])
     #expect(completer.complete("fetch Trip where stays.trip.b").candidates == ["budget"])
     #expect(completer.complete(".sc").candidates == ["schema"])
+    #expect(completer.complete(".op").candidates == ["open"])
     #expect(completer.complete(".schema A").candidates == ["Accommodation"])
     #expect(completer.complete("save; fe").candidates == ["fetch"])
     #expect(completer.complete("fetch Trip where nothing.").candidates == [])
   }
 
-  @Test("file names after .read, .import, .output and .once, directories with a slash")
+  @Test("file names after .read, .open, .import, .output and .once, directories with a slash")
   func fileNames() {
     var files = completer
     files.listDirectory = { directory in
@@ -43,6 +44,7 @@ struct CompleterTests {
     #expect(files.complete(".read ").candidates == ["data/", "trips.csv", "trips.json"])
     #expect(files.complete(".once data/p").candidates == ["data/people.csv"])
     #expect(files.complete(".output .h").candidates == [".hidden"])
+    #expect(files.complete(".open data/").candidates == ["data/people.csv"])
     // The class after the file of .import is a class name again.
     #expect(files.complete(".import trips.csv Tr").candidates == ["Trip"])
   }
