@@ -85,6 +85,15 @@ extension ModelContext {
   }
 
   func modelClass(forEntity entity: Int) -> PersistentModel.Type {
+    guard let type = modelClassIfAny(forEntity: entity) else {
+      fatalError("no model class is registered for entity \(entity)")
+    }
+    return type
+  }
+
+  /// The model class of `entity`, or of its nearest ancestor that has one; `nil` for an entity
+  /// of a hierarchy no Swift class maps to (declared by the runner or another app).
+  func modelClassIfAny(forEntity entity: Int) -> PersistentModel.Type? {
     if entity < classCache.count, let type = classCache[entity] { return type }
     if entity >= classCache.count {
       classCache += Array(repeating: nil, count: entity + 1 - classCache.count)
@@ -97,7 +106,7 @@ extension ModelContext {
       }
       candidate = session.catalog.entities[index].parentIndex
     }
-    fatalError("no model class is registered for entity \(entity)")
+    return nil
   }
 
   /// The object with `identifier`, from the identity map or materialized from its row.

@@ -41,7 +41,10 @@ extension ModelContext {
     let source = QuerySource(
       session: session, includePendingChanges: descriptor.includePendingChanges,
       indexes: { [unowned self] entity in
-        ModelIndexCatalog.definitions(for: modelClass(forEntity: entity.index), entity: entity)
+        // An entity no Swift class maps to keeps the indexes its file declares.
+        modelClassIfAny(forEntity: entity.index).map {
+          ModelIndexCatalog.definitions(for: $0, entity: entity)
+        } ?? entity.description.indexes
       })
     let planner = QueryPlanner(source: source)
     var plan: QueryPlan
