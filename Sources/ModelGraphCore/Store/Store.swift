@@ -11,6 +11,8 @@ public final class Store: Sendable {
   }
 
   let state: Locked<State>
+  /// The subscribers every save hands its ``CommittedChange`` to, inside the publishing step.
+  let changeHub = ChangeHub()
 
   /// An empty store with no entities.
   public init() {
