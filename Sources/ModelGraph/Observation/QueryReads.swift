@@ -34,7 +34,7 @@ struct QueryReads: Sendable {
       .count(let inner):
       collect(inner)
     case .and(let parts), .or(let parts):
-      parts.forEach { collect($0) }
+      for part in parts { collect(part) }
     case .comparison(let left, _, let right), .arithmetic(let left, _, let right),
       .string(let left, _, let right), .caseInsensitiveCompare(let left, let right),
       .coalesce(let left, let right), .contains(let left, let right):
@@ -71,7 +71,7 @@ extension ModelContext {
     reads.readsEverything = !untranslated.isEmpty || !named.isEmpty
     if let expression { reads.collect(expression) }
     if let keys = SortTranslation.keys(descriptor.sortBy) {
-      keys.forEach { reads.collect($0.expression) }
+      for key in keys { reads.collect(key.expression) }
     } else {
       reads.readsEverything = true
     }
