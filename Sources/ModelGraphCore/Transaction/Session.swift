@@ -240,7 +240,7 @@ public final class Session {
     var deletedKeys: [ObjectKey] = []
     // Built outside the lock when wanted; the lock only checks the base, so the version is known.
     var committed =
-      recordsChanges || store.changeHub.isObserved
+      recordsChanges || store.changeHub.isObserved || store.history.isRecording
       ? committedChange(version: base.number + 1) : nil
     let outcome = try store.state.withLock {
       state throws(JournalError) -> (version: StoreVersion, ticket: UInt64?, journal: Journal?)? in
@@ -287,7 +287,13 @@ public final class Session {
       if committed == nil, store.changeHub.isObserved {
         committed = committedChange(version: version.number)
       }
-      if let committed { store.changeHub.deliver(committed) }
+      if committed == nil, store.history.isRecording {
+        committed = committedChange(version: version.number)
+      }
+      if let committed {
+        store.history.record(committed)
+        store.changeHub.deliver(committed)
+      }
       return (version, ticket, state.journal)
     }
     guard let outcome else { return nil }
