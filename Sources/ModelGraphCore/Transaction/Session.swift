@@ -284,10 +284,8 @@ public final class Session {
         state.allocators[item.entity].release(row: item.row, generation: item.generation)
       }
       state.version = version
-      if committed == nil, store.changeHub.isObserved {
-        committed = committedChange(version: version.number)
-      }
-      if committed == nil, store.history.isRecording {
+      // A subscriber may have arrived (or recording resumed) since the check outside.
+      if committed == nil, store.changeHub.isObserved || store.history.isRecording {
         committed = committedChange(version: version.number)
       }
       if let committed {
