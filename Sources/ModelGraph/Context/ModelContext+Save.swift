@@ -23,6 +23,7 @@ extension ModelContext {
   ///   unique constraint written.
   @discardableResult
   public func save() throws -> [DeletionRecord] {
+    postWillSave()
     var records: [DeletionRecord]
     let resolver = conflictResolver()
     repeat {
@@ -57,6 +58,7 @@ extension ModelContext {
     changedObjects = []
     deletedObjects = []
     deletedKeysWithoutHandles = []
+    postDidSave()
     return records
   }
 

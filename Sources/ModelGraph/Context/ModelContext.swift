@@ -33,6 +33,7 @@ public final class ModelContext {
     session = Session(store: container.store)
     observer = ContextSessionObserver(self)
     session.observer = observer
+    session.recordsChanges = true
   }
 
   /// Whether anything was inserted, changed or deleted since the last save or rollback.

@@ -11,6 +11,10 @@ public final class Store: Sendable {
   }
 
   let state: Locked<State>
+  /// The subscribers every save hands its ``CommittedChange`` to, inside the publishing step.
+  let changeHub = ChangeHub()
+  /// The most recent saves' changes, kept in memory (see ``ChangeHistory/retention``).
+  public let history = ChangeHistory()
 
   /// An empty store with no entities.
   public init() {

@@ -36,6 +36,14 @@ public final class Session {
   var denyChecks: [(key: ObjectKey, slot: Int)] = []
   /// Inverse slots found so far, keyed by owner entity, slot and target entity (-1: none).
   var inverseSlots: [Int: Int] = [:]
+  /// The name saves of this session carry in their ``CommittedChange/author``.
+  public var author: String?
+  /// Whether every save records its ``CommittedChange`` in ``lastChange`` even when nobody
+  /// subscribes to the store's changes.
+  public var recordsChanges = false
+  /// The change the last successful save published, when it was recorded (someone subscribed,
+  /// or ``recordsChanges``).
+  public internal(set) var lastChange: CommittedChange?
   /// Told about relationship writes and deletions the session's graph edits make.
   public weak var observer: (any SessionObserver)?
 
@@ -223,12 +231,17 @@ public final class Session {
   ///   changes stay unsaved) or synced (the version is published in memory but may not survive a
   ///   crash, and the journal takes no more saves).
   public func publish() throws(JournalError) -> [ObjectKey]? {
+    lastChange = nil
     guard hasChanges else {
       _ = rollback()
       refreshIfClean()
       return []
     }
     var deletedKeys: [ObjectKey] = []
+    // Built outside the lock when wanted; the lock only checks the base, so the version is known.
+    var committed =
+      recordsChanges || store.changeHub.isObserved || store.history.isRecording
+      ? committedChange(version: base.number + 1) : nil
     let outcome = try store.state.withLock {
       state throws(JournalError) -> (version: StoreVersion, ticket: UInt64?, journal: Journal?)? in
       let current = state.version
@@ -271,9 +284,18 @@ public final class Session {
         state.allocators[item.entity].release(row: item.row, generation: item.generation)
       }
       state.version = version
+      // A subscriber may have arrived (or recording resumed) since the check outside.
+      if committed == nil, store.changeHub.isObserved || store.history.isRecording {
+        committed = committedChange(version: version.number)
+      }
+      if let committed {
+        store.history.record(committed)
+        store.changeHub.deliver(committed)
+      }
       return (version, ticket, state.journal)
     }
     guard let outcome else { return nil }
+    lastChange = committed
     base = outcome.version
     resetWorkingTables { base.tables[$0] }
     changes = [:]

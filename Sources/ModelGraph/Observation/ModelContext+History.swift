@@ -1,0 +1,38 @@
+extension ModelContext {
+  /// The saved transactions the history keeps that `descriptor` accepts, oldest first.
+  ///
+  /// The history is kept in memory, per store, from when the container was made: every save
+  /// of every context and of the runner, up to the store's ``ChangeHistory/retention``
+  /// (10,000 saves and 1,000,000 object changes by default). It does not survive a restart.
+  /// ```swift
+  /// let after = lastToken
+  /// let transactions = try context.fetchHistory(
+  ///   HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.token > after }))
+  /// ```
+  /// - Throws: The error the predicate throws.
+  /// - Complexity: O(kept transactions).
+  public func fetchHistory(
+    _ descriptor: HistoryDescriptor<DefaultHistoryTransaction>
+  ) throws -> [DefaultHistoryTransaction] {
+    var result: [DefaultHistoryTransaction] = []
+    for change in container.store.history.changes(after: 0) {
+      if let limit = descriptor.fetchLimit, result.count >= limit { break }
+      let transaction = DefaultHistoryTransaction(change)
+      if let predicate = descriptor.predicate, try !predicate.evaluate(transaction) { continue }
+      result.append(transaction)
+    }
+    return result
+  }
+
+  /// Whether transactions after `token` may be missing from the history: the retention or
+  /// ``deleteHistory(before:)`` dropped some (SwiftData throws `historyTokenExpired` then).
+  public func isHistoryExpired(after token: DefaultHistoryToken) -> Bool {
+    container.store.history.droppedThrough > token.version
+  }
+
+  /// Drops the transactions older than `token` from the history.
+  public func deleteHistory(before token: DefaultHistoryToken) {
+    guard token.version > 0 else { return }
+    container.store.history.deleteHistory(through: token.version - 1)
+  }
+}

@@ -1,0 +1,106 @@
+/// The most recent committed changes of a store, kept in memory for the history API.
+///
+/// Saves append their ``CommittedChange`` inside the publishing step, so the history is in
+/// commit order. It keeps at most ``Retention/transactions`` changes holding at most
+/// ``Retention/changes`` object changes in all; older ones are dropped first, and
+/// ``deleteHistory(before:)`` drops them on request.
+public final class ChangeHistory: Sendable {
+  /// How much history is kept.
+  public struct Retention: Sendable, Hashable {
+    /// The most saves kept; 0 keeps none and stops recording.
+    public var transactions: Int
+    /// The most object changes (inserts, updates and deletes) kept over all saves.
+    public var changes: Int
+
+    /// A retention of `transactions` saves and `changes` object changes.
+    public init(transactions: Int = 10_000, changes: Int = 1_000_000) {
+      self.transactions = transactions
+      self.changes = changes
+    }
+  }
+
+  private struct State {
+    var retention = Retention()
+    var entries: [CommittedChange] = []
+    var first = 0
+    var changeCount = 0
+    /// The newest version dropped (by retention or deletion), 0 if none.
+    var droppedThrough: UInt64 = 0
+  }
+
+  private let state = Locked(State())
+
+  /// Whether saves are recorded (the retention keeps at least one save).
+  var isRecording: Bool { state.withLock { $0.retention.transactions > 0 } }
+
+  /// How much history is kept; lowering it drops the oldest changes at once.
+  public var retention: Retention {
+    get { state.withLock { $0.retention } }
+    set {
+      state.withLock { state in
+        state.retention = newValue
+        Self.trim(&state)
+      }
+    }
+  }
+
+  /// Appends `change`, dropping the oldest changes beyond the retention.
+  func record(_ change: CommittedChange) {
+    state.withLock { state in
+      guard state.retention.transactions > 0 else { return }
+      state.entries.append(change)
+      state.changeCount += Self.size(of: change)
+      Self.trim(&state)
+    }
+  }
+
+  /// The kept changes with a version greater than `version`, oldest first.
+  public func changes(after version: UInt64) -> [CommittedChange] {
+    state.withLock { state in
+      state.entries[state.first...].filter { $0.version > version }
+    }
+  }
+
+  /// The newest version whose change is no longer kept (0 when nothing was dropped): a reader
+  /// asking for changes after an older version has missed some.
+  public var droppedThrough: UInt64 { state.withLock { $0.droppedThrough } }
+
+  /// Drops every kept change with a version up to and including `version`.
+  public func deleteHistory(through version: UInt64) {
+    state.withLock { state in
+      while state.first < state.entries.count, state.entries[state.first].version <= version {
+        Self.dropFirst(&state)
+      }
+      state.droppedThrough = max(state.droppedThrough, version)
+      Self.compact(&state)
+    }
+  }
+
+  private static func size(of change: CommittedChange) -> Int {
+    change.inserted.count + change.updated.count + change.deleted.count
+  }
+
+  private static func trim(_ state: inout State) {
+    while state.first < state.entries.count,
+      state.entries.count - state.first > state.retention.transactions
+        || state.changeCount > state.retention.changes
+    {
+      dropFirst(&state)
+    }
+    compact(&state)
+  }
+
+  private static func dropFirst(_ state: inout State) {
+    let change = state.entries[state.first]
+    state.changeCount -= size(of: change)
+    state.droppedThrough = max(state.droppedThrough, change.version)
+    state.first += 1
+  }
+
+  /// Removes dropped entries from the array once they are half of it (amortized O(1)).
+  private static func compact(_ state: inout State) {
+    guard state.first > 64, state.first * 2 > state.entries.count else { return }
+    state.entries.removeFirst(state.first)
+    state.first = 0
+  }
+}

@@ -1,0 +1,57 @@
+internal import Foundation
+
+extension Session {
+  /// The change this session's unsaved edits would publish as version `version`.
+  ///
+  /// Reads the working tables (a deleted object's values are still there until the save).
+  /// - Complexity: O(changes).
+  func committedChange(version: UInt64) -> CommittedChange {
+    var inserted: [PersistentIdentifier] = []
+    var updated: [CommittedChange.Update] = []
+    var deleted: [CommittedChange.Deletion] = []
+    var entities: [CommittedChange.EntityTouch] = []
+    for (entity, change) in changes.sorted(by: { $0.key < $1.key }) where !change.isEmpty {
+      guard let table = working[entity] else { continue }
+      let description = base.catalog.entities[entity]
+      let name = description.name
+      func identifier(_ row: Int, _ generation: UInt32) -> PersistentIdentifier {
+        PersistentIdentifier(entityName: name, row: UInt32(row), generation: generation)
+      }
+      let before = inserted.count
+      for row in change.inserted where table.isAlive(row) {
+        inserted.append(identifier(row, table.generation(of: row)))
+      }
+      var names: Set<String> = []
+      for row in Set(change.updated.keys).union(change.relationshipsUpdated).sorted()
+      where change.deleted[row] == nil {
+        let slots = change.updated[row]?.slots(below: description.attributes.count) ?? []
+        let attributes = Set(slots.map { description.attributes[$0].name })
+        names.formUnion(attributes)
+        updated.append(
+          CommittedChange.Update(
+            identifier: identifier(row, table.generation(of: row)), attributes: attributes,
+            relationshipsChanged: change.relationshipsUpdated.contains(row)))
+      }
+      let preserved = description.attributes.enumerated().filter {
+        $0.element.preservesValueOnDeletion
+      }
+      for (row, generation) in change.deleted.sorted(by: { $0.key < $1.key }) {
+        var values: [String: ModelValue] = [:]
+        for (slot, attribute) in preserved {
+          values[attribute.name] = table.attributeColumns[slot].value(at: row)
+        }
+        deleted.append(
+          CommittedChange.Deletion(identifier: identifier(row, generation), preservedValues: values)
+        )
+      }
+      entities.append(
+        CommittedChange.EntityTouch(
+          entity: entity, name: name,
+          insertedOrDeleted: inserted.count > before || !change.deleted.isEmpty,
+          attributes: names, relationshipsChanged: !change.relationshipsUpdated.isEmpty))
+    }
+    return CommittedChange(
+      version: version, author: author, date: Date(), inserted: inserted, updated: updated,
+      deleted: deleted, entities: entities)
+  }
+}
