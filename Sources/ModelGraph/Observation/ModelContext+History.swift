@@ -3,7 +3,7 @@ extension ModelContext {
   ///
   /// The history is kept in memory, per store, from when the container was made: every save
   /// of every context and of the runner, up to the store's ``ChangeHistory/retention``
-  /// (10,000 saves and 1,000,000 object changes by default). It does not survive a restart.
+  /// (1,000 saves and 100,000 object changes by default). It does not survive a restart.
   /// ```swift
   /// let after = lastToken
   /// let transactions = try context.fetchHistory(

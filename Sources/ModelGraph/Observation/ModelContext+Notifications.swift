@@ -33,7 +33,7 @@ extension ModelContext {
   }
 
   func postDidSave() {
-    let change = session.lastChange
+    let change = session.takeLastChange()
     NotificationCenter.default.post(
       name: Self.didSave, object: self,
       userInfo: [

@@ -13,7 +13,7 @@ public final class ChangeHistory: Sendable {
     public var changes: Int
 
     /// A retention of `transactions` saves and `changes` object changes.
-    public init(transactions: Int = 10_000, changes: Int = 1_000_000) {
+    public init(transactions: Int = 1_000, changes: Int = 100_000) {
       self.transactions = transactions
       self.changes = changes
     }
@@ -97,9 +97,10 @@ public final class ChangeHistory: Sendable {
     state.first += 1
   }
 
-  /// Removes dropped entries from the array once they are half of it (amortized O(1)).
+  /// Removes dropped entries from the array once they are half of it (amortized O(1)), so a
+  /// dropped save's identifiers are released.
   private static func compact(_ state: inout State) {
-    guard state.first > 64, state.first * 2 > state.entries.count else { return }
+    guard state.first > 0, state.first * 2 >= state.entries.count else { return }
     state.entries.removeFirst(state.first)
     state.first = 0
   }

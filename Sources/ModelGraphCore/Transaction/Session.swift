@@ -44,6 +44,13 @@ public final class Session {
   /// The change the last successful save published, when it was recorded (someone subscribed,
   /// or ``recordsChanges``).
   public internal(set) var lastChange: CommittedChange?
+
+  /// ``lastChange``, which the session then forgets (a bulk save's change holds an identifier
+  /// per object it wrote).
+  public func takeLastChange() -> CommittedChange? {
+    defer { lastChange = nil }
+    return lastChange
+  }
   /// Told about relationship writes and deletions the session's graph edits make.
   public weak var observer: (any SessionObserver)?
 
