@@ -117,46 +117,20 @@ public struct QueryPlanner {
       case .filter(let choices):
         guard let predicate, !choices.isEmpty else { break }
         let conditions = IndexableCondition.find(in: predicate)
-        var best: (choice: PlanTemplate.IndexChoice, condition: IndexableCondition, estimate: Int)?
+        var options: [IndexOption] = []
         for choice in choices {
           guard
             let condition = conditions.first(where: {
               $0.attribute == choice.attribute && $0.isEqual == choice.isEqual
-            })
+            }),
+            let option = IndexOption(index: choice.index, condition: condition)
           else { return nil }
-          let estimate: Int?
-          switch condition.kind {
-          case .equal(let values): estimate = choice.index.count(equalTo: values)
-          case .range(let range): estimate = choice.index.count(in: range)
-          }
-          guard let estimate else { return nil }
-          if best == nil || estimate < best!.estimate { best = (choice, condition, estimate) }
+          options.append(option)
         }
-        guard let best else { break }
-        let live = recipe.table.liveCount
-        let index = best.choice.index
-        let describe: () -> String
-        switch best.condition.kind {
-        case .equal(let values):
-          describe = {
-            "\(index.definition) == \(values.count == 1 ? values[0].description : values.description)"
-          }
-        case .range(let range): describe = { "\(index.definition) range \(range)" }
-        }
-        guard Self.prefersIndex(estimate: best.estimate, live: live, stop: request.stopAfter)
-        else {
-          note = { "scan (\(describe()) would yield ~\(best.estimate) of \(live) rows)" }
-          break
-        }
-        let rows: [Int32]?
-        switch best.condition.kind {
-        case .equal(let values): rows = index.rows(equalTo: values)
-        case .range(let range): rows = index.rows(in: range)
-        }
-        guard let rows else { return nil }
-        access = .rows(rows)
-        covered = best.condition.covered
-        note = { "\(describe()) (~\(best.estimate) rows)" }
+        guard let best = options.min(by: { $0.estimate < $1.estimate }) else { break }
+        let chosen = Self.filterAccess(
+          best, live: recipe.table.liveCount, stop: request.stopAfter, recipe: recipe.recipe)
+        (access, note, covered) = (chosen.access, chosen.note, chosen.covered)
       case .walk(let index, let attribute, let isRanged):
         var range = IndexValueRange()
         if isRanged {
@@ -273,20 +247,12 @@ public struct QueryPlanner {
     for position in candidates.indices {
       guard let filter = filters[position] else { continue }
       let live = source.tables[candidates[position].entity.index].liveCount
-      chosen[position].recipe = .filter(
+      let recipe = PlanTemplate.Recipe.filter(
         options[position].map {
           PlanTemplate.IndexChoice(
             index: $0.index, attribute: $0.condition.attribute, isEqual: $0.condition.isEqual)
         })
-      guard Self.prefersIndex(estimate: filter.estimate, live: live, stop: stop) else {
-        chosen[position].note = {
-          "scan (\(filter.note()) would yield ~\(filter.estimate) of \(live) rows)"
-        }
-        continue
-      }
-      chosen[position].access = .rows(filter.rows())
-      chosen[position].note = { "\(filter.note()) (~\(filter.estimate) rows)" }
-      chosen[position].covered = filter.covered
+      chosen[position] = Self.filterAccess(filter, live: live, stop: stop, recipe: recipe)
     }
     if request.sort.isEmpty { return (chosen, .natural) }
     return (chosen, stop.map { .topK($0) } ?? .fullSort)
@@ -298,6 +264,22 @@ public struct QueryPlanner {
     estimate <= live / 4 || (stop.map { estimate / 4 <= $0 } ?? false)
   }
 
+  /// The access through `option` when it beats a scan of the table's `live` rows, else a
+  /// scan whose note says what the index would have yielded.
+  private static func filterAccess(
+    _ option: IndexOption, live: Int, stop: Int?, recipe: PlanTemplate.Recipe
+  ) -> ChosenAccess {
+    guard prefersIndex(estimate: option.estimate, live: live, stop: stop) else {
+      return ChosenAccess(
+        access: .scan,
+        note: { "scan (\(option.note()) would yield ~\(option.estimate) of \(live) rows)" },
+        covered: ConjunctSet(), recipe: recipe)
+    }
+    return ChosenAccess(
+      access: .rows(option.rows()), note: { "\(option.note()) (~\(option.estimate) rows)" },
+      covered: option.covered, recipe: recipe)
+  }
+
   /// Every index of the table that can answer one of its conjuncts, with the rows it yields.
   private func indexOptions(
     _ candidate: Candidate, _ conditions: [IndexableCondition], _ resolver: IndexResolver
@@ -306,24 +288,10 @@ public struct QueryPlanner {
     for condition in conditions {
       for definition in source.indexes[candidate.entity.index]
       where definition.attribute == condition.attribute {
-        guard let index = resolver.view(definition, entity: candidate.entity) else { continue }
-        switch condition.kind {
-        case .equal(let values):
-          guard let estimate = index.count(equalTo: values) else { continue }
-          options.append(
-            IndexOption(
-              index: index, condition: condition, estimate: estimate,
-              note: {
-                "\(definition) == \(values.count == 1 ? values[0].description : values.description)"
-              },
-              rows: { index.rows(equalTo: values) ?? [] }))
-        case .range(let range):
-          guard let estimate = index.count(in: range) else { continue }
-          options.append(
-            IndexOption(
-              index: index, condition: condition, estimate: estimate,
-              note: { "\(definition) range \(range)" }, rows: { index.rows(in: range) ?? [] }))
-        }
+        guard let index = resolver.view(definition, entity: candidate.entity),
+          let option = IndexOption(index: index, condition: condition)
+        else { continue }
+        options.append(option)
       }
     }
     return options
@@ -405,4 +373,25 @@ private struct IndexOption {
   let rows: () -> [Int32]
   /// The conjuncts it answers exactly.
   var covered: ConjunctSet { condition.covered }
+
+  /// What `index` yields for `condition`; `nil` when the values do not convert to its keys.
+  init?(index: any TableIndex, condition: IndexableCondition) {
+    let definition = index.definition
+    switch condition.kind {
+    case .equal(let values):
+      guard let estimate = index.count(equalTo: values) else { return nil }
+      self.estimate = estimate
+      note = {
+        "\(definition) == \(values.count == 1 ? values[0].description : values.description)"
+      }
+      rows = { index.rows(equalTo: values) ?? [] }
+    case .range(let range):
+      guard let estimate = index.count(in: range) else { return nil }
+      self.estimate = estimate
+      note = { "\(definition) range \(range)" }
+      rows = { index.rows(in: range) ?? [] }
+    }
+    self.index = index
+    self.condition = condition
+  }
 }
