@@ -169,13 +169,15 @@ struct JournalRelaxedDurabilityTests {
   func batched() throws {
     let disk = SimFS()
     let files = StoreFiles(path: "/sim/store.mgs", io: disk)
-    let opened = try JournalFixture.open(files, durability: .batched(every: .milliseconds(30)))
+    // A window far longer than five saves take, even under ThreadSanitizer on a busy machine
+    // (a 30 ms window let a sync fall between the saves there).
+    let opened = try JournalFixture.open(files, durability: .batched(every: .milliseconds(500)))
     let syncs = disk.callCount(.sync)
     for step in 0..<5 { try JournalFixture.save(step: step, store: opened.store) }
     #expect(disk.callCount(.sync) == syncs, "no save waited for a sync")
     let expected = JournalFixture.bytes(opened.store)
     var waited = 0
-    while disk.callCount(.sync) == syncs, waited < 200 {
+    while disk.callCount(.sync) == syncs, waited < 500 {
       Thread.sleep(forTimeInterval: 0.01)
       waited += 1
     }
