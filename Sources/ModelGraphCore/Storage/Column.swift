@@ -35,6 +35,9 @@ public class AnyColumn: @unchecked Sendable {
   func clear(row: Int) { fatalError("abstract") }
   /// A new column object sharing this one's chunks (copy-on-write).
   func copy() -> AnyColumn { fatalError("abstract") }
+  /// Makes the next write to any chunk check whether another column shares it; called before
+  /// the column's table is published, after which it is never written.
+  func freeze() { fatalError("abstract") }
   /// The storage type of the elements.
   public var elementType: any ColumnValue.Type { fatalError("abstract") }
   /// The bytes one element takes in a chunk.
@@ -49,8 +52,8 @@ public class AnyColumn: @unchecked Sendable {
 public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable {
   // @unchecked Sendable: see AnyColumn.
 
-  /// The chunks, owned; `bases[i]` is the address of `chunks[i]`'s values.
-  @exclusivity(unchecked) @usableFromInline var chunks: [ColumnChunk<Element>]
+  /// The chunks, owned; `bases[i]` is the address of chunk `i`'s values.
+  @exclusivity(unchecked) @usableFromInline var directory: ChunkDirectory<ColumnChunk<Element>>
   @exclusivity(unchecked) @usableFromInline var bases:
     UnsafeMutablePointer<UnsafeMutablePointer<Element>>
   @exclusivity(unchecked) @usableFromInline var basesCapacity: Int
@@ -58,22 +61,23 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
 
   /// An empty column.
   public override init() {
-    chunks = []
+    directory = ChunkDirectory()
     basesCapacity = 4
     bases = .allocate(capacity: basesCapacity)
     rowCount = 0
   }
 
   private init(sharing other: Column<Element>) {
-    chunks = other.chunks
-    basesCapacity = max(other.chunks.count, 4)
+    directory = ChunkDirectory(sharing: &other.directory)
+    basesCapacity = max(directory.count, 4)
     bases = .allocate(capacity: basesCapacity)
-    bases.initialize(from: other.bases, count: other.chunks.count)
+    bases.initialize(from: other.bases, count: directory.count)
     rowCount = other.rowCount
   }
 
   deinit {
     bases.deallocate()
+    directory.deallocate()
   }
 
   /// The number of rows.
@@ -91,17 +95,15 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
     set {
       precondition(row >= 0 && row < rowCount, "row \(row) out of range")
       let index = row &>> AnyColumn.chunkShift
-      if !isKnownUniquelyReferenced(&chunks[index]) { unshare(index) }
+      if !directory.owns(index) { unshare(index) }
       bases[index][row & AnyColumn.chunkMask] = newValue
     }
   }
 
-  /// Gives chunk `index` to this column alone, copying its values.
+  /// Gives chunk `index` to this column alone, copying its values if another column shares it.
   @usableFromInline
   func unshare(_ index: Int) {
-    let chunk = chunks[index].clone()
-    chunks[index] = chunk
-    bases[index] = chunk.base
+    if let chunk = directory.own(index, clone: { $0.clone() }) { bases[index] = chunk.base }
   }
 
   /// Appends a value as a new last row.
@@ -147,7 +149,9 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
     let other = unsafeDowncast(other, to: Column<Element>.self)
     guard row < rowCount && row < other.rowCount else { return false }
     let index = row &>> AnyColumn.chunkShift
-    if index < chunks.count && index < other.chunks.count && chunks[index] === other.chunks[index] {
+    if index < directory.count && index < other.directory.count
+      && directory.chunk(index) === other.directory.chunk(index)
+    {
       return true
     }
     return self[row] == other[row]
@@ -166,15 +170,15 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
     if needed > basesCapacity {
       let capacity = max(needed, basesCapacity * 2)
       let grown = UnsafeMutablePointer<UnsafeMutablePointer<Element>>.allocate(capacity: capacity)
-      grown.initialize(from: bases, count: chunks.count)
+      grown.initialize(from: bases, count: directory.count)
       bases.deallocate()
       bases = grown
       basesCapacity = capacity
     }
-    while chunks.count < needed {
+    while directory.count < needed {
       let chunk = ColumnChunk<Element>.make()
-      bases[chunks.count] = chunk.base
-      chunks.append(chunk)
+      bases[directory.count] = chunk.base
+      directory.append(chunk)
     }
     rowCount = count
   }
@@ -182,6 +186,8 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   override func clear(row: Int) { Element.clear(row: row, in: self) }
 
   override func copy() -> AnyColumn { Column(sharing: self) }
+
+  override func freeze() { directory.disown() }
 
   public override var elementType: any ColumnValue.Type { Element.self }
 

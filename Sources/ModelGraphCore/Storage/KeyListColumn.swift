@@ -9,19 +9,21 @@
 public final class KeyListColumn: AnyColumn, @unchecked Sendable {
   // @unchecked Sendable: see AnyColumn.
 
-  @exclusivity(unchecked) private var chunks: [KeyListChunk]
+  @exclusivity(unchecked) private var directory: ChunkDirectory<KeyListChunk>
   @exclusivity(unchecked) private var rowCount: Int
 
   /// An empty column.
   public override init() {
-    chunks = []
+    directory = ChunkDirectory()
     rowCount = 0
   }
 
   private init(sharing other: KeyListColumn) {
-    chunks = other.chunks
+    directory = ChunkDirectory(sharing: &other.directory)
     rowCount = other.rowCount
   }
+
+  deinit { directory.deallocate() }
 
   public override var count: Int { rowCount }
 
@@ -39,7 +41,8 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
     at row: Int, _ body: (UnsafeBufferPointer<ObjectKey>) throws -> Result
   ) rethrows -> Result {
     precondition(row >= 0 && row < rowCount, "row \(row) out of range")
-    return try body(chunks[row &>> AnyColumn.chunkShift].keys(at: row & AnyColumn.chunkMask))
+    return try body(
+      directory.chunk(row &>> AnyColumn.chunkShift).keys(at: row & AnyColumn.chunkMask))
   }
 
   /// The number of keys at `row`.
@@ -63,8 +66,8 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
   private func writableChunk(for row: Int) -> KeyListChunk {
     precondition(row >= 0 && row < rowCount, "row \(row) out of range")
     let index = row &>> AnyColumn.chunkShift
-    if !isKnownUniquelyReferenced(&chunks[index]) { chunks[index] = chunks[index].clone() }
-    return chunks[index]
+    if !directory.owns(index) { _ = directory.own(index) { $0.clone() } }
+    return directory.chunk(index)
   }
 
   public override func value(at row: Int) -> ModelValue { self[row].modelValue }
@@ -95,7 +98,7 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
     let other = unsafeDowncast(other, to: KeyListColumn.self)
     guard row < rowCount && row < other.rowCount else { return false }
     let index = row &>> AnyColumn.chunkShift
-    if chunks[index] === other.chunks[index] { return true }
+    if directory.chunk(index) === other.directory.chunk(index) { return true }
     return withKeys(at: row) { mine in
       other.withKeys(at: row) { theirs in mine.elementsEqual(theirs) }
     }
@@ -104,7 +107,7 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
   override func grow(to count: Int) {
     guard count > rowCount else { return }
     let needed = (count + KeyListChunk.capacity - 1) >> AnyColumn.chunkShift
-    while chunks.count < needed { chunks.append(KeyListChunk()) }
+    while directory.count < needed { directory.append(KeyListChunk()) }
     rowCount = count
   }
 
@@ -114,6 +117,8 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
   }
 
   override func copy() -> AnyColumn { KeyListColumn(sharing: self) }
+
+  override func freeze() { directory.disown() }
 
   public override var elementType: any ColumnValue.Type { [ObjectKey].self }
 

@@ -56,6 +56,13 @@ public final class Table: @unchecked Sendable {
     }
   }
 
+  /// Marks every column's chunks as possibly shared, before the table is published.
+  func freeze() {
+    stamps.freeze()
+    for column in attributeColumns { column.freeze() }
+    for column in relationshipColumns { column.freeze() }
+  }
+
   /// A table with the same rows whose chunks are shared until either table writes.
   ///
   /// - Complexity: O(columns × chunks).

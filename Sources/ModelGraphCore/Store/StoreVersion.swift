@@ -10,6 +10,16 @@ public struct StoreVersion: Sendable {
   /// One frozen table per entity of the catalog, by entity index.
   public let tables: [Table]
 
+  /// A version of `tables`, which it freezes: none of them is written again.
+  ///
+  /// - Complexity: O(chunks / 64) over all tables, to clear their columns' ownership bits.
+  init(number: UInt64, catalog: SchemaCatalog, tables: [Table]) {
+    self.number = number
+    self.catalog = catalog
+    self.tables = tables
+    for table in tables { table.freeze() }
+  }
+
   /// The number of live objects of `entity` alone, or of it and its descendants when `deep`.
   ///
   /// - Complexity: O(number of entities in the subtree).

@@ -1,6 +1,6 @@
 extension Column {
   /// The number of chunks.
-  @inlinable var chunkCount: Int { chunks.count }
+  @inlinable var chunkCount: Int { directory.count }
 
   /// Calls `body` with the values of chunk `index` (rows `index << chunkShift` onwards, up to
   /// the column's count).

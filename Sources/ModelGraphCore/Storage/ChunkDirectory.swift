@@ -1,0 +1,127 @@
+/// The owning references of a column's chunks, kept in groups of 64 that column copies share
+/// and copy on write.
+///
+/// Copying a column (a session's working copy of a committed table) and its first write to a
+/// chunk then cost O(chunks / 64) reference counts, not O(chunks): a small save on a large
+/// store touches only the groups and chunks it writes. A bit per chunk records which chunks
+/// this directory holds alone, so a write to a chunk already copied tests one bit.
+///
+/// The owner calls ``deallocate()`` once, in its `deinit`. A table is frozen (``disown()``)
+/// before it is published, so that copying a published column writes nothing to it.
+@usableFromInline
+struct ChunkDirectory<Chunk: AnyObject> {
+  /// Up to ``groupSize`` consecutive chunks.
+  @usableFromInline
+  final class Group {
+    var chunks: [Chunk]
+    init(_ chunks: [Chunk]) { self.chunks = chunks }
+  }
+
+  static var groupShift: Int { 6 }
+  static var groupSize: Int { 1 << groupShift }
+
+  private var groups: [Group]
+  /// The number of chunks.
+  @usableFromInline private(set) var count: Int
+  /// Bit `i` is set when chunk `i` and its group are held by this directory alone.
+  @usableFromInline var owned: UnsafeMutablePointer<UInt64>
+  private var ownedWords: Int
+
+  /// An empty directory.
+  init() {
+    groups = []
+    count = 0
+    ownedWords = 1
+    owned = .allocate(capacity: ownedWords)
+    owned.initialize(to: 0)
+  }
+
+  /// A directory holding the same chunks as `other`, shared: neither owns any chunk alone
+  /// afterwards, so the next write on either side copies.
+  ///
+  /// - Complexity: O(chunks / 64).
+  init(sharing other: inout ChunkDirectory) {
+    groups = other.groups
+    count = other.count
+    ownedWords = other.ownedWords
+    owned = .allocate(capacity: ownedWords)
+    owned.initialize(repeating: 0, count: ownedWords)
+    other.disown()
+  }
+
+  /// Gives up sole ownership of every chunk, so the next write to any chunk checks for sharing.
+  ///
+  /// Writes nothing when no chunk is owned, so directories of published (frozen) tables, whose
+  /// bits are all clear, are only read, from any thread.
+  /// - Complexity: O(chunks / 64).
+  func disown() {
+    for word in 0..<ownedWords where owned[word] != 0 {
+      owned.update(repeating: 0, count: ownedWords)
+      return
+    }
+  }
+
+  /// Frees the ownership bits; the directory is unusable afterwards.
+  func deallocate() { owned.deallocate() }
+
+  /// Chunk `index`.
+  func chunk(_ index: Int) -> Chunk {
+    groups[index &>> Self.groupShift].chunks[index & (Self.groupSize - 1)]
+  }
+
+  /// Whether chunk `index` can be written without a copy.
+  @inlinable @inline(__always)
+  func owns(_ index: Int) -> Bool {
+    owned[index &>> 6] & (1 &<< UInt64(index & 63)) != 0
+  }
+
+  /// Makes chunk `index` this directory's alone, replacing it with `clone(chunk)` when another
+  /// directory shares it.
+  ///
+  /// - Returns: the new chunk when it was cloned, else `nil`.
+  mutating func own(_ index: Int, clone: (Chunk) -> Chunk) -> Chunk? {
+    let group = index &>> Self.groupShift
+    if !isKnownUniquelyReferenced(&groups[group]) {
+      groups[group] = Group(groups[group].chunks)
+    }
+    let slot = index & (Self.groupSize - 1)
+    var cloned: Chunk?
+    if !isKnownUniquelyReferenced(&groups[group].chunks[slot]) {
+      let copy = clone(groups[group].chunks[slot])
+      groups[group].chunks[slot] = copy
+      cloned = copy
+    }
+    markOwned(index)
+    return cloned
+  }
+
+  /// Appends a new chunk, which this directory owns.
+  mutating func append(_ chunk: Chunk) {
+    let slot = count & (Self.groupSize - 1)
+    if slot == 0 {
+      groups.append(Group([chunk]))
+    } else {
+      let group = groups.count - 1
+      if !isKnownUniquelyReferenced(&groups[group]) {
+        groups[group] = Group(groups[group].chunks)
+      }
+      groups[group].chunks.append(chunk)
+    }
+    count += 1
+    markOwned(count - 1)
+  }
+
+  private mutating func markOwned(_ index: Int) {
+    let word = index &>> 6
+    if word >= ownedWords {
+      let words = max(word + 1, ownedWords * 2)
+      let grown = UnsafeMutablePointer<UInt64>.allocate(capacity: words)
+      grown.initialize(from: owned, count: ownedWords)
+      (grown + ownedWords).initialize(repeating: 0, count: words - ownedWords)
+      owned.deallocate()
+      owned = grown
+      ownedWords = words
+    }
+    owned[word] |= 1 &<< UInt64(index & 63)
+  }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+@testable import ModelGraphCore
+
+@Suite("ChunkDirectory: columns share chunk groups until one side writes")
+struct ChunkDirectoryTests {
+  /// Rows enough for three groups of 64 chunks.
+  private static let rows = 3 * 64 * (1 << AnyColumn.chunkShift) + 123
+
+  @Test("random writes to a chain of copies agree with plain arrays on every side")
+  func differential() {
+    var random = QueryRandom(seed: 7)
+    let first = Column<Int64>()
+    first.grow(to: Self.rows)
+    var columns: [(column: Column<Int64>, model: [Int64])] = [
+      (first, [Int64](repeating: 0, count: Self.rows))
+    ]
+    for step in 0..<4_000 {
+      let pick = Int.random(in: 0..<columns.count, using: &random)
+      if step % 200 == 0 {
+        let copy = unsafeDowncast(columns[pick].column.copy(), to: Column<Int64>.self)
+        columns.append((copy, columns[pick].model))
+        continue
+      }
+      let row = Int.random(in: 0..<Self.rows, using: &random)
+      columns[pick].column[row] = Int64(step)
+      columns[pick].model[row] = Int64(step)
+    }
+    for (index, entry) in columns.enumerated() {
+      var mismatches = 0
+      for row in 0..<Self.rows where entry.column[row] != entry.model[row] { mismatches += 1 }
+      #expect(mismatches == 0, "column \(index)")
+    }
+  }
+
+  @Test("a frozen column's copies write without touching it, and it still reads its values")
+  func frozenSource() {
+    let column = Column<Int64>()
+    column.grow(to: Self.rows)
+    column[5] = 1
+    column.freeze()
+    let a = unsafeDowncast(column.copy(), to: Column<Int64>.self)
+    let b = unsafeDowncast(column.copy(), to: Column<Int64>.self)
+    a[5] = 2
+    b[5] = 3
+    b.append(9)
+    #expect(column[5] == 1 && a[5] == 2 && b[5] == 3)
+    #expect(column.count == Self.rows && b.count == Self.rows + 1)
+    #expect(!column.hasSameValue(at: 5, as: a))
+    #expect(column.hasSameValue(at: 6, as: a))
+  }
+
+  @Test("the source of a copy copies its chunk before writing, so the copy keeps the old value")
+  func sourceWritesAfterCopy() {
+    let column = Column<Int64>()
+    column.grow(to: 10)
+    column[3] = 1
+    let copy = unsafeDowncast(column.copy(), to: Column<Int64>.self)
+    column[3] = 2
+    #expect(copy[3] == 1 && column[3] == 2)
+  }
+}
