@@ -30,7 +30,7 @@ public final class ModelContainer: Sendable {
   struct ClassTable: @unchecked Sendable {
     // @unchecked Sendable: metatypes of model classes are immutable; reached only via the mutex.
     var entityByClass: [ObjectIdentifier: Int] = [:]
-    var classByEntity: [Int: PersistentModel.Type] = [:]
+    var classByEntity: [Int: ModelObject.Type] = [:]
   }
 
   /// Makes a container for model classes and their subclasses.
@@ -42,7 +42,7 @@ public final class ModelContainer: Sendable {
   ///   stored property that is not marked, an unsupported attribute type, a property declared
   ///   twice in one hierarchy, an inverse that is not a relationship.
   public convenience init(
-    for types: PersistentModel.Type..., configurations: ModelConfiguration...
+    for types: any PersistentModel.Type..., configurations: ModelConfiguration...
   ) throws {
     try self.init(for: types, configurations: configurations)
   }
@@ -64,7 +64,7 @@ public final class ModelContainer: Sendable {
   ///   container is one store). Subclasses that are not listed are compared when they are
   ///   first used.
   public convenience init(
-    for types: [PersistentModel.Type], configurations: [ModelConfiguration] = [],
+    for types: [any PersistentModel.Type], configurations: [ModelConfiguration] = [],
     fileIO: any FileIO = SystemFileIO()
   ) throws {
     try self.init(
@@ -86,7 +86,7 @@ public final class ModelContainer: Sendable {
   /// - Throws: ``MigrationError``, ``SnapshotError``, ``SchemaError``, or the error a custom
   ///   stage throws.
   public init(
-    for types: [PersistentModel.Type], migrationPlan: (any SchemaMigrationPlan.Type)?,
+    for types: [any PersistentModel.Type], migrationPlan: (any SchemaMigrationPlan.Type)?,
     configurations: [ModelConfiguration] = [], fileIO: any FileIO = SystemFileIO()
   ) throws {
     var distinct: [ModelConfiguration] = []
@@ -166,7 +166,7 @@ public final class ModelContainer: Sendable {
   }
 
   /// A container on a store made elsewhere (a migration stage's), with no file.
-  init(store: Store, types: [PersistentModel.Type]) throws {
+  init(store: Store, types: [ModelObject.Type]) throws {
     self.store = store
     configurations = [ModelConfiguration(isStoredInMemoryOnly: true)]
     files = nil
@@ -218,18 +218,18 @@ public final class ModelContainer: Sendable {
 
   /// The entity index of `type`, registering it (and its ancestors and relationship
   /// destinations) on first use.
-  func entityIndex(for type: PersistentModel.Type) throws -> Int {
-    guard type != PersistentModel.self else {
+  func entityIndex(for type: ModelObject.Type) throws -> Int {
+    guard type != ModelObject.self else {
       throw SchemaError(
-        .notAModelClass, entity: "PersistentModel",
+        .notAModelClass, entity: "ModelObject",
         message:
-          "PersistentModel is the base class of model classes: fetch, insert or list a subclass")
+          "ModelObject is the base class of model classes: fetch, insert or list a model class")
     }
     let key = ObjectIdentifier(type)
     if let index = classes.withLock({ $0.entityByClass[key] }) { return index }
     var descriptions: [EntityDescription] = []
-    var lineage: [PersistentModel.Type] = []
-    var next: PersistentModel.Type? = type
+    var lineage: [ModelObject.Type] = []
+    var next: ModelObject.Type? = type
     while let current = next {
       let info = ModelClassInfo.info(for: current)
       descriptions.insert(try info.persistedDescription(), at: 0)
@@ -255,7 +255,7 @@ public final class ModelContainer: Sendable {
 
   /// The model class of entity `index`; for an entity known only from a loaded file, the
   /// class of that name in the module of a registered class, if there is one.
-  func modelClass(forEntity index: Int) -> PersistentModel.Type? {
+  func modelClass(forEntity index: Int) -> ModelObject.Type? {
     if let known = classes.withLock({ $0.classByEntity[index] }) { return known }
     guard let entity = store.catalog.entities.dropFirst(index).first else { return nil }
     let modules = classes.withLock { table in
@@ -265,7 +265,7 @@ public final class ModelContainer: Sendable {
         })
     }
     for module in modules {
-      guard let found = _typeByName("\(module).\(entity.name)") as? PersistentModel.Type,
+      guard let found = _typeByName("\(module).\(entity.name)") as? ModelObject.Type,
         (try? entityIndex(for: found)) == index
       else { continue }
       return found

@@ -2,11 +2,11 @@
 /// migration plan or (without one) only when nothing but the layout differs.
 struct StoreLoader {
   /// The classes to register: those given, and the plan's newest version's.
-  let types: [PersistentModel.Type]
+  let types: [ModelObject.Type]
   let plan: MigrationRunner?
 
   /// Checks the plan (if any) and that `types` belong to its newest version.
-  init(types: [PersistentModel.Type], plan: (any SchemaMigrationPlan.Type)?) throws {
+  init(types: [ModelObject.Type], plan: (any SchemaMigrationPlan.Type)?) throws {
     let runner = try plan.map(MigrationRunner.init)
     self.plan = runner
     self.types = types + (runner?.latest.schema.models ?? [])
@@ -82,7 +82,7 @@ struct StoreLoader {
   /// The classes of stored entities that `types` do not reach (subclasses, typically), found
   /// by name beside one of `types` (in its module or enclosing type).
   private func unlistedClasses(of stored: SchemaCatalog, reached: SchemaCatalog)
-    -> [PersistentModel.Type]
+    -> [ModelObject.Type]
   {
     // A class's mangled name ends with its own name's length, the name and `C`; the rest names
     // its context, in which a sibling class is found the same way.
@@ -93,11 +93,11 @@ struct StoreLoader {
         guard let mangled = _mangledTypeName(type), mangled.hasSuffix(suffix) else { return nil }
         return String(mangled.dropLast(suffix.count))
       })
-    return stored.entities.compactMap { entity -> PersistentModel.Type? in
+    return stored.entities.compactMap { entity -> ModelObject.Type? in
       guard reached.entity(named: entity.name) == nil else { return nil }
       for context in contexts.sorted() {
         let name = "\(context)\(entity.name.utf8.count)\(entity.name)C"
-        if let found = _typeByName(name) as? PersistentModel.Type { return found }
+        if let found = _typeByName(name) as? ModelObject.Type { return found }
       }
       return nil
     }
