@@ -21,6 +21,10 @@ public final class ModelContainer: Sendable {
   /// What opening the store found in its journal: records replayed, and the records and bytes
   /// of a torn or damaged tail that were cut. Zeros for a store in memory.
   public let recoveryReport: RecoveryReport
+  /// The changes migrated without a plan when the container opened its file (classes,
+  /// attributes and relationships added or removed, renames through `originalName`), also
+  /// written to standard error; empty when the file matched the classes or a plan migrated it.
+  public let automaticMigration: [SchemaDifference]
   private let lockToken: Int32?
   /// Runs every snapshot write of the container, one at a time, so a write that reads a newer
   /// version is never overtaken by one that read an older version.
@@ -111,6 +115,8 @@ public final class ModelContainer: Sendable {
         let opened = try Self.open(files, loader: loader, configuration: configuration)
         store = opened.store
         recoveryReport = opened.report
+        automaticMigration = opened.migrated
+        Self.log(automaticMigration, path: url.path)
         if configuration.allowsSave {
           let journal = try files.openJournal(
             for: store, after: opened.recovered, rewrite: opened.changed,
@@ -138,6 +144,7 @@ public final class ModelContainer: Sendable {
       snapshotFile = nil
       lockToken = nil
       recoveryReport = RecoveryReport()
+      automaticMigration = []
     }
     for type in loader.types { _ = try entityIndex(for: type) }
   }
@@ -148,15 +155,18 @@ public final class ModelContainer: Sendable {
   private static func open(
     _ files: StoreFiles, loader: StoreLoader, configuration: ModelConfiguration
   ) throws -> (
-    store: Store, recovered: StoreFiles.Recovered, report: RecoveryReport, changed: Bool
+    store: Store, recovered: StoreFiles.Recovered, report: RecoveryReport, changed: Bool,
+    migrated: [SchemaDifference]
   ) {
     if configuration.allowsSave { files.removeOrphans() }
     var attempt = 0
     while true {
       do {
         let recovered = try files.recover()
-        let (store, changed) = try loader.load(recovered.version, path: files.snapshot.path)
-        return (store, recovered, recovered.report, changed)
+        let loaded = try loader.load(recovered.version, path: files.snapshot.path)
+        return (
+          loaded.store, recovered, recovered.report, loaded.changed, loaded.automaticMigration
+        )
       } catch let error as JournalError
         where error.code == .generationMismatch && !configuration.allowsSave && attempt < 5
       {
@@ -171,6 +181,7 @@ public final class ModelContainer: Sendable {
     configurations = [ModelConfiguration(isStoredInMemoryOnly: true)]
     files = nil
     recoveryReport = RecoveryReport()
+    automaticMigration = []
     snapshotFile = nil
     lockToken = nil
     for type in types { _ = try entityIndex(for: type) }
