@@ -87,6 +87,7 @@ public final class ModelContainer: Sendable {
   ///   - types: The model classes; they must be those of the plan's last version.
   ///   - migrationPlan: The versions and stages, or `nil` to migrate nothing.
   ///   - configurations: Where the data lives; in memory when omitted.
+  ///   - fileIO: The file operations used; tests inject faults through it.
   /// - Throws: ``MigrationError``, ``SnapshotError``, ``SchemaError``, or the error a custom
   ///   stage throws.
   public init(
