@@ -22,7 +22,7 @@ package final class ModelGraphBenchmarkEngine: BenchmarkEngine {
   /// The API used and the capabilities found.
   package var notes: [String] {
     [
-      "modelgraph: typed API (PersistentModel subclasses, @Attribute, @Relationship, "
+      "modelgraph: typed API (PersistentModel classes, @Attribute, @Relationship, "
         + "#Predicate, SortDescriptor, FetchDescriptor), in-memory ModelContainer, one "
         + "ModelContext; capabilities probed: \(capabilities.summary)"
     ]

@@ -20,7 +20,7 @@
 /// ```
 /// The actor's methods run one at a time on the executor (``unownedExecutor`` comes from
 /// ``modelExecutor``), so they may use ``modelContext`` freely. Model objects stay inside the
-/// actor; pass their ``PersistentModel/persistentModelID`` out and look them up again with
+/// actor; pass their ``ModelObject/persistentModelID`` out and look them up again with
 /// ``ModelContext/model(for:)`` where they are needed. Code written for SwiftData that also
 /// declares `nonisolated let modelContainer` works unchanged.
 public protocol ModelActor: Actor {

@@ -30,6 +30,7 @@ public struct ModelConfiguration: Sendable, Hashable {
   /// A configuration backed by the snapshot file at `url` and its journal.
   ///
   /// - Parameters:
+  ///   - url: The snapshot file; its journal is beside it, named with `-journal` added.
   ///   - allowsSave: `false` to open the file read-only.
   ///   - durability: When a save's record reaches the disk.
   ///   - checkpointThreshold: The journal size that starts a background checkpoint.

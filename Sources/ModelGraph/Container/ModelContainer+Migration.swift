@@ -8,7 +8,7 @@ extension ModelContainer {
   /// ```
   /// See ``init(for:migrationPlan:configurations:fileIO:)``.
   public convenience init(
-    for types: PersistentModel.Type..., migrationPlan: (any SchemaMigrationPlan.Type)?,
+    for types: any PersistentModel.Type..., migrationPlan: (any SchemaMigrationPlan.Type)?,
     configurations: ModelConfiguration...
   ) throws {
     try self.init(for: types, migrationPlan: migrationPlan, configurations: configurations)

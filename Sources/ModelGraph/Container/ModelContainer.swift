@@ -21,6 +21,10 @@ public final class ModelContainer: Sendable {
   /// What opening the store found in its journal: records replayed, and the records and bytes
   /// of a torn or damaged tail that were cut. Zeros for a store in memory.
   public let recoveryReport: RecoveryReport
+  /// The changes migrated without a plan when the container opened its file (classes,
+  /// attributes and relationships added or removed, renames through `originalName`), also
+  /// written to standard error; empty when the file matched the classes or a plan migrated it.
+  public let automaticMigration: [SchemaDifference]
   private let lockToken: Int32?
   /// Runs every snapshot write of the container, one at a time, so a write that reads a newer
   /// version is never overtaken by one that read an older version.
@@ -30,7 +34,7 @@ public final class ModelContainer: Sendable {
   struct ClassTable: @unchecked Sendable {
     // @unchecked Sendable: metatypes of model classes are immutable; reached only via the mutex.
     var entityByClass: [ObjectIdentifier: Int] = [:]
-    var classByEntity: [Int: PersistentModel.Type] = [:]
+    var classByEntity: [Int: ModelObject.Type] = [:]
   }
 
   /// Makes a container for model classes and their subclasses.
@@ -42,7 +46,7 @@ public final class ModelContainer: Sendable {
   ///   stored property that is not marked, an unsupported attribute type, a property declared
   ///   twice in one hierarchy, an inverse that is not a relationship.
   public convenience init(
-    for types: PersistentModel.Type..., configurations: ModelConfiguration...
+    for types: any PersistentModel.Type..., configurations: ModelConfiguration...
   ) throws {
     try self.init(for: types, configurations: configurations)
   }
@@ -64,7 +68,7 @@ public final class ModelContainer: Sendable {
   ///   container is one store). Subclasses that are not listed are compared when they are
   ///   first used.
   public convenience init(
-    for types: [PersistentModel.Type], configurations: [ModelConfiguration] = [],
+    for types: [any PersistentModel.Type], configurations: [ModelConfiguration] = [],
     fileIO: any FileIO = SystemFileIO()
   ) throws {
     try self.init(
@@ -83,10 +87,11 @@ public final class ModelContainer: Sendable {
   ///   - types: The model classes; they must be those of the plan's last version.
   ///   - migrationPlan: The versions and stages, or `nil` to migrate nothing.
   ///   - configurations: Where the data lives; in memory when omitted.
+  ///   - fileIO: The file operations used; tests inject faults through it.
   /// - Throws: ``MigrationError``, ``SnapshotError``, ``SchemaError``, or the error a custom
   ///   stage throws.
   public init(
-    for types: [PersistentModel.Type], migrationPlan: (any SchemaMigrationPlan.Type)?,
+    for types: [any PersistentModel.Type], migrationPlan: (any SchemaMigrationPlan.Type)?,
     configurations: [ModelConfiguration] = [], fileIO: any FileIO = SystemFileIO()
   ) throws {
     var distinct: [ModelConfiguration] = []
@@ -111,6 +116,8 @@ public final class ModelContainer: Sendable {
         let opened = try Self.open(files, loader: loader, configuration: configuration)
         store = opened.store
         recoveryReport = opened.report
+        automaticMigration = opened.migrated
+        Self.log(automaticMigration, path: url.path)
         if configuration.allowsSave {
           let journal = try files.openJournal(
             for: store, after: opened.recovered, rewrite: opened.changed,
@@ -138,6 +145,7 @@ public final class ModelContainer: Sendable {
       snapshotFile = nil
       lockToken = nil
       recoveryReport = RecoveryReport()
+      automaticMigration = []
     }
     for type in loader.types { _ = try entityIndex(for: type) }
   }
@@ -148,15 +156,18 @@ public final class ModelContainer: Sendable {
   private static func open(
     _ files: StoreFiles, loader: StoreLoader, configuration: ModelConfiguration
   ) throws -> (
-    store: Store, recovered: StoreFiles.Recovered, report: RecoveryReport, changed: Bool
+    store: Store, recovered: StoreFiles.Recovered, report: RecoveryReport, changed: Bool,
+    migrated: [SchemaDifference]
   ) {
     if configuration.allowsSave { files.removeOrphans() }
     var attempt = 0
     while true {
       do {
         let recovered = try files.recover()
-        let (store, changed) = try loader.load(recovered.version, path: files.snapshot.path)
-        return (store, recovered, recovered.report, changed)
+        let loaded = try loader.load(recovered.version, path: files.snapshot.path)
+        return (
+          loaded.store, recovered, recovered.report, loaded.changed, loaded.automaticMigration
+        )
       } catch let error as JournalError
         where error.code == .generationMismatch && !configuration.allowsSave && attempt < 5
       {
@@ -166,11 +177,12 @@ public final class ModelContainer: Sendable {
   }
 
   /// A container on a store made elsewhere (a migration stage's), with no file.
-  init(store: Store, types: [PersistentModel.Type]) throws {
+  init(store: Store, types: [ModelObject.Type]) throws {
     self.store = store
     configurations = [ModelConfiguration(isStoredInMemoryOnly: true)]
     files = nil
     recoveryReport = RecoveryReport()
+    automaticMigration = []
     snapshotFile = nil
     lockToken = nil
     for type in types { _ = try entityIndex(for: type) }
@@ -218,18 +230,18 @@ public final class ModelContainer: Sendable {
 
   /// The entity index of `type`, registering it (and its ancestors and relationship
   /// destinations) on first use.
-  func entityIndex(for type: PersistentModel.Type) throws -> Int {
-    guard type != PersistentModel.self else {
+  func entityIndex(for type: ModelObject.Type) throws -> Int {
+    guard type != ModelObject.self else {
       throw SchemaError(
-        .notAModelClass, entity: "PersistentModel",
+        .notAModelClass, entity: "ModelObject",
         message:
-          "PersistentModel is the base class of model classes: fetch, insert or list a subclass")
+          "ModelObject is the base class of model classes: fetch, insert or list a model class")
     }
     let key = ObjectIdentifier(type)
     if let index = classes.withLock({ $0.entityByClass[key] }) { return index }
     var descriptions: [EntityDescription] = []
-    var lineage: [PersistentModel.Type] = []
-    var next: PersistentModel.Type? = type
+    var lineage: [ModelObject.Type] = []
+    var next: ModelObject.Type? = type
     while let current = next {
       let info = ModelClassInfo.info(for: current)
       descriptions.insert(try info.persistedDescription(), at: 0)
@@ -255,7 +267,7 @@ public final class ModelContainer: Sendable {
 
   /// The model class of entity `index`; for an entity known only from a loaded file, the
   /// class of that name in the module of a registered class, if there is one.
-  func modelClass(forEntity index: Int) -> PersistentModel.Type? {
+  func modelClass(forEntity index: Int) -> ModelObject.Type? {
     if let known = classes.withLock({ $0.classByEntity[index] }) { return known }
     guard let entity = store.catalog.entities.dropFirst(index).first else { return nil }
     let modules = classes.withLock { table in
@@ -265,7 +277,7 @@ public final class ModelContainer: Sendable {
         })
     }
     for module in modules {
-      guard let found = _typeByName("\(module).\(entity.name)") as? PersistentModel.Type,
+      guard let found = _typeByName("\(module).\(entity.name)") as? ModelObject.Type,
         (try? entityIndex(for: found)) == index
       else { continue }
       return found

@@ -16,12 +16,12 @@ public struct Schema: @unchecked Sendable {
   public typealias Version = SchemaVersion
 
   /// The model classes listed.
-  public let models: [PersistentModel.Type]
+  public let models: [any PersistentModel.Type]
   /// The version the schema is declared as.
   public let version: Version
 
   /// A schema of `models`, at `version` (1.0.0 when omitted).
-  public init(_ models: [PersistentModel.Type], version: Version = Version(1, 0, 0)) {
+  public init(_ models: [any PersistentModel.Type], version: Version = Version(1, 0, 0)) {
     self.models = models
     self.version = version
   }

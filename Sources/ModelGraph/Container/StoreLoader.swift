@@ -1,12 +1,13 @@
 /// Opens a container's snapshot file: loads it, and brings its schema to the code's, through a
-/// migration plan or (without one) only when nothing but the layout differs.
+/// migration plan or (without one) by an automatic lightweight migration when every
+/// difference is one that needs no decision.
 struct StoreLoader {
   /// The classes to register: those given, and the plan's newest version's.
-  let types: [PersistentModel.Type]
+  let types: [ModelObject.Type]
   let plan: MigrationRunner?
 
   /// Checks the plan (if any) and that `types` belong to its newest version.
-  init(types: [PersistentModel.Type], plan: (any SchemaMigrationPlan.Type)?) throws {
+  init(types: [ModelObject.Type], plan: (any SchemaMigrationPlan.Type)?) throws {
     let runner = try plan.map(MigrationRunner.init)
     self.plan = runner
     self.types = types + (runner?.latest.schema.models ?? [])
@@ -33,56 +34,60 @@ struct StoreLoader {
   /// The store a file held (`stored`, its journal replayed), migrated; an empty store when
   /// there is no file.
   ///
-  /// - Returns: The store, and whether it differs from what the file holds (migrated or laid
-  ///   out anew), in which case the caller writes it back before saving into the journal.
-  func load(_ stored: StoreVersion?, path: String) throws -> (store: Store, changed: Bool) {
-    guard let stored else { return (Store(), true) }
+  /// - Returns: The store; whether it differs from what the file holds (migrated or laid out
+  ///   anew), in which case the caller writes it back before saving into the journal; and the
+  ///   changes migrated without a plan.
+  func load(_ stored: StoreVersion?, path: String) throws -> LoadedStore {
+    guard let stored else { return LoadedStore(store: Store(), changed: true) }
     if let plan {
       guard let migrated = try plan.migrate(stored, path: path) else {
-        return (Store(loading: stored), false)
+        return LoadedStore(store: Store(loading: stored), changed: false)
       }
-      return (Store(loading: migrated), true)
+      return LoadedStore(store: Store(loading: migrated), changed: true)
     }
-    let loaded = try unplanned(stored, path: path)
-    return (
-      Store(loading: loaded),
-      loaded.tables.count != stored.tables.count
-        || zip(loaded.tables, stored.tables).contains { $0 !== $1 }
-    )
+    let (loaded, migrated) = try unplanned(stored, path: path)
+    return LoadedStore(
+      store: Store(loading: loaded),
+      changed: loaded.tables.count != stored.tables.count
+        || zip(loaded.tables, stored.tables).contains { $0 !== $1 },
+      automaticMigration: migrated)
   }
 
-  /// Without a plan, the stored entities the code declares must mean the same; only their
-  /// layout (declaration order, `originalName`) may differ, and is brought to the code's.
-  private func unplanned(_ stored: StoreVersion, path: String) throws -> StoreVersion {
+  /// Without a plan, the stored entities the code declares are brought to the code's schema
+  /// when every difference is one an automatic lightweight migration makes
+  /// (``AutomaticMigration``); their layout (declaration order) may differ too.
+  private func unplanned(_ stored: StoreVersion, path: String) throws
+    -> (StoreVersion, [SchemaDifference])
+  {
     let given = try ModelSchema(types)
     let found = unlistedClasses(of: stored.catalog, reached: given.catalog)
     let schema = found.isEmpty ? given : try ModelSchema(types + found)
-    let differences = stored.catalog.differences(to: schema.catalog).filter {
-      $0.change != .entityRemoved && $0.change != .entityAdded
-    }
-    guard differences.isEmpty else {
+    let sorted = stored.catalog.automaticMigration(to: schema.catalog)
+    guard sorted.needsPlan.isEmpty else {
       throw MigrationError(
-        .schemaMismatch, path: path, differences: differences,
-        message: "the file's schema differs from the model classes and no migration plan "
-          + "covers it; it differs in")
+        .schemaMismatch, path: path, differences: sorted.needsPlan,
+        message: "the file's schema differs from the model classes in a way that needs a "
+          + "decision, and no migration plan covers it"
+          + sorted.hints.map { " (\($0))" }.joined() + "; it differs in")
     }
     let sameLayout = schema.catalog.entities.allSatisfy { entity in
       stored.catalog.entity(named: entity.name).map { $0.description == entity.description }
         ?? true
     }
-    if sameLayout { return stored }
+    if sameLayout { return (stored, []) }
     let storedOnly = stored.catalog.entities.map(\.description).filter {
       schema.catalog.entity(named: $0.name) == nil
     }
     let target = try SchemaCatalog().adding(
       schema.catalog.entities.map(\.description) + storedOnly)
-    return try stored.migrated(to: target, defaults: schema.defaults, mode: .lightweight).version
+    let migrated = try stored.migrated(to: target, defaults: schema.defaults, mode: .lightweight)
+    return (migrated.version, sorted.automatic)
   }
 
   /// The classes of stored entities that `types` do not reach (subclasses, typically), found
   /// by name beside one of `types` (in its module or enclosing type).
   private func unlistedClasses(of stored: SchemaCatalog, reached: SchemaCatalog)
-    -> [PersistentModel.Type]
+    -> [ModelObject.Type]
   {
     // A class's mangled name ends with its own name's length, the name and `C`; the rest names
     // its context, in which a sibling class is found the same way.
@@ -93,13 +98,23 @@ struct StoreLoader {
         guard let mangled = _mangledTypeName(type), mangled.hasSuffix(suffix) else { return nil }
         return String(mangled.dropLast(suffix.count))
       })
-    return stored.entities.compactMap { entity -> PersistentModel.Type? in
+    return stored.entities.compactMap { entity -> ModelObject.Type? in
       guard reached.entity(named: entity.name) == nil else { return nil }
       for context in contexts.sorted() {
         let name = "\(context)\(entity.name.utf8.count)\(entity.name)C"
-        if let found = _typeByName(name) as? PersistentModel.Type { return found }
+        if let found = _typeByName(name) as? ModelObject.Type { return found }
       }
       return nil
     }
   }
+}
+
+/// A store loaded from a file.
+struct LoadedStore {
+  /// The store, migrated.
+  var store: Store
+  /// Whether it differs from what the file holds, so the caller writes it back.
+  var changed: Bool
+  /// The changes migrated without a plan.
+  var automaticMigration: [SchemaDifference] = []
 }

@@ -8,7 +8,7 @@ struct IdentityTable {
   /// The number of handles at which the table switches to an array indexed by row.
   static let denseThreshold = 512
 
-  private var dense: [Unmanaged<PersistentModel>?] = []
+  private var dense: [Unmanaged<ModelObject>?] = []
   private var sparse = SparseRowMap()
   private var isDense = false
   /// The number of handles registered.
@@ -17,7 +17,7 @@ struct IdentityTable {
   /// The handle of `row`, if one is registered.
   ///
   /// - Complexity: O(1).
-  subscript(row: Int) -> Unmanaged<PersistentModel>? {
+  subscript(row: Int) -> Unmanaged<ModelObject>? {
     get {
       if isDense { return row < dense.count ? dense[row] : nil }
       return sparse[row]
@@ -32,7 +32,7 @@ struct IdentityTable {
         dense[row] = newValue
         return
       }
-      let old: Unmanaged<PersistentModel>?
+      let old: Unmanaged<ModelObject>?
       if let newValue {
         old = sparse.update(newValue, forRow: row)
       } else {

@@ -105,7 +105,7 @@ extension ModelContext {
   }
 
   /// The object of `key`, or, when it was deleted since the fetch, a handle that says so.
-  private func batchObject(for key: ObjectKey) -> PersistentModel {
+  private func batchObject(for key: ObjectKey) -> ModelObject {
     if session.contains(key) { return object(for: key) }
     let object = modelClass(forEntity: Int(key.entity)).init()
     object._context = self

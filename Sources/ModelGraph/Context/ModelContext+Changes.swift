@@ -11,7 +11,7 @@ extension ModelContext {
 
   /// Makes `model` managed by this context if it is new, and returns its key.
   @discardableResult
-  func adopt(_ model: PersistentModel) -> ObjectKey {
+  func adopt(_ model: ModelObject) -> ObjectKey {
     if let context = model._context {
       require(context === self, "\(type(of: model)) object belongs to another ModelContext")
       model.checkNotDeleted()
@@ -61,7 +61,7 @@ extension ModelContext {
   }
 
   /// Records a write to attribute `slot` of a managed object.
-  func noteWrite(_ model: PersistentModel, attributeSlot slot: Int) {
+  func noteWrite(_ model: ModelObject, attributeSlot slot: Int) {
     switch model._status {
     case .inserted:
       session.noteAttributeSet(slot, of: model._key)
@@ -76,7 +76,7 @@ extension ModelContext {
     }
   }
 
-  func markChanged(_ model: PersistentModel) {
+  func markChanged(_ model: ModelObject) {
     if !model._isChanged {
       model._isChanged = true
       changedObjects.append(model)
@@ -133,7 +133,7 @@ extension ModelContext {
   }
 
   /// Unbinds an inserted object from the context; it becomes a deleted object.
-  private func detach(_ model: PersistentModel) {
+  private func detach(_ model: ModelObject) {
     forget(model)
     model.bindRow(nil, row: model._row)
     model._status = .deleted

@@ -74,6 +74,8 @@ extension ModelContext {
   /// order: $0.startDate ascending, by merging 3 index walks, stopping after 10
   /// ```
   /// - Throws: ``SchemaError`` when `T` is invalid.
+  /// - Complexity: The planning of ``fetch(_:)``: O(tables of the class hierarchy × indexes
+  ///   considered × log n) for the row estimates; no row is fetched.
   public func explain<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> String {
     let prepared = try prepareFetch(descriptor)
     var text = prepared.plan.explanation

@@ -1,6 +1,6 @@
 extension ModelContext {
   /// Records `model` as the one object of its key in this context.
-  func register(_ model: PersistentModel) {
+  func register(_ model: ModelObject) {
     let entity = Int(model._key.entity)
     if entity >= registered.count {
       registered += Array(repeating: IdentityTable(), count: entity + 1 - registered.count)
@@ -9,7 +9,7 @@ extension ModelContext {
   }
 
   /// Removes `model` from the identity map (it is being deallocated or unbound).
-  func forget(_ model: PersistentModel) {
+  func forget(_ model: ModelObject) {
     let entity = Int(model._key.entity)
     let row = model._row
     guard entity < registered.count,
@@ -50,7 +50,7 @@ extension ModelContext {
   }
 
   /// The object already registered for `key`, if any.
-  func registeredObject(for key: ObjectKey) -> PersistentModel? {
+  func registeredObject(for key: ObjectKey) -> ModelObject? {
     let entity = Int(key.entity)
     let row = Int(key.row)
     guard entity < registered.count, let object = registered[entity][row]?.takeUnretainedValue(),
@@ -63,7 +63,7 @@ extension ModelContext {
   ///
   /// The caller guarantees the key names a live row of the session.
   /// - Complexity: O(1).
-  func object(for key: ObjectKey) -> PersistentModel {
+  func object(for key: ObjectKey) -> ModelObject {
     if let object = registeredObject(for: key) { return object }
     let entity = Int(key.entity)
     let object = modelClass(forEntity: entity).init()
@@ -80,14 +80,14 @@ extension ModelContext {
   }
 
   /// The objects for live keys, in order; keys of objects deleted since are skipped.
-  func objects(for keys: some Collection<ObjectKey>) -> [PersistentModel] {
-    var objects: [PersistentModel] = []
+  func objects(for keys: some Collection<ObjectKey>) -> [ModelObject] {
+    var objects: [ModelObject] = []
     objects.reserveCapacity(keys.count)
     for key in keys where session.contains(key) { objects.append(object(for: key)) }
     return objects
   }
 
-  func modelClass(forEntity entity: Int) -> PersistentModel.Type {
+  func modelClass(forEntity entity: Int) -> ModelObject.Type {
     guard let type = modelClassIfAny(forEntity: entity) else {
       fatalError("no model class is registered for entity \(entity)")
     }
@@ -96,7 +96,7 @@ extension ModelContext {
 
   /// The model class of `entity`, or of its nearest ancestor that has one; `nil` for an entity
   /// of a hierarchy no Swift class maps to (declared by the runner or another app).
-  func modelClassIfAny(forEntity entity: Int) -> PersistentModel.Type? {
+  func modelClassIfAny(forEntity entity: Int) -> ModelObject.Type? {
     if entity < classCache.count, let type = classCache[entity] { return type }
     if entity >= classCache.count {
       classCache += Array(repeating: nil, count: entity + 1 - classCache.count)
@@ -120,10 +120,10 @@ extension ModelContext {
   ///   another store).
   /// - Complexity: O(1); the first call after other contexts saved also does the fetch's
   ///   refresh, O(registered objects).
-  public func model(for identifier: PersistentIdentifier) -> PersistentModel? {
+  public func model(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
     refreshIfClean()
     guard let key = key(for: identifier), session.contains(key) else { return nil }
-    return object(for: key)
+    return object(for: key).asModel
   }
 
   /// The object with `identifier` if this context has already registered it.

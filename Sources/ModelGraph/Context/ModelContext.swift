@@ -8,15 +8,15 @@ public final class ModelContext {
   public let container: ModelContainer
   let session: Session
   var entityCache: [ObjectIdentifier: Int] = [:]
-  var classCache: [PersistentModel.Type?] = []
+  var classCache: [ModelObject.Type?] = []
   @exclusivity(unchecked) var registered: [IdentityTable] = []
-  @exclusivity(unchecked) var insertedObjects: [PersistentModel] = []
-  @exclusivity(unchecked) var changedObjects: [PersistentModel] = []
-  @exclusivity(unchecked) var deletedObjects: [PersistentModel] = []
+  @exclusivity(unchecked) var insertedObjects: [ModelObject] = []
+  @exclusivity(unchecked) var changedObjects: [ModelObject] = []
+  @exclusivity(unchecked) var deletedObjects: [ModelObject] = []
   /// Saved objects deleted (by a cascade) before any handle stood for them.
   var deletedKeysWithoutHandles: [ObjectKey] = []
   /// The related objects the last prefetching fetch resolved, kept alive until the next one.
-  var prefetchedObjects: [PersistentModel] = []
+  var prefetchedObjects: [ModelObject] = []
   /// What a save does when a new object duplicates a saved object's unique attribute.
   ///
   /// ``UniquenessPolicy/reject`` (the default) throws; SwiftData upserts silently, which
@@ -40,17 +40,17 @@ public final class ModelContext {
   public var hasChanges: Bool { session.hasChanges }
 
   /// The objects inserted and not yet saved, in insertion order.
-  public var insertedModelsArray: [PersistentModel] {
-    insertedObjects.filter { $0._status == .inserted }
+  public var insertedModelsArray: [any PersistentModel] {
+    insertedObjects.filter { $0._status == .inserted }.map(\.asModel)
   }
 
   /// The saved objects changed and not yet saved.
-  public var changedModelsArray: [PersistentModel] {
-    changedObjects.filter { $0._status == .registered && $0._isChanged }
+  public var changedModelsArray: [any PersistentModel] {
+    changedObjects.filter { $0._status == .registered && $0._isChanged }.map(\.asModel)
   }
 
   /// The saved objects deleted and not yet saved.
-  public var deletedModelsArray: [PersistentModel] {
+  public var deletedModelsArray: [any PersistentModel] {
     for key in deletedKeysWithoutHandles where registeredObject(for: key) == nil {
       let object = modelClass(forEntity: Int(key.entity)).init()
       object._context = self
@@ -61,11 +61,11 @@ public final class ModelContext {
       deletedObjects.append(object)
     }
     deletedKeysWithoutHandles = []
-    return deletedObjects.filter { $0._status == .pendingDeletion }
+    return deletedObjects.filter { $0._status == .pendingDeletion }.map(\.asModel)
   }
 
   /// The entity index of a model class, registering the class on first use.
-  func entityIndex(for type: PersistentModel.Type) throws -> Int {
+  func entityIndex(for type: ModelObject.Type) throws -> Int {
     let key = ObjectIdentifier(type)
     if let index = entityCache[key] { return index }
     let index = try container.entityIndex(for: type)

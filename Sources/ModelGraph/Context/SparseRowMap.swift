@@ -3,7 +3,7 @@
 /// standard dictionary's SipHash. Deletion shifts the following entries back (no tombstones).
 struct SparseRowMap {
   private var rows: [Int] = []
-  private var handles: [Unmanaged<PersistentModel>?] = []
+  private var handles: [Unmanaged<ModelObject>?] = []
   /// The number of entries.
   private(set) var count = 0
 
@@ -19,7 +19,7 @@ struct SparseRowMap {
   /// The handle of `row`, if any.
   ///
   /// - Complexity: O(1) expected.
-  subscript(row: Int) -> Unmanaged<PersistentModel>? {
+  subscript(row: Int) -> Unmanaged<ModelObject>? {
     guard count > 0 else { return nil }
     var index = home(row)
     while let handle = handles[index] {
@@ -31,8 +31,8 @@ struct SparseRowMap {
 
   /// Sets the handle of `row`; returns the one it replaced.
   @discardableResult
-  mutating func update(_ handle: Unmanaged<PersistentModel>, forRow row: Int)
-    -> Unmanaged<PersistentModel>?
+  mutating func update(_ handle: Unmanaged<ModelObject>, forRow row: Int)
+    -> Unmanaged<ModelObject>?
   {
     if (count + 1) * 4 > rows.count * 3 { grow() }
     var index = home(row)
@@ -51,7 +51,7 @@ struct SparseRowMap {
 
   /// Removes the handle of `row`; returns it.
   @discardableResult
-  mutating func remove(row: Int) -> Unmanaged<PersistentModel>? {
+  mutating func remove(row: Int) -> Unmanaged<ModelObject>? {
     guard count > 0 else { return nil }
     var index = home(row)
     while let handle = handles[index] {
@@ -67,7 +67,7 @@ struct SparseRowMap {
   }
 
   /// The entries, in no particular order.
-  var entries: [(row: Int, handle: Unmanaged<PersistentModel>)] {
+  var entries: [(row: Int, handle: Unmanaged<ModelObject>)] {
     handles.indices.compactMap { index in handles[index].map { (rows[index], $0) } }
   }
 

@@ -8,7 +8,7 @@ extension ModelContext {
   func prefetch<T: PersistentModel>(
     _ keyPaths: [any PartialKeyPath<T> & Sendable], of results: [T]
   ) {
-    var related: [PersistentModel] = []
+    var related: [ModelObject] = []
     for keyPath in keyPaths {
       guard case .relationship(let name) = KeyPathResolution.property(keyPath) else { continue }
       var keys: [ObjectKey] = []

@@ -7,20 +7,20 @@ enum ModelIndexCatalog {
   ///
   /// A declaration whose key path names no persisted attribute is ignored.
   /// - Complexity: O(1), without a lock, after the first call for a class.
-  static func definitions(for modelClass: PersistentModel.Type, entity: ResolvedEntity)
+  static func definitions(for modelClass: ModelObject.Type, entity: ResolvedEntity)
     -> [IndexDefinition]
   {
     cache.value(for: ObjectIdentifier(modelClass)) { resolve(modelClass, entity: entity) }
   }
 
-  private static func resolve(_ modelClass: PersistentModel.Type, entity: ResolvedEntity)
+  private static func resolve(_ modelClass: ModelObject.Type, entity: ResolvedEntity)
     -> [IndexDefinition]
   {
     var found: [IndexDefinition] = []
     func add(_ definition: IndexDefinition) {
       if !found.contains(definition) { found.append(definition) }
     }
-    var next: PersistentModel.Type? = modelClass
+    var next: ModelObject.Type? = modelClass
     while let current = next {
       if let indexed = current as? any IndexedModel.Type {
         for index in indexed.indexes where index.keyPaths.count == 1 {

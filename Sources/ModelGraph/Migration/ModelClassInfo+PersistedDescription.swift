@@ -28,9 +28,9 @@ extension ModelClassInfo {
   /// The one-attribute indexes `type` and its ancestors declare, the class's first, each once.
   ///
   /// A declaration whose key path names no persisted attribute is left out.
-  private static func declaredIndexes(ofChain type: PersistentModel.Type) -> [IndexDefinition] {
+  private static func declaredIndexes(ofChain type: ModelObject.Type) -> [IndexDefinition] {
     var found: [IndexDefinition] = []
-    var next: PersistentModel.Type? = type
+    var next: ModelObject.Type? = type
     while let current = next {
       if let indexed = current as? any IndexedModel.Type {
         for index in indexed.indexes where index.keyPaths.count == 1 {

@@ -2,7 +2,7 @@
 /// their ancestors and relationship destinations, and the initial values of their attributes.
 struct ModelSchema {
   /// The classes, listed ones first, then ancestors and destinations as found.
-  let classes: [PersistentModel.Type]
+  let classes: [ModelObject.Type]
   /// The entities of the classes.
   let catalog: SchemaCatalog
   /// Entity name -> attribute name -> initial value, for attributes that declare one.
@@ -12,7 +12,7 @@ struct ModelSchema {
   ///
   /// - Throws: ``SchemaError`` for a class that cannot be a model, or two classes of the same
   ///   name with different definitions.
-  init(_ types: [PersistentModel.Type]) throws {
+  init(_ types: [ModelObject.Type]) throws {
     let classes = ModelSchema.closure(of: types)
     var descriptions: [EntityDescription] = []
     for type in classes {
@@ -29,9 +29,9 @@ struct ModelSchema {
   }
 
   /// `types`, their ancestors and their relationship destinations, each once.
-  private static func closure(of types: [PersistentModel.Type]) -> [PersistentModel.Type] {
+  private static func closure(of types: [ModelObject.Type]) -> [ModelObject.Type] {
     var seen = Set<ObjectIdentifier>()
-    var classes: [PersistentModel.Type] = []
+    var classes: [ModelObject.Type] = []
     var queue = types
     var next = 0
     while next < queue.count {
@@ -52,7 +52,7 @@ struct ModelSchema {
   }
 
   /// The initial values the attributes of `object`, a new object of the class, hold.
-  static func initialValues(of info: ModelClassInfo, in object: PersistentModel)
+  static func initialValues(of info: ModelClassInfo, in object: ModelObject)
     -> [String: ModelValue]
   {
     let base = Unmanaged.passUnretained(object).toOpaque()

@@ -16,5 +16,5 @@ public protocol VersionedSchema {
   /// The version, unique within a migration plan.
   static var versionIdentifier: SchemaVersion { get }
   /// The model classes of this version.
-  static var models: [PersistentModel.Type] { get }
+  static var models: [any PersistentModel.Type] { get }
 }

@@ -20,7 +20,7 @@ public struct Attribute<Value> {
   public typealias Option = AttributeOption
 
   /// The object the wrapper is stored in; unretained, since the object owns the wrapper.
-  @usableFromInline var owner: Unmanaged<PersistentModel>?
+  @usableFromInline var owner: Unmanaged<ModelObject>?
   /// The owner's table and row while it is managed, copied here so reads touch only the wrapper.
   @usableFromInline var table: Unmanaged<Table>?
   @usableFromInline var row = 0

@@ -55,7 +55,7 @@ extension ModelClassInfo {
   }
 
   /// Runs `body` with this class's probe object (made on first use), under the class's lock.
-  func withPrototype<R>(_ body: (PersistentModel) throws -> R) rethrows -> R {
+  func withPrototype<R>(_ body: (ModelObject) throws -> R) rethrows -> R {
     try lazyState.withLock { state in
       if state.prototype == nil { state.prototype = modelClass.init() }
       return try body(state.prototype!)
@@ -69,7 +69,7 @@ extension ModelClassInfo {
   ///   property, or a path through a relationship).
   /// - Throws: ``SchemaError`` when the key path's root is not a model class.
   static func resolve(_ keyPath: AnyKeyPath) throws -> (ModelClassInfo, ProbeHit)? {
-    guard let root = type(of: keyPath).rootType as? PersistentModel.Type else {
+    guard let root = type(of: keyPath).rootType as? ModelObject.Type else {
       throw SchemaError(
         .unknownKeyPath, entity: String(describing: type(of: keyPath).rootType),
         message: "\(KeyPathResolution.name(keyPath)) does not start at a model class")

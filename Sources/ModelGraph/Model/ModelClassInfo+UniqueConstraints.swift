@@ -14,7 +14,7 @@ extension ModelClassInfo {
   }
 
   private static func uniqueConstraints(
-    of modelClass: PersistentModel.Type, entityName: String
+    of modelClass: ModelObject.Type, entityName: String
   ) throws -> [[String]] {
     guard let indexed = modelClass as? any IndexedModel.Type else { return [] }
     var groups: [[String]] = []

@@ -24,10 +24,10 @@ final class ModelClassInfo: @unchecked Sendable {
     var type: any _RelationshipWrapper.Type
   }
 
-  let modelClass: PersistentModel.Type
+  let modelClass: ModelObject.Type
   let entityName: String
   /// The nearest ancestor that is a model class (not `PersistentModel` itself).
-  let parentClass: PersistentModel.Type?
+  let parentClass: ModelObject.Type?
   let attributeWrappers: [AttributeField]
   let relationshipWrappers: [RelationshipField]
   /// The offsets of the attribute and relationship wrappers, by slot, for binding.
@@ -45,7 +45,7 @@ final class ModelClassInfo: @unchecked Sendable {
 
   struct LazyState: @unchecked Sendable {
     // @unchecked Sendable: only reached through the mutex.
-    var prototype: PersistentModel?
+    var prototype: ModelObject?
   }
 
   /// Every class's info, made once per class and never released (a class's layout lives as
@@ -56,7 +56,7 @@ final class ModelClassInfo: @unchecked Sendable {
   ///
   /// - Complexity: O(1), without a lock or a reference count after a thread's first use of the
   ///   class.
-  static func info(for modelClass: PersistentModel.Type) -> ModelClassInfo {
+  static func info(for modelClass: ModelObject.Type) -> ModelClassInfo {
     var made: Unmanaged<ModelClassInfo>?
     let info = registry.value(for: ObjectIdentifier(modelClass)) {
       made = Unmanaged.passRetained(ModelClassInfo(modelClass))
@@ -69,13 +69,17 @@ final class ModelClassInfo: @unchecked Sendable {
     return info.takeUnretainedValue()
   }
 
-  private init(_ modelClass: PersistentModel.Type) {
+  private init(_ modelClass: ModelObject.Type) {
+    require(
+      modelClass is any PersistentModelProtocol.Type,
+      "\(modelClass) subclasses ModelObject without PersistentModelProtocol: declare it "
+        + "`class \(modelClass): PersistentModel`")
     self.modelClass = modelClass
     entityName = String(describing: modelClass)
-    let parent = _getSuperclass(modelClass) as? PersistentModel.Type
-    parentClass = parent == PersistentModel.self ? nil : parent
+    let parent = _getSuperclass(modelClass) as? ModelObject.Type
+    parentClass = parent == ModelObject.self ? nil : parent
     let parentInfo = parentClass.map { ModelClassInfo.info(for: $0) }
-    let baseFieldCount = fieldCount(of: PersistentModel.self)
+    let baseFieldCount = fieldCount(of: ModelObject.self)
     let inheritedFieldCount = parentClass.map { fieldCount(of: $0) } ?? baseFieldCount
     inheritedAttributeCount = parentInfo?.attributeWrappers.count ?? 0
     inheritedRelationshipCount = parentInfo?.relationshipWrappers.count ?? 0
@@ -130,14 +134,14 @@ final class ModelClassInfo: @unchecked Sendable {
   /// Points every wrapper of `object` (an instance of this class) at the object and its slot.
   ///
   /// - Complexity: O(properties): a few stores per wrapper, no dynamic call.
-  func bind(_ object: PersistentModel) {
+  func bind(_ object: ModelObject) {
     let owner = Unmanaged.passUnretained(object)
     let base = owner.toOpaque()
     attributeOffsets.withUnsafeBufferPointer { offsets in
       for slot in offsets.indices {
         let wrapper = base + offsets[slot]
         (wrapper + layout.attributeOwner).storeBytes(
-          of: owner, as: Unmanaged<PersistentModel>?.self)
+          of: owner, as: Unmanaged<ModelObject>?.self)
         (wrapper + layout.attributeSlot).storeBytes(of: Int32(slot), as: Int32.self)
       }
     }
@@ -145,7 +149,7 @@ final class ModelClassInfo: @unchecked Sendable {
       for slot in offsets.indices {
         let wrapper = base + offsets[slot]
         (wrapper + layout.relationshipOwner).storeBytes(
-          of: owner, as: Unmanaged<PersistentModel>?.self)
+          of: owner, as: Unmanaged<ModelObject>?.self)
         (wrapper + layout.relationshipSlot).storeBytes(of: Int32(slot), as: Int32.self)
       }
     }
@@ -154,7 +158,7 @@ final class ModelClassInfo: @unchecked Sendable {
   /// Points every attribute wrapper of `object` at its row of `table` (or at none).
   ///
   /// - Complexity: O(attributes): two stores per wrapper.
-  func bindRow(_ object: PersistentModel, table: Unmanaged<Table>?, row: Int) {
+  func bindRow(_ object: ModelObject, table: Unmanaged<Table>?, row: Int) {
     let base = Unmanaged.passUnretained(object).toOpaque()
     attributeOffsets.withUnsafeBufferPointer { offsets in
       for offset in offsets {
@@ -167,7 +171,7 @@ final class ModelClassInfo: @unchecked Sendable {
   /// Points attribute `slot`'s wrapper of `object` at `row` of `table`, or at none: a wrapper
   /// at none reads through its object, which traps with the property's name when the
   /// attribute was never set.
-  func bindAttribute(_ slot: Int, of object: PersistentModel, table: Unmanaged<Table>?, row: Int) {
+  func bindAttribute(_ slot: Int, of object: ModelObject, table: Unmanaged<Table>?, row: Int) {
     let wrapper = address(of: slot, in: object)
     (wrapper + layout.attributeTable).storeBytes(of: table, as: Unmanaged<Table>?.self)
     (wrapper + layout.attributeRow).storeBytes(of: row, as: Int.self)
@@ -183,19 +187,19 @@ final class ModelClassInfo: @unchecked Sendable {
   /// `row` of `column`.
   ///
   /// - Returns: `false` when the wrapper held no value.
-  func moveValue(of object: PersistentModel, slot: Int, into column: AnyColumn, row: Int) -> Bool {
+  func moveValue(of object: ModelObject, slot: Int, into column: AnyColumn, row: Int) -> Bool {
     let field = attributeWrappers[slot]
     return field.valueType._moveStored(
       from: address(of: slot, in: object) + field.valueOffset, into: column, row: row)
   }
 
   /// Puts `stored` back into attribute `slot`'s wrapper in `object` (which left its row).
-  func restoreValue(_ stored: any ColumnValue, of object: PersistentModel, slot: Int) {
+  func restoreValue(_ stored: any ColumnValue, of object: ModelObject, slot: Int) {
     attributeWrappers[slot].type.restoreValue(stored, at: address(of: slot, in: object))
   }
 
   /// The address of attribute `slot`'s wrapper inside `object`.
-  func address(of slot: Int, in object: PersistentModel) -> UnsafeMutableRawPointer {
+  func address(of slot: Int, in object: ModelObject) -> UnsafeMutableRawPointer {
     Unmanaged.passUnretained(object).toOpaque() + attributeWrappers[slot].offset
   }
 }

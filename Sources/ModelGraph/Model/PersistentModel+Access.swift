@@ -1,4 +1,4 @@
-extension PersistentModel {
+extension ModelObject {
   /// The value of attribute `slot` of an object without a row (new, deleted or a probe).
   @usableFromInline
   final func _unmanagedValue<Value>(slot: Int, value: Value?) -> Value {

@@ -1,7 +1,7 @@
-extension PersistentModel {
+extension ModelObject {
   /// The objects relationship `slot` points at, in order.
   @usableFromInline
-  final func _relatedObjects(slot: Int) -> [PersistentModel] {
+  final func _relatedObjects(slot: Int) -> [ModelObject] {
     if _probe != nil {
       _probe!.append(.relationship(slot))
       return []
@@ -15,11 +15,11 @@ extension PersistentModel {
 
   /// Points relationship `slot` at `models`, inserting new ones into this object's context.
   @usableFromInline
-  final func _setRelatedObjects(slot: Int, _ models: [PersistentModel]) {
+  final func _setRelatedObjects(slot: Int, _ models: [ModelObject]) {
     checkNotDeleted()
     if _context == nil, let context = models.lazy.compactMap(\._context).first {
       // Pointing a new object at managed ones inserts it into their context, as in SwiftData.
-      context.insert(self)
+      context.adopt(self)
     }
     guard _table != nil, let context = _context else {
       if _pending == nil { _pending = PendingValues(info: _classInfo) }

@@ -1,20 +1,15 @@
-/// The base class of every model class.
+/// The storage every model class inherits: the object's context, table and row.
 ///
-/// Subclass it and mark each persisted property with ``Attribute`` or ``Relationship``, and each
-/// stored property that is not persisted with ``Transient``:
-/// ```swift
-/// class Trip: PersistentModel {
-///   @Attribute var name: String
-///   @Attribute(.unique) var identifier: UUID
-///   @Transient var scratch = 0
-/// }
-/// class BusinessTrip: Trip { @Attribute var company: String }
-/// ```
+/// Declare a model with ``PersistentModel``, which is this class together with
+/// ``PersistentModelProtocol``; do not subclass `ModelObject` on its own (making such an
+/// object stops the process with the class named). Internal code and the engine work with
+/// `ModelObject`; generic code constrains on ``PersistentModel``.
+///
 /// A model object is a handle: once inserted into (or fetched through) a ``ModelContext``, its
 /// properties read and write that context's tables. Model objects are not `Sendable`: use one
 /// only on its context's thread or task, and pass ``persistentModelID`` across instead.
 /// Equality and hashing are by identity, as in SwiftData.
-open class PersistentModel: Hashable, Identifiable {
+open class ModelObject: Hashable {
   /// The context's working table holding the object's row; `nil` while unmanaged or deleted.
   /// Unretained: the context keeps its tables alive as long as it manages objects.
   @exclusivity(unchecked) @usableFromInline final var _tableReference: Unmanaged<Table>?
@@ -63,9 +58,6 @@ open class PersistentModel: Hashable, Identifiable {
     return context.identifier(for: _key)
   }
 
-  /// The identity, for `Identifiable`.
-  public var id: ObjectIdentifier { ObjectIdentifier(self) }
-
   /// The context that manages the object, or `nil` if it was never inserted or was deleted.
   public var modelContext: ModelContext? { _status == .deleted ? nil : _context }
 
@@ -78,7 +70,7 @@ open class PersistentModel: Hashable, Identifiable {
   }
 
   /// Identity equality.
-  public static func == (lhs: PersistentModel, rhs: PersistentModel) -> Bool { lhs === rhs }
+  public static func == (lhs: ModelObject, rhs: ModelObject) -> Bool { lhs === rhs }
 
   /// Hashes the identity.
   public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
@@ -101,7 +93,7 @@ enum ModelStatus {
 /// The relationships of an object that has no row yet, by slot (attribute values of such an
 /// object live in their wrappers).
 final class PendingValues {
-  var relationships: [[PersistentModel]?]
+  var relationships: [[ModelObject]?]
 
   init(info: ModelClassInfo) {
     relationships = Array(repeating: nil, count: info.relationshipWrappers.count)

@@ -14,5 +14,5 @@ func require(
 /// Out of line, so the inlined property accessors stay small.
 @usableFromInline @inline(never)
 func _wrapperOutsideModel(_ wrapper: StaticString) -> Never {
-  fatalError("\(wrapper) used outside a PersistentModel")
+  fatalError("\(wrapper) used outside a model class (one declared `class Name: PersistentModel`)")
 }

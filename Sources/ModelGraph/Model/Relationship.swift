@@ -14,7 +14,7 @@
 @propertyWrapper
 public struct Relationship<Value> {
   /// The object the wrapper is stored in; unretained, since the object owns the wrapper.
-  @usableFromInline var owner: Unmanaged<PersistentModel>?
+  @usableFromInline var owner: Unmanaged<ModelObject>?
   @usableFromInline var slot: Int32 = -1
   @usableFromInline let declaration: RelationshipDeclaration
 
@@ -78,7 +78,7 @@ public struct Relationship<Value> {
       guard let owner = owner?.takeUnretainedValue() else {
         _wrapperOutsideModel("@Relationship")
       }
-      func models<Related: RelationshipValue>(_: Related.Type) -> [PersistentModel] {
+      func models<Related: RelationshipValue>(_: Related.Type) -> [ModelObject] {
         (newValue as! Related).models
       }
       owner._setRelatedObjects(slot: Int(slot), models(Self.relationshipValueType))
@@ -95,7 +95,7 @@ public struct Relationship<Value> {
 
 extension Relationship: _RelationshipWrapper {
   static var valueSwiftType: Any.Type { Value.self }
-  static var destinationType: PersistentModel.Type { relationshipValueType.destinationType }
+  static var destinationType: ModelObject.Type { relationshipValueType.destinationType }
   static var isToMany: Bool { relationshipValueType.isToMany }
 
   static func declaration(at address: UnsafeMutableRawPointer) -> RelationshipDeclaration {
@@ -107,44 +107,44 @@ extension Relationship: _RelationshipWrapper {
 /// property depends on `Value`, so their offsets are the same for every value type and the
 /// binding of a new object writes them without generic code.
 enum RelationshipLayout {
-  static let owner = MemoryLayout<Relationship<[PersistentModel]>>.offset(of: \.owner)!
-  static let slot = MemoryLayout<Relationship<[PersistentModel]>>.offset(of: \.slot)!
+  static let owner = MemoryLayout<Relationship<[ModelObject]>>.offset(of: \.owner)!
+  static let slot = MemoryLayout<Relationship<[ModelObject]>>.offset(of: \.slot)!
 }
 
 /// The type of a relationship property: an optional model object or an array of them.
 public protocol RelationshipValue {
   /// The model class the relationship points at.
-  static var destinationType: PersistentModel.Type { get }
+  static var destinationType: ModelObject.Type { get }
   /// Whether the relationship holds many objects.
   static var isToMany: Bool { get }
   /// Builds the property value from related objects.
-  static func fromModels(_ models: [PersistentModel]) -> Self
+  static func fromModels(_ models: [ModelObject]) -> Self
   /// The related objects.
-  var models: [PersistentModel] { get }
+  var models: [ModelObject] { get }
 }
 
 extension Optional: RelationshipValue where Wrapped: PersistentModel {
   /// `Wrapped`.
-  public static var destinationType: PersistentModel.Type { Wrapped.self }
+  public static var destinationType: ModelObject.Type { Wrapped.self }
   /// `false`.
   public static var isToMany: Bool { false }
   /// The first object, or `nil`.
-  public static func fromModels(_ models: [PersistentModel]) -> Wrapped? {
+  public static func fromModels(_ models: [ModelObject]) -> Wrapped? {
     models.first.map { $0 as! Wrapped }
   }
   /// The object, or none.
-  public var models: [PersistentModel] { self.map { [$0] } ?? [] }
+  public var models: [ModelObject] { self.map { [$0] } ?? [] }
 }
 
 extension Array: RelationshipValue where Element: PersistentModel {
   /// `Element`.
-  public static var destinationType: PersistentModel.Type { Element.self }
+  public static var destinationType: ModelObject.Type { Element.self }
   /// `true`.
   public static var isToMany: Bool { true }
   /// The objects, in order.
-  public static func fromModels(_ models: [PersistentModel]) -> [Element] {
+  public static func fromModels(_ models: [ModelObject]) -> [Element] {
     models.map { $0 as! Element }
   }
   /// The objects, in order.
-  public var models: [PersistentModel] { self }
+  public var models: [ModelObject] { self }
 }

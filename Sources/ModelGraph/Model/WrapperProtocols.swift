@@ -22,7 +22,7 @@ protocol _AttributeWrapper: _ModelPropertyWrapper {
 
 /// ``Relationship``, seen without its value type.
 protocol _RelationshipWrapper: _ModelPropertyWrapper {
-  static var destinationType: PersistentModel.Type { get }
+  static var destinationType: ModelObject.Type { get }
   static var isToMany: Bool { get }
   static func declaration(at address: UnsafeMutableRawPointer) -> RelationshipDeclaration
 }

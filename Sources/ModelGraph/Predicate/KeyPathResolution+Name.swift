@@ -7,7 +7,7 @@ extension KeyPathResolution {
   static func name(_ keyPath: AnyKeyPath) -> String {
     let root = type(of: keyPath).rootType
     let value = type(of: keyPath).valueType
-    if root is PersistentModel.Type {
+    if root is ModelObject.Type {
       switch property(keyPath) {
       case .attribute(let name), .relationship(let name): return "\\\(shortName(root)).\(name)"
       case .identity: return "\\\(shortName(root)).persistentModelID"

@@ -69,7 +69,7 @@ enum KeyPathResolution {
           return false
         }
         guard let sentinel = sentinel(Value.self),
-          let object = (Root.self as? PersistentModel.Type)?.init(), let model = object as? Root
+          let object = (Root.self as? ModelObject.Type)?.init(), let model = object as? Root
         else { return true }
         // In probe mode an unset attribute reads as a placeholder instead of stopping.
         object._probe = []

@@ -10,7 +10,7 @@ extension PredicateTranslator {
       guard let wrapped = optional.wrappedValue else { return .constant(.null) }
       return try constant(wrapped)
     }
-    if let model = value as? PersistentModel {
+    if let model = value as? ModelObject {
       guard let context, model._context === context, model._status != .new else {
         return .object(nil)
       }
@@ -29,7 +29,7 @@ extension PredicateTranslator {
     }
     if let sequence = value as? any Sequence {
       let elements = sequenceElements(sequence)
-      if elements.contains(where: { $0 is PersistentIdentifier || $0 is PersistentModel }) {
+      if elements.contains(where: { $0 is PersistentIdentifier || $0 is ModelObject }) {
         throw Untranslatable("a list of model identifiers (compare them one by one with ||)")
       }
       return .constant(
@@ -78,7 +78,7 @@ enum ConstantConversion {
   private static func make(_ type: Any.Type) -> Converter {
     let unwrapped = PredicateValueTypes.unwrapped(type)
     let general: Converter = { value, translator in try translator.constant(value) }
-    if unwrapped is PersistentModel.Type || unwrapped == PersistentIdentifier.self
+    if unwrapped is ModelObject.Type || unwrapped == PersistentIdentifier.self
       || unwrapped == ComparisonResult.self || type is any CompositeValue.Type
       || unwrapped is any CompositeValue.Type
     {

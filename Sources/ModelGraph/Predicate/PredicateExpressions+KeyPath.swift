@@ -5,7 +5,7 @@ where Root: QueryTranslatable {
   func translate(_ translator: PredicateTranslator) throws -> QueryExpression {
     let base = try root.translate(translator)
     let rootType = Root.Output.self
-    if rootType is PersistentModel.Type {
+    if rootType is ModelObject.Type {
       switch KeyPathResolution.property(keyPath) {
       case .attribute(let name): return .attribute(base, name)
       case .relationship(let name): return .relationship(base, name)

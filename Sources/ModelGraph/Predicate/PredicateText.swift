@@ -36,7 +36,7 @@ final class PredicateText {
       return self.value(wrapped)
     }
     if let string = value as? String { return "\"\(string)\"" }
-    if let model = value as? PersistentModel { return "\(type(of: model))(\(model._key))" }
+    if let model = value as? ModelObject { return "\(type(of: model))(\(model._key))" }
     return String(describing: value)
   }
 }

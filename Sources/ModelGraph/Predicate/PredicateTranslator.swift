@@ -8,13 +8,13 @@ import Foundation
 /// ``Untranslatable``; the fetch then leaves the conjunct that holds it to `Predicate.evaluate`.
 final class PredicateTranslator {
   /// Registers a model class named in a type test or cast, so the planner knows its table.
-  let register: (PersistentModel.Type) throws -> Void
+  let register: (ModelObject.Type) throws -> Void
   /// The context whose objects may appear as constants (their keys are used).
   let context: ModelContext?
   private var variables: [PredicateExpressions.VariableID: Int] = [:]
   private var nextVariable = 1
 
-  init(context: ModelContext?, register: @escaping (PersistentModel.Type) throws -> Void) {
+  init(context: ModelContext?, register: @escaping (ModelObject.Type) throws -> Void) {
     self.context = context
     self.register = register
   }
@@ -97,7 +97,7 @@ final class PredicateTranslator {
 
   /// The entity name of a model class named in a cast or type test, registering it.
   func entityName(of type: Any.Type) throws -> String {
-    guard let model = type as? PersistentModel.Type else {
+    guard let model = type as? ModelObject.Type else {
       throw Untranslatable("a cast to \(type), which is not a model class")
     }
     try register(model)

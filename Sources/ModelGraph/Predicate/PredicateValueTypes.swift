@@ -11,7 +11,7 @@ enum PredicateValueTypes {
   /// Whether `==` on the stored forms of `type` is Swift's `==`.
   static func isEquatable(_ type: Any.Type) -> Bool {
     let type = unwrapped(type)
-    if type is PersistentModel.Type || type == ComparisonResult.self
+    if type is ModelObject.Type || type == ComparisonResult.self
       || type == PersistentIdentifier.self
     {
       return true

@@ -4,8 +4,8 @@ import Foundation
 /// The write-ahead journal of a file-backed store: every save appends one record, in commit
 /// order, before its version is published.
 ///
-/// ``append(number:catalog:tables:)`` runs inside the store's publish lock; the sync that makes
-/// the record durable runs outside it, in ``waitUntilDurable(_:)``: the first waiting thread
+/// `append(number:catalog:tables:)` runs inside the store's publish lock; the sync that makes
+/// the record durable runs outside it, in `waitUntilDurable(_:)`: the first waiting thread
 /// syncs everything appended so far while the others wait for it (group commit).
 public final class Journal: @unchecked Sendable {
   // @unchecked Sendable: every mutable property is read and written only while `condition` is
@@ -17,7 +17,7 @@ public final class Journal: @unchecked Sendable {
   public let io: any FileIO
   /// When a save's record reaches the disk.
   public let durability: Durability
-  /// The journal size past which ``thresholdReached`` is called, once per checkpoint.
+  /// The journal size past which `thresholdReached` is called, once per checkpoint.
   public let checkpointThreshold: Int
   /// Whether the journal refuses every append (the log of a read-only container).
   public let isReadOnly: Bool
@@ -105,7 +105,7 @@ public final class Journal: @unchecked Sendable {
   /// Appends the record of a save that publishes version `number`; called with the store's
   /// lock held, so records are in commit order.
   ///
-  /// - Returns: A ticket for ``waitUntilDurable(_:)``.
+  /// - Returns: A ticket for `waitUntilDurable(_:)`.
   /// - Throws: ``JournalError``; the file is then cut back to its last whole record (or, if
   ///   that fails too, the journal refuses every later append).
   func append(number: UInt64, catalog: SchemaCatalog, tables: [JournalRecord.TableRows])

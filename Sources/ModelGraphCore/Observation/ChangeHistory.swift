@@ -3,7 +3,7 @@
 /// Saves append their ``CommittedChange`` inside the publishing step, so the history is in
 /// commit order. It keeps at most ``Retention/transactions`` changes holding at most
 /// ``Retention/changes`` object changes in all; older ones are dropped first, and
-/// ``deleteHistory(before:)`` drops them on request.
+/// `deleteHistory(before:)` drops them on request.
 public final class ChangeHistory: Sendable {
   /// How much history is kept.
   public struct Retention: Sendable, Hashable {

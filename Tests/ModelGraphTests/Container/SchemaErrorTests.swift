@@ -42,7 +42,7 @@ class SEAcceptedSub: SEAccepted {
   var alsoComputed: String { "\(count)" }
 }
 
-private func containerError(_ types: PersistentModel.Type...) throws -> SchemaError {
+private func containerError(_ types: any PersistentModel.Type...) throws -> SchemaError {
   try #require(throws: SchemaError.self) {
     _ = try ModelContainer(
       for: types, configurations: [ModelConfiguration(isStoredInMemoryOnly: true)])

@@ -51,11 +51,6 @@ struct SchemaTypeTests {
     let titles = try ModelContext(container).fetch(FetchDescriptor<TripsV2.Trip>()).map(\.title)
     #expect(titles == ["Lisbon"])
   }
-
-  @Test("the base class is not a schema's entity")
-  func baseClassSchema() throws {
-    #expect(throws: SchemaError.self) { try ModelContainer(for: Schema([PersistentModel.self])) }
-  }
 }
 
 /// A container is one store: several different configurations are refused, not ignored.

@@ -2,7 +2,7 @@ import Foundation
 import ModelGraph
 import Testing
 
-/// Offsets and limits at the edges of `Int`, negative ones, and a fetch of the base class:
+/// Offsets and limits at the edges of `Int`, and negative ones:
 /// each gets a result or a clear error, never a trap.
 @Suite("Fetch windows and descriptors at the edges")
 struct FetchWindowTests {
@@ -63,17 +63,5 @@ struct FetchWindowTests {
         #expect(throws: ModelError.self) { try context.fetchIdentifiers(descriptor) }
       }
     }
-  }
-
-  @Test("fetching the base class itself is a schema error and adds no entity")
-  func baseClass() throws {
-    let context = try seeded()
-    let before = context.container.store.catalog.entities.count
-    let error = #expect(throws: SchemaError.self) {
-      try context.fetch(FetchDescriptor<PersistentModel>())
-    }
-    #expect(error?.code == .notAModelClass)
-    #expect(throws: SchemaError.self) { try context.fetchCount(FetchDescriptor<PersistentModel>()) }
-    #expect(context.container.store.catalog.entities.count == before)
   }
 }

@@ -4,22 +4,19 @@ import Testing
 
 @Suite("Migration: errors")
 struct MigrationErrorTests {
-  @Test("without a plan, a changed schema is an error naming each difference")
+  @Test("without a plan, a lightweight change migrates by itself and is reported")
   func noPlan() throws {
     let scratch = try SnapshotScratch()
-    try MigrationFiles.writeV1(scratch.store)
-    let error = try #require(throws: MigrationError.self) {
-      _ = try ModelContainer(
-        for: TripsV2.models, configurations: [ModelConfiguration(url: scratch.store)])
-    }
-    #expect(error.code == .schemaMismatch)
-    #expect(error.path == scratch.store.path)
+    let identifiers = try MigrationFiles.writeV1(scratch.store)
+    let container = try ModelContainer(
+      for: TripsV2.models, configurations: [ModelConfiguration(url: scratch.store)])
     let expected: [SchemaDifference] = [
       SchemaDifference(entity: "Trip", property: "notes", change: .attributeRemoved),
       SchemaDifference(entity: "Trip", property: "title", change: .attributeRenamed(from: "name")),
       SchemaDifference(entity: "Trip", property: "rating", change: .attributeAdded),
       SchemaDifference(entity: "Trip", property: "budget", change: .attributeAdded),
       SchemaDifference(entity: "Trip", property: "accommodations", change: .relationshipAdded),
+      SchemaDifference(entity: "PersonalTrip", change: .entityAdded),
       SchemaDifference(
         entity: "Accommodation", property: "trip",
         change: .relationshipChanged("inverse none became accommodations")),
@@ -27,8 +24,30 @@ struct MigrationErrorTests {
         entity: "Accommodation", property: "trip",
         change: .relationshipChanged("delete rule deny became nullify")),
     ]
-    #expect(error.differences == expected)
-    #expect(error.description.contains("Trip.title: attribute renamed from name"))
+    #expect(container.automaticMigration == expected)
+    let context = ModelContext(container)
+    let paris = try requireTrip(context, "Paris")
+    #expect(paris.persistentModelID == identifiers["Paris"])
+    #expect(paris.rating == 3 && paris.budget == nil)
+    #expect(paris.accommodations.map(\.name) == ["Hotel"])
+  }
+
+  @Test("without a plan, a type change is an error naming it")
+  func noPlanTypeChange() throws {
+    let scratch = try SnapshotScratch()
+    try MigrationFiles.writeV2(scratch.store)
+    let error = try #require(throws: MigrationError.self) {
+      _ = try ModelContainer(
+        for: TripsV3.models, configurations: [ModelConfiguration(url: scratch.store)])
+    }
+    #expect(error.code == .schemaMismatch)
+    #expect(error.path == scratch.store.path)
+    #expect(
+      error.differences == [
+        SchemaDifference(
+          entity: "Trip", property: "rating",
+          change: .attributeTypeChanged(from: "Int", to: "String"))
+      ])
   }
 
   @Test("a lightweight stage names the change it cannot make, and the file stays")

@@ -73,7 +73,7 @@ enum OldWriterPlan: SchemaMigrationPlan {
 enum DuplicatePlan: SchemaMigrationPlan {
   enum Again: VersionedSchema {
     static var versionIdentifier: SchemaVersion { SchemaVersion(1, 1, 0) }
-    static var models: [PersistentModel.Type] { TripsV1.models }
+    static var models: [any PersistentModel.Type] { TripsV1.models }
   }
   static var schemas: [any VersionedSchema.Type] { [TripsV1.self, Again.self, TripsV2.self] }
   static var stages: [MigrationStage] { [] }

@@ -5,7 +5,7 @@ import ModelGraph
 /// accommodations that point at their trip (no inverse; the delete rule is deny).
 enum TripsV1: VersionedSchema {
   static var versionIdentifier: SchemaVersion { SchemaVersion(1, 0, 0) }
-  static var models: [PersistentModel.Type] {
+  static var models: [any PersistentModel.Type] {
     [Trip.self, BusinessTrip.self, Accommodation.self]
   }
 

@@ -7,7 +7,7 @@ import ModelGraph
 /// rule becomes nullify.
 enum TripsV2: VersionedSchema {
   static var versionIdentifier: SchemaVersion { SchemaVersion(2, 0, 0) }
-  static var models: [PersistentModel.Type] {
+  static var models: [any PersistentModel.Type] {
     [Trip.self, BusinessTrip.self, PersonalTrip.self, Accommodation.self]
   }
 

@@ -5,7 +5,7 @@ import ModelGraph
 /// `BusinessTrip` subclass is removed (its objects become trips titled "company: title").
 enum TripsV3: VersionedSchema {
   static var versionIdentifier: SchemaVersion { SchemaVersion(3, 0, 0) }
-  static var models: [PersistentModel.Type] {
+  static var models: [any PersistentModel.Type] {
     [Trip.self, PersonalTrip.self, Accommodation.self]
   }
 

@@ -10,7 +10,7 @@ struct RelationshipManyToManyTests {
     let bo = RLStudent(name: "Bo")
     let math = RLCourse(title: "Math")
     let art = RLCourse(title: "Art")
-    let objects: [PersistentModel] = [ann, bo, math, art]
+    let objects: [any PersistentModel] = [ann, bo, math, art]
     for object in objects { context.insert(object) }
 
     ann.courses.append(math)

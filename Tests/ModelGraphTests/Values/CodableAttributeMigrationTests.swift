@@ -5,7 +5,7 @@ import Testing
 /// Version 1: Codable, dictionary and set attributes, and one that version 2 removes.
 enum CodableV1: VersionedSchema {
   static var versionIdentifier: SchemaVersion { SchemaVersion(1, 0, 0) }
-  static var models: [PersistentModel.Type] { [Item.self] }
+  static var models: [any PersistentModel.Type] { [Item.self] }
 
   final class Item: PersistentModel {
     @Attribute var name: String
@@ -20,7 +20,7 @@ enum CodableV1: VersionedSchema {
 /// optional one added.
 enum CodableV2: VersionedSchema {
   static var versionIdentifier: SchemaVersion { SchemaVersion(2, 0, 0) }
-  static var models: [PersistentModel.Type] { [Item.self] }
+  static var models: [any PersistentModel.Type] { [Item.self] }
 
   final class Item: PersistentModel {
     @Attribute var name: String

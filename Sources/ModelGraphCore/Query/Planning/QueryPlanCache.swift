@@ -2,7 +2,7 @@
 /// shape with other values (a prepared statement without the preparing).
 ///
 /// A request's shape is its class, whether it includes subclasses, its condition without the
-/// captured values (``QueryExpression/shape``), its sort, offset and limit. A cached plan keeps
+/// captured values (`QueryExpression.shape`), its sort, offset and limit. A cached plan keeps
 /// what does not depend on the values: the tables read and pruned, the index each table is
 /// read through (or a scan), the order strategy and the sort comparators. Binding a request to
 /// it redoes only what does: the index lookups with the new values and the compiled test of

@@ -1,0 +1,29 @@
+import ModelGraph
+
+// The README's dependency snippet, used: a model, a container, a save, a fetch with the
+// SwiftData spelling. Exits non-zero when the fetch does not find what was saved.
+
+class Trip: PersistentModel {
+  @Attribute(.unique) var id: UUID
+  @Attribute var name: String
+
+  convenience init(name: String) {
+    self.init()
+    self.id = UUID()
+    self.name = name
+  }
+}
+
+let container = try ModelContainer(
+  for: Trip.self, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+let context = ModelContext(container)
+context.insert(Trip(name: "Lisbon"))
+context.insert(Trip(name: "Oslo"))
+try context.save()
+let wanted = "Lisbon"
+let found = try context.fetch(FetchDescriptor(predicate: #Predicate<Trip> { $0.name == wanted }))
+guard found.map(\.name) == ["Lisbon"] else {
+  print("consumer: expected [Lisbon], fetched \(found.map(\.name))")
+  exit(1)
+}
+print("consumer: ModelGraph by version works (fetched \(found[0].name))")
