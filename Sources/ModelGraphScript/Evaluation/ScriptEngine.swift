@@ -156,8 +156,9 @@ public final class ScriptEngine {
     case .snapshot(let path):
       try snapshot(path, at: statement.location)
       warnIfSnapshotMissesChanges(path, at: statement.location)
-      // The snapshot holds the store's schema, altered or not.
-      alteredClasses = []
+      // The snapshot holds the store's schema, altered or not; an open file still lacks it
+      // when the snapshot went elsewhere.
+      if openedFile?.holds(store) ?? true { alteredClasses = [] }
     case .dotCommand(let name, let arguments):
       try dotCommand(name, arguments, at: statement.location)
     }
