@@ -126,6 +126,9 @@ extension ScriptEngine {
     _ expression: Expression, _ attribute: AttributeDescription, _ binder: inout Binder,
     self key: ObjectKey?
   ) throws -> ModelValue {
+    if case .composite(let typeName) = attribute.valueType {
+      return try compositeValue(expression, typeName: typeName, attribute: attribute, self: key)
+    }
     var scoped = makeBinder(root: key.map { Int($0.entity) })
     let (bound, type) = try scoped.bind(expression)
     switch type {

@@ -6,8 +6,9 @@ extension ScriptEngine {
     switch name {
     case "schema":
       output(
-        try SchemaPrinter(schema: schema, catalog: catalog).text(
-          only: arguments.isEmpty ? nil : arguments, at: location))
+        try SchemaPrinter(schema: schema, catalog: catalog, shape: { self.compositeShape($0) })
+          .text(
+            only: arguments.isEmpty ? nil : arguments, at: location))
     case "timing":
       switch arguments.lowercased() {
       case "on": timing = true

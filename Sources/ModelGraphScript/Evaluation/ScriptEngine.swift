@@ -55,6 +55,9 @@ public final class ScriptEngine {
   var warnedAboutQuitting = false
   /// The classes `alter entity` changed since the last save.
   var alteredClasses: [String] = []
+  /// The shapes of Codable types inferred from the stored values, with the store version
+  /// they were read from.
+  var shapeCache: [String: (version: UInt64, shape: CompositeShape)] = [:]
 
   /// An engine with an empty in-memory store.
   public init(output: @escaping (String) -> Void = { print($0, terminator: "") }) {
@@ -175,6 +178,7 @@ public final class ScriptEngine {
   func replaceStore(_ newStore: Store) {
     store = newStore
     session = Session(store: newStore)
+    shapeCache = [:]
     schema = ScriptSchema()
     variables = [:]
     inTransaction = false
@@ -185,6 +189,7 @@ public final class ScriptEngine {
   func replaceStoreKeepingSession(_ newStore: Store) {
     store = newStore
     session = Session(store: newStore)
+    shapeCache = [:]
   }
 
   func bindFile(_ path: String?) { file = path }
