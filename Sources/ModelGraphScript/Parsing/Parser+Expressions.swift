@@ -205,6 +205,14 @@ extension Parser {
         position += 1
         return try node(.literal(.double(number * unit)), at: location)
       }
+      if let unit = current.identifier?.lowercased(),
+        ["month", "months", "year", "years"].contains(unit),
+        current.location.line == location.line
+      {
+        throw ScriptError(
+          "\(unit) is not a duration the runner takes: months and years have no fixed number of"
+            + " seconds; write days or weeks (30 days, 52 weeks)", at: current.location)
+      }
       return try node(.literal(value), at: location)
     case .variable(let name):
       position += 1

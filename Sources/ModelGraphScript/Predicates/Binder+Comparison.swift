@@ -255,6 +255,7 @@ extension Binder {
     case .variable(let name): return "$\(name)"
     case .cast(let base, let name): return "(\(describe(base)) AS \(name))"
     case .count(let base): return "\(describe(base)).@count"
+    case .arithmetic: return "\(expression)"
     default: return "the value"
     }
   }
