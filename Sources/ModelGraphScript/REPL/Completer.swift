@@ -111,13 +111,25 @@ struct Completer {
     return Completion(start: start, candidates: Self.matching(classNames + Self.clauses, word))
   }
 
-  /// The files and directories whose path starts with `typed`.
+  /// The files and directories whose path starts with `typed`, without the journal and lock
+  /// file beside a store (`trips.mgs-journal`, `trips.mgs.lock`), which no command reads.
   private func files(matching typed: String) -> [String] {
     let slash = typed.lastIndex(of: "/")
     let directory = slash.map { String(typed[...$0]) } ?? ""
     let prefix = slash.map { String(typed[typed.index(after: $0)...]) } ?? typed
-    return listDirectory(directory.isEmpty ? "." : directory)
-      .filter { $0.hasPrefix(prefix) && (prefix.hasPrefix(".") || !$0.hasPrefix(".")) }
+    let names = listDirectory(directory.isEmpty ? "." : directory)
+    let present = Set(names)
+    let companion = { (name: String) in
+      for suffix in ["-journal", ".lock"] where name.hasSuffix(suffix) {
+        if present.contains(String(name.dropLast(suffix.count))) { return true }
+      }
+      return false
+    }
+    return
+      names
+      .filter {
+        $0.hasPrefix(prefix) && (prefix.hasPrefix(".") || !$0.hasPrefix(".")) && !companion($0)
+      }
       .map { directory + $0 }.sorted()
   }
 
