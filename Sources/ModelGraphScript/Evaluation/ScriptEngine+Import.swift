@@ -8,6 +8,7 @@ extension ScriptEngine {
   /// the column names (`trip.name`), objects of the same file included (a manager column of
   /// employees); to-many ones take a JSON array or `;`-separated CSV text.
   ///
+  /// An empty CSV field or a JSON `null` of an attribute with a default takes the default.
   /// A bad record imports nothing: attributes are converted first, then the objects inserted,
   /// then every relationship resolved before any is set. The objects are unsaved, like
   /// inserted ones.
@@ -17,6 +18,7 @@ extension ScriptEngine {
       throw ScriptError("cannot read \(path)", at: location)
     }
     let records = try importRecords(data, path: path, at: location)
+    let defaults = schema.defaultValues(for: entity, in: catalog)
     var rows: [ImportRow] = []
     for (place, fields) in records {
       var row = ImportRow(place: place)
@@ -30,6 +32,8 @@ extension ScriptEngine {
               "\(place): \(name) is \(attribute.valueType);"
                 + " \(value.lookupText.map { "'\($0)'" } ?? "the value") is not one", at: location)
           }
+          // An empty field (or null) of an attribute with a default takes the default.
+          if converted.isNull, !attribute.isOptional, defaults[name] != nil { continue }
           if converted.isNull, !attribute.isOptional {
             throw ScriptError(
               "\(place): \(name) is \(attribute.valueType), not optional; the value is missing",

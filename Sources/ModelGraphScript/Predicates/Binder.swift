@@ -177,7 +177,9 @@ struct Binder {
           relationship.isToMany ? .objects(destination) : .object(destination)
         )
       }
-      throw ScriptError("\(entity.name) has no attribute or relationship '\(name)'", at: location)
+      throw ScriptError(
+        "\(entity.name) has no attribute or relationship '\(name)'"
+          + entity.missingMemberHint(name), at: location)
     case .objects:
       throw ScriptError(
         "'\(name)' is reached through a to-many relationship; use ANY, ALL, NONE, @count or"
