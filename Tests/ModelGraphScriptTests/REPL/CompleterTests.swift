@@ -90,4 +90,15 @@ struct CompleterTests {
     let short = History(file: file, limit: 1)
     #expect(short.entries == ["count Trip"])
   }
+
+  @Test("history keeps a multi-line statement as one line, unless a comment would swallow it")
+  func multiLineEntries() {
+    #expect(REPL.historyEntries(["count Trip"]) == ["count Trip"])
+    #expect(
+      REPL.historyEntries(["insert Trip {", "  name: \"Oslo\",", "  days: 3", "}"])
+        == ["insert Trip { name: \"Oslo\", days: 3 }"])
+    #expect(
+      REPL.historyEntries(["insert Trip { -- the first", "name: \"Oslo\" }"])
+        == ["insert Trip { -- the first", "name: \"Oslo\" }"])
+  }
 }
