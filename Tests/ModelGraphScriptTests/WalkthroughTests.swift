@@ -57,4 +57,21 @@ struct WalkthroughTests {
     ]
     #expect(errors == expected)
   }
+
+  @Test("a misspelled dot-command suggests the closest; .read says why a file cannot be read")
+  func dotCommands() {
+    let result = InProcess.run(
+      ".tabels\n.read /nonexistent-modelgraph/x.mgscript\n.read /", path: "d", keepGoing: true)
+    let errors = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }.map(
+      String.init)
+    #expect(errors.count == 3)
+    #expect(
+      errors.first?.hasPrefix(
+        "d:1:1: error: unknown dot-command '.tabels' (did you mean '.tables'?); expected .schema,")
+        == true)
+    #expect(
+      errors.dropFirst().first
+        == "d:2:1: error: cannot read /nonexistent-modelgraph/x.mgscript: no such file")
+    #expect(errors.last == "d:3:1: error: cannot read /: it is a directory")
+  }
 }

@@ -15,7 +15,7 @@ extension ScriptEngine {
   func importFile(_ path: String, into className: String, at location: SourceLocation) throws {
     let entity = try self.entity(className, at: location)
     guard let data = FileManager.default.contents(atPath: path) else {
-      throw ScriptError("cannot read \(path)", at: location)
+      throw ScriptError("cannot read \(path): \(Self.whyUnreadable(path))", at: location)
     }
     let records = try importRecords(data, path: path, at: location)
     let defaults = schema.defaultValues(for: entity, in: catalog)
