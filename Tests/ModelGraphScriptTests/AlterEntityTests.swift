@@ -145,4 +145,20 @@ struct AlterEntityTests {
     let reopened = InProcess.run("open \"\(copy)\"\n.schema Note", path: "r")
     #expect(reopened.stdout == "entity Note {\n  body: String\n}\n")
   }
+
+  @Test("alter on a file opened read-only: save is refused and the file keeps its schema")
+  func alterReadOnly() throws {
+    let (directory, file) = try Self.scratch("notes.mgs")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let setup = InProcess.run(
+      "open \"\(file)\"\nentity Note { text: String }\ninsert Note { text: \"a\" }\nsave",
+      path: "setup")
+    #expect(setup.exit == 0)
+    let reader = try Executable.run(
+      ["--read-only", file, "-c", "alter entity Note add stars: Int = 1; save"])
+    #expect(reader.exit == 1)
+    #expect(reader.stderr.contains("save failed, nothing was saved: \(file) was opened read-only"))
+    let reopened = InProcess.run("open \"\(file)\"\n.schema Note\ncount Note", path: "r")
+    #expect(reopened.stdout == "entity Note {\n  text: String\n}\n1\n")
+  }
 }
