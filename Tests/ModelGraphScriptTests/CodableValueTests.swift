@@ -228,4 +228,54 @@ struct CodableValueTests {
         "n:2:33: error: no stored Place value shows its fields, so the runner cannot check a new"
           + " one"))
   }
+
+  @Test(".import takes Codable values as JSON objects or JSON text, checked like literals")
+  func importCodable() throws {
+    let (directory, url) = try Self.sites()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let json = directory.appendingPathComponent("more.json").path
+    try """
+    [{"name": "Depot", "place": {"city": "Faro", "zip": "8000", "floors": [1]}},
+     {"name": "Kiosk", "place": "{\\"city\\": \\"Braga\\", \\"zip\\": \\"4700\\", \\"floors\\": []}"}]
+    """.write(toFile: json, atomically: true, encoding: .utf8)
+    let csv = directory.appendingPathComponent("more.csv").path
+    try
+      "name,place\nMill,\"{\"\"city\"\": \"\"Beja\"\", \"\"zip\"\": \"\"7800\"\", \"\"floors\"\": []}\"\n"
+      .write(toFile: csv, atomically: true, encoding: .utf8)
+    let bad = directory.appendingPathComponent("bad.csv").path
+    try "name,place\nX,\"{\"\"city\"\": 3}\"\nY,not json\n".write(
+      toFile: bad, atomically: true, encoding: .utf8)
+    let exported = directory.appendingPathComponent("exported.json").path
+    let result = InProcess.run(
+      """
+      open "\(url.path)"
+      .import \(json) Site
+      .import \(csv) Site
+      save
+      .mode json
+      .once \(exported)
+      fetch Site.name, place where name == "Mill"
+      """, path: "i")
+    #expect(result.stderr == "")
+    #expect(result.stdout == "2 objects imported into Site\n1 object imported into Site\n")
+    // What .mode json wrote imports again (as a new object of another name).
+    let text = try String(contentsOfFile: exported, encoding: .utf8)
+    try text.replacingOccurrences(of: "\"Mill\"", with: "\"Mill 2\"").write(
+      toFile: exported, atomically: true, encoding: .utf8)
+    let again = InProcess.run(
+      "open \"\(url.path)\"\n.import \(exported) Site\nsave\n.import \(bad) Site", path: "a",
+      keepGoing: true)
+    #expect(again.stdout == "1 object imported into Site\n")
+    #expect(
+      again.stderr.hasPrefix(
+        "a:4:1: error: \(bad):2: type mismatch: Place.city is String in the stored values, not Int")
+    )
+    let container = try ModelContainer(for: Site.self, configurations: ModelConfiguration(url: url))
+    let sites = try ModelContext(container).fetch(FetchDescriptor<Site>())
+    let places = Dictionary(uniqueKeysWithValues: sites.map { ($0.name, $0.place) })
+    #expect(places["Depot"] == Place(city: "Faro", zip: "8000", floors: [1]))
+    #expect(places["Kiosk"] == Place(city: "Braga", zip: "4700"))
+    #expect(places["Mill"] == Place(city: "Beja", zip: "7800"))
+    #expect(places["Mill 2"] == Place(city: "Beja", zip: "7800"))
+  }
 }

@@ -26,10 +26,13 @@ extension ScriptEngine {
   }
 
   /// The shape of every stored value of the Codable type `name`, in every attribute of that
-  /// type; kept until the next save while nothing is unsaved.
+  /// type; kept until the next save while nothing is unsaved, and for the rest of the
+  /// statement otherwise (an `update` of many objects reads it once).
   private func rootShape(_ name: String) -> CompositeShape {
     let version = store.version.number
-    if !session.hasChanges, let cached = shapeCache[name], cached.version == version {
+    if let cached = shapeCache[name], cached.version == version,
+      cached.statement == statementNumber || (cached.clean && !session.hasChanges)
+    {
       return cached.shape
     }
     var shape = CompositeShape()
@@ -50,7 +53,7 @@ extension ScriptEngine {
         }
       }
     }
-    if !session.hasChanges { shapeCache[name] = (version, shape) }
+    shapeCache[name] = (version, statementNumber, !session.hasChanges, shape)
     return shape
   }
 }

@@ -27,6 +27,16 @@ extension ScriptEngine {
         let name = parts[0]
         if let slot = entity.attributeSlot(named: name), parts.count == 1 {
           let attribute = entity.attributes[slot]
+          if case .composite(let typeName) = attribute.valueType {
+            if let converted = try importedComposite(
+              value, typeName: typeName, attribute: attribute, hasDefault: defaults[name] != nil,
+              place: place, at: location)
+            {
+              row.attributes.append((slot, converted))
+            }
+            row.given.insert(name)
+            continue
+          }
           guard let converted = value.modelValue(as: attribute.valueType) else {
             throw ScriptError(
               "\(place): \(name) is \(attribute.valueType);"
@@ -77,6 +87,52 @@ extension ScriptEngine {
       throw error
     }
     output("\(rows.count) object\(rows.count == 1 ? "" : "s") imported into \(entity.name)\n")
+  }
+
+  /// The value of a Codable attribute in a record: a JSON object (in a JSON file), or its JSON
+  /// text (in a CSV field or a JSON string, as `.mode json` writes it), checked against the
+  /// shape of the stored values as a `{field: value}` literal is; `nil` to take the default.
+  private func importedComposite(
+    _ value: ImportValue, typeName: String, attribute: AttributeDescription, hasDefault: Bool,
+    place: String, at location: SourceLocation
+  ) throws -> ModelValue? {
+    var json = value
+    switch value {
+    case .text(let text), .string(let text):
+      guard let parsed = try? JSONDecoder().decode(ImportValue.self, from: Data(text.utf8)) else {
+        throw ScriptError(
+          "\(place): \(attribute.name) is a Codable value (\(typeName)); '\(text)' is not JSON",
+          at: location)
+      }
+      json = parsed
+    default: break
+    }
+    if case .null = json, !attribute.isOptional, hasDefault { return nil }
+    do {
+      return try compositeValue(
+        Self.literal(json, at: location), typeName: typeName, attribute: attribute, self: nil)
+    } catch let error as ScriptError {
+      throw ScriptError("\(place): \(error.message)", at: location)
+    }
+  }
+
+  /// A JSON value as the literal that writes it.
+  private static func literal(_ value: ImportValue, at location: SourceLocation) -> Expression {
+    switch value {
+    case .null: Expression(.literal(.null), at: location)
+    case .bool(let flag): Expression(.literal(.bool(flag)), at: location)
+    case .int(let number): Expression(.literal(.int(number)), at: location)
+    case .double(let number): Expression(.literal(.double(number)), at: location)
+    case .string(let text), .text(let text): Expression(.literal(.string(text)), at: location)
+    case .array(let values):
+      Expression(.list(values.map { literal($0, at: location) }), at: location)
+    case .object(let fields):
+      Expression(
+        .object(
+          fields.keys.sorted().map {
+            ObjectField(name: $0, at: location, value: literal(fields[$0]!, at: location))
+          }), at: location)
+    }
   }
 
   /// The records of a CSV or JSON file, each with where it is (`f.csv:3`, `f.json, object 2`) and its

@@ -55,9 +55,12 @@ public final class ScriptEngine {
   var warnedAboutQuitting = false
   /// The classes `alter entity` changed since the last save.
   var alteredClasses: [String] = []
-  /// The shapes of Codable types inferred from the stored values, with the store version
-  /// they were read from.
-  var shapeCache: [String: (version: UInt64, shape: CompositeShape)] = [:]
+  /// The shapes of Codable types inferred from the stored values, with the store version and
+  /// the statement they were read in, and whether no unsaved change was read.
+  var shapeCache: [String: (version: UInt64, statement: Int, clean: Bool, shape: CompositeShape)] =
+    [:]
+  /// Counts the statements run, for caches that last one statement.
+  var statementNumber = 0
 
   /// An engine with an empty in-memory store.
   public init(output: @escaping (String) -> Void = { print($0, terminator: "") }) {
@@ -76,6 +79,7 @@ public final class ScriptEngine {
   ///
   /// - Throws: ``ScriptError`` with the position to blame.
   public func execute(_ statement: Statement) throws {
+    statementNumber += 1
     if handlesInterrupts { Interrupt.reset() }
     if !statement.isQuit { warnedAboutQuitting = false }
     onStatementStart?()
