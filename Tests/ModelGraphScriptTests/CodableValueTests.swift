@@ -52,6 +52,16 @@ private final class Badge: PersistentModel {
   @Attribute var code: Code
 }
 
+/// A Codable value whose list is empty in every stored value.
+private struct Memo: CompositeValue {
+  var text: String
+  var tags: [String] = []
+}
+
+private final class Board: PersistentModel {
+  @Attribute var memo: Memo
+}
+
 @Suite("Codable values: shapes inferred from every stored value, and inserted from scripts")
 struct CodableValueTests {
   /// A file with three sites written by a typed process, in a new directory.
@@ -277,5 +287,38 @@ struct CodableValueTests {
     #expect(places["Kiosk"] == Place(city: "Braga", zip: "4700"))
     #expect(places["Mill"] == Place(city: "Beja", zip: "7800"))
     #expect(places["Mill 2"] == Place(city: "Beja", zip: "7800"))
+  }
+
+  @Test("a part no stored value shows the type of takes only nil or an empty list")
+  func unknownKinds() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "modelgraph-codable-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("boards.mgs")
+    do {
+      let container = try ModelContainer(
+        for: Board.self, configurations: ModelConfiguration(url: url))
+      let context = ModelContext(container)
+      let board = Board()
+      board.memo = Memo(text: "a")
+      context.insert(board)
+      try context.save()
+    }
+    let result = InProcess.run(
+      """
+      open "\(url.path)"
+      insert Board { memo: {text: "b", tags: []} }
+      insert Board { memo: {text: "c", tags: ["x"]} }
+      save
+      """, path: "u", keepGoing: true)
+    #expect(
+      result.stderr.hasPrefix(
+        "u:3:41: error: Memo.tags[] is nil or an empty list in every stored value, so its type is"
+          + " unknown and the runner cannot check this value; store one from Swift first"))
+    let container = try ModelContainer(
+      for: Board.self, configurations: ModelConfiguration(url: url))
+    let memos = try ModelContext(container).fetch(FetchDescriptor<Board>()).map(\.memo.text)
+    #expect(memos.sorted() == ["a", "b"])
   }
 }

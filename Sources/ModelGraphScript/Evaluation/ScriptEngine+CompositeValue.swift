@@ -47,7 +47,7 @@ extension ScriptEngine {
     }
   }
 
-  /// `expression` as JSON of `kind` (`nil`: unknown, anything goes); `path` names it.
+  /// `expression` as JSON of `kind` (`nil`: unknown, only `nil` goes); `path` names it.
   private func jsonValue(
     _ expression: Expression, kind: CompositeShape.Kind?, path: String, key: ObjectKey?
   ) throws -> ImportValue {
@@ -56,10 +56,11 @@ extension ScriptEngine {
     case .object(let fields):
       return try objectValue(fields, kind: kind, path: path, key: key, at: location)
     case .list(let elements):
+      guard kind != nil else { throw unknownKind(path, at: location) }
       if elements.isEmpty, case .object? = kind {
         return try objectValue([], kind: kind, path: path, key: key, at: location)
       }
-      guard kind == nil || kind.map({ if case .array = $0 { true } else { false } }) == true else {
+      guard kind.map({ if case .array = $0 { true } else { false } }) == true else {
         throw mismatch(path, kind, "a list", at: location)
       }
       var element: CompositeShape.Kind?
@@ -82,15 +83,7 @@ extension ScriptEngine {
     _ fields: [ObjectField], kind: CompositeShape.Kind?, path: String, key: ObjectKey?,
     at location: SourceLocation
   ) throws -> ImportValue {
-    guard let kind else {
-      // No stored value shows this nested value's fields: taken as written.
-      var result: [String: ImportValue] = [:]
-      for field in fields {
-        result[field.name] = try jsonValue(
-          field.value, kind: nil, path: "\(path).\(field.name)", key: key)
-      }
-      return .object(result)
-    }
+    guard let kind else { throw unknownKind(path, at: location) }
     guard case .object(let shape) = kind else {
       throw mismatch(path, kind, "a {…} value", at: location)
     }
@@ -153,6 +146,8 @@ extension ScriptEngine {
   private func json(
     _ value: ModelValue, kind: CompositeShape.Kind?, path: String, at location: SourceLocation
   ) throws -> ImportValue {
+    if value.isNull { return .null }
+    guard let kind else { throw unknownKind(path, at: location) }
     let converted: ImportValue
     switch value {
     case .null: converted = .null
@@ -168,9 +163,7 @@ extension ScriptEngine {
     case .string(let text): converted = .string(text)
     case .uuid(let uuid): converted = .string(uuid.uuidString)
     case .array(let values):
-      var element: CompositeShape.Kind?
-      if case .array(let known)? = kind { element = known }
-      guard kind == nil || element != nil || kind == .array(nil) else {
+      guard case .array(let element) = kind else {
         throw mismatch(path, kind, ValueCoercion.typeName(of: value), at: location)
       }
       return .array(try values.map { try json($0, kind: element, path: "\(path)[]", at: location) })
@@ -183,7 +176,7 @@ extension ScriptEngine {
         "a \(ValueCoercion.typeName(of: value)) value cannot go into a Codable value's field;"
           + " write it as a string", at: location)
     }
-    guard let kind, let actual = CompositeShape.Kind(converted) else { return converted }
+    guard let actual = CompositeShape.Kind(converted) else { return converted }
     guard actual.merged(with: kind) != nil else {
       throw mismatch(path, kind, ValueCoercion.typeName(of: value), at: location)
     }
@@ -195,6 +188,14 @@ extension ScriptEngine {
           + " is an Int", location)
     }
     return converted
+  }
+
+  /// For a part whose stored values are all `nil` (or empty lists): a Swift type the runner
+  /// cannot see might not decode what it would write.
+  private func unknownKind(_ path: String, at location: SourceLocation) -> ScriptError {
+    ScriptError(
+      "\(path) is nil or an empty list in every stored value, so its type is unknown and the"
+        + " runner cannot check this value; store one from Swift first", at: location)
   }
 
   private func mismatch(
