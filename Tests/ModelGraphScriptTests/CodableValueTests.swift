@@ -1,7 +1,8 @@
 import Foundation
 import ModelGraph
-import ModelGraphScript
 import Testing
+
+@testable import ModelGraphScript
 
 /// A Codable value a typed process stores: `geo` is left out of the JSON when `nil`.
 private struct Place: CompositeValue, Equatable {
@@ -320,5 +321,20 @@ struct CodableValueTests {
       for: Board.self, configurations: ModelConfiguration(url: url))
     let memos = try ModelContext(container).fetch(FetchDescriptor<Board>()).map(\.memo.text)
     #expect(memos.sorted() == ["a", "b"])
+  }
+
+  @Test("Tab completes a Codable value's fields, nested ones too, from the inferred shape")
+  func completion() throws {
+    let (directory, url) = try Self.sites()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let engine = ScriptEngine(output: { _ in })
+    let runner = ScriptRunner(engine: engine, keepGoing: false, errorOutput: { _ in })
+    #expect(runner.run("open \"\(url.path)\"", path: "c"))
+    let completer = engine.completer
+    #expect(completer.complete("fetch Site where pl").candidates == ["place"])
+    #expect(
+      completer.complete("fetch Site where place.").candidates == ["city", "floors", "geo", "zip"])
+    #expect(completer.complete("fetch Site.place.geo.l").candidates == ["lat", "lon"])
+    #expect(completer.complete("fetch Site where place.zip.").candidates == [])
   }
 }

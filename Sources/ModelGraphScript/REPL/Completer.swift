@@ -35,6 +35,13 @@ struct Completer {
   var classes: [String: Members]
   /// The entries of a directory (`.` for the current one), directories with a trailing `/`.
   var listDirectory: (String) -> [String] = Completer.entries
+  /// The fields of a Codable value, for a relationship destination that starts with
+  /// ``codablePrefix`` (`{}Address`): nested values as relationships, read only when Tab
+  /// reaches one.
+  var codableFields: ((String) -> Members?)? = nil
+
+  /// Marks a destination that is a Codable type's path, not a class.
+  static let codablePrefix = "{}"
 
   /// Dot-commands whose first argument is a file.
   private static let fileCommands: Set<String> = ["read", "import", "output", "once", "open"]
@@ -166,7 +173,7 @@ struct Completer {
     }
     for name in rest {
       guard let destination = current.relationships.first(where: { $0.name == name })?.destination,
-        let next = classes[destination]
+        let next = classes[destination] ?? codableFields?(destination)
       else { return nil }
       current = next
     }
