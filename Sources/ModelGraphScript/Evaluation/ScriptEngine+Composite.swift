@@ -37,7 +37,6 @@ extension ScriptEngine {
     }
     var shape = CompositeShape()
     let evaluator = evaluator
-    let decoder = JSONDecoder()
     for entity in catalog.entities {
       // Each class's own attributes: a subclass's objects are reached through the ancestor.
       for attribute in entity.description.attributes where attribute.valueType == .composite(name) {
@@ -47,7 +46,7 @@ extension ScriptEngine {
           ?? []
         for key in keys {
           guard case .data(let data) = evaluator.attribute(attribute.name, of: key),
-            let value = try? decoder.decode(ImportValue.self, from: data)
+            let value = ImportValue(json: data)
           else { continue }
           shape.add(value)
         }

@@ -8,8 +8,7 @@ import ModelGraphCore
 enum CompositeField {
   /// The value of field `name` in the JSON of `value` (`nil` when absent or not JSON).
   static func value(of name: String, in value: ModelValue) -> ModelValue {
-    guard case .data(let data) = value,
-      case .object(let fields)? = try? JSONDecoder().decode(ImportValue.self, from: data),
+    guard case .data(let data) = value, case .object(let fields)? = ImportValue(json: data),
       let field = fields[name]
     else { return .null }
     return modelValue(field)
