@@ -74,4 +74,20 @@ struct WalkthroughTests {
         == "d:2:1: error: cannot read /nonexistent-modelgraph/x.mgscript: no such file")
     #expect(errors.last == "d:3:1: error: cannot read /: it is a directory")
   }
+
+  @Test("assigning a field or a related object's property says to assign the whole value")
+  func pathAssignment() {
+    let result = InProcess.run(
+      """
+      entity Trip { name: String }
+      update Trip set name.first = "x"
+      insert Trip { name.first: "x" }
+      """, path: "p", keepGoing: true)
+    let errors = result.stderr.split(separator: "\n").filter { $0.contains(": error: ") }.map(
+      String.init)
+    let message =
+      "error: only a whole property is assigned, not 'name.…': give a Codable value whole"
+      + " (name: {field: value, …}), and change a related object with its own update"
+    #expect(errors == ["p:2:21: \(message)", "p:3:19: \(message)"])
+  }
 }
