@@ -337,4 +337,21 @@ struct CodableValueTests {
     #expect(completer.complete("fetch Site.place.geo.l").candidates == ["lat", "lon"])
     #expect(completer.complete("fetch Site where place.zip.").candidates == [])
   }
+
+  @Test("a fraction where every stored number is whole is written, with a warning about Int")
+  func wholeNumberWarning() throws {
+    let (directory, url) = try Self.sites()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let result = InProcess.run(
+      """
+      open "\(url.path)"
+      insert Site { name: "W", place: {city: "Faro", zip: "1", floors: [1.5]} }
+      rollback
+      """, path: "w")
+    #expect(result.exit == 0)
+    #expect(
+      result.stderr.contains(
+        "warning: every stored Place.floors[] is a whole number; 1.5 will not decode if the Swift"
+          + " field is an Int"))
+  }
 }
