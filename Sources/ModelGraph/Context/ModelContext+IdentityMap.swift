@@ -80,8 +80,11 @@ extension ModelContext {
   }
 
   /// The objects for live keys, in order; keys of objects deleted since are skipped.
-  func objects(for keys: [ObjectKey]) -> [PersistentModel] {
-    keys.compactMap { session.contains($0) ? object(for: $0) : nil }
+  func objects(for keys: some Collection<ObjectKey>) -> [PersistentModel] {
+    var objects: [PersistentModel] = []
+    objects.reserveCapacity(keys.count)
+    for key in keys where session.contains(key) { objects.append(object(for: key)) }
+    return objects
   }
 
   func modelClass(forEntity entity: Int) -> PersistentModel.Type {

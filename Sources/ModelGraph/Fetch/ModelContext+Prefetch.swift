@@ -19,7 +19,7 @@ extension ModelContext {
         let slot = slots[entity.index] ?? entity.relationshipSlot(named: name)
         slots[entity.index] = slot
         guard let slot else { continue }
-        keys += object.relationshipKeys(in: table, slot: slot)
+        object.appendRelationshipKeys(in: table, slot: slot, to: &keys)
       }
       related += objects(for: keys)
     }

@@ -10,7 +10,7 @@ extension PersistentModel {
       checkNotDeleted()
       return _pending?.relationships[slot] ?? []
     }
-    return context.objects(for: relationshipKeys(in: table, slot: slot))
+    return table.withRelatedKeys(row: _row, slot: slot) { context.objects(for: $0) }
   }
 
   /// Points relationship `slot` at `models`, inserting new ones into this object's context.
@@ -30,7 +30,8 @@ extension PersistentModel {
     context.setRelationship(of: _key, slot: slot, to: keys)
   }
 
-  final func relationshipKeys(in table: Table, slot: Int) -> [ObjectKey] {
-    table.relatedKeys(row: _row, slot: slot)
+  /// Appends the keys relationship `slot` holds to `keys`, without an array of its own.
+  final func appendRelationshipKeys(in table: Table, slot: Int, to keys: inout [ObjectKey]) {
+    table.withRelatedKeys(row: _row, slot: slot) { keys.append(contentsOf: $0) }
   }
 }

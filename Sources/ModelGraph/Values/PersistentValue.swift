@@ -128,10 +128,16 @@ extension Array: PersistentValue where Element: PersistentValue {
   public static var valueType: ValueType { .array(Element.valueType) }
   /// The empty array.
   public static var probeValue: [Element] { [] }
-  /// Converts each stored element.
+  /// Converts each stored element; the stored array itself, without a copy, when the element
+  /// is its own storage type (`[String]`, `[Int64]`, …).
   @inlinable public static func fromStored(_ stored: [Element.Stored]) -> [Element] {
-    stored.map(Element.fromStored)
+    if Element.self == Element.Stored.self { return unsafeBitCast(stored, to: [Element].self) }
+    return stored.map(Element.fromStored)
   }
-  /// Each element's storage representation.
-  @inlinable public var stored: [Element.Stored] { map { $0.stored } }
+  /// Each element's storage representation; the array itself, sharing its storage, when the
+  /// element is its own storage type.
+  @inlinable public var stored: [Element.Stored] {
+    if Element.self == Element.Stored.self { return unsafeBitCast(self, to: [Element.Stored].self) }
+    return map { $0.stored }
+  }
 }

@@ -35,9 +35,11 @@ extension Session {
     for added in keys where !oldSet.contains(added) {
       guard let inverse = inverseSlot(ofSlot: slot, owner: owner, target: added) else { continue }
       if catalog.entities[Int(added.entity)].relationships[inverse].isToMany {
-        let current = relatedKeys(of: added, slot: inverse)
-        if !current.contains(owner) {
-          storeRelatedKeys(current + [owner], of: added, slot: inverse)
+        let table = table(Int(added.entity))
+        if !table.holdsRelatedKey(owner, row: Int(added.row), slot: inverse) {
+          table.appendRelatedKey(owner, row: Int(added.row), slot: inverse)
+          noteRelationshipWrite(entity: Int(added.entity), row: Int(added.row))
+          observer?.session(self, didWriteRelationship: inverse, of: added)
         }
       } else {
         let previous = table(Int(added.entity)).relatedKey(row: Int(added.row), slot: inverse)

@@ -8,7 +8,9 @@ struct RowCoder: Sendable {
 
   /// The coders of a table's attribute columns, then its relationship columns.
   static func coders(of table: Table) -> [RowCoder] {
-    (table.attributeColumns + table.relationshipColumns).map { $0.elementType.rowCoder() }
+    (table.attributeColumns + table.relationshipColumns).map {
+      $0 is KeyListColumn ? keyLists : $0.elementType.rowCoder()
+    }
   }
 }
 
@@ -24,6 +26,15 @@ extension RowCoder {
         unsafeDowncast(column, to: Column<T>.self)[row] = try T.decode(from: &reader)
       })
   }
+
+  /// The coder of to-many columns (``KeyListColumn``), which writes what `[ObjectKey]` would.
+  static let keyLists = RowCoder(
+    encode: { column, row, writer in
+      unsafeDowncast(column, to: KeyListColumn.self).encodeList(at: row, into: &writer)
+    },
+    decode: { column, row, reader in
+      try unsafeDowncast(column, to: KeyListColumn.self).decodeList(at: row, from: &reader)
+    })
 
   /// Coders specialized for the types model columns hold most.
   static let common: [ObjectIdentifier: RowCoder] = [
@@ -41,7 +52,6 @@ extension RowCoder {
     ObjectIdentifier(Data.self): typed(Data.self),
     ObjectIdentifier([String].self): typed([String].self),
     ObjectIdentifier(ObjectKey?.self): typed(ObjectKey?.self),
-    ObjectIdentifier([ObjectKey].self): typed([ObjectKey].self),
   ]
 }
 

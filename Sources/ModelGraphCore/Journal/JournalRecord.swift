@@ -165,7 +165,7 @@ struct JournalApplier {
         }
       }
       if table.entity.relationships[slot].isToMany {
-        for key in unsafeDowncast(column, to: Column<[ObjectKey]>.self)[row] { try check(key) }
+        for key in unsafeDowncast(column, to: KeyListColumn.self)[row] { try check(key) }
       } else if let key = unsafeDowncast(column, to: Column<ObjectKey?>.self)[row] {
         try check(key)
       }

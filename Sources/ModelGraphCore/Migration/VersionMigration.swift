@@ -163,7 +163,7 @@ struct VersionMigration {
     _ slot: Int, of entity: ResolvedEntity, from stored: (ResolvedEntity, Int)?, old: Table
   ) throws -> AnyColumn {
     let relationship = entity.relationships[slot]
-    let column: AnyColumn = relationship.isToMany ? Column<[ObjectKey]>() : Column<ObjectKey?>()
+    let column: AnyColumn = relationship.isToMany ? KeyListColumn() : Column<ObjectKey?>()
     guard let stored else {
       added.insert(MigrationSlot(entity: entity.index, slot: slot))
       column.grow(to: old.rowCount)
@@ -198,7 +198,7 @@ struct VersionMigration {
           ObjectKey(entity: $0, row: Int(key.row), generation: key.generation)
         }
       }
-      if let many = column as? Column<[ObjectKey]> {
+      if let many = column as? KeyListColumn {
         many[row] = keys
       } else {
         unsafeDowncast(column, to: Column<ObjectKey?>.self)[row] = keys.first

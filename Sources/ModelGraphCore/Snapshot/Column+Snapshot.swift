@@ -1,11 +1,13 @@
 extension AnyColumn {
   /// Writes the column's rows: a row count, then the values (raw memory for raw types).
   func encode(into writer: inout ByteWriter) {
+    if let lists = self as? KeyListColumn { return lists.encodeLists(into: &writer) }
     elementType.encodeColumn(self, into: &writer)
   }
 
   /// Replaces this (empty) column's rows with those a block holds.
   func decode(from reader: inout ByteReader) throws {
+    if let lists = self as? KeyListColumn { return try lists.decodeLists(from: &reader) }
     try elementType.decodeColumn(self, from: &reader)
   }
 }

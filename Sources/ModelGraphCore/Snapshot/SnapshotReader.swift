@@ -175,8 +175,10 @@ public enum SnapshotReader {
                 + "of the file")
           }
         }
-        if let many = column as? Column<[ObjectKey]> {
-          for row in 0..<many.count { for key in many[row] { try check(key, row: row) } }
+        if let many = column as? KeyListColumn {
+          for row in 0..<many.count {
+            try many.withKeys(at: row) { keys in for key in keys { try check(key, row: row) } }
+          }
         } else if let one = column as? Column<ObjectKey?> {
           for row in 0..<one.count { if let key = one[row] { try check(key, row: row) } }
         }

@@ -5,9 +5,43 @@ extension Table {
   public func relatedKeys(row: Int, slot: Int) -> [ObjectKey] {
     let column = relationshipColumns[slot]
     if entity.relationships[slot].isToMany {
-      return unsafeDowncast(column, to: Column<[ObjectKey]>.self)[row]
+      return unsafeDowncast(column, to: KeyListColumn.self)[row]
     }
     return unsafeDowncast(column, to: Column<ObjectKey?>.self)[row].map { [$0] } ?? []
+  }
+
+  /// Calls `body` with the keys relationship `slot` holds at `row`, in order, without copying a
+  /// to-many list; the buffer is valid only inside `body`.
+  public func withRelatedKeys<Result>(
+    row: Int, slot: Int, _ body: (UnsafeBufferPointer<ObjectKey>) throws -> Result
+  ) rethrows -> Result {
+    let column = relationshipColumns[slot]
+    if entity.relationships[slot].isToMany {
+      return try unsafeDowncast(column, to: KeyListColumn.self).withKeys(at: row, body)
+    }
+    var key = unsafeDowncast(column, to: Column<ObjectKey?>.self)[row] ?? .placeholder
+    let count = key == .placeholder ? 0 : 1
+    return try withUnsafePointer(to: &key) {
+      try body(UnsafeBufferPointer(start: $0, count: count))
+    }
+  }
+
+  /// Adds `key` at the end of the to-many relationship `slot` at `row`.
+  ///
+  /// - Precondition: `slot` is a to-many relationship.
+  /// - Complexity: O(1) amortized when the row's list was the last one written in its chunk.
+  public func appendRelatedKey(_ key: ObjectKey, row: Int, slot: Int) {
+    unsafeDowncast(relationshipColumns[slot], to: KeyListColumn.self).append(key, at: row)
+  }
+
+  /// Whether the to-many relationship `slot` at `row` holds `key`.
+  ///
+  /// - Precondition: `slot` is a to-many relationship.
+  /// - Complexity: O(keys at the row), without copying them.
+  public func holdsRelatedKey(_ key: ObjectKey, row: Int, slot: Int) -> Bool {
+    unsafeDowncast(relationshipColumns[slot], to: KeyListColumn.self).withKeys(at: row) {
+      $0.contains(key)
+    }
   }
 
   /// The key the to-one relationship `slot` holds at `row`, if any.
@@ -28,7 +62,7 @@ extension Table {
   public func setRelatedKeys(_ keys: [ObjectKey], row: Int, slot: Int) {
     let column = relationshipColumns[slot]
     if entity.relationships[slot].isToMany {
-      unsafeDowncast(column, to: Column<[ObjectKey]>.self)[row] = keys
+      unsafeDowncast(column, to: KeyListColumn.self)[row] = keys
     } else {
       unsafeDowncast(column, to: Column<ObjectKey?>.self)[row] = keys.first
     }

@@ -16,7 +16,7 @@ public final class Table: @unchecked Sendable {
   /// ``attributeColumns`` as unretained references, so reads take no reference count.
   @exclusivity(unchecked) @usableFromInline var columnReferences:
     UnsafeMutablePointer<Unmanaged<AnyColumn>>
-  /// One column per relationship slot: `ObjectKey?` for to-one, `[ObjectKey]` for to-many.
+  /// One column per relationship slot: `ObjectKey?` for to-one, a ``KeyListColumn`` for to-many.
   @exclusivity(unchecked) public var relationshipColumns: [AnyColumn]
   /// Row stamps: generation << 1 | alive.
   @exclusivity(unchecked) public var stamps: Column<UInt32>
@@ -28,7 +28,7 @@ public final class Table: @unchecked Sendable {
     self.entity = entity
     attributeColumns = entity.attributes.map { makeColumn(of: $0.storageType) }
     relationshipColumns = entity.relationships.map {
-      $0.isToMany ? Column<[ObjectKey]>() : Column<ObjectKey?>()
+      $0.isToMany ? KeyListColumn() : Column<ObjectKey?>()
     }
     stamps = Column()
     liveCount = 0

@@ -30,15 +30,15 @@ extension QueryCompiler {
     let tables = tables
     if description.isToMany {
       if object.isRoot {
-        let column = unsafeDowncast(table.relationshipColumns[slot], to: Column<[ObjectKey]>.self)
-        return .objects(RowFunction(column: column), destination: destination)
+        let column = unsafeDowncast(table.relationshipColumns[slot], to: KeyListColumn.self)
+        return .objects(RowFunction { column[$0] }, destination: destination)
       }
       let key = object.key!
       return .objects(
         RowFunction { row in
           guard let found = key(row), tables[Int(found.entity)].contains(found) else { return nil }
           return unsafeDowncast(
-            tables[Int(found.entity)].relationshipColumns[slot], to: Column<[ObjectKey]>.self)[
+            tables[Int(found.entity)].relationshipColumns[slot], to: KeyListColumn.self)[
               Int(found.row)]
         }, destination: destination)
     }
