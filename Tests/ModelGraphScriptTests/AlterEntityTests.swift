@@ -161,4 +161,26 @@ struct AlterEntityTests {
     let reopened = InProcess.run("open \"\(file)\"\n.schema Note\ncount Note", path: "r")
     #expect(reopened.stdout == "entity Note {\n  text: String\n}\n1\n")
   }
+
+  @Test("alter, then snapshot of the open file itself: it takes the new schema, saves follow it")
+  func alterSnapshotOwnFile() throws {
+    let (directory, file) = try Self.scratch("notes.mgs")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let result = InProcess.run(
+      """
+      open "\(file)"
+      entity Note { text: String }
+      insert Note { text: "a" }
+      save
+      alter entity Note add stars: Int = 1
+      snapshot
+      insert Note { text: "b", stars: 5 }
+      save
+      """, path: "o")
+    #expect(result == ScriptResult(stdout: "", stderr: "", exit: 0))
+    let reopened = InProcess.run(
+      "open \"\(file)\"\nfetch Note.text, stars sort text", path: "r")
+    #expect(reopened.stdout == "text  stars\n----  -----\na         1\nb         5\n(2 rows)\n")
+    #expect(reopened.stderr == "")
+  }
 }
