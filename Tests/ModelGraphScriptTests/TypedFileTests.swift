@@ -126,8 +126,8 @@ struct TypedCompositeTests {
         "address\n\(String(repeating: "-", count: json.count))\n\(json)\n(1 row)\n"))
     #expect(
       result.stderr.hasPrefix(
-        "c:4:1: error: .dump cannot write Office.address: the runner cannot declare or insert"
-          + " Codable (Address) values yet"))
+        "c:4:1: error: .dump cannot write Office.address: the runner cannot declare a"
+          + " Codable (Address) attribute, only fill one a Swift type declared"))
   }
 
   @Test("a Codable value's fields: in conditions, columns and groups, nested, tested by the runner")
@@ -184,7 +184,8 @@ struct TypedCompositeTests {
     #expect(result.stdout.contains("runner: tests address.city == \"Lisbon\" on each candidate"))
     #expect(
       result.stderr.contains(
-        "f:6:28: error: cannot read the field 'street' of Address: no stored Address value has it"))
+        "f:6:28: error: cannot read the field 'street' of Address: none of the 3 stored Address"
+          + " values has it (their fields: city, floors, geo, zip)"))
     #expect(
       result.stderr.contains("f:7:35: error: type mismatch: address.city is String, 3 is Int"))
     #expect(result.exit == 1)

@@ -320,6 +320,9 @@ public final class Journal: @unchecked Sendable {
     descriptor = fresh
     currentGeneration = generation
     knownEntities = max(knownEntities, entities)
+    // The new snapshot's schema may differ from the old one (a migrated store): row coders are
+    // made again from the tables of the next records.
+    coders = [:]
     fileSize = bytes.count
     allocated = bytes.count
     synced = appended

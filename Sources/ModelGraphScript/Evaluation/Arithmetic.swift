@@ -2,12 +2,14 @@ import Foundation
 import ModelGraphCore
 
 /// Arithmetic on script values: integers stay integers (overflow is an error), a `Double` or
-/// `Decimal` operand makes the result one, `+` joins strings.
+/// `Decimal` operand makes the result one, `+` joins strings, a date takes `±` a number of
+/// seconds, and a date minus a date is the seconds between them.
 enum Arithmetic {
   static func apply(_ left: ModelValue, _ op: QueryArithmeticOperator, _ right: ModelValue) throws
     -> ModelValue
   {
     if left.isNull || right.isNull { return .null }
+    if let date = dateResult(left, op, right) { return date }
     switch (left, right) {
     case (.string(let a), .string(let b)) where op == .add: return .string(a + b)
     case (.int(let a), .int(let b)): return .int(try integer(a, op, b))
@@ -31,6 +33,22 @@ enum Arithmetic {
     throw EvaluationError(
       message: "'\(op.rawValue)' cannot combine \(ValueCoercion.typeName(of: left)) and"
         + " \(ValueCoercion.typeName(of: right))")
+  }
+
+  /// `date ± seconds`, `seconds + date` or `date - date`; `nil` for other operands.
+  private static func dateResult(
+    _ left: ModelValue, _ op: QueryArithmeticOperator, _ right: ModelValue
+  ) -> ModelValue? {
+    switch (left, right) {
+    case (.date(let a), .date(let b)) where op == .subtract:
+      return .double(a.timeIntervalSince(b))
+    case (.date(let date), _) where op == .add || op == .subtract:
+      return double(right).map { .date(date.addingTimeInterval(op == .add ? $0 : -$0)) }
+    case (_, .date(let date)) where op == .add:
+      return double(left).map { .date(date.addingTimeInterval($0)) }
+    default:
+      return nil
+    }
   }
 
   private static func integer(_ a: Int64, _ op: QueryArithmeticOperator, _ b: Int64) throws -> Int64

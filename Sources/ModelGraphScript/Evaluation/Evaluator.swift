@@ -78,7 +78,7 @@ struct Evaluator {
       return .objects(matching)
     case .query(let entity, let condition):
       return .objects(try query(entity, condition))
-    case .arithmetic(let lhs, let op, let rhs):
+    case .arithmetic(let lhs, let op, let rhs), .dateArithmetic(let lhs, let op, let rhs):
       guard case .value(let left) = try evaluate(lhs, bindings),
         case .value(let right) = try evaluate(rhs, bindings)
       else { return .value(.null) }

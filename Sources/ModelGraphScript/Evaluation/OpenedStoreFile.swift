@@ -38,11 +38,7 @@ final class OpenedStoreFile {
           checkpointThreshold: checkpointThreshold)
       store.attach(journal)
       let opened = OpenedStoreFile(files: files, journal: journal, lockToken: token)
-      let queue = opened.checkpoints
-      journal.onThresholdReached { [weak journal] in
-        guard let journal else { return }
-        queue.async { _ = try? files.checkpoint(store, journal: journal) }
-      }
+      opened.checkpointsInBackground(store)
       return (opened, store)
     } catch {
       if let token { files.io.unlock(token) }
@@ -56,10 +52,36 @@ final class OpenedStoreFile {
     self.lockToken = lockToken
   }
 
+  /// Checkpoints `store` in the background when the journal grows past its threshold.
+  private func checkpointsInBackground(_ store: Store) {
+    let queue = checkpoints
+    let files = files
+    journal.onThresholdReached { [weak journal] in
+      guard let journal else { return }
+      queue.async { _ = try? files.checkpoint(store, journal: journal) }
+    }
+  }
+
   /// Writes a checkpoint now, after any running in the background.
   func checkpoint(_ store: Store) throws {
     try checkpoints.sync { _ = try files.checkpoint(store, journal: journal) }
   }
+
+  /// Makes `store` the file's store: writes it as the new snapshot with a fresh journal, then
+  /// attaches the journal to it. For a store that replaced the one opened, with another schema
+  /// (`alter entity`): the old journal's records follow the old schema, so the new store's
+  /// saves cannot go there. A crash leaves the old snapshot and journal, or the new snapshot
+  /// (the old journal beside it holds no record past it, and recovery starts a new one).
+  ///
+  /// - Throws: ``SnapshotError`` or ``JournalError``; `store` then stays unattached.
+  func adopt(_ store: Store) throws {
+    try checkpoint(store)
+    store.attach(journal)
+    checkpointsInBackground(store)
+  }
+
+  /// Whether `store` is the one this file's journal records (not a replacement to adopt).
+  func holds(_ store: Store) -> Bool { store.journal === journal }
 
   deinit {
     checkpoints.sync {}

@@ -3,21 +3,14 @@ import ModelGraphCore
 extension ScriptEngine {
   /// `alter entity Name add|drop|rename …`: a lightweight change to a registered class, run
   /// through the engine's migration at once. Objects keep their identifiers; until `save` the
-  /// change counts as unsaved. Not on an open file yet (its journal would not carry it); a
-  /// loaded store altered is written with `snapshot`.
+  /// change counts as unsaved. On an open file the next `save` writes the altered store as the
+  /// file's new snapshot (see ``save(at:)``); a loaded store altered is written with `snapshot`.
   ///
   /// - Throws: ``ScriptError`` with unsaved changes, for a property the class does not declare
   ///   itself, or a change the migration refuses (a required attribute added without a default
   ///   to a class with objects, a property still named by an inverse or a unique constraint).
   func alter(_ statement: AlterStatement) throws {
     let location = statement.entityLocation
-    // A file's journal records saves against the schema it was checkpointed with: until a
-    // save checkpoints an altered schema, altering the store of an open file would lose data.
-    if let file {
-      throw ScriptError(
-        "alter entity works on an in-memory store for now, not on the open file \(file); load"
-          + " it, alter, and write it with snapshot \"new.mgs\"", at: location)
-    }
     guard !session.hasChanges, !inTransaction else {
       throw ScriptError(
         "there are unsaved changes; save or rollback before alter entity", at: location)

@@ -3,9 +3,17 @@ extension ScriptEngine {
   var completer: Completer {
     var classes: [String: Completer.Members] = [:]
     for entity in catalog.entities {
-      classes[entity.name] = Completer.Members(
-        attributes: entity.attributes.map(\.name),
-        relationships: entity.relationships.map { ($0.name, $0.destination) })
+      var members = Completer.Members(
+        attributes: [], relationships: entity.relationships.map { ($0.name, $0.destination) })
+      // A Codable attribute leads to its fields, like a relationship to a class.
+      for attribute in entity.attributes {
+        if case .composite(let type) = attribute.valueType {
+          members.relationships.append((attribute.name, Completer.codablePrefix + type))
+        } else {
+          members.attributes.append(attribute.name)
+        }
+      }
+      classes[entity.name] = members
     }
     for declaration in schema.pending where classes[declaration.name] == nil {
       var members = Completer.Members(attributes: [], relationships: [])
@@ -18,6 +26,21 @@ extension ScriptEngine {
       }
       classes[declaration.name] = members
     }
-    return Completer(classes: classes)
+    var completer = Completer(classes: classes)
+    completer.codableFields = { [weak self] destination in
+      guard let self, destination.hasPrefix(Completer.codablePrefix) else { return nil }
+      let path = String(destination.dropFirst(Completer.codablePrefix.count))
+      guard let shape = compositeShape(path) else { return nil }
+      var members = Completer.Members(attributes: [], relationships: [])
+      for (name, field) in shape.fields.sorted(by: { $0.key < $1.key }) {
+        if case .object? = field.kind {
+          members.relationships.append((name, Completer.codablePrefix + path + "." + name))
+        } else {
+          members.attributes.append(name)
+        }
+      }
+      return members
+    }
+    return completer
   }
 }

@@ -3,44 +3,56 @@ import ModelGraphCore
 
 extension ScriptEngine {
   /// A binder over the catalog and the script's variables, reading the fields of Codable
-  /// values from the stored ones.
+  /// values from the shape of the stored ones.
   func makeBinder(root: Int?) -> Binder {
     var binder = Binder(catalog: catalog, root: root, scriptVariables: variables)
-    binder.sampleField = { [unowned self] path, field in sampleField(field, of: path) }
+    binder.compositeShape = { [unowned self] path in compositeShape(path) }
     return binder
   }
 
-  /// The first stored value of `field` that shows its type in the Codable type (or field path) `path`:
-  /// `city` of `Address`, or of `Address.geo`, searched in up to 10,000 objects.
-  private func sampleField(_ field: String, of path: String) -> ImportValue? {
+  /// The shape of the Codable type or field path `path` (`Address`, `Address.geo`), inferred
+  /// from every stored value of the type, unsaved ones included; `nil` for a path through a
+  /// field that is not a nested value.
+  func compositeShape(_ path: String) -> CompositeShape? {
     let parts = path.split(separator: ".").map(String.init)
+    var shape = rootShape(parts[0])
+    for name in parts.dropFirst() {
+      switch shape.fields[name]?.kind {
+      case .object(let nested)?: shape = nested
+      default: return nil
+      }
+    }
+    return shape
+  }
+
+  /// The shape of every stored value of the Codable type `name`, in every attribute of that
+  /// type; kept until the next save while nothing is unsaved, and for the rest of the
+  /// statement otherwise (an `update` of many objects reads it once).
+  private func rootShape(_ name: String) -> CompositeShape {
+    let version = store.version.number
+    if let cached = shapeCache[name], cached.version == version,
+      cached.statement == statementNumber || (cached.clean && !session.hasChanges)
+    {
+      return cached.shape
+    }
+    var shape = CompositeShape()
     let evaluator = evaluator
-    var scanned = 0
     for entity in catalog.entities {
-      for attribute in entity.description.attributes
-      where attribute.valueType == .composite(parts[0]) {
+      // Each class's own attributes: a subclass's objects are reached through the ancestor.
+      for attribute in entity.description.attributes where attribute.valueType == .composite(name) {
         let keys =
           (try? keys(
             entity: entity.index, isExact: false, condition: nil, sort: [], offset: 0, limit: nil))
           ?? []
         for key in keys {
-          scanned += 1
-          if scanned > 10_000 { return nil }
           guard case .data(let data) = evaluator.attribute(attribute.name, of: key),
-            var value = try? JSONDecoder().decode(ImportValue.self, from: data)
+            let value = ImportValue(json: data)
           else { continue }
-          for name in parts.dropFirst() + [field] {
-            guard case .object(let fields) = value, let next = fields[name] else {
-              value = .null
-              break
-            }
-            value = next
-          }
-          // An empty array or a null tells no type; another object may.
-          if CompositeField.type(of: value, typeName: path) != nil { return value }
+          shape.add(value)
         }
       }
     }
-    return nil
+    shapeCache[name] = (version, statementNumber, !session.hasChanges, shape)
+    return shape
   }
 }

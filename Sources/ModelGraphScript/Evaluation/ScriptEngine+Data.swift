@@ -18,7 +18,9 @@ extension ScriptEngine {
         relationships.append(
           (slot, try targets(expression, entity.relationships[slot], &binder, self: nil)))
       } else {
-        throw ScriptError("\(entity.name) has no attribute or relationship '\(name)'", at: location)
+        throw ScriptError(
+          "\(entity.name) has no attribute or relationship '\(name)'"
+            + entity.missingMemberHint(name), at: location)
       }
     }
     let key = try insertObject(
@@ -65,7 +67,8 @@ extension ScriptEngine {
         plans.append((slot, false, expression))
       } else {
         throw ScriptError(
-          "\(entity.name) has no attribute or relationship '\(name)'", at: nameLocation)
+          "\(entity.name) has no attribute or relationship '\(name)'"
+            + entity.missingMemberHint(name), at: nameLocation)
       }
     }
     // Every value is computed before anything is written: all or nothing, and each object's
@@ -126,6 +129,9 @@ extension ScriptEngine {
     _ expression: Expression, _ attribute: AttributeDescription, _ binder: inout Binder,
     self key: ObjectKey?
   ) throws -> ModelValue {
+    if case .composite(let typeName) = attribute.valueType {
+      return try compositeValue(expression, typeName: typeName, attribute: attribute, self: key)
+    }
     var scoped = makeBinder(root: key.map { Int($0.entity) })
     let (bound, type) = try scoped.bind(expression)
     switch type {

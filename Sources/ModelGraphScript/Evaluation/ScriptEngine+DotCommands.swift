@@ -6,8 +6,9 @@ extension ScriptEngine {
     switch name {
     case "schema":
       output(
-        try SchemaPrinter(schema: schema, catalog: catalog).text(
-          only: arguments.isEmpty ? nil : arguments, at: location))
+        try SchemaPrinter(schema: schema, catalog: catalog, shape: { self.compositeShape($0) })
+          .text(
+            only: arguments.isEmpty ? nil : arguments, at: location))
     case "timing":
       switch arguments.lowercased() {
       case "on": timing = true
@@ -63,7 +64,10 @@ extension ScriptEngine {
       try importFile(words[0], into: words[1], at: location)
     default:
       throw ScriptError(
-        "unknown dot-command '.\(name)'; expected .schema, .tables, .explain, .dump, .import,"
+        "unknown dot-command '.\(name)'"
+          + (Suggestion.closest(to: name, among: Completer.dotCommands).map {
+            " (did you mean '.\($0)'?)"
+          } ?? "") + "; expected .schema, .tables, .explain, .dump, .import,"
           + " .open, .read, .output, .once, .mode, .headers, .display, .echo, .timing, .stats, .help"
           + " or .quit",
         at: location)
@@ -83,7 +87,7 @@ extension ScriptEngine {
   /// `.read FILE`: runs the file's statements here, as if typed.
   private func read(_ path: String, at location: SourceLocation) throws {
     guard let data = FileManager.default.contents(atPath: path) else {
-      throw ScriptError("cannot read \(path)", at: location)
+      throw ScriptError("cannot read \(path): \(Self.whyUnreadable(path))", at: location)
     }
     guard readDepth < 16 else {
       throw ScriptError(
@@ -113,6 +117,14 @@ extension ScriptEngine {
     return ResultSet(
       columns: ["class", "objects", "rows", "column bytes"], rows: rows, noun: ("class", "classes"))
   }
+  /// Why `path` cannot be read, for messages.
+  static func whyUnreadable(_ path: String) -> String {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      return "no such file"
+    }
+    return isDirectory.boolValue ? "it is a directory" : "permission denied"
+  }
 }
 
 private func stride(of type: any ColumnValue.Type) -> Int {
@@ -141,7 +153,8 @@ enum Help {
       (with [c] [d] [cd]), IN {…}, BETWEEN {a, b}, AND OR NOT, ANY/ALL/NONE rel.attr, rel.@count,
       SUBQUERY(rel, $x, condition).@count, key paths through relationships, self IS [ONLY] Class,
       (self AS Class).attribute. Dates: 2026-05-01 or 2026-05-01T09:30:00Z, now(), today() (UTC),
-      with + or - seconds of constants: now() - 7 days (seconds, minutes, hours, days, weeks).
+      with + or - seconds: now() - 7 days, startDate + 3 days < endDate (seconds, minutes, hours,
+      days, weeks); endDate - startDate is seconds. A Codable value: {field: value, …}.
       Comments: -- text.
     Dot-commands: .schema [Class]  .tables  .explain fetch|count …  .dump  .read FILE  .open FILE
       .import FILE Class (CSV with a header row, or a JSON array)  .output [FILE]  .once FILE
@@ -154,4 +167,5 @@ enum Help {
       Ctrl-W, Alt-d, Ctrl-K, Ctrl-U, Ctrl-Y.
 
     """
+
 }

@@ -14,8 +14,8 @@ extension ScriptEngine {
       for attribute in entity.description.attributes {
         if case .composite(let name) = attribute.valueType {
           throw ScriptError(
-            ".dump cannot write \(entity.name).\(attribute.name): the runner cannot declare or"
-              + " insert Codable (\(name)) values yet", at: location)
+            ".dump cannot write \(entity.name).\(attribute.name): the runner cannot declare a"
+              + " Codable (\(name)) attribute, only fill one a Swift type declared", at: location)
         }
       }
     }

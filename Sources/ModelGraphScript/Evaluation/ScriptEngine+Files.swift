@@ -4,10 +4,22 @@ extension ScriptEngine {
   /// Publishes the changes; on an open file each save appends one record to its journal
   /// (durable when this returns), and classes declared since the last save are made durable
   /// with a checkpoint when the save has no objects to carry them.
+  ///
+  /// After `alter entity` the store is a new one that no journal records: the save commits in
+  /// memory, then writes the whole store as the file's new snapshot with a fresh journal, so the
+  /// file holds the old schema and data or the new ones, never a mix.
   func save(at location: SourceLocation) throws {
     do {
+      let adopting = openedFile.map { !$0.holds(store) } ?? false
+      if adopting, let openedFile, openedFile.journal.isReadOnly {
+        throw ScriptError(
+          "save failed, nothing was saved: \(file ?? openedFile.files.snapshot.path) was opened"
+            + " read-only", at: location)
+      }
       try commitChanges(at: location)
-      if let openedFile, !openedFile.journal.isReadOnly,
+      if adopting, let openedFile {
+        try openedFile.adopt(store)
+      } else if let openedFile, !openedFile.journal.isReadOnly,
         store.catalog.entities.count > openedFile.journal.knownEntityCount
       {
         try openedFile.checkpoint(store)
@@ -60,7 +72,8 @@ extension ScriptEngine {
     }
     do {
       if path == file, let openedFile {
-        try openedFile.checkpoint(store)
+        // A store `alter entity` replaced becomes the file's (its saves then go to the file).
+        try openedFile.holds(store) ? openedFile.checkpoint(store) : openedFile.adopt(store)
       } else {
         // Another store's files: written as a whole new pair, under their lock.
         let target = StoreFiles(path: path)

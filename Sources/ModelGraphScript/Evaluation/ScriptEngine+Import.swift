@@ -8,15 +8,17 @@ extension ScriptEngine {
   /// the column names (`trip.name`), objects of the same file included (a manager column of
   /// employees); to-many ones take a JSON array or `;`-separated CSV text.
   ///
+  /// An empty CSV field or a JSON `null` of an attribute with a default takes the default.
   /// A bad record imports nothing: attributes are converted first, then the objects inserted,
   /// then every relationship resolved before any is set. The objects are unsaved, like
   /// inserted ones.
   func importFile(_ path: String, into className: String, at location: SourceLocation) throws {
     let entity = try self.entity(className, at: location)
     guard let data = FileManager.default.contents(atPath: path) else {
-      throw ScriptError("cannot read \(path)", at: location)
+      throw ScriptError("cannot read \(path): \(Self.whyUnreadable(path))", at: location)
     }
     let records = try importRecords(data, path: path, at: location)
+    let defaults = schema.defaultValues(for: entity, in: catalog)
     var rows: [ImportRow] = []
     for (place, fields) in records {
       var row = ImportRow(place: place)
@@ -25,11 +27,23 @@ extension ScriptEngine {
         let name = parts[0]
         if let slot = entity.attributeSlot(named: name), parts.count == 1 {
           let attribute = entity.attributes[slot]
+          if case .composite(let typeName) = attribute.valueType {
+            if let converted = try importedComposite(
+              value, typeName: typeName, attribute: attribute, hasDefault: defaults[name] != nil,
+              place: place, at: location)
+            {
+              row.attributes.append((slot, converted))
+            }
+            row.given.insert(name)
+            continue
+          }
           guard let converted = value.modelValue(as: attribute.valueType) else {
             throw ScriptError(
               "\(place): \(name) is \(attribute.valueType);"
                 + " \(value.lookupText.map { "'\($0)'" } ?? "the value") is not one", at: location)
           }
+          // An empty field (or null) of an attribute with a default takes the default.
+          if converted.isNull, !attribute.isOptional, defaults[name] != nil { continue }
           if converted.isNull, !attribute.isOptional {
             throw ScriptError(
               "\(place): \(name) is \(attribute.valueType), not optional; the value is missing",
@@ -73,6 +87,52 @@ extension ScriptEngine {
       throw error
     }
     output("\(rows.count) object\(rows.count == 1 ? "" : "s") imported into \(entity.name)\n")
+  }
+
+  /// The value of a Codable attribute in a record: a JSON object (in a JSON file), or its JSON
+  /// text (in a CSV field or a JSON string, as `.mode json` writes it), checked against the
+  /// shape of the stored values as a `{field: value}` literal is; `nil` to take the default.
+  private func importedComposite(
+    _ value: ImportValue, typeName: String, attribute: AttributeDescription, hasDefault: Bool,
+    place: String, at location: SourceLocation
+  ) throws -> ModelValue? {
+    var json = value
+    switch value {
+    case .text(let text), .string(let text):
+      guard let parsed = try? JSONDecoder().decode(ImportValue.self, from: Data(text.utf8)) else {
+        throw ScriptError(
+          "\(place): \(attribute.name) is a Codable value (\(typeName)); '\(text)' is not JSON",
+          at: location)
+      }
+      json = parsed
+    default: break
+    }
+    if case .null = json, !attribute.isOptional, hasDefault { return nil }
+    do {
+      return try compositeValue(
+        Self.literal(json, at: location), typeName: typeName, attribute: attribute, self: nil)
+    } catch let error as ScriptError {
+      throw ScriptError("\(place): \(error.message)", at: location)
+    }
+  }
+
+  /// A JSON value as the literal that writes it.
+  private static func literal(_ value: ImportValue, at location: SourceLocation) -> Expression {
+    switch value {
+    case .null: Expression(.literal(.null), at: location)
+    case .bool(let flag): Expression(.literal(.bool(flag)), at: location)
+    case .int(let number): Expression(.literal(.int(number)), at: location)
+    case .double(let number): Expression(.literal(.double(number)), at: location)
+    case .string(let text), .text(let text): Expression(.literal(.string(text)), at: location)
+    case .array(let values):
+      Expression(.list(values.map { literal($0, at: location) }), at: location)
+    case .object(let fields):
+      Expression(
+        .object(
+          fields.keys.sorted().map {
+            ObjectField(name: $0, at: location, value: literal(fields[$0]!, at: location))
+          }), at: location)
+    }
   }
 
   /// The records of a CSV or JSON file, each with where it is (`f.csv:3`, `f.json, object 2`) and its

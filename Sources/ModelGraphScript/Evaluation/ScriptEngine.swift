@@ -55,6 +55,12 @@ public final class ScriptEngine {
   var warnedAboutQuitting = false
   /// The classes `alter entity` changed since the last save.
   var alteredClasses: [String] = []
+  /// The shapes of Codable types inferred from the stored values, with the store version and
+  /// the statement they were read in, and whether no unsaved change was read.
+  var shapeCache: [String: (version: UInt64, statement: Int, clean: Bool, shape: CompositeShape)] =
+    [:]
+  /// Counts the statements run, for caches that last one statement.
+  var statementNumber = 0
 
   /// An engine with an empty in-memory store.
   public init(output: @escaping (String) -> Void = { print($0, terminator: "") }) {
@@ -73,6 +79,7 @@ public final class ScriptEngine {
   ///
   /// - Throws: ``ScriptError`` with the position to blame.
   public func execute(_ statement: Statement) throws {
+    statementNumber += 1
     if handlesInterrupts { Interrupt.reset() }
     if !statement.isQuit { warnedAboutQuitting = false }
     onStatementStart?()
@@ -156,8 +163,9 @@ public final class ScriptEngine {
     case .snapshot(let path):
       try snapshot(path, at: statement.location)
       warnIfSnapshotMissesChanges(path, at: statement.location)
-      // The snapshot holds the store's schema, altered or not.
-      alteredClasses = []
+      // The snapshot holds the store's schema, altered or not; an open file still lacks it
+      // when the snapshot went elsewhere.
+      if openedFile?.holds(store) ?? true { alteredClasses = [] }
     case .dotCommand(let name, let arguments):
       try dotCommand(name, arguments, at: statement.location)
     }
@@ -174,6 +182,7 @@ public final class ScriptEngine {
   func replaceStore(_ newStore: Store) {
     store = newStore
     session = Session(store: newStore)
+    shapeCache = [:]
     schema = ScriptSchema()
     variables = [:]
     inTransaction = false
@@ -184,6 +193,7 @@ public final class ScriptEngine {
   func replaceStoreKeepingSession(_ newStore: Store) {
     store = newStore
     session = Session(store: newStore)
+    shapeCache = [:]
   }
 
   func bindFile(_ path: String?) { file = path }

@@ -45,6 +45,12 @@ public struct Token: Sendable, Hashable {
   /// Whether this is the symbol `text`.
   public func isSymbol(_ text: String) -> Bool { kind == .symbol(text) }
 
+  /// Whether this is a string literal.
+  var isString: Bool {
+    if case .literal(.string) = kind { return true }
+    return false
+  }
+
   /// The token as a diagnostic names it.
   public var display: String {
     switch kind {

@@ -205,6 +205,14 @@ extension Parser {
         position += 1
         return try node(.literal(.double(number * unit)), at: location)
       }
+      if let unit = current.identifier?.lowercased(),
+        ["month", "months", "year", "years"].contains(unit),
+        current.location.line == location.line
+      {
+        throw ScriptError(
+          "\(unit) is not a duration the runner takes: months and years have no fixed number of"
+            + " seconds; write days or weeks (30 days, 52 weeks)", at: current.location)
+      }
       return try node(.literal(value), at: location)
     case .variable(let name):
       position += 1
@@ -213,6 +221,9 @@ extension Parser {
       let closing = token.isSymbol("{") ? "}" : "]"
       position += 1
       skipNewlines()
+      if token.isSymbol("{"), peek().isSymbol(":"), current.identifier != nil || current.isString {
+        return try node(.object(try parseObjectFields()), at: location)
+      }
       var elements: [Expression] = []
       while !accept(symbol: closing) {
         elements.append(try parseAdditive())
@@ -295,6 +306,37 @@ extension Parser {
 }
 
 extension Parser {
+  /// The `name: value` pairs of a `{…}` literal, after its `{`, through its `}`; a name is an
+  /// identifier or a string.
+  private mutating func parseObjectFields() throws -> [ObjectField] {
+    var fields: [ObjectField] = []
+    while !accept(symbol: "}") {
+      let location = current.location
+      let name: String
+      if let identifier = current.identifier {
+        name = identifier
+      } else if case .literal(.string(let text)) = current.kind {
+        name = text
+      } else {
+        throw ScriptError(
+          "expected a field name in the {field: value} literal, found \(current.display)",
+          at: location)
+      }
+      position += 1
+      try expect(symbol: ":", "after the field name \(name)")
+      skipNewlines()
+      fields.append(ObjectField(name: name, at: location, value: try parseAdditive()))
+      skipNewlines()
+      if !accept(symbol: ",") && !current.isSymbol("}") {
+        throw ScriptError(
+          "expected ',' or '}' in the {field: value} literal, found \(current.display)",
+          at: current.location)
+      }
+      skipNewlines()
+    }
+    return fields
+  }
+
   /// Seconds per unit of a duration literal (`7 days`).
   static let durationUnits: [String: Double] = [
     "second": 1, "seconds": 1, "minute": 60, "minutes": 60, "hour": 3600, "hours": 3600,

@@ -143,6 +143,7 @@ extension Parser {
       skipNewlines()
       while !accept(symbol: "}") {
         let (name, location) = try expectIdentifier("an attribute or relationship name")
+        try checkNoPath(after: name)
         try expect(symbol: ":", "after '\(name)'")
         let value = try parseValueExpression()
         values.append((name, value, location))
@@ -160,6 +161,16 @@ extension Parser {
       variable: nil, entity: entity, entityLocation: entityLocation, values: values)
   }
 
+  /// Throws at a `.` after the property name of an assignment (`place.city = …`): only whole
+  /// properties are assigned.
+  private func checkNoPath(after name: String) throws {
+    guard current.isSymbol(".") else { return }
+    throw ScriptError(
+      "only a whole property is assigned, not '\(name).…': give a Codable value whole"
+        + " (\(name): {field: value, …}), and change a related object with its own update",
+      at: current.location)
+  }
+
   private mutating func parseUpdate() throws -> UpdateStatement {
     let target = try parseTarget(clauses: [])
     continueClause(["set"])
@@ -169,6 +180,7 @@ extension Parser {
     var assignments: [(name: String, value: Expression, location: SourceLocation)] = []
     repeat {
       let (name, location) = try expectIdentifier("an attribute or relationship name")
+      try checkNoPath(after: name)
       try expect(symbol: "=", "after '\(name)'")
       assignments.append((name, try parseValueExpression(), location))
     } while accept(symbol: ",")

@@ -36,7 +36,9 @@ public struct Parser {
       let statement = try parseStatement()
       guard current.kind == .newline || current.isSymbol(";") || current.kind == .end else {
         throw ScriptError(
-          "expected the end of the statement, found \(current.display)", at: current.location)
+          "expected the end of the statement, found \(current.display)"
+            + Suggestion.hint(for: current.identifier ?? "", among: Self.clauseWords),
+          at: current.location)
       }
       return statement
     } catch let error as ScriptError {

@@ -16,7 +16,7 @@ extension Binder {
     _ comparison: Comparison, _ lhsIn: Bound, _ lhsType: StaticType
   ) throws -> Bound {
     var lhs = lhsIn
-    var (rhs, rhsType) = try bind(comparison.rhs)
+    var (rhs, rhsType) = try bindOperand(comparison.rhs)
     var options: String.CompareOptions = []
     if comparison.caseInsensitive { options.insert(.caseInsensitive) }
     if comparison.diacriticInsensitive { options.insert(.diacriticInsensitive) }
@@ -143,7 +143,9 @@ extension Binder {
           relationship.isToMany ? .objects(destination) : .object(destination)
         )
       }
-      throw ScriptError("\(entity.name) has no attribute or relationship '\(name)'", at: location)
+      throw ScriptError(
+        "\(entity.name) has no attribute or relationship '\(name)'"
+          + entity.missingMemberHint(name), at: location)
     default:
       throw ScriptError(
         "'\(name)' is reached through a second to-many step; use SUBQUERY", at: location)
@@ -255,6 +257,7 @@ extension Binder {
     case .variable(let name): return "$\(name)"
     case .cast(let base, let name): return "(\(describe(base)) AS \(name))"
     case .count(let base): return "\(describe(base)).@count"
+    case .arithmetic: return "\(expression)"
     default: return "the value"
     }
   }
@@ -286,6 +289,22 @@ extension Binder {
       return Pattern(try NSRegularExpression(pattern: source, options: regexOptions))
     } catch {
       throw ScriptError("invalid regular expression '\(text)'", at: location)
+    }
+  }
+}
+
+extension Binder {
+  /// The right operand of a comparison; a bare word that names no property (`name == Rome`)
+  /// is most likely text without its quotes, and the error says so.
+  fileprivate mutating func bindOperand(_ expression: Expression) throws -> (Bound, StaticType) {
+    do {
+      return try bind(expression)
+    } catch let error as ScriptError {
+      guard case .member(let base, let name) = expression.kind, case .this = base.kind,
+        error.message.hasSuffix("has no attribute or relationship '\(name)'")
+      else { throw error }
+      throw ScriptError(
+        error.message + "; text is written in quotes: \"\(name)\"", at: error.location)
     }
   }
 }

@@ -2,18 +2,28 @@ import Foundation
 import ModelGraphCore
 
 extension Binder {
-  /// `date ± seconds` and `date - date` (in seconds) over constants, folded to a constant so
-  /// the engine compares a column with a value (`startDate > now() - 7 days` can use an index).
+  /// `date ± seconds`, `seconds + date` and `date - date` (in seconds). Over constants it is
+  /// folded to a constant so the engine compares a column with a value (`startDate > now() -
+  /// 7 days` can use an index); over key paths (`startDate + 3 days < endDate`, `endDate -
+  /// startDate > 7 days`) the runner computes it on the engine's candidates.
   ///
-  /// - Throws: ``ScriptError`` at `location` for a key path operand or another operator.
+  /// - Throws: ``ScriptError`` at `location` for another operator or operand.
   func dateArithmetic(
     _ left: Bound, _ leftType: StaticType, _ op: QueryArithmeticOperator, _ right: Bound,
     _ rightType: StaticType, at location: SourceLocation
   ) throws -> (Bound, StaticType) {
     guard case .constant(let a) = left, case .constant(let b) = right else {
-      throw ScriptError(
-        "date arithmetic needs constants (now() - 7 days, 2026-05-01 + 2 hours); compare the"
-          + " attribute with the result", at: location)
+      let date = StaticType.scalar(.date)
+      switch op {
+      case .add where leftType == date && rightType.isNumeric,
+        .subtract where leftType == date && rightType.isNumeric,
+        .add where leftType.isNumeric && rightType == date:
+        return (.dateArithmetic(left, op, right), date)
+      case .subtract where leftType == date && rightType == date:
+        return (.dateArithmetic(left, op, right), .scalar(.double))
+      default:
+        throw unsupported(leftType, op, rightType, at: location)
+      }
     }
     if a.isNull || b.isNull { return (.constant(.null), .scalar(.date)) }
     switch (a, b) {
@@ -34,7 +44,14 @@ extension Binder {
     default:
       break
     }
-    throw ScriptError(
+    throw unsupported(leftType, op, rightType, at: location)
+  }
+
+  private func unsupported(
+    _ leftType: StaticType, _ op: QueryArithmeticOperator, _ rightType: StaticType,
+    at location: SourceLocation
+  ) -> ScriptError {
+    ScriptError(
       "'\(op.rawValue)' cannot combine \(leftType) and \(rightType); a date takes + or - a"
         + " number of seconds (7 days, 2 hours), and - another date", at: location)
   }

@@ -11,9 +11,9 @@ struct Binder {
   let scriptVariables: [String: ObjectKey]
   var scopes: [String: (index: Int, type: StaticType)] = [:]
   var nextVariable = 1
-  /// A stored value of a field of a Codable type or field path (`city` of `Address` or of
-  /// `Address.geo`), from which the field's type is read; `nil` where no data is at hand.
-  var sampleField: ((String, String) -> ImportValue?)?
+  /// The shape of a Codable type or field path (`Address`, `Address.geo`) inferred from the
+  /// stored values, from which a field's type is read; `nil` where no data is at hand.
+  var compositeShape: ((String) -> CompositeShape?)?
 
   init(catalog: SchemaCatalog, root: Int?, scriptVariables: [String: ObjectKey]) {
     self.catalog = catalog
@@ -89,6 +89,10 @@ struct Binder {
       let target = try entity(name, at: location)
       try checkRelated(type, target, at: location)
       return (.typeTest(bound, name, isExact: isExact), .scalar(.bool))
+    case .object:
+      throw ScriptError(
+        "a {field: value} literal is the value of a Codable attribute in insert or update;"
+          + " it cannot be used here", at: location)
     case .subquery(let collection, let name, let body):
       let (bound, type) = try bind(collection)
       guard case .objects(let element) = type else {
@@ -173,7 +177,9 @@ struct Binder {
           relationship.isToMany ? .objects(destination) : .object(destination)
         )
       }
-      throw ScriptError("\(entity.name) has no attribute or relationship '\(name)'", at: location)
+      throw ScriptError(
+        "\(entity.name) has no attribute or relationship '\(name)'"
+          + entity.missingMemberHint(name), at: location)
     case .objects:
       throw ScriptError(
         "'\(name)' is reached through a to-many relationship; use ANY, ALL, NONE, @count or"

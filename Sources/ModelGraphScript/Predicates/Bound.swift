@@ -64,6 +64,9 @@ indirect enum Bound {
   case subquery(Bound, variable: Int, Bound)
   case query(entity: Int, Bound?)
   case arithmetic(Bound, QueryArithmeticOperator, Bound)
+  /// `date ± seconds` or `date - date` over a key path, computed by the runner (the engine's
+  /// arithmetic takes numbers only).
+  case dateArithmetic(Bound, QueryArithmeticOperator, Bound)
   case negate(Bound)
   case compare(Bound, Comparison.Operator, Bound, options: String.CompareOptions, pattern: Pattern?)
   case quantified(Comparison.Quantifier, Bound, variable: Int, Bound)

@@ -2,13 +2,13 @@ import Foundation
 import ModelGraphCore
 
 /// Fields of Codable (composite) values, which the engine stores as their JSON: a field's
-/// value read from the JSON, and its type read from a stored value (the file's schema records
-/// only the type's name). Numbers read as `Double`; a nested value stays JSON.
+/// value read from the JSON (`nil` where a value lacks the field), its type read from the
+/// shape of the stored values (the file's schema records only the type's name). Numbers read
+/// as `Double`; a nested value stays JSON.
 enum CompositeField {
   /// The value of field `name` in the JSON of `value` (`nil` when absent or not JSON).
   static func value(of name: String, in value: ModelValue) -> ModelValue {
-    guard case .data(let data) = value,
-      case .object(let fields)? = try? JSONDecoder().decode(ImportValue.self, from: data),
+    guard case .data(let data) = value, case .object(let fields)? = ImportValue(json: data),
       let field = fields[name]
     else { return .null }
     return modelValue(field)
@@ -26,38 +26,42 @@ enum CompositeField {
     case .object: return (try? JSONEncoder().encode(value)).map { .data($0) } ?? .null
     }
   }
-
-  /// The type of a JSON value as a field's static type; `typeName` names a nested value.
-  static func type(of value: ImportValue, typeName: String) -> ValueType? {
-    switch value {
-    case .bool: return .bool
-    case .int, .double: return .double
-    case .string: return .string
-    case .object: return .composite(typeName)
-    case .array(let values):
-      guard let first = values.first, let element = type(of: first, typeName: typeName) else {
-        return nil
-      }
-      return .array(element)
-    case .null, .text: return nil
-    }
-  }
 }
 
 extension Binder {
-  /// The type of field `name` of the Codable type (or field path) `typeName`, read from a
-  /// stored value.
+  /// The type of field `name` of the Codable type (or field path) `typeName`, from the shape
+  /// of the stored values (see ``CompositeShape``).
   ///
-  /// - Throws: ``ScriptError`` at `location` when no stored value has the field.
+  /// - Throws: ``ScriptError`` at `location` when no stored value has the field, or its
+  ///   values disagree in kind or are all `nil`.
   func fieldType(_ name: String, of typeName: String, at location: SourceLocation) throws
     -> StaticType
   {
-    guard let field = sampleField?(typeName, name),
-      let type = CompositeField.type(of: field, typeName: "\(typeName).\(name)")
-    else {
+    let prefix = "cannot read the field '\(name)' of \(typeName): "
+    guard let shape = compositeShape?(typeName), shape.values > 0 else {
       throw ScriptError(
-        "cannot read the field '\(name)' of \(typeName): no stored \(typeName) value has it"
-          + " (the runner reads a Codable value's fields from its stored JSON)", at: location)
+        prefix + "no \(typeName) value is stored (the runner reads a Codable value's fields"
+          + " from the stored JSON)", at: location)
+    }
+    guard let field = shape.fields[name] else {
+      let known = shape.fields.isEmpty ? "none has fields" : "their fields: \(shape.fieldList)"
+      throw ScriptError(
+        prefix + "none of the \(shape.values) stored \(typeName) values has it (\(known))",
+        at: location)
+    }
+    guard field.conflicts.isEmpty, let kind = field.kind else {
+      let kinds = ([field.kind?.name ?? "nil"] + field.conflicts).joined(separator: ", ")
+      throw ScriptError(
+        prefix
+          + (field.kind == nil
+            ? "it is nil in every stored value, so its type is unknown"
+            : "its stored values hold different kinds (\(kinds))"),
+        at: location)
+    }
+    guard let type = kind.valueType(path: "\(typeName).\(name)") else {
+      throw ScriptError(
+        prefix + "it is an empty list in every stored value, so its elements' type is unknown",
+        at: location)
     }
     return .scalar(type)
   }

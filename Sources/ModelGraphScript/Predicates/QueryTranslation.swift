@@ -19,7 +19,7 @@ enum QueryTranslation {
     case .count(let base):
       if case .subquery = base { return nil }
       return translate(base).map { .count($0) }
-    case .subquery, .query, .field: return nil
+    case .subquery, .query, .field, .dateArithmetic: return nil
     case .arithmetic(let lhs, let op, let rhs):
       guard let left = translate(lhs), let right = translate(rhs) else { return nil }
       return .arithmetic(left, op, right)

@@ -35,6 +35,13 @@ struct Completer {
   var classes: [String: Members]
   /// The entries of a directory (`.` for the current one), directories with a trailing `/`.
   var listDirectory: (String) -> [String] = Completer.entries
+  /// The fields of a Codable value, for a relationship destination that starts with
+  /// ``codablePrefix`` (`{}Address`): nested values as relationships, read only when Tab
+  /// reaches one.
+  var codableFields: ((String) -> Members?)? = nil
+
+  /// Marks a destination that is a Codable type's path, not a class.
+  static let codablePrefix = "{}"
 
   /// Dot-commands whose first argument is a file.
   private static let fileCommands: Set<String> = ["read", "import", "output", "once", "open"]
@@ -111,13 +118,25 @@ struct Completer {
     return Completion(start: start, candidates: Self.matching(classNames + Self.clauses, word))
   }
 
-  /// The files and directories whose path starts with `typed`.
+  /// The files and directories whose path starts with `typed`, without the journal and lock
+  /// file beside a store (`trips.mgs-journal`, `trips.mgs.lock`), which no command reads.
   private func files(matching typed: String) -> [String] {
     let slash = typed.lastIndex(of: "/")
     let directory = slash.map { String(typed[...$0]) } ?? ""
     let prefix = slash.map { String(typed[typed.index(after: $0)...]) } ?? typed
-    return listDirectory(directory.isEmpty ? "." : directory)
-      .filter { $0.hasPrefix(prefix) && (prefix.hasPrefix(".") || !$0.hasPrefix(".")) }
+    let names = listDirectory(directory.isEmpty ? "." : directory)
+    let present = Set(names)
+    let companion = { (name: String) in
+      for suffix in ["-journal", ".lock"] where name.hasSuffix(suffix) {
+        if present.contains(String(name.dropLast(suffix.count))) { return true }
+      }
+      return false
+    }
+    return
+      names
+      .filter {
+        $0.hasPrefix(prefix) && (prefix.hasPrefix(".") || !$0.hasPrefix(".")) && !companion($0)
+      }
       .map { directory + $0 }.sorted()
   }
 
@@ -154,7 +173,7 @@ struct Completer {
     }
     for name in rest {
       guard let destination = current.relationships.first(where: { $0.name == name })?.destination,
-        let next = classes[destination]
+        let next = classes[destination] ?? codableFields?(destination)
       else { return nil }
       current = next
     }

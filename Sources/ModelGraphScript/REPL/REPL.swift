@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -36,15 +38,28 @@ public struct REPL {
       case .cancelled:
         pendingLines = []
       case .line(let line):
-        editor.remember(line)
         pendingLines.append(line)
         let source = pendingLines.joined(separator: "\n")
         guard Self.isComplete(source) else { continue }
+        for entry in Self.historyEntries(pendingLines) { editor.remember(entry) }
         pendingLines = []
         number += 1
         runner.run(source, path: "<repl:\(number)>")
       }
     }
+  }
+
+  /// What the history keeps of a statement typed on `lines`: one entry, the lines joined by
+  /// spaces, so that Up recalls the whole statement (as sqlite3 does); the lines one by one
+  /// when joining would change the statement (a `--` comment would swallow what follows).
+  static func historyEntries(_ lines: [String]) -> [String] {
+    guard lines.count > 1 else { return lines }
+    let joined = lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+      .joined(separator: " ")
+    let kinds = { (text: String) in
+      Lexer.tokens(of: text).map(\.kind).filter { $0 != .newline }
+    }
+    return kinds(joined) == kinds(lines.joined(separator: "\n")) ? [joined] : lines
   }
 
   /// Whether `source` closes every brace, bracket and parenthesis it opens (strings and

@@ -4,6 +4,9 @@ import ModelGraphCore
 struct SchemaPrinter {
   let schema: ScriptSchema
   let catalog: SchemaCatalog
+  /// The shape of a Codable type inferred from its stored values, shown as a comment after
+  /// an attribute of that type (`nil`: no comment).
+  var shape: ((String) -> CompositeShape?)? = nil
 
   /// Every class, or only `name`.
   func text(only name: String?, at location: SourceLocation) throws -> String {
@@ -36,6 +39,13 @@ struct SchemaPrinter {
       if indexed.contains(attribute.name) { line += " index" }
       if attribute.preservesValueOnDeletion { line += " preserve" }
       if let value = defaults[attribute.name] { line += " = \(literal(value))" }
+      if case .composite(let type) = attribute.valueType, let shape = shape?(type) {
+        line +=
+          shape.values == 0
+          ? "  -- Codable; no stored value shows its fields"
+          : "  -- Codable \(shape.description), inferred from \(shape.values) stored value"
+            + (shape.values == 1 ? "" : "s")
+      }
       text += line + "\n"
     }
     for relationship in description.relationships {

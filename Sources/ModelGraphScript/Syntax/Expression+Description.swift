@@ -15,6 +15,10 @@ extension Expression: CustomStringConvertible {
       }
     case .list(let elements):
       return "{" + elements.map { $0.render(nested: false) }.joined(separator: ", ") + "}"
+    case .object(let fields):
+      return "{"
+        + fields.map { "\($0.name): \($0.value.render(nested: false))" }
+        .joined(separator: ", ") + "}"
     case .this: return "self"
     case .variable(let name): return "$\(name)"
     case .member(let base, let name):

@@ -39,6 +39,8 @@ public struct Expression: Sendable, Hashable {
     case not(Expression)
     /// `base IS Entity` (or `IS ONLY Entity` for exactly the class).
     case typeTest(Expression, String, isExact: Bool)
+    /// `{name: value, …}`: a Codable value, for a Codable attribute in `insert` and `update`.
+    case object([ObjectField])
   }
 
   /// What the expression is.
@@ -70,8 +72,26 @@ public struct Expression: Sendable, Hashable {
     case .arithmetic(let lhs, _, let rhs): operands = [lhs, rhs]
     case .compare(let comparison): operands = [comparison.lhs, comparison.rhs]
     case .and(let list), .or(let list): operands = list
+    case .object(let fields): operands = fields.map(\.value)
     }
     return 1 + (operands.map(\.depth).max() ?? 0)
+  }
+}
+
+/// One `name: value` of a `{name: value, …}` literal.
+public struct ObjectField: Sendable, Hashable {
+  /// The field's name.
+  public var name: String
+  /// Where the name is.
+  public var location: SourceLocation
+  /// The field's value.
+  public var value: Expression
+
+  /// Makes a field.
+  public init(name: String, at location: SourceLocation, value: Expression) {
+    self.name = name
+    self.location = location
+    self.value = value
   }
 }
 

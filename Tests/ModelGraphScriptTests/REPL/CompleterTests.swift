@@ -49,6 +49,18 @@ struct CompleterTests {
     #expect(files.complete(".import trips.csv Tr").candidates == ["Trip"])
   }
 
+  @Test("a store's journal and lock file are not offered (found walking through the REPL)")
+  func storeCompanions() {
+    var files = completer
+    files.listDirectory = { _ in
+      ["trips.mgs", "trips.mgs-journal", "trips.mgs.lock", "notes-journal", "old.lock"]
+    }
+    #expect(files.complete(".open tr").candidates == ["trips.mgs"])
+    // Without the store beside them they are ordinary files.
+    #expect(files.complete(".read no").candidates == ["notes-journal"])
+    #expect(files.complete(".read ol").candidates == ["old.lock"])
+  }
+
   @Test("the completion replaces the word before the cursor")
   func start() {
     #expect(completer.complete("fetch Trip where na").start == 17)
@@ -77,5 +89,16 @@ struct CompleterTests {
     #expect(second.entries == ["fetch Trip", "count Trip"])
     let short = History(file: file, limit: 1)
     #expect(short.entries == ["count Trip"])
+  }
+
+  @Test("history keeps a multi-line statement as one line, unless a comment would swallow it")
+  func multiLineEntries() {
+    #expect(REPL.historyEntries(["count Trip"]) == ["count Trip"])
+    #expect(
+      REPL.historyEntries(["insert Trip {", "  name: \"Oslo\",", "  days: 3", "}"])
+        == ["insert Trip { name: \"Oslo\", days: 3 }"])
+    #expect(
+      REPL.historyEntries(["insert Trip { -- the first", "name: \"Oslo\" }"])
+        == ["insert Trip { -- the first", "name: \"Oslo\" }"])
   }
 }

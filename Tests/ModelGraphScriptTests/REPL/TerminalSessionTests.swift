@@ -74,6 +74,20 @@ struct TerminalSessionTests {
     #expect(second.waitForExit() == 0)
   }
 
+  @Test("a statement typed over several lines comes back whole with Up (found in a walkthrough)")
+  func multiLineHistory() throws {
+    let terminal = try PseudoTerminal(environment: ["MODELGRAPH_HISTORY": ""])
+    #expect(terminal.waitForLine(prompt))
+    terminal.type("entity Trip {\r")
+    #expect(terminal.waitForLine("       ...> "))
+    terminal.type("  name: String\r}\r")
+    #expect(terminal.waitForLine(prompt))
+    terminal.type("\u{1B}[A")
+    #expect(terminal.waitForLine(prompt + "entity Trip { name: String }"))
+    terminal.type("\u{15}.quit\r")
+    #expect(terminal.waitForExit() == 0)
+  }
+
   @Test("a bracketed paste of several lines runs them in order; its tabs do not complete")
   func paste() throws {
     let terminal = try PseudoTerminal(environment: ["MODELGRAPH_HISTORY": ""])

@@ -1,0 +1,171 @@
+import ModelGraphCore
+
+/// The fields of a Codable type as the runner infers them from every stored value of it: the
+/// file's schema records only the type's name, and a value's JSON (as Swift's `JSONEncoder`
+/// writes it) names its fields but not their Swift types. So numbers are `Number` (an `Int`
+/// and a whole `Double` encode alike), a field missing or `null` in some values is optional,
+/// and a field whose values disagree in kind is reported as mixed.
+struct CompositeShape: Equatable {
+  /// What the values of one field hold.
+  indirect enum Kind: Equatable {
+    /// `true` or `false`.
+    case bool
+    /// A number; `whole` when every value read was a whole number.
+    case number(whole: Bool)
+    /// A string.
+    case string
+    /// A nested Codable value.
+    case object(CompositeShape)
+    /// A list, of elements of a kind (`nil` when every list read was empty).
+    case array(Kind?)
+  }
+
+  /// One field across the values read.
+  struct Field: Equatable {
+    /// The values holding the field with a value other than `null`.
+    var present = 0
+    /// The values holding the field as `null`.
+    var nulls = 0
+    /// The kind of its values (`nil` when every one was `null`).
+    var kind: Kind?
+    /// The kinds seen besides ``kind`` when the values disagree.
+    var conflicts: [String] = []
+
+    mutating func add(_ value: ImportValue) {
+      guard let other = Kind(value) else {
+        nulls += 1
+        return
+      }
+      present += 1
+      guard let known = kind else {
+        kind = other
+        return
+      }
+      if let merged = known.merged(with: other) {
+        kind = merged
+      } else if !conflicts.contains(other.name) {
+        conflicts.append(other.name)
+      }
+    }
+  }
+
+  /// The values read (objects or not).
+  var values = 0
+  /// The values that were not JSON objects (a Codable enum stores a string, for one).
+  var nonObjects = 0
+  /// The fields, by name.
+  var fields: [String: Field] = [:]
+
+  /// Adds one stored value to the shape.
+  mutating func add(_ value: ImportValue) {
+    values += 1
+    guard case .object(let members) = value else {
+      nonObjects += 1
+      return
+    }
+    for (name, member) in members { fields[name, default: Field()].add(member) }
+  }
+
+  /// Whether a value may leave `field` out or `null`: some value read did.
+  func isOptional(_ field: Field) -> Bool { field.present < values }
+
+  /// The field names, sorted, for messages.
+  var fieldList: String { fields.keys.sorted().joined(separator: ", ") }
+
+  /// The shape as `{name: Kind, other: Kind?}`.
+  var description: String {
+    let members = fields.keys.sorted().map { name -> String in
+      let field = fields[name]!
+      let kind = ([field.kind?.name ?? "nil"] + field.conflicts).joined(separator: "|")
+      return "\(name): \(kind)\(isOptional(field) && field.kind != nil ? "?" : "")"
+    }
+    return "{" + members.joined(separator: ", ") + "}"
+  }
+}
+
+extension CompositeShape.Kind {
+  /// The kind of a JSON value, or `nil` for `null`.
+  init?(_ value: ImportValue) {
+    switch value {
+    case .null: return nil
+    case .bool: self = .bool
+    case .int: self = .number(whole: true)
+    case .double(let number): self = .number(whole: number.rounded() == number)
+    case .string, .text: self = .string
+    case .object:
+      var shape = CompositeShape()
+      shape.add(value)
+      self = .object(shape)
+    case .array(let elements):
+      var element: Self?
+      for item in elements {
+        guard let kind = Self(item) else { continue }
+        guard let known = element else {
+          element = kind
+          continue
+        }
+        guard let merged = known.merged(with: kind) else { return nil }
+        element = merged
+      }
+      self = .array(element)
+    }
+  }
+
+  /// The kind covering both, or `nil` when they disagree (a string and a number).
+  func merged(with other: Self) -> Self? {
+    switch (self, other) {
+    case (.bool, .bool): return .bool
+    case (.string, .string): return .string
+    case (.number(let a), .number(let b)): return .number(whole: a && b)
+    case (.object(var shape), .object(let more)):
+      shape.values += more.values
+      shape.nonObjects += more.nonObjects
+      for (name, field) in more.fields {
+        var mergedField = shape.fields[name] ?? CompositeShape.Field()
+        mergedField.present += field.present
+        mergedField.nulls += field.nulls
+        mergedField.conflicts += field.conflicts.filter { !mergedField.conflicts.contains($0) }
+        if let kind = field.kind {
+          if let known = mergedField.kind {
+            if let both = known.merged(with: kind) {
+              mergedField.kind = both
+            } else if !mergedField.conflicts.contains(kind.name) {
+              mergedField.conflicts.append(kind.name)
+            }
+          } else {
+            mergedField.kind = kind
+          }
+        }
+        shape.fields[name] = mergedField
+      }
+      return .object(shape)
+    case (.array(let a), .array(let b)):
+      guard let a else { return .array(b) }
+      guard let b else { return .array(a) }
+      return a.merged(with: b).map { .array($0) }
+    default: return nil
+    }
+  }
+
+  /// The kind as `.schema` and messages show it.
+  var name: String {
+    switch self {
+    case .bool: "Bool"
+    case .number: "Number"
+    case .string: "String"
+    case .object(let shape): shape.description
+    case .array(let element): "[\(element?.name ?? "?")]"
+    }
+  }
+
+  /// The kind as the runner's static type; `path` names a nested value's type.
+  func valueType(path: String) -> ValueType? {
+    switch self {
+    case .bool: .bool
+    case .number: .double
+    case .string: .string
+    case .object: .composite(path)
+    case .array(let element): element?.valueType(path: path).map { .array($0) }
+    }
+  }
+}
