@@ -23,6 +23,12 @@ struct ByteReader {
       code, path: path, section: section, offset: fileOffset + position, message: message)
   }
 
+  /// An error at `position` of the bytes read (not the reader's position).
+  func error(_ message: String, at position: Int) -> SnapshotError {
+    SnapshotError(
+      .malformed, path: path, section: section, offset: fileOffset + position, message: message)
+  }
+
   /// Fails unless `count` more bytes remain.
   func require(_ count: Int) throws {
     guard count >= 0, count <= remaining else {

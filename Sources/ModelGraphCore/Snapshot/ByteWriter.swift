@@ -15,6 +15,15 @@ struct ByteWriter {
     bytes.append(contentsOf: raw)
   }
 
+  /// Appends `count` bytes that `body` fills in (they start zeroed).
+  mutating func appendUninitialized(
+    _ count: Int, _ body: (UnsafeMutableRawBufferPointer) -> Void
+  ) {
+    let start = bytes.count
+    bytes.append(contentsOf: repeatElement(0, count: count))
+    bytes.withUnsafeMutableBytes { body(UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
+  }
+
   mutating func append(string: String) {
     var string = string
     string.withUTF8 { utf8 in

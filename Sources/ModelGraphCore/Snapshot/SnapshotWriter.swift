@@ -95,7 +95,7 @@ public enum SnapshotWriter {
           $0.append(UInt32(index))
           $0.append(role.rawValue)
           $0.append(UInt32(slot))
-          column.encode(into: &$0)
+          column.encode(into: &$0, format: formatVersion)
         }
       }
     }

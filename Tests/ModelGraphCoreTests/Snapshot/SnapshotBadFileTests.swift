@@ -115,7 +115,7 @@ struct SnapshotBadFileTests {
     var forge = SnapshotForge(
       SnapshotWriter.encode(
         try SnapshotReader.decode(file, path: "good.mgs"),
-        lineage: SnapshotLineage(generation: 7, previous: 3)))
+        lineage: SnapshotLineage(generation: 7, previous: 3), formatVersion: 3))
     let lineage = try #require(forge.blocks.firstIndex { $0.kind == 4 })
     #expect(forge.blocks[lineage].payload.count == 16)
     forge.blocks.remove(at: lineage)
@@ -135,10 +135,10 @@ struct SnapshotBadFileTests {
   @Test("a future format version is refused as unsupported, naming the version")
   func futureVersion() throws {
     var forge = SnapshotForge(file)
-    forge.header[8] = 4
+    forge.header[8] = 5
     let error = try #require(failure(forge.assemble()))
     #expect(error.code == .unsupportedVersion && error.offset == 8)
-    #expect(error.message.contains("version 4"))
+    #expect(error.message.contains("version 5"))
     forge.header[8] = 3
     forge.header[12] = 1
     let flags = try #require(failure(forge.assemble()))

@@ -1,0 +1,338 @@
+/// The whole-column layouts of format version 4, for the column types that are not raw memory
+/// but hold most of a store: strings as one UTF-8 arena plus offsets, `Bool` as bytes, to-one
+/// keys as raw keys and to-many keys as their lengths plus one array of raw keys.
+///
+/// Each function sees the column's values chunk by chunk, so no value is boxed; the readers check
+/// every length and offset against the bytes that remain before anything is allocated.
+enum ColumnLayout {
+  /// Whether `type` has a version 4 layout here (the others are coded value by value).
+  static func handles(_ type: Any.Type) -> Bool {
+    type == String.self || type == String?.self || type == Bool.self
+      || type == ObjectKey?.self || type == [ObjectKey].self
+  }
+
+  /// Writes `column`'s values (the row count is already written); `false` when its type has no
+  /// layout here.
+  static func encode(_ column: AnyColumn, into writer: inout ByteWriter) -> Bool {
+    switch column {
+    case let strings as Column<String>: encodeStrings(strings, into: &writer)
+    case let strings as Column<String?>: encodeStrings(strings, into: &writer)
+    case let flags as Column<Bool>: encodeBools(flags, into: &writer)
+    case let keys as Column<ObjectKey?>: encodeKeys(keys, into: &writer)
+    case let lists as Column<[ObjectKey]>: encodeKeyLists(lists, into: &writer)
+    default: return false
+    }
+    return true
+  }
+
+  /// Reads `count` values into `column` (grown to `count` rows of placeholders); `false` when
+  /// its type has no layout here.
+  static func decode(_ column: AnyColumn, count: Int, from reader: inout ByteReader) throws
+    -> Bool
+  {
+    switch column {
+    case let strings as Column<String>: try decodeStrings(strings, count: count, from: &reader)
+    case let strings as Column<String?>: try decodeStrings(strings, count: count, from: &reader)
+    case let flags as Column<Bool>: try decodeBools(flags, count: count, from: &reader)
+    case let keys as Column<ObjectKey?>: try decodeKeys(keys, count: count, from: &reader)
+    case let lists as Column<[ObjectKey]>: try decodeKeyLists(lists, count: count, from: &reader)
+    default: return false
+    }
+    return true
+  }
+
+  /// The fewest bytes a row takes in the layout of `type`, for checking the row count.
+  static func minimumRowSize(_ type: Any.Type) -> Int {
+    switch type {
+    case is String.Type, is [ObjectKey].Type: 4
+    case is Bool.Type: 1
+    case is ObjectKey?.Type: MemoryLayout<ObjectKey>.size
+    default: 0
+    }
+  }
+}
+
+// MARK: Strings
+
+/// A string column's layout: for an optional column a presence bitmap (bit `row % 8` of byte
+/// `row / 8`, 1 for a value, padding bits 0); then the offset width (4 or 8), the end offset of
+/// each row's UTF-8 bytes in the arena (an absent value's range is empty), the arena's length
+/// and the arena.
+protocol ArenaString {
+  /// The string, or `nil` for an absent value.
+  var arenaValue: String? { get }
+  /// The value of a present string.
+  init(arenaString: String)
+  /// The absent value; `nil` when the type has none.
+  static var arenaAbsent: Self? { get }
+}
+
+extension String: ArenaString {
+  var arenaValue: String? { self }
+  init(arenaString: String) { self = arenaString }
+  static var arenaAbsent: String? { nil }
+}
+
+extension Optional: ArenaString where Wrapped == String {
+  var arenaValue: String? { self }
+  init(arenaString: String) { self = arenaString }
+  static var arenaAbsent: String?? { .some(nil) }
+}
+
+extension ColumnLayout {
+  @_specialize(where Value == String)
+  @_specialize(where Value == String?)
+  static func encodeStrings<Value: ArenaString & ColumnValue>(
+    _ column: Column<Value>, into writer: inout ByteWriter
+  ) {
+    let count = column.count
+    let optional = Value.arenaAbsent != nil
+    var total = 0
+    column.forEachChunk { _, values in
+      for value in values { total += value.arenaValue?.utf8.count ?? 0 }
+    }
+    if optional {
+      writer.appendUninitialized((count + 7) / 8) { bitmap in
+        bitmap.initializeMemory(as: UInt8.self, repeating: 0)
+        column.forEachChunk { start, values in
+          for (index, value) in values.enumerated() where value.arenaValue != nil {
+            let row = start + index
+            bitmap[row >> 3] |= UInt8(1) << (row & 7)
+          }
+        }
+      }
+    }
+    let width = total <= Int(UInt32.max) ? 4 : 8
+    writer.append(UInt8(width))
+    writer.appendUninitialized(count * width) { offsets in
+      var end = 0
+      var position = 0
+      column.forEachChunk { _, values in
+        for value in values {
+          end += value.arenaValue?.utf8.count ?? 0
+          if width == 4 {
+            offsets.storeBytes(
+              of: UInt32(truncatingIfNeeded: end).littleEndian, toByteOffset: position,
+              as: UInt32.self)
+          } else {
+            offsets.storeBytes(
+              of: UInt64(end).littleEndian, toByteOffset: position, as: UInt64.self)
+          }
+          position += width
+        }
+      }
+    }
+    writer.append(UInt64(total))
+    writer.appendUninitialized(total) { arena in
+      var position = 0
+      column.forEachChunk { _, values in
+        for value in values {
+          guard var string = value.arenaValue else { continue }
+          string.withUTF8 { utf8 in
+            UnsafeMutableRawBufferPointer(rebasing: arena[position..<position + utf8.count])
+              .copyMemory(from: UnsafeRawBufferPointer(utf8))
+            position += utf8.count
+          }
+        }
+      }
+    }
+  }
+
+  @_specialize(where Value == String)
+  @_specialize(where Value == String?)
+  static func decodeStrings<Value: ArenaString & ColumnValue>(
+    _ column: Column<Value>, count: Int, from reader: inout ByteReader
+  ) throws {
+    var bitmap: UnsafeRawBufferPointer?
+    if Value.arenaAbsent != nil {
+      let bits = try reader.readBytes((count + 7) / 8)
+      if count & 7 != 0, bits[bits.count - 1] >> (count & 7) != 0 {
+        throw reader.error("the presence bitmap has bits set past the last row")
+      }
+      bitmap = bits
+    }
+    let width = Int(try reader.read(UInt8.self))
+    guard width == 4 || width == 8 else {
+      throw reader.error("string offsets of \(width) bytes; 4 or 8 expected")
+    }
+    let offsetsStart = reader.position
+    let offsets = try reader.readBytes(count * width)
+    let arenaLength = try reader.readCount(minimumSize: 1)
+    let arena = try reader.readBytes(arenaLength)
+    var start = 0
+    var row = 0
+    try column.forEachChunkForWriting { values in
+      for index in values.indices {
+        let end =
+          width == 4
+          ? Int(
+            UInt32(littleEndian: offsets.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self)))
+          : Int(
+            truncatingIfNeeded: UInt64(
+              littleEndian: offsets.loadUnaligned(fromByteOffset: row * 8, as: UInt64.self)))
+        guard end >= start, end <= arenaLength else {
+          throw reader.error(
+            "row \(row)'s string ends at \(end), outside \(start)...\(arenaLength)",
+            at: offsetsStart + row * width)
+        }
+        if let bitmap, bitmap[row >> 3] & (UInt8(1) << (row & 7)) == 0 {
+          guard end == start else {
+            throw reader.error(
+              "row \(row) has no value but \(end - start) bytes", at: offsetsStart + row * width)
+          }
+          values[index] = Value.arenaAbsent!
+        } else {
+          let utf8 = UnsafeRawBufferPointer(rebasing: arena[start..<end])
+          guard
+            let string = String(validating: utf8.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+          else {
+            throw reader.error(
+              "row \(row)'s string is not valid UTF-8", at: offsetsStart + row * width)
+          }
+          values[index] = Value(arenaString: string)
+        }
+        start = end
+        row += 1
+      }
+    }
+    guard start == arenaLength else {
+      throw reader.error("the strings end at \(start), the arena at \(arenaLength)")
+    }
+  }
+}
+
+// MARK: Booleans and keys
+
+extension ColumnLayout {
+  /// One byte a row, 0 or 1.
+  static func encodeBools(_ column: Column<Bool>, into writer: inout ByteWriter) {
+    column.forEachChunk { _, values in writer.append(raw: UnsafeRawBufferPointer(values)) }
+  }
+
+  static func decodeBools(_ column: Column<Bool>, count: Int, from reader: inout ByteReader)
+    throws
+  {
+    let start = reader.position
+    let bytes = try reader.readBytes(count)
+    var row = 0
+    try column.forEachChunkForWriting { values in
+      for index in values.indices {
+        switch bytes[row] {
+        case 0: values[index] = false
+        case 1: values[index] = true
+        case let byte: throw reader.error("\(byte) is not a Bool", at: start + row)
+        }
+        row += 1
+      }
+    }
+  }
+
+  /// The key of an absent to-one value: every field all ones, which no object's key is.
+  static let absentKey = ObjectKey(entity: -1, row: -1, generation: UInt32.max)
+
+  /// Twelve bytes a row: entity, row and generation, or ``absentKey`` (keys are raw memory,
+  /// as ``RawSnapshotCoding`` copies them).
+  static func encodeKeys(_ column: Column<ObjectKey?>, into writer: inout ByteWriter) {
+    writer.appendUninitialized(column.count * keySize) { out in
+      var position = 0
+      column.forEachChunk { _, values in
+        for value in values {
+          out.storeBytes(of: value ?? absentKey, toByteOffset: position, as: ObjectKey.self)
+          position += keySize
+        }
+      }
+    }
+  }
+
+  /// The bytes of one key.
+  static let keySize = MemoryLayout<ObjectKey>.size
+
+  static func decodeKeys(_ column: Column<ObjectKey?>, count: Int, from reader: inout ByteReader)
+    throws
+  {
+    let start = reader.position
+    let bytes = try reader.readBytes(count * keySize)
+    var row = 0
+    try column.forEachChunkForWriting { values in
+      for index in values.indices {
+        let key = bytes.loadUnaligned(fromByteOffset: row * keySize, as: ObjectKey.self)
+        if key.entity == UInt32.max {
+          guard key == absentKey else {
+            throw reader.error("row \(row) holds \(key), not a key", at: start + row * keySize)
+          }
+          values[index] = nil
+        } else {
+          values[index] = key
+        }
+        row += 1
+      }
+    }
+  }
+
+  /// Each row's number of keys (4 bytes), the total number of keys (8 bytes), then every key
+  /// in row order (12 bytes each, as a to-one column holds them).
+  static func encodeKeyLists(_ column: Column<[ObjectKey]>, into writer: inout ByteWriter) {
+    var total = 0
+    writer.appendUninitialized(column.count * 4) { out in
+      var position = 0
+      column.forEachChunk { _, values in
+        for keys in values {
+          // A list of 4 G keys would take 48 GB of memory: the count always fits.
+          out.storeBytes(
+            of: UInt32(truncatingIfNeeded: keys.count).littleEndian, toByteOffset: position,
+            as: UInt32.self)
+          total += keys.count
+          position += 4
+        }
+      }
+    }
+    writer.append(UInt64(total))
+    writer.appendUninitialized(total * keySize) { out in
+      var position = 0
+      column.forEachChunk { _, values in
+        for keys in values {
+          keys.withUnsafeBytes { raw in
+            UnsafeMutableRawBufferPointer(rebasing: out[position..<position + raw.count])
+              .copyMemory(from: raw)
+            position += raw.count
+          }
+        }
+      }
+    }
+  }
+
+  static func decodeKeyLists(
+    _ column: Column<[ObjectKey]>, count: Int, from reader: inout ByteReader
+  ) throws {
+    let lengths = try reader.readBytes(count * 4)
+    let totalStart = reader.position
+    let total = try reader.readCount(minimumSize: keySize)
+    let keys = try reader.readBytes(total * keySize)
+    var sum = 0
+    for row in 0..<count {
+      sum += Int(
+        UInt32(littleEndian: lengths.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self)))
+    }
+    guard sum == total else {
+      throw reader.error("the rows hold \(sum) keys, the column says \(total)", at: totalStart)
+    }
+    var row = 0
+    var position = 0
+    column.forEachChunkForWriting { values in
+      for index in values.indices {
+        let length = Int(
+          UInt32(littleEndian: lengths.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self)))
+        if length > 0 {
+          let bytes = length * keySize
+          values[index] = [ObjectKey](unsafeUninitializedCapacity: length) { buffer, initialized in
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(
+              from: UnsafeRawBufferPointer(rebasing: keys[position..<position + bytes]))
+            initialized = length
+          }
+          position += bytes
+        }
+        row += 1
+      }
+    }
+  }
+}

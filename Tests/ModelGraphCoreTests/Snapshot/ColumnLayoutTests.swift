@@ -1,0 +1,197 @@
+import Foundation
+import Testing
+
+@testable import ModelGraphCore
+
+/// Format version 4's whole-column layouts (strings as an arena plus offsets, `Bool` bytes, raw
+/// keys, key lists), and the older versions still read.
+@Suite("Snapshot column layouts (format 4) and older versions")
+struct ColumnLayoutTests {
+  let store: Store
+  let file: [UInt8]
+
+  init() throws {
+    store = try SnapshotFixture.makeStore(trips: 13, deletions: 2)
+    file = SnapshotWriter.encode(store.version)
+  }
+
+  /// The offset of the layout in a column block's payload: entity, role, slot, row count.
+  let layout = 4 + 1 + 4 + 8
+
+  private func failure(_ bytes: [UInt8]) -> SnapshotError? {
+    do {
+      _ = try SnapshotReader.decode(bytes, path: "bad.mgs")
+      Issue.record("decoded without an error")
+      return nil
+    } catch let error as SnapshotError {
+      #expect(error.offset.map { $0 >= 0 && $0 <= bytes.count } == true)
+      return error
+    } catch {
+      Issue.record("not a SnapshotError: \(error)")
+      return nil
+    }
+  }
+
+  private func forged(_ change: (inout SnapshotForge) -> Void) throws -> SnapshotError {
+    var forge = SnapshotForge(file)
+    change(&forge)
+    return try #require(failure(forge.assemble()))
+  }
+
+  private func rows(_ forge: SnapshotForge, _ block: Int) -> Int {
+    Int(SnapshotForge.load(UInt64.self, forge.blocks[block].payload, 9))
+  }
+
+  @Test("a file of every format version, 1 to 4, reads back the same store", arguments: 1...4)
+  func everyVersion(format: Int) throws {
+    let old = SnapshotWriter.encode(
+      store.version, lineage: SnapshotLineage(generation: 5, previous: 4),
+      formatVersion: UInt32(format))
+    #expect(old[8] == UInt8(format))
+    let decoded = try SnapshotReader.decodeWithLineage(old, path: "old.mgs")
+    #expect(
+      SnapshotWriter.encode(decoded.version)
+        == SnapshotWriter.encode(store.version))
+    #expect(decoded.lineage.generation == (format >= 2 ? 5 : 0))
+  }
+
+  @Test("format 4 writes the layouts: string offsets, bitmap, Bool bytes, raw keys, key counts")
+  func layoutBytes() throws {
+    let forge = SnapshotForge(file)
+    let name = forge.column(entity: 0, role: 1, slot: 0)
+    let count = rows(forge, name)
+    let payload = forge.blocks[name].payload
+    #expect(payload[layout] == 4)
+    let arenaLength = Int(SnapshotForge.load(UInt64.self, payload, layout + 1 + count * 4))
+    #expect(payload.count == layout + 1 + count * 4 + 8 + arenaLength)
+    let lastEnd = Int(SnapshotForge.load(UInt32.self, payload, layout + 1 + (count - 1) * 4))
+    #expect(lastEnd == arenaLength)
+    let arena = String(decoding: payload.suffix(arenaLength), as: UTF8.self)
+    // Rows 0 and 1 were deleted: their strings are empty.
+    #expect(arena.hasPrefix("trip 3trip 4"))
+    let flag = forge.column(entity: 0, role: 1, slot: 4)
+    #expect(forge.blocks[flag].payload.count == layout + rows(forge, flag))
+    let stayTrip = forge.column(entity: 2, role: 2, slot: 0)
+    #expect(forge.blocks[stayTrip].payload.count == layout + 12 * rows(forge, stayTrip))
+    let note = forge.column(entity: 0, role: 1, slot: 2)
+    // Of the trips' rows 0 to 7 (0 and 1 deleted), rows 3, 4 and 7 hold a note (trips 4, 6 and
+    // 10); the bitmap comes first.
+    #expect(forge.blocks[note].payload[layout] == 0b1001_1000)
+  }
+
+  @Test("string offsets of 8 bytes read as those of 4")
+  func wideOffsets() throws {
+    var forge = SnapshotForge(file)
+    let name = forge.column(entity: 0, role: 1, slot: 0)
+    let count = rows(forge, name)
+    let payload = forge.blocks[name].payload
+    var wide = Array(payload[..<layout]) + [8]
+    for row in 0..<count {
+      let end = SnapshotForge.load(UInt32.self, payload, layout + 1 + row * 4)
+      SnapshotForge.append(UInt64(end), to: &wide)
+    }
+    wide += payload[(layout + 1 + count * 4)...]
+    forge.blocks[name].payload = wide
+    let decoded = try SnapshotReader.decode(forge.assemble(), path: "wide.mgs")
+    #expect(SnapshotWriter.encode(decoded) == file)
+  }
+
+  @Test("damaged string offsets, arenas and bitmaps give specific errors")
+  func hostileStrings() throws {
+    let width = try forged { forge in
+      forge.blocks[forge.column(entity: 0, role: 1, slot: 0)].payload[layout] = 3
+    }
+    #expect(width.code == .malformed && width.message.contains("4 or 8"))
+    #expect(width.section == "table Trip column name")
+    let beyond = try forged { forge in
+      forge.put(UInt32(1 << 30), block: forge.column(entity: 0, role: 1, slot: 0), at: layout + 1)
+    }
+    #expect(beyond.code == .malformed && beyond.message.contains("row 0's string ends"))
+    let backwards = try forged { forge in
+      let block = forge.column(entity: 0, role: 1, slot: 0)
+      let second = SnapshotForge.load(UInt32.self, forge.blocks[block].payload, layout + 5)
+      forge.put(second + 1, block: block, at: layout + 1)
+    }
+    #expect(backwards.code == .malformed && backwards.message.contains("row 1's string ends"))
+    let short = try forged { forge in
+      let block = forge.column(entity: 0, role: 1, slot: 0)
+      let count = rows(forge, block)
+      let at = layout + 1 + (count - 1) * 4
+      forge.put(
+        SnapshotForge.load(UInt32.self, forge.blocks[block].payload, at) - 1, block: block, at: at)
+    }
+    #expect(short.code == .malformed && short.message.contains("the arena at"))
+    let utf8 = try forged { forge in
+      let block = forge.column(entity: 0, role: 1, slot: 0)
+      forge.blocks[block].payload[layout + 1 + rows(forge, block) * 4 + 8] = 0xFF
+    }
+    #expect(utf8.code == .malformed && utf8.message.contains("row 2's string is not valid UTF-8"))
+    let arena = try forged { forge in
+      let block = forge.column(entity: 0, role: 1, slot: 0)
+      forge.put(UInt64(1) << 50, block: block, at: layout + 1 + rows(forge, block) * 4)
+    }
+    #expect(arena.code == .malformed || arena.code == .truncated)
+    let absent = try forged { forge in
+      forge.blocks[forge.column(entity: 0, role: 1, slot: 2)].payload[layout] &= 0b1111_0111
+    }
+    #expect(absent.code == .malformed && absent.message.contains("row 3 has no value but 6 bytes"))
+    let padding = try forged { forge in
+      let block = forge.column(entity: 0, role: 1, slot: 2)
+      let count = rows(forge, block)
+      forge.blocks[block].payload[layout + count / 8] |= 0x80
+    }
+    #expect(padding.code == .malformed && padding.message.contains("past the last row"))
+  }
+
+  @Test("a Bool byte other than 0 or 1 is refused at its offset")
+  func hostileBool() throws {
+    var forge = SnapshotForge(file)
+    let block = forge.column(entity: 0, role: 1, slot: 4)
+    forge.blocks[block].payload[layout + 1] = 2
+    let error = try #require(failure(forge.assemble()))
+    #expect(error.code == .malformed && error.message.contains("2 is not a Bool"))
+    #expect(error.offset == forge.offset(ofBlock: block) + 12 + layout + 1)
+  }
+
+  @Test("to-one keys: dangling, foreign and half-absent keys are refused")
+  func hostileKeys() throws {
+    func key(_ forge: inout SnapshotForge, entity: UInt32, row: UInt32, generation: UInt32 = 0) {
+      let block = forge.column(entity: 2, role: 2, slot: 0)
+      forge.put(entity, block: block, at: layout)
+      forge.put(row, block: block, at: layout + 4)
+      forge.put(generation, block: block, at: layout + 8)
+    }
+    let dangling = try forged { key(&$0, entity: 0, row: 1_000_000) }
+    #expect(dangling.section == "table Stay column trip" && dangling.message.contains("not a Trip"))
+    let foreign = try forged { key(&$0, entity: 2, row: 0) }
+    #expect(foreign.code == .malformed && foreign.message.contains("not a Trip"))
+    let half = try forged { key(&$0, entity: UInt32.max, row: 0) }
+    #expect(half.code == .malformed && half.message.contains("not a key"))
+    // A whole absent key reads as no trip.
+    var forge = SnapshotForge(file)
+    key(&forge, entity: UInt32.max, row: UInt32.max, generation: UInt32.max)
+    let decoded = try SnapshotReader.decode(forge.assemble(), path: "absent.mgs")
+    #expect(decoded.tables[2].column(0, as: String.self).count > 0)
+  }
+
+  @Test("to-many keys: counts that disagree with the total or the bytes are refused")
+  func hostileKeyLists() throws {
+    let stays = { (forge: SnapshotForge) in forge.column(entity: 0, role: 2, slot: 0) }
+    let sum = try forged { forge in
+      let block = stays(forge)
+      let first = SnapshotForge.load(UInt32.self, forge.blocks[block].payload, layout)
+      forge.put(first + 1, block: block, at: layout)
+    }
+    #expect(sum.code == .malformed && sum.message.contains("keys, the column says"))
+    let huge = try forged { forge in
+      let block = stays(forge)
+      forge.put(UInt64(1) << 40, block: block, at: layout + 4 * rows(forge, block))
+    }
+    #expect(huge.code == .malformed && huge.section == "table Trip column stays")
+    let dangling = try forged { forge in
+      let block = stays(forge)
+      forge.put(UInt32(999), block: block, at: layout + 4 * rows(forge, block) + 8 + 4)
+    }
+    #expect(dangling.code == .malformed && dangling.message.contains("not a Stay"))
+  }
+}
