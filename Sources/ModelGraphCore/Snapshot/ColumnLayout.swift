@@ -159,6 +159,7 @@ extension ColumnLayout {
     let offsets = try reader.readBytes(count * width)
     let arenaLength = try reader.readCount(minimumSize: 1)
     let arena = try reader.readBytes(arenaLength)
+    let ascii = isASCII(arena)
     var start = 0
     var row = 0
     try column.forEachChunkForWriting { values in
@@ -183,8 +184,7 @@ extension ColumnLayout {
           values[index] = Value.arenaAbsent!
         } else {
           let utf8 = UnsafeRawBufferPointer(rebasing: arena[start..<end])
-          guard
-            let string = String(validating: utf8.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+          guard let string = makeString(utf8.assumingMemoryBound(to: UInt8.self), isASCII: ascii)
           else {
             throw reader.error(
               "row \(row)'s string is not valid UTF-8", at: offsetsStart + row * width)
@@ -198,6 +198,34 @@ extension ColumnLayout {
     guard start == arenaLength else {
       throw reader.error("the strings end at \(start), the arena at \(arenaLength)")
     }
+  }
+}
+
+extension ColumnLayout {
+  /// Whether every byte of `bytes` is below 0x80.
+  static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var index = 0
+    var high: UInt64 = 0
+    while index + 8 <= bytes.count {
+      high |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      index += 8
+    }
+    while index < bytes.count {
+      high |= UInt64(bytes[index])
+      index += 1
+    }
+    return high & 0x8080_8080_8080_8080 == 0
+  }
+
+  /// The string of `utf8`, or `nil` when it is not valid UTF-8. ASCII bytes are taken as they
+  /// are; other bytes are decoded and compared with the result, which differs when decoding
+  /// had to repair them.
+  @inline(__always)
+  static func makeString(_ utf8: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String? {
+    var string = String(decoding: utf8, as: UTF8.self)
+    if isASCII { return string }
+    let same = string.withUTF8 { $0.elementsEqual(utf8) }
+    return same ? string : nil
   }
 }
 

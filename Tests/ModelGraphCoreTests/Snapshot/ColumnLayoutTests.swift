@@ -143,6 +143,30 @@ struct ColumnLayoutTests {
     #expect(padding.code == .malformed && padding.message.contains("past the last row"))
   }
 
+  @Test("strings beyond ASCII read back; a damaged multi-byte sequence is refused")
+  func unicodeStrings() throws {
+    let names = ["Zürich ✈︎", "東京", "plain", "🇫🇷 Paris"]
+    let unicode = try SnapshotFixture.makeStore(trips: 4, deletions: 0)
+    let session = Session(store: unicode)
+    let table = session.table(SnapshotFixture.trip)
+    let rows = table.column(0, as: String.self).count
+    for row in 0..<rows {
+      table.column(0, as: String.self)[row] = names[row % names.count]
+      session.noteAttributeWrite(entity: SnapshotFixture.trip, row: row, slot: 0)
+    }
+    try session.save()
+    let bytes = SnapshotWriter.encode(unicode.version)
+    let decoded = try SnapshotReader.decode(bytes, path: "unicode.mgs")
+    let column = decoded.tables[SnapshotFixture.trip].column(0, as: String.self)
+    #expect((0..<rows).map { column[$0] } == (0..<rows).map { names[$0 % names.count] })
+    var forge = SnapshotForge(bytes)
+    let block = forge.column(entity: 0, role: 1, slot: 0)
+    let at = forge.blocks[block].payload.firstRange(of: Array("ü".utf8))!.lowerBound
+    forge.blocks[block].payload[at + 1] = UInt8(ascii: "(")
+    let error = try #require(failure(forge.assemble()))
+    #expect(error.code == .malformed && error.message.contains("row 0's string is not valid UTF-8"))
+  }
+
   @Test("a Bool byte other than 0 or 1 is refused at its offset")
   func hostileBool() throws {
     var forge = SnapshotForge(file)
