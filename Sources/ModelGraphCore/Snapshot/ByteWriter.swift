@@ -6,6 +6,8 @@ struct ByteWriter {
   /// The byte count of the first string or data value longer than ``lengthLimit``; the bytes
   /// written are then unusable.
   var oversized: Int?
+  /// How many bytes were written before ``bytes`` (handed on and removed).
+  var flushed = 0
 
   mutating func append<T: FixedWidthInteger>(_ value: T) {
     withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
