@@ -18,13 +18,15 @@ struct SnapshotStreamingTests {
     try session.save()
     let disk = SimFS()
     let lineage = SnapshotLineage(generation: 3, previous: 2)
-    let size = try SnapshotFile(path: "/sim/big.mgs", io: disk).save(store.version, lineage: lineage)
+    let size = try SnapshotFile(path: "/sim/big.mgs", io: disk).save(
+      store.version, lineage: lineage)
     let expected = SnapshotWriter.encode(store.version, lineage: lineage)
     #expect(size == expected.count)
     #expect(disk.contents(of: "/sim/big.mgs") == expected)
     #expect(disk.callCount(.write) >= 3)
     let loaded = try #require(try SnapshotFile(path: "/sim/big.mgs", io: disk).loadWithLineage())
     #expect(loaded.lineage == lineage)
-    #expect(loaded.version.tables[SnapshotFixture.trip].column(0, as: String.self)[0].utf8.count == big)
+    #expect(
+      loaded.version.tables[SnapshotFixture.trip].column(0, as: String.self)[0].utf8.count == big)
   }
 }
