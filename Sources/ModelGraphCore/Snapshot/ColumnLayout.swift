@@ -1,6 +1,7 @@
 /// The whole-column layouts of format version 4, for the column types that are not raw memory
 /// but hold most of a store: strings as one UTF-8 arena plus offsets, `Bool` as bytes, to-one
-/// keys as raw keys and to-many keys as their lengths plus one array of raw keys.
+/// keys as compact keys (``KeyCoding``) and to-many keys as their counts plus one array of
+/// compact keys.
 ///
 /// Each function sees the column's values chunk by chunk, so no value is boxed; the readers check
 /// every length and offset against the bytes that remain before anything is allocated.
@@ -46,7 +47,7 @@ enum ColumnLayout {
     switch type {
     case is String.Type, is [ObjectKey].Type: 4
     case is Bool.Type: 1
-    case is ObjectKey?.Type: MemoryLayout<ObjectKey>.size
+    case is ObjectKey?.Type: KeyCoding.minimumSize
     default: 0
     }
   }
@@ -229,7 +230,7 @@ extension ColumnLayout {
   }
 }
 
-// MARK: Booleans and keys
+// MARK: Booleans
 
 extension ColumnLayout {
   /// One byte a row, 0 or 1.
@@ -249,115 +250,6 @@ extension ColumnLayout {
         case 0: values[index] = false
         case 1: values[index] = true
         case let byte: throw reader.error("\(byte) is not a Bool", at: start + row)
-        }
-        row += 1
-      }
-    }
-  }
-
-  /// The key of an absent to-one value: every field all ones, which no object's key is.
-  static let absentKey = ObjectKey(entity: -1, row: -1, generation: UInt32.max)
-
-  /// Twelve bytes a row: entity, row and generation, or ``absentKey`` (keys are raw memory,
-  /// as ``RawSnapshotCoding`` copies them).
-  static func encodeKeys(_ column: Column<ObjectKey?>, into writer: inout ByteWriter) {
-    writer.appendUninitialized(column.count * keySize) { out in
-      var position = 0
-      column.forEachChunk { _, values in
-        for value in values {
-          out.storeBytes(of: value ?? absentKey, toByteOffset: position, as: ObjectKey.self)
-          position += keySize
-        }
-      }
-    }
-  }
-
-  /// The bytes of one key.
-  static let keySize = MemoryLayout<ObjectKey>.size
-
-  static func decodeKeys(_ column: Column<ObjectKey?>, count: Int, from reader: inout ByteReader)
-    throws
-  {
-    let start = reader.position
-    let bytes = try reader.readBytes(count * keySize)
-    var row = 0
-    try column.forEachChunkForWriting { values in
-      for index in values.indices {
-        let key = bytes.loadUnaligned(fromByteOffset: row * keySize, as: ObjectKey.self)
-        if key.entity == UInt32.max {
-          guard key == absentKey else {
-            throw reader.error("row \(row) holds \(key), not a key", at: start + row * keySize)
-          }
-          values[index] = nil
-        } else {
-          values[index] = key
-        }
-        row += 1
-      }
-    }
-  }
-
-  /// Each row's number of keys (4 bytes), the total number of keys (8 bytes), then every key
-  /// in row order (12 bytes each, as a to-one column holds them).
-  static func encodeKeyLists(_ column: Column<[ObjectKey]>, into writer: inout ByteWriter) {
-    var total = 0
-    writer.appendUninitialized(column.count * 4) { out in
-      var position = 0
-      column.forEachChunk { _, values in
-        for keys in values {
-          // A list of 4 G keys would take 48 GB of memory: the count always fits.
-          out.storeBytes(
-            of: UInt32(truncatingIfNeeded: keys.count).littleEndian, toByteOffset: position,
-            as: UInt32.self)
-          total += keys.count
-          position += 4
-        }
-      }
-    }
-    writer.append(UInt64(total))
-    writer.appendUninitialized(total * keySize) { out in
-      var position = 0
-      column.forEachChunk { _, values in
-        for keys in values {
-          keys.withUnsafeBytes { raw in
-            UnsafeMutableRawBufferPointer(rebasing: out[position..<position + raw.count])
-              .copyMemory(from: raw)
-            position += raw.count
-          }
-        }
-      }
-    }
-  }
-
-  static func decodeKeyLists(
-    _ column: Column<[ObjectKey]>, count: Int, from reader: inout ByteReader
-  ) throws {
-    let lengths = try reader.readBytes(count * 4)
-    let totalStart = reader.position
-    let total = try reader.readCount(minimumSize: keySize)
-    let keys = try reader.readBytes(total * keySize)
-    var sum = 0
-    for row in 0..<count {
-      sum += Int(
-        UInt32(littleEndian: lengths.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self)))
-    }
-    guard sum == total else {
-      throw reader.error("the rows hold \(sum) keys, the column says \(total)", at: totalStart)
-    }
-    var row = 0
-    var position = 0
-    column.forEachChunkForWriting { values in
-      for index in values.indices {
-        let length = Int(
-          UInt32(littleEndian: lengths.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self)))
-        if length > 0 {
-          let bytes = length * keySize
-          values[index] = [ObjectKey](unsafeUninitializedCapacity: length) { buffer, initialized in
-            UnsafeMutableRawBufferPointer(buffer).copyMemory(
-              from: UnsafeRawBufferPointer(rebasing: keys[position..<position + bytes]))
-            initialized = length
-          }
-          position += bytes
         }
         row += 1
       }

@@ -72,7 +72,12 @@ struct ColumnLayoutTests {
     let flag = forge.column(entity: 0, role: 1, slot: 4)
     #expect(forge.blocks[flag].payload.count == layout + rows(forge, flag))
     let stayTrip = forge.column(entity: 2, role: 2, slot: 0)
-    #expect(forge.blocks[stayTrip].payload.count == layout + 12 * rows(forge, stayTrip))
+    let keys = forge.blocks[stayTrip].payload
+    // Keys of 1-byte entities; a generation shared by all keys is written once.
+    #expect(keys[layout] == 1)
+    let shared = keys[layout + 1] == 1
+    let keySize = shared ? 5 : 9
+    #expect(keys.count == layout + 2 + (shared ? 4 : 0) + keySize * rows(forge, stayTrip))
     let note = forge.column(entity: 0, role: 1, slot: 2)
     // Of the trips' rows 0 to 7 (0 and 1 deleted), rows 3, 4 and 7 hold a note (trips 4, 6 and
     // 10); the bitmap comes first.
@@ -177,25 +182,45 @@ struct ColumnLayoutTests {
     #expect(error.offset == forge.offset(ofBlock: block) + 12 + layout + 1)
   }
 
+  /// Rewrites Stay.trip with 4-byte entities and a generation per key: `first` as row 0's
+  /// key (12 bytes), every other row absent.
+  private func rewriteStayTrip(_ forge: inout SnapshotForge, first: [UInt8]) {
+    let block = forge.column(entity: 2, role: 2, slot: 0)
+    let count = rows(forge, block)
+    forge.blocks[block].payload =
+      Array(forge.blocks[block].payload[..<layout]) + [4, 0] + first
+      + Array(repeating: 0xFF, count: 12 * (count - 1))
+  }
+
+  private func key(_ entity: UInt32, _ row: UInt32, _ generation: UInt32 = 0) -> [UInt8] {
+    var bytes: [UInt8] = []
+    for value in [entity, row, generation] { SnapshotForge.append(value, to: &bytes) }
+    return bytes
+  }
+
   @Test("to-one keys: dangling, foreign and half-absent keys are refused")
   func hostileKeys() throws {
-    func key(_ forge: inout SnapshotForge, entity: UInt32, row: UInt32, generation: UInt32 = 0) {
-      let block = forge.column(entity: 2, role: 2, slot: 0)
-      forge.put(entity, block: block, at: layout)
-      forge.put(row, block: block, at: layout + 4)
-      forge.put(generation, block: block, at: layout + 8)
-    }
-    let dangling = try forged { key(&$0, entity: 0, row: 1_000_000) }
+    let dangling = try forged { rewriteStayTrip(&$0, first: key(0, 1_000_000)) }
     #expect(dangling.section == "table Stay column trip" && dangling.message.contains("not a Trip"))
-    let foreign = try forged { key(&$0, entity: 2, row: 0) }
+    let foreign = try forged { rewriteStayTrip(&$0, first: key(2, 0)) }
     #expect(foreign.code == .malformed && foreign.message.contains("not a Trip"))
-    let half = try forged { key(&$0, entity: UInt32.max, row: 0) }
-    #expect(half.code == .malformed && half.message.contains("not a key"))
-    // A whole absent key reads as no trip.
+    let half = try forged { rewriteStayTrip(&$0, first: key(UInt32.max, 0)) }
+    #expect(half.code == .malformed && half.message.contains("damaged absent key"))
+    let width = try forged { forge in
+      forge.blocks[forge.column(entity: 2, role: 2, slot: 0)].payload[layout] = 3
+    }
+    #expect(width.code == .malformed && width.message.contains("1, 2 or 4 expected"))
+    let flag = try forged { forge in
+      forge.blocks[forge.column(entity: 2, role: 2, slot: 0)].payload[layout + 1] = 2
+    }
+    #expect(flag.code == .malformed && flag.message.contains("not a generation flag"))
+    // Wide keys with their own generations read too; absent ones as no trip.
     var forge = SnapshotForge(file)
-    key(&forge, entity: UInt32.max, row: UInt32.max, generation: UInt32.max)
-    let decoded = try SnapshotReader.decode(forge.assemble(), path: "absent.mgs")
-    #expect(decoded.tables[2].column(0, as: String.self).count > 0)
+    rewriteStayTrip(&forge, first: key(0, 2, store.version.tables[0].generation(of: 2)))
+    let decoded = try SnapshotReader.decode(forge.assemble(), path: "wide.mgs")
+    let trips = try #require(decoded.tables[2].relationshipColumns[0] as? Column<ObjectKey?>)
+    #expect(trips[0]?.row == 2 && trips[0]?.entity == 0)
+    #expect((1..<trips.count).allSatisfy { trips[$0] == nil })
   }
 
   @Test("to-many keys: counts that disagree with the total or the bytes are refused")
@@ -214,7 +239,10 @@ struct ColumnLayoutTests {
     #expect(huge.code == .malformed && huge.section == "table Trip column stays")
     let dangling = try forged { forge in
       let block = stays(forge)
-      forge.put(UInt32(999), block: block, at: layout + 4 * rows(forge, block) + 8 + 4)
+      let header = layout + 4 * rows(forge, block) + 8
+      let shared = forge.blocks[block].payload[header + 1] == 1
+      // The first key's row, after its 1-byte entity.
+      forge.put(UInt32(999), block: block, at: header + 2 + (shared ? 4 : 0) + 1)
     }
     #expect(dangling.code == .malformed && dangling.message.contains("not a Stay"))
   }
