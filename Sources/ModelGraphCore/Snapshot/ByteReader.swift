@@ -64,7 +64,9 @@ struct ByteReader {
   mutating func readString() throws -> String {
     let count = Int(try read(UInt32.self))
     let raw = try readBytes(count)
-    guard let string = String(validating: raw.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+    guard
+      let string = ColumnLayout.makeString(
+        raw.assumingMemoryBound(to: UInt8.self), isASCII: ColumnLayout.isASCII(raw))
     else {
       throw error("a string is not valid UTF-8")
     }
