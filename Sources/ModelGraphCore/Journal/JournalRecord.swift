@@ -55,8 +55,9 @@ enum JournalRecord {
 struct JournalApplier {
   var catalog: SchemaCatalog
   var tables: [Table]
-  /// Per entity: its table's attribute and relationship columns, and their row coders.
-  private var columns: [Int: (columns: [AnyColumn], coders: [RowCoder])] = [:]
+  /// Per entity: its table's attribute and relationship columns, their row coders, and the
+  /// bytes a row takes in all its columns (stamps included).
+  private var columns: [Int: (columns: [AnyColumn], coders: [RowCoder], rowBytes: Int)] = [:]
   /// Per entity: the destination entity index of each relationship slot (-1: unknown).
   private var destinations: [Int: [Int]] = [:]
   /// The most memory the records may add to the tables, and what they added so far: a
@@ -97,13 +98,10 @@ struct JournalApplier {
       let entity = Int(try reader.read(UInt32.self))
       guard entity < tables.count else { throw reader.error("entity \(entity) does not exist") }
       let table = tables[entity]
-      let (columns, rowCoders) =
-        self.columns[entity]
-        ?? (table.attributeColumns + table.relationshipColumns, RowCoder.coders(of: table))
-      self.columns[entity] = (columns, rowCoders)
+      let (columns, rowCoders, rowBytes) = self.columns[entity] ?? layout(of: entity)
       let rowCount = try reader.read(UInt64.self)
       guard rowCount <= UInt64(Int32.max) else { throw reader.error("row count \(rowCount)") }
-      try reserve(growing: table, to: Int(rowCount), reader: reader)
+      try reserve(growing: table, to: Int(rowCount), rowBytes: rowBytes, reader: reader)
       table.grow(to: Int(rowCount))
       let rows = try reader.readCount(minimumSize: 12)
       for _ in 0..<rows {
@@ -128,15 +126,27 @@ struct JournalApplier {
     for (entity, row) in written { try validateKeys(entity: entity, row: row, reader: reader) }
   }
 
-  /// Counts the memory growing `table` to `rowCount` rows takes (columns allocate whole
-  /// chunks), refusing growth past the budget.
-  private mutating func reserve(growing table: Table, to rowCount: Int, reader: ByteReader)
-    throws
-  {
+  /// The columns, row coders and row size of `entity`'s table, made once and kept.
+  private mutating func layout(of entity: Int) -> (
+    columns: [AnyColumn], coders: [RowCoder], rowBytes: Int
+  ) {
+    let table = tables[entity]
+    let columns = table.attributeColumns + table.relationshipColumns
+    let layout = (
+      columns, RowCoder.coders(of: table),
+      columns.reduce(table.stamps.elementStride) { $0 + $1.elementStride }
+    )
+    self.columns[entity] = layout
+    return layout
+  }
+
+  /// Counts the memory growing `table` (whose rows take `rowBytes` bytes) to `rowCount` rows
+  /// takes (columns allocate whole chunks), refusing growth past the budget.
+  private mutating func reserve(
+    growing table: Table, to rowCount: Int, rowBytes: Int, reader: ByteReader
+  ) throws {
     guard rowCount > table.rowCount else { return }
     let chunks = { (rows: Int) in (rows + AnyColumn.chunkMask) >> AnyColumn.chunkShift }
-    let rowBytes = ([table.stamps] + table.attributeColumns + table.relationshipColumns)
-      .reduce(0) { $0 + $1.elementStride }
     committed += (chunks(rowCount) - chunks(table.rowCount)) << AnyColumn.chunkShift * rowBytes
     guard committed <= memoryBudget else {
       throw reader.error(

@@ -23,6 +23,12 @@ struct ByteReader {
       code, path: path, section: section, offset: fileOffset + position, message: message)
   }
 
+  /// An error at `position` of the bytes read (not the reader's position).
+  func error(_ message: String, at position: Int) -> SnapshotError {
+    SnapshotError(
+      .malformed, path: path, section: section, offset: fileOffset + position, message: message)
+  }
+
   /// Fails unless `count` more bytes remain.
   func require(_ count: Int) throws {
     guard count >= 0, count <= remaining else {
@@ -58,7 +64,9 @@ struct ByteReader {
   mutating func readString() throws -> String {
     let count = Int(try read(UInt32.self))
     let raw = try readBytes(count)
-    guard let string = String(validating: raw.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+    guard
+      let string = ColumnLayout.makeString(
+        raw.assumingMemoryBound(to: UInt8.self), isASCII: ColumnLayout.isASCII(raw))
     else {
       throw error("a string is not valid UTF-8")
     }

@@ -6,6 +6,8 @@ struct ByteWriter {
   /// The byte count of the first string or data value longer than ``lengthLimit``; the bytes
   /// written are then unusable.
   var oversized: Int?
+  /// How many bytes were written before ``bytes`` (handed on and removed).
+  var flushed = 0
 
   mutating func append<T: FixedWidthInteger>(_ value: T) {
     withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
@@ -13,6 +15,15 @@ struct ByteWriter {
 
   mutating func append(raw: UnsafeRawBufferPointer) {
     bytes.append(contentsOf: raw)
+  }
+
+  /// Appends `count` bytes that `body` fills in (they start zeroed).
+  mutating func appendUninitialized(
+    _ count: Int, _ body: (UnsafeMutableRawBufferPointer) -> Void
+  ) {
+    let start = bytes.count
+    bytes.append(contentsOf: repeatElement(0, count: count))
+    bytes.withUnsafeMutableBytes { body(UnsafeMutableRawBufferPointer(rebasing: $0[start...])) }
   }
 
   mutating func append(string: String) {

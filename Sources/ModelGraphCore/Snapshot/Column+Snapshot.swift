@@ -1,32 +1,57 @@
 extension AnyColumn {
-  /// Writes the column's rows: a row count, then the values (raw memory for raw types).
-  func encode(into writer: inout ByteWriter) {
-    if let lists = self as? KeyListColumn { return lists.encodeLists(into: &writer) }
-    elementType.encodeColumn(self, into: &writer)
+  /// Writes the column's rows in the layout of file format `format`: a row count, then the
+  /// values (raw memory for raw types; from version 4, a ``ColumnLayout`` for the types it has).
+  func encode(into writer: inout ByteWriter, format: UInt32 = SnapshotFormat.version) {
+    if let lists = self as? KeyListColumn {
+      return lists.encodeLists(into: &writer, format: format)
+    }
+    elementType.encodeColumn(self, into: &writer, format: format)
   }
 
-  /// Replaces this (empty) column's rows with those a block holds.
-  func decode(from reader: inout ByteReader) throws {
-    if let lists = self as? KeyListColumn { return try lists.decodeLists(from: &reader) }
-    try elementType.decodeColumn(self, from: &reader)
+  /// Replaces this (empty) column's rows with those a block of file format `format` holds.
+  func decode(from reader: inout ByteReader, format: UInt32 = SnapshotFormat.version) throws {
+    if let lists = self as? KeyListColumn {
+      return try lists.decodeLists(from: &reader, format: format)
+    }
+    try elementType.decodeColumn(self, from: &reader, format: format)
   }
 }
 
 extension ColumnValue {
-  static func encodeColumn(_ column: AnyColumn, into writer: inout ByteWriter) {
-    unsafeDowncast(column, to: Column<Self>.self).encodeValues(into: &writer)
+  static func encodeColumn(_ column: AnyColumn, into writer: inout ByteWriter, format: UInt32) {
+    unsafeDowncast(column, to: Column<Self>.self).encodeValues(into: &writer, format: format)
   }
 
-  static func decodeColumn(_ column: AnyColumn, from reader: inout ByteReader) throws {
-    try unsafeDowncast(column, to: Column<Self>.self).decodeValues(from: &reader)
+  static func decodeColumn(_ column: AnyColumn, from reader: inout ByteReader, format: UInt32)
+    throws
+  {
+    try unsafeDowncast(column, to: Column<Self>.self).decodeValues(from: &reader, format: format)
   }
 }
 
 extension Column {
-  func encodeValues(into writer: inout ByteWriter) {
+  /// Calls `body` with each chunk's rows below ``count``, to overwrite (a new column owns its
+  /// chunks alone).
+  func forEachChunkForWriting(_ body: (UnsafeMutableBufferPointer<Element>) throws -> Void)
+    rethrows
+  {
+    var start = 0
+    var index = 0
+    while start < rowCount {
+      let count = min(rowCount - start, 1 << AnyColumn.chunkShift)
+      try body(UnsafeMutableBufferPointer(start: bases[index], count: count))
+      start += count
+      index += 1
+    }
+  }
+
+  func encodeValues(into writer: inout ByteWriter, format: UInt32) {
     writer.append(UInt64(count))
     guard let coding = Element.self as? any SnapshotCoding.Type else {
       preconditionFailure("\(Element.self) has no snapshot coding")
+    }
+    if format >= SnapshotFormat.columnLayoutVersion, ColumnLayout.encode(self, into: &writer) {
+      return
     }
     if coding.isRaw {
       forEachChunk { _, values in writer.append(raw: UnsafeRawBufferPointer(values)) }
@@ -46,9 +71,17 @@ extension Column {
     }
   }
 
-  func decodeValues(from reader: inout ByteReader) throws {
+  func decodeValues(from reader: inout ByteReader, format: UInt32) throws {
     guard let coding = Element.self as? any SnapshotCoding.Type else {
       throw reader.error("\(Element.self) has no snapshot coding")
+    }
+    if format >= SnapshotFormat.columnLayoutVersion, ColumnLayout.handles(Element.self) {
+      let count = try reader.readCount(minimumSize: ColumnLayout.minimumRowSize(Element.self))
+      grow(to: count)
+      guard try ColumnLayout.decode(self, count: count, from: &reader) else {
+        preconditionFailure("ColumnLayout.handles and decode disagree on \(Element.self)")
+      }
+      return
     }
     let count = try reader.readCount(minimumSize: coding.minimumEncodedSize)
     grow(to: count)

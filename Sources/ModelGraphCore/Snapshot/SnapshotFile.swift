@@ -61,25 +61,49 @@ public struct SnapshotFile: Sendable {
   ///   for a string or data value of 4 GiB or more). Before the rename the old file is
   ///   unchanged and the temporary file removed; when only the directory fsync fails, the file
   ///   holds the new snapshot but a power loss may still bring back the old one.
+  ///
+  /// The file is written as it is encoded, a few megabytes at a time, so the whole file is never
+  /// held in memory.
   @discardableResult
   public func save(_ version: StoreVersion, lineage: SnapshotLineage = SnapshotLineage()) throws
     -> Int
   {
-    let bytes = try SnapshotWriter.checkedEncode(version, lineage: lineage, path: path)
-    try replace(with: bytes)
-    return bytes.count
+    var size = 0
+    try replace { write in
+      let file = try SnapshotWriter.write(
+        version, lineage: lineage, lengthLimit: Int(UInt32.max), draining: true, to: write)
+      if let oversized = file.oversized {
+        throw SnapshotError(
+          .valueTooLarge, path: path, section: "write",
+          message: "a string or data value of \(oversized) bytes is longer than the format's "
+            + "limit of \(UInt32.max) bytes; the file was not written")
+      }
+      size = file.flushed
+    }
+    return size
   }
 
   /// Replaces the file with `bytes`, atomically and durably, as ``save(_:lineage:)`` does.
   ///
   /// - Throws: ``SnapshotError`` naming the failed step.
   public func replace(with bytes: [UInt8]) throws {
+    try replace { write in try bytes.withUnsafeBytes { try write($0) } }
+  }
+
+  /// Replaces the file with the bytes `body` hands to the function it is given, in order.
+  private func replace(
+    writing body: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void
+  ) throws {
     let unique = SnapshotFile.counter.wrappingAdd(1, ordering: .relaxed).oldValue
     let temporary = "\(directory)/\(temporaryPrefix)\(getpidValue())-\(unique)"
     let descriptor = try io.create(temporary)
     do {
       do {
-        try bytes.withUnsafeBytes { try writeAll(descriptor, $0, temporary: temporary) }
+        var written = 0
+        try body { bytes in
+          try writeAll(descriptor, bytes, temporary: temporary, at: written)
+          written += bytes.count
+        }
         try io.sync(descriptor)
       } catch {
         try? io.close(descriptor)
@@ -98,16 +122,16 @@ public struct SnapshotFile: Sendable {
     try io.syncDirectory(directory)
   }
 
-  /// Writes all of `bytes`, continuing after short writes.
-  private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, temporary: String)
-    throws
-  {
+  /// Writes all of `bytes`, which go at `start` of the file, continuing after short writes.
+  private func writeAll(
+    _ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, temporary: String, at start: Int
+  ) throws {
     var offset = 0
     while offset < bytes.count {
       let written = try io.write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
       guard written > 0, written <= bytes.count - offset else {
         throw SnapshotError(
-          .io, path: temporary, section: "write", offset: offset,
+          .io, path: temporary, section: "write", offset: start + offset,
           message: "write(2) returned \(written) for \(bytes.count - offset) bytes")
       }
       offset += written

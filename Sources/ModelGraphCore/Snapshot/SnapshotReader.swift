@@ -114,7 +114,7 @@ public enum SnapshotReader {
         guard try block.read(UInt32.self) == UInt32(entity.index),
           try block.read(UInt8.self) == role.rawValue, try block.read(UInt32.self) == UInt32(slot)
         else { throw block.error("column \(name) expected here") }
-        try column.decode(from: &block)
+        try column.decode(from: &block, format: version)
         try block.expectEnd()
         guard column.count == Int(rowCount) else {
           throw block.error("column holds \(column.count) rows, the table \(rowCount)")
@@ -158,29 +158,38 @@ public enum SnapshotReader {
   private static func validateRelationships(
     _ tables: [Table], catalog: SchemaCatalog, offsets: [[Int]], path: String
   ) throws {
+    let rowCounts = tables.map { UInt32(truncatingIfNeeded: $0.rowCount) }
     for table in tables {
       for (slot, column) in table.relationshipColumns.enumerated() {
         let relationship = table.entity.relationships[slot]
         let destination = catalog.entity(named: relationship.destination)?.index ?? -1
-        func check(_ key: ObjectKey, row: Int) throws {
-          let entity = Int(key.entity)
-          guard entity < tables.count, Int(key.row) < tables[entity].rowCount,
-            tables[entity].entity.lineage.contains(destination)
-          else {
-            throw SnapshotError(
-              .malformed, path: path,
-              section: "table \(table.entity.name) column \(relationship.name)",
-              offset: offsets[table.entity.index][slot],
-              message: "row \(row) points at \(key), which is not a \(relationship.destination) "
-                + "of the file")
-          }
+        // The row count of each entity a key may name, 0 for the others.
+        let limits = zip(tables, rowCounts).map { $0.entity.lineage.contains(destination) ? $1 : 0 }
+        func fail(_ key: ObjectKey, row: Int) -> SnapshotError {
+          SnapshotError(
+            .malformed, path: path,
+            section: "table \(table.entity.name) column \(relationship.name)",
+            offset: offsets[table.entity.index][slot],
+            message: "row \(row) points at \(key), which is not a \(relationship.destination) "
+              + "of the file")
         }
-        if let many = column as? KeyListColumn {
-          for row in 0..<many.count {
-            try many.withKeys(at: row) { keys in for key in keys { try check(key, row: row) } }
+        try limits.withUnsafeBufferPointer { limits in
+          @inline(__always) func isValid(_ key: ObjectKey) -> Bool {
+            Int(key.entity) < limits.count && key.row < limits[Int(key.entity)]
           }
-        } else if let one = column as? Column<ObjectKey?> {
-          for row in 0..<one.count { if let key = one[row] { try check(key, row: row) } }
+          if let many = column as? KeyListColumn {
+            for row in 0..<many.count {
+              try many.withKeys(at: row) { keys in
+                for key in keys where !isValid(key) { throw fail(key, row: row) }
+              }
+            }
+          } else if let one = column as? Column<ObjectKey?> {
+            try one.forEachChunk { start, values in
+              for (index, key) in values.enumerated() {
+                if let key, !isValid(key) { throw fail(key, row: start + index) }
+              }
+            }
+          }
         }
       }
     }

@@ -51,9 +51,36 @@ public enum SnapshotWriter {
     _ version: StoreVersion, lineage: SnapshotLineage, lengthLimit: Int,
     formatVersion: UInt32 = SnapshotFormat.version
   ) -> ByteWriter {
+    write(
+      version, lineage: lineage, lengthLimit: lengthLimit, formatVersion: formatVersion,
+      draining: false, to: { _ in })
+  }
+
+  /// The bytes held back before they are handed to a sink.
+  static let sinkThreshold = 4 << 20
+
+  /// Writes the file; when `draining`, the bytes go to `sink` in pieces of about
+  /// ``sinkThreshold`` bytes (whole blocks) as they are made, and the writer returned holds
+  /// none of them (otherwise `sink` is not called).
+  ///
+  /// The writing goes on after a value too long for the format (``ByteWriter/oversized``);
+  /// the caller must then discard what the sink received.
+  static func write(
+    _ version: StoreVersion, lineage: SnapshotLineage, lengthLimit: Int,
+    formatVersion: UInt32 = SnapshotFormat.version, draining: Bool,
+    to sink: (UnsafeRawBufferPointer) throws -> Void
+  ) rethrows -> ByteWriter {
     var file = ByteWriter()
     file.lengthLimit = lengthLimit
-    file.bytes.reserveCapacity(estimatedSize(of: version))
+    let estimate = estimatedSize(of: version)
+    file.bytes.reserveCapacity(draining ? min(estimate, 2 * sinkThreshold) : estimate)
+    /// Hands the bytes made so far to the sink.
+    func drain() throws {
+      guard draining, !file.bytes.isEmpty else { return }
+      try file.bytes.withUnsafeBytes { try sink($0) }
+      file.flushed += file.bytes.count
+      file.bytes.removeAll(keepingCapacity: true)
+    }
     file.bytes.append(contentsOf: SnapshotFormat.magic)
     file.append(formatVersion)
     file.append(UInt32(0))
@@ -65,7 +92,7 @@ public enum SnapshotWriter {
     /// is filled in after it and the checksum appended.
     func block(_ kind: SnapshotFormat.BlockKind, _ body: (inout ByteWriter) -> Void) {
       let start = file.bytes.count
-      offsets.append(UInt64(start))
+      offsets.append(UInt64(file.flushed + start))
       file.append(kind.rawValue)
       file.append(UInt64(0))
       body(&file)
@@ -95,8 +122,9 @@ public enum SnapshotWriter {
           $0.append(UInt32(index))
           $0.append(role.rawValue)
           $0.append(UInt32(slot))
-          column.encode(into: &$0)
+          column.encode(into: &$0, format: formatVersion)
         }
+        if file.bytes.count >= sinkThreshold { try drain() }
       }
     }
     if formatVersion >= SnapshotFormat.lineageVersion {
@@ -105,7 +133,7 @@ public enum SnapshotWriter {
         $0.append(lineage.previous)
       }
     }
-    let footerOffset = UInt64(file.bytes.count)
+    let footerOffset = UInt64(file.flushed + file.bytes.count)
     let blockOffsets = offsets
     block(.footer) { writer in
       writer.append(UInt64(blockOffsets.count))
@@ -113,6 +141,7 @@ public enum SnapshotWriter {
     }
     file.append(footerOffset)
     file.bytes.append(contentsOf: SnapshotFormat.endMagic)
+    try drain()
     return file
   }
 

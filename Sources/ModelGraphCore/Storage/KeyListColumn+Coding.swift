@@ -1,17 +1,28 @@
-/// Snapshot and journal coding of a to-many column: byte for byte what a column of
-/// `[ObjectKey]` writes (a row count, then per row a key count and the keys as raw memory).
+/// Snapshot and journal coding of a to-many column: what a column of `[ObjectKey]` wrote.
+///
+/// From snapshot format 4, a whole column is laid out by ``ColumnLayout`` (counts, then compact
+/// keys); before it, and in journal records, each row is a key count and the keys as raw memory.
 extension KeyListColumn {
-  /// Writes every row: the row count, then each row's list.
-  func encodeLists(into writer: inout ByteWriter) {
+  /// Writes every row in the layout of file format `format`, after the row count.
+  func encodeLists(into writer: inout ByteWriter, format: UInt32) {
     writer.append(UInt64(count))
-    for row in 0..<count { encodeList(at: row, into: &writer) }
+    if format >= SnapshotFormat.columnLayoutVersion {
+      ColumnLayout.encodeKeyLists(self, into: &writer)
+    } else {
+      for row in 0..<count { encodeList(at: row, into: &writer) }
+    }
   }
 
-  /// Replaces this (empty) column's rows with those `reader` holds.
-  func decodeLists(from reader: inout ByteReader) throws {
-    let rows = try reader.readCount(minimumSize: 8)
+  /// Replaces this (empty) column's rows with those a block of file format `format` holds.
+  func decodeLists(from reader: inout ByteReader, format: UInt32) throws {
+    let isLaidOut = format >= SnapshotFormat.columnLayoutVersion
+    let rows = try reader.readCount(minimumSize: isLaidOut ? 4 : 8)
     grow(to: rows)
-    for row in 0..<rows { try decodeList(at: row, from: &reader) }
+    if isLaidOut {
+      try ColumnLayout.decodeKeyLists(self, count: rows, from: &reader)
+    } else {
+      for row in 0..<rows { try decodeList(at: row, from: &reader) }
+    }
   }
 
   /// Writes the list at `row`: its key count, then its keys.

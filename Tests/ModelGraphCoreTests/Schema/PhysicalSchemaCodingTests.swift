@@ -64,7 +64,7 @@ struct PhysicalSchemaCodingTests {
     let store = Store()
     try store.register(Declared.descriptions)
     let bytes = SnapshotWriter.encode(store.version)
-    #expect(SnapshotForge.load(UInt32.self, bytes, 8) == 3)
+    #expect(SnapshotForge.load(UInt32.self, bytes, 8) == SnapshotFormat.version)
     let loaded = try SnapshotReader.decode(bytes, path: "test")
     #expect(loaded.catalog.entities.map(\.description) == Declared.descriptions)
     #expect(
@@ -123,7 +123,8 @@ struct PhysicalSchemaCodingTests {
   func versionTwoFile() throws {
     let store = Store()
     try store.register(Declared.descriptions)
-    var forge = SnapshotForge(SnapshotWriter.encode(store.version))
+    // Columns as version 2 lays them out (that of version 3), the schema as version 2 did.
+    var forge = SnapshotForge(SnapshotWriter.encode(store.version, formatVersion: 3))
     forge.header.replaceSubrange(8..<12, with: [2, 0, 0, 0])
     forge.blocks[0].payload = Declared.payload(store.catalog, version: 2)
     let loaded = try SnapshotReader.decode(forge.assemble(), path: "v2")

@@ -1,0 +1,255 @@
+/// The whole-column layouts of format version 4, for the column types that are not raw memory
+/// but hold most of a store: strings as one UTF-8 arena plus offsets, `Bool` as bytes, to-one
+/// keys as compact keys (``KeyCoding``) and to-many keys (a ``KeyListColumn``, which
+/// `KeyListColumn+Coding` dispatches here) as their counts plus one array of compact keys.
+///
+/// Each function sees the column's values chunk by chunk, so no value is boxed; the readers check
+/// every length and offset against the bytes that remain before anything is allocated.
+enum ColumnLayout {
+  /// Whether `type` has a version 4 layout here (the others are coded value by value).
+  static func handles(_ type: Any.Type) -> Bool {
+    type == String.self || type == String?.self || type == Bool.self || type == ObjectKey?.self
+  }
+
+  /// Writes `column`'s values (the row count is already written); `false` when its type has no
+  /// layout here.
+  static func encode(_ column: AnyColumn, into writer: inout ByteWriter) -> Bool {
+    switch column {
+    case let strings as Column<String>: encodeStrings(strings, into: &writer)
+    case let strings as Column<String?>: encodeStrings(strings, into: &writer)
+    case let flags as Column<Bool>: encodeBools(flags, into: &writer)
+    case let keys as Column<ObjectKey?>: encodeKeys(keys, into: &writer)
+    default: return false
+    }
+    return true
+  }
+
+  /// Reads `count` values into `column` (grown to `count` rows of placeholders); `false` when
+  /// its type has no layout here.
+  static func decode(_ column: AnyColumn, count: Int, from reader: inout ByteReader) throws
+    -> Bool
+  {
+    switch column {
+    case let strings as Column<String>: try decodeStrings(strings, count: count, from: &reader)
+    case let strings as Column<String?>: try decodeStrings(strings, count: count, from: &reader)
+    case let flags as Column<Bool>: try decodeBools(flags, count: count, from: &reader)
+    case let keys as Column<ObjectKey?>: try decodeKeys(keys, count: count, from: &reader)
+    default: return false
+    }
+    return true
+  }
+
+  /// The fewest bytes a row takes in the layout of `type`, for checking the row count.
+  static func minimumRowSize(_ type: Any.Type) -> Int {
+    switch type {
+    case is String.Type: 4
+    case is Bool.Type: 1
+    case is ObjectKey?.Type: KeyCoding.minimumSize
+    default: 0
+    }
+  }
+}
+
+// MARK: Strings
+
+/// A string column's layout: for an optional column a presence bitmap (bit `row % 8` of byte
+/// `row / 8`, 1 for a value, padding bits 0); then the offset width (4 or 8), the end offset of
+/// each row's UTF-8 bytes in the arena (an absent value's range is empty), the arena's length
+/// and the arena.
+protocol ArenaString {
+  /// The string, or `nil` for an absent value.
+  var arenaValue: String? { get }
+  /// The value of a present string.
+  init(arenaString: String)
+  /// The absent value; `nil` when the type has none.
+  static var arenaAbsent: Self? { get }
+}
+
+extension String: ArenaString {
+  var arenaValue: String? { self }
+  init(arenaString: String) { self = arenaString }
+  static var arenaAbsent: String? { nil }
+}
+
+extension Optional: ArenaString where Wrapped == String {
+  var arenaValue: String? { self }
+  init(arenaString: String) { self = arenaString }
+  static var arenaAbsent: String?? { .some(nil) }
+}
+
+extension ColumnLayout {
+  @_specialize(where Value == String)
+  @_specialize(where Value == String?)
+  static func encodeStrings<Value: ArenaString & ColumnValue>(
+    _ column: Column<Value>, into writer: inout ByteWriter
+  ) {
+    let count = column.count
+    let optional = Value.arenaAbsent != nil
+    var total = 0
+    column.forEachChunk { _, values in
+      for value in values { total += value.arenaValue?.utf8.count ?? 0 }
+    }
+    if optional {
+      writer.appendUninitialized((count + 7) / 8) { bitmap in
+        bitmap.initializeMemory(as: UInt8.self, repeating: 0)
+        column.forEachChunk { start, values in
+          for (index, value) in values.enumerated() where value.arenaValue != nil {
+            let row = start + index
+            bitmap[row >> 3] |= UInt8(1) << (row & 7)
+          }
+        }
+      }
+    }
+    let width = total <= Int(UInt32.max) ? 4 : 8
+    writer.append(UInt8(width))
+    writer.appendUninitialized(count * width) { offsets in
+      var end = 0
+      var position = 0
+      column.forEachChunk { _, values in
+        for value in values {
+          end += value.arenaValue?.utf8.count ?? 0
+          if width == 4 {
+            offsets.storeBytes(
+              of: UInt32(truncatingIfNeeded: end).littleEndian, toByteOffset: position,
+              as: UInt32.self)
+          } else {
+            offsets.storeBytes(
+              of: UInt64(end).littleEndian, toByteOffset: position, as: UInt64.self)
+          }
+          position += width
+        }
+      }
+    }
+    writer.append(UInt64(total))
+    writer.appendUninitialized(total) { arena in
+      var position = 0
+      column.forEachChunk { _, values in
+        for value in values {
+          guard var string = value.arenaValue else { continue }
+          string.withUTF8 { utf8 in
+            UnsafeMutableRawBufferPointer(rebasing: arena[position..<position + utf8.count])
+              .copyMemory(from: UnsafeRawBufferPointer(utf8))
+            position += utf8.count
+          }
+        }
+      }
+    }
+  }
+
+  @_specialize(where Value == String)
+  @_specialize(where Value == String?)
+  static func decodeStrings<Value: ArenaString & ColumnValue>(
+    _ column: Column<Value>, count: Int, from reader: inout ByteReader
+  ) throws {
+    var bitmap: UnsafeRawBufferPointer?
+    if Value.arenaAbsent != nil {
+      let bits = try reader.readBytes((count + 7) / 8)
+      if count & 7 != 0, bits[bits.count - 1] >> (count & 7) != 0 {
+        throw reader.error("the presence bitmap has bits set past the last row")
+      }
+      bitmap = bits
+    }
+    let width = Int(try reader.read(UInt8.self))
+    guard width == 4 || width == 8 else {
+      throw reader.error("string offsets of \(width) bytes; 4 or 8 expected")
+    }
+    let offsetsStart = reader.position
+    let offsets = try reader.readBytes(count * width)
+    let arenaLength = try reader.readCount(minimumSize: 1)
+    let arena = try reader.readBytes(arenaLength)
+    let ascii = isASCII(arena)
+    var start = 0
+    var row = 0
+    try column.forEachChunkForWriting { values in
+      for index in values.indices {
+        let end =
+          width == 4
+          ? Int(
+            UInt32(littleEndian: offsets.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self)))
+          : Int(
+            truncatingIfNeeded: UInt64(
+              littleEndian: offsets.loadUnaligned(fromByteOffset: row * 8, as: UInt64.self)))
+        guard end >= start, end <= arenaLength else {
+          throw reader.error(
+            "row \(row)'s string ends at \(end), outside \(start)...\(arenaLength)",
+            at: offsetsStart + row * width)
+        }
+        if let bitmap, bitmap[row >> 3] & (UInt8(1) << (row & 7)) == 0 {
+          guard end == start else {
+            throw reader.error(
+              "row \(row) has no value but \(end - start) bytes", at: offsetsStart + row * width)
+          }
+          values[index] = Value.arenaAbsent!
+        } else {
+          let utf8 = UnsafeRawBufferPointer(rebasing: arena[start..<end])
+          guard let string = makeString(utf8.assumingMemoryBound(to: UInt8.self), isASCII: ascii)
+          else {
+            throw reader.error(
+              "row \(row)'s string is not valid UTF-8", at: offsetsStart + row * width)
+          }
+          values[index] = Value(arenaString: string)
+        }
+        start = end
+        row += 1
+      }
+    }
+    guard start == arenaLength else {
+      throw reader.error("the strings end at \(start), the arena at \(arenaLength)")
+    }
+  }
+}
+
+extension ColumnLayout {
+  /// Whether every byte of `bytes` is below 0x80.
+  static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var index = 0
+    var high: UInt64 = 0
+    while index + 8 <= bytes.count {
+      high |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      index += 8
+    }
+    while index < bytes.count {
+      high |= UInt64(bytes[index])
+      index += 1
+    }
+    return high & 0x8080_8080_8080_8080 == 0
+  }
+
+  /// The string of `utf8`, or `nil` when it is not valid UTF-8. ASCII bytes are taken as they
+  /// are; other bytes are decoded and compared with the result, which differs when decoding
+  /// had to repair them.
+  @inline(__always)
+  static func makeString(_ utf8: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String? {
+    var string = String(decoding: utf8, as: UTF8.self)
+    if isASCII { return string }
+    let same = string.withUTF8 { $0.elementsEqual(utf8) }
+    return same ? string : nil
+  }
+}
+
+// MARK: Booleans
+
+extension ColumnLayout {
+  /// One byte a row, 0 or 1.
+  static func encodeBools(_ column: Column<Bool>, into writer: inout ByteWriter) {
+    column.forEachChunk { _, values in writer.append(raw: UnsafeRawBufferPointer(values)) }
+  }
+
+  static func decodeBools(_ column: Column<Bool>, count: Int, from reader: inout ByteReader)
+    throws
+  {
+    let start = reader.position
+    let bytes = try reader.readBytes(count)
+    var row = 0
+    try column.forEachChunkForWriting { values in
+      for index in values.indices {
+        switch bytes[row] {
+        case 0: values[index] = false
+        case 1: values[index] = true
+        case let byte: throw reader.error("\(byte) is not a Bool", at: start + row)
+        }
+        row += 1
+      }
+    }
+  }
+}
