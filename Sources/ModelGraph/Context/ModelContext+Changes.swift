@@ -68,9 +68,11 @@ extension ModelContext {
       // The attribute may have been unset: its wrapper reads the column from now on.
       model._classInfo.bindAttribute(
         slot, of: model, table: model._tableReference, row: model._row)
+      observationDidWrite(model, attributeSlot: slot)
     case .registered:
       session.noteAttributeWrite(entity: Int(model._key.entity), row: model._row, slot: slot)
       markChanged(model)
+      observationDidWrite(model, attributeSlot: slot)
     default:
       break
     }

@@ -10,6 +10,7 @@ extension PersistentModel {
       checkNotDeleted()
       return _pending?.relationships[slot] ?? []
     }
+    accessRelationship(slot: slot)
     return context.objects(for: relationshipKeys(in: table, slot: slot))
   }
 

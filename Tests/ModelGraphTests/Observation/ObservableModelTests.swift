@@ -1,0 +1,148 @@
+import Foundation
+import ModelGraph
+import Observation
+import Testing
+
+/// Counts how often a tracking's `onChange` ran.
+private final class ChangeCount: @unchecked Sendable {
+  // @unchecked Sendable: `value` is only reached under `lock`.
+  private let lock = NSLock()
+  private var count = 0
+
+  func increment() { lock.withLock { count += 1 } }
+  var value: Int { lock.withLock { count } }
+}
+
+/// Runs `read` inside `withObservationTracking` and returns the count its `onChange` bumps.
+private func track(_ read: () -> Void) -> ChangeCount {
+  let count = ChangeCount()
+  withObservationTracking(read) { count.increment() }
+  return count
+}
+
+@Suite("Observable model objects")
+struct ObservableModelTests {
+  let container: ModelContainer
+  let context: ModelContext
+
+  init() throws {
+    container = try makeInMemoryContainer(Trip.self, RLDepartment.self, RLEmployee.self)
+    context = ModelContext(container)
+  }
+
+  private func savedTrips(_ names: String...) throws -> [Trip] {
+    let trips = names.map { Trip(name: $0) }
+    for trip in trips { context.insert(trip) }
+    try context.save()
+    return trips
+  }
+
+  @Test("a write by the same context to a read attribute fires; to another attribute it does not")
+  func sameContextAttributeWrites() throws {
+    let trip = try savedTrips("Oslo")[0]
+    let name = track { _ = trip.name }
+    trip.startDate = Date(timeIntervalSince1970: 0)
+    #expect(name.value == 0)
+    trip.name = "Bergen"
+    #expect(name.value == 1)
+  }
+
+  @Test("a write to the same attribute of an object in another row bucket does not fire")
+  func otherObjectDoesNotFire() throws {
+    let trips = try savedTrips("Oslo", "Bergen")
+    let name = track { _ = trips[0].name }
+    trips[1].name = "Trondheim"
+    #expect(name.value == 0)
+    trips[0].name = "Tromsø"
+    #expect(name.value == 1)
+  }
+
+  @Test("an inserted object's attribute is tracked before its first save")
+  func insertedObject() {
+    let trip = Trip(name: "Oslo")
+    context.insert(trip)
+    let name = track { _ = trip.name }
+    trip.name = "Bergen"
+    #expect(name.value == 1)
+  }
+
+  @Test("a relationship read fires when its inverse is set from the other side")
+  func relationshipThroughInverse() throws {
+    let department = RLDepartment(name: "Sales")
+    let employee = RLEmployee(name: "Ada")
+    context.insert(department)
+    context.insert(employee)
+    try context.save()
+    let employees = track { _ = department.employees }
+    let unrelated = track { _ = employee.mentor }
+    employee.department = department
+    #expect(employees.value == 1)
+    #expect(unrelated.value == 0)
+    let head = track { _ = employee.department }
+    department.employees = []
+    #expect(head.value == 1)
+  }
+
+  @Test("another context's save of a read attribute fires when this context takes it in")
+  func foreignSaveFiresOnRefresh() throws {
+    let trip = try savedTrips("Oslo")[0]
+    let name = track { _ = trip.name }
+    let date = track { _ = trip.startDate }
+
+    let other = ModelContext(container)
+    let copy = try #require(other.model(for: trip.persistentModelID) as? Trip)
+    copy.name = "Bergen"
+    try other.save()
+    #expect(name.value == 0, "nothing fires before this context moves onto the save")
+
+    _ = try context.fetch(FetchDescriptor<Trip>())
+    #expect(name.value == 1)
+    #expect(date.value == 0, "the save did not change startDate")
+    #expect(trip.name == "Bergen")
+  }
+
+  @Test("another context's deletion fires the deleted object's trackings")
+  func foreignDeletionFires() throws {
+    let trip = try savedTrips("Oslo")[0]
+    let name = track { _ = trip.name }
+    let other = ModelContext(container)
+    other.delete(try #require(other.model(for: trip.persistentModelID)))
+    try other.save()
+    _ = try context.fetchCount(FetchDescriptor<Trip>())
+    _ = context.model(for: trip.persistentModelID)
+    #expect(name.value == 1)
+  }
+
+  @Test("without the history to say what changed, taking in a foreign save fires every tracking")
+  func foreignSaveWithoutHistoryFiresConservatively() throws {
+    let trip = try savedTrips("Oslo")[0]
+    container.store.history.retention = .init(transactions: 0)
+    let date = track { _ = trip.startDate }
+    let other = ModelContext(container)
+    let copy = try #require(other.model(for: trip.persistentModelID) as? Trip)
+    copy.name = "Bergen"
+    try other.save()
+    _ = context.model(for: trip.persistentModelID)
+    #expect(date.value == 1)
+  }
+
+  @Test("a rollback fires the trackings of the objects it reverts")
+  func rollbackFires() throws {
+    let trip = try savedTrips("Oslo")[0]
+    trip.name = "Bergen"
+    let name = track { _ = trip.name }
+    context.rollback()
+    #expect(name.value == 1)
+    #expect(trip.name == "Oslo")
+  }
+
+  @Test("the context's own save does not fire again for writes already reported")
+  func ownSaveDoesNotRefire() throws {
+    let trip = try savedTrips("Oslo")[0]
+    trip.name = "Bergen"
+    let name = track { _ = trip.name }
+    try context.save()
+    _ = try context.fetch(FetchDescriptor<Trip>())
+    #expect(name.value == 0)
+  }
+}
