@@ -8,6 +8,8 @@ final class ContextObservation {
   let registrar = ObservationRegistrar()
   /// The store version whose changes the context's trackings have been told about.
   var version: UInt64
+  /// The state attached to the context's working tables, kept alive here.
+  var tables: [TableObservation] = []
 
   init(version: UInt64) {
     self.version = version

@@ -9,21 +9,55 @@ public import Observation
 /// saves). See <doc:ObservingModels> for the precise rules.
 extension PersistentModel: Observable {}
 
-extension PersistentModel {
-  /// Tells the context's observation registrar that attribute `slot` was read.
-  ///
-  /// Outside `withObservationTracking` this is one call that finds no tracking and returns.
-  @usableFromInline
-  final func _accessAttribute(slot: Int) {
-    guard let context = _context else { return }
-    context.observation.registrar.access(
-      self, keyPath: _classInfo.observedKeyPaths.attribute(slot, row: _row))
+/// Tells the observation registrar of `table`'s context that attribute `slot` of `owner`,
+/// in `row`, was read.
+///
+/// Reaches the registrar through the table the read already holds, not through the object,
+/// so a read outside `withObservationTracking` touches no more of the object than before:
+/// one call into Observation, which finds no tracking and returns.
+@usableFromInline
+func _accessAttribute(
+  _ table: Unmanaged<Table>, _ owner: Unmanaged<PersistentModel>, slot: Int, row: Int
+) {
+  guard let attachment = table._withUnsafeGuaranteedRef({ $0.attachment }) else {
+    owner._withUnsafeGuaranteedRef { TableObservation.attach(to: table, of: $0) }
+    return _accessAttribute(table, owner, slot: slot, row: row)
   }
+  let observation = unsafeDowncast(attachment.takeUnretainedValue(), to: TableObservation.self)
+  owner._withUnsafeGuaranteedRef { model in
+    observation.registrar.access(model, keyPath: observation.keyPaths.attribute(slot, row: row))
+  }
+}
 
+extension PersistentModel {
   /// Tells the context's observation registrar that relationship `slot` was read.
   final func accessRelationship(slot: Int) {
     guard let context = _context else { return }
     context.observation.registrar.access(
       self, keyPath: _classInfo.observedKeyPaths.relationship(slot, row: _row))
+  }
+}
+
+/// What reads through one working table of a context report to: the context's registrar and
+/// the key paths of the table's class; kept alive by the context, attached to the table.
+final class TableObservation {
+  let registrar: ObservationRegistrar
+  let keyPaths: ObservedKeyPaths
+
+  private init(registrar: ObservationRegistrar, keyPaths: ObservedKeyPaths) {
+    self.registrar = registrar
+    self.keyPaths = keyPaths
+  }
+
+  /// Attaches the observation state of `model`'s context and class to `table` (the working
+  /// table `model` is bound to), once per table.
+  static func attach(to table: Unmanaged<Table>, of model: PersistentModel) {
+    guard let context = model._context else {
+      fatalError("\(type(of: model)) is bound to a table without a context")
+    }
+    let observation = TableObservation(
+      registrar: context.observation.registrar, keyPaths: model._classInfo.observedKeyPaths)
+    context.observation.tables.append(observation)
+    table.takeUnretainedValue().attachment = Unmanaged.passUnretained(observation)
   }
 }
