@@ -25,7 +25,11 @@ public final class Table: @unchecked Sendable {
   /// An object the session's owner keeps with its working table, next to the columns its
   /// reads touch (the typed API's observation state); unretained, so the owner keeps it alive.
   /// `nil` on a new table and on every copy.
-  @exclusivity(unchecked) public var attachment: Unmanaged<AnyObject>?
+  @inlinable public var attachment: Unmanaged<AnyObject>? {
+    get { _attachment }
+    set { _attachment = newValue }
+  }
+  @exclusivity(unchecked) @usableFromInline var _attachment: Unmanaged<AnyObject>?
 
   /// An empty table for `entity`.
   public init(entity: ResolvedEntity) {

@@ -13,6 +13,8 @@ struct ObservedKeyPaths: @unchecked Sendable {
   static let bucketCount = 64
 
   private let attributes: [KeyPath<PersistentModel, Int>]
+  /// ``attributes`` unretained, for reads that take no reference count (the array keeps them).
+  private let unretainedAttributes: [Unmanaged<KeyPath<PersistentModel, Int>>]
   private let relationships: [KeyPath<PersistentModel, Int>]
 
   /// The key paths of a class with `attributeCount` attributes and `relationshipCount`
@@ -25,6 +27,7 @@ struct ObservedKeyPaths: @unchecked Sendable {
       }
     }
     attributes = make(.attribute, attributeCount)
+    unretainedAttributes = attributes.map(Unmanaged.passUnretained)
     relationships = make(.relationship, relationshipCount)
   }
 
@@ -32,6 +35,12 @@ struct ObservedKeyPaths: @unchecked Sendable {
   @inline(__always)
   func attribute(_ slot: Int, row: Int) -> KeyPath<PersistentModel, Int> {
     attributes[slot &* Self.bucketCount &+ (row & (Self.bucketCount - 1))]
+  }
+
+  /// ``attribute(_:row:)``, unretained.
+  @inline(__always)
+  func unretainedAttribute(_ slot: Int, row: Int) -> Unmanaged<KeyPath<PersistentModel, Int>> {
+    unretainedAttributes[slot &* Self.bucketCount &+ (row & (Self.bucketCount - 1))]
   }
 
   /// The key path of relationship `slot` of the object in `row`.

@@ -23,9 +23,13 @@ func _accessAttribute(
     owner._withUnsafeGuaranteedRef { TableObservation.attach(to: table, of: $0) }
     return _accessAttribute(table, owner, slot: slot, row: row)
   }
-  let observation = unsafeDowncast(attachment.takeUnretainedValue(), to: TableObservation.self)
-  owner._withUnsafeGuaranteedRef { model in
-    observation.registrar.access(model, keyPath: observation.keyPaths.attribute(slot, row: row))
+  attachment._withUnsafeGuaranteedRef { attached in
+    let observation = unsafeDowncast(attached, to: TableObservation.self)
+    observation.keyPaths.unretainedAttribute(slot, row: row)._withUnsafeGuaranteedRef { keyPath in
+      owner._withUnsafeGuaranteedRef { model in
+        observation.registrar.access(model, keyPath: keyPath)
+      }
+    }
   }
 }
 
