@@ -8,7 +8,9 @@
 // 2. the delay from `save()` returning to a `changes()` subscriber holding the change: the
 //    median and 99th percentile over 2 000 saves (0 when the subscriber had it first);
 // 3. the save with the store's history off and nobody subscribed (no change is built but
-//    the context's own), for comparison with 1's 0 line.
+//    the context's own), for comparison with 1's 0 line;
+// 4. an attribute read through every trip, outside withObservationTracking, with the
+//    context's observesReads on and off (interleaved runs, medians of 7).
 import Foundation
 import ModelGraph
 import Synchronization
@@ -101,3 +103,19 @@ print(
 // 3. History off, nobody subscribed.
 container.store.history.retention = .init(transactions: 0)
 print("save history=off live-queries=0 median-ns=\(try saveMedian(loader, trips))")
+
+// 4. Untracked reads with observesReads on and off.
+var readTimes: [Bool: [UInt64]] = [true: [], false: []]
+var checksum = 0.0
+for _ in 0..<7 {
+  for observes in [true, false] {
+    loader.observesReads = observes
+    let start = now()
+    for trip in trips { checksum += trip.budget }
+    readTimes[observes]!.append((now() - start) / UInt64(trips.count))
+  }
+}
+loader.observesReads = true
+print(
+  "read observesReads=on median-ns=\(median(readTimes[true]!)) "
+    + "observesReads=off median-ns=\(median(readTimes[false]!)) check=\(checksum > 0)")

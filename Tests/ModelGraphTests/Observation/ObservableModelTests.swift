@@ -146,3 +146,43 @@ struct ObservableModelTests {
     #expect(name.value == 0)
   }
 }
+
+@Suite("Observable model objects: turning reads off")
+struct ObservesReadsTests {
+  @Test("a context with observesReads off tracks no read; turned on again, it does")
+  func readsOff() throws {
+    let context = try makeInMemoryContext(Trip.self)
+    let trip = Trip(name: "Oslo")
+    context.insert(trip)
+    try context.save()
+    context.observesReads = false
+    let offCount = ObservedCount()
+    withObservationTracking {
+      _ = trip.name
+    } onChange: {
+      offCount.increment()
+    }
+    trip.name = "Bergen"
+    #expect(offCount.value == 0)
+
+    context.observesReads = true
+    let onCount = ObservedCount()
+    withObservationTracking {
+      _ = trip.name
+    } onChange: {
+      onCount.increment()
+    }
+    trip.name = "Tromsø"
+    #expect(onCount.value == 1)
+  }
+}
+
+/// Counts how often a tracking's `onChange` ran.
+private final class ObservedCount: @unchecked Sendable {
+  // @unchecked Sendable: `count` is only reached under `lock`.
+  private let lock = NSLock()
+  private var count = 0
+
+  func increment() { lock.withLock { count += 1 } }
+  var value: Int { lock.withLock { count } }
+}

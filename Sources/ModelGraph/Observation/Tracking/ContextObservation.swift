@@ -10,6 +10,10 @@ final class ContextObservation {
   var version: UInt64
   /// The state attached to the context's working tables, kept alive here.
   var tables: [TableObservation] = []
+  /// See ``ModelContext/observesReads``.
+  var observesReads = true {
+    didSet { for table in tables { table.observesReads = observesReads } }
+  }
 
   init(version: UInt64) {
     self.version = version
@@ -17,6 +21,17 @@ final class ContextObservation {
 }
 
 extension ModelContext {
+  /// Whether reads of the context's objects report to Observation, so that
+  /// `withObservationTracking` tracks them; `true` by default, as in SwiftData.
+  ///
+  /// A read outside any tracking still makes one call into Observation (which finds no
+  /// tracking); a context that reads in bulk and binds no view (an export, a report, a
+  /// request handler) can turn this off to save that call. Writes fire trackings either way.
+  public var observesReads: Bool {
+    get { observation.observesReads }
+    set { observation.observesReads = newValue }
+  }
+
   /// Fires the trackings of attribute `slot` of `model`, which the context just wrote.
   func observationDidWrite(_ model: PersistentModel, attributeSlot slot: Int) {
     let keyPath = model._classInfo.observedKeyPaths.attribute(slot, row: model._row)

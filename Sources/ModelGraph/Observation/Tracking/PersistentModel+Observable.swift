@@ -25,6 +25,7 @@ func _accessAttribute(
   }
   attachment._withUnsafeGuaranteedRef { attached in
     let observation = unsafeDowncast(attached, to: TableObservation.self)
+    guard observation.observesReads else { return }
     observation.keyPaths.unretainedAttribute(slot, row: row)._withUnsafeGuaranteedRef { keyPath in
       owner._withUnsafeGuaranteedRef { model in
         observation.registrar.access(model, keyPath: keyPath)
@@ -36,7 +37,7 @@ func _accessAttribute(
 extension PersistentModel {
   /// Tells the context's observation registrar that relationship `slot` was read.
   final func accessRelationship(slot: Int) {
-    guard let context = _context else { return }
+    guard let context = _context, context.observation.observesReads else { return }
     context.observation.registrar.access(
       self, keyPath: _classInfo.observedKeyPaths.relationship(slot, row: _row))
   }
@@ -47,6 +48,8 @@ extension PersistentModel {
 final class TableObservation {
   let registrar: ObservationRegistrar
   let keyPaths: ObservedKeyPaths
+  /// ``ModelContext/observesReads`` of the context.
+  var observesReads = true
 
   private init(registrar: ObservationRegistrar, keyPaths: ObservedKeyPaths) {
     self.registrar = registrar
@@ -61,6 +64,7 @@ final class TableObservation {
     }
     let observation = TableObservation(
       registrar: context.observation.registrar, keyPaths: model._classInfo.observedKeyPaths)
+    observation.observesReads = context.observation.observesReads
     context.observation.tables.append(observation)
     table.takeUnretainedValue().attachment = Unmanaged.passUnretained(observation)
   }
