@@ -109,6 +109,8 @@ extension ModelContext {
       }
       return
     }
+    // Its properties can no longer be read: every tracking of them fires.
+    observationDidRevert(model)
     if model._status == .inserted {
       detach(model)
     } else {

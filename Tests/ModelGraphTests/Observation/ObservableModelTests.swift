@@ -126,6 +126,16 @@ struct ObservableModelTests {
     #expect(date.value == 1)
   }
 
+  @Test("deleting an object fires its trackings and no other object's")
+  func deletionFires() throws {
+    let trips = try savedTrips("Oslo", "Bergen")
+    let deleted = track { _ = trips[0].name }
+    let kept = track { _ = trips[1].name }
+    context.delete(trips[0])
+    #expect(deleted.value == 1)
+    #expect(kept.value == 0)
+  }
+
   @Test("a rollback fires the trackings of the objects it reverts")
   func rollbackFires() throws {
     let trip = try savedTrips("Oslo")[0]
@@ -134,6 +144,22 @@ struct ObservableModelTests {
     context.rollback()
     #expect(name.value == 1)
     #expect(trip.name == "Oslo")
+  }
+
+  @Test("an upsert fires the trackings of the saved object it writes into")
+  func upsertFires() throws {
+    context.uniquenessPolicy = .upsert
+    let original = try savedTrips("Oslo")[0]
+    let name = track { _ = original.name }
+    let date = track { _ = original.startDate }
+    let replacement = Trip(name: "Bergen")
+    replacement.identifier = original.identifier
+    context.insert(replacement)
+    let replacementName = track { _ = replacement.name }
+    try context.save()
+    #expect(name.value == 1 && date.value == 1)
+    #expect(replacementName.value == 1, "the new instance left its row")
+    #expect(original.name == "Bergen")
   }
 
   @Test("the context's own save does not fire again for writes already reported")

@@ -48,7 +48,8 @@ extension ModelContext {
     observation.registrar.didSet(model, keyPath: keyPath)
   }
 
-  /// Fires the trackings of every property of `model` (its changes were discarded).
+  /// Fires the trackings of every property of `model` (its changes were discarded, or it is
+  /// leaving its row).
   func observationDidRevert(_ model: PersistentModel) {
     let keyPaths = model._classInfo.observedKeyPaths
     for slot in 0..<keyPaths.attributeCount {
