@@ -101,6 +101,20 @@ struct ObservableModelTests {
     #expect(trip.name == "Bergen")
   }
 
+  @Test("a save that moves onto another context's save fires what that save changed")
+  func foreignSaveFiresOnOwnSave() throws {
+    let trips = try savedTrips("Oslo", "Bergen")
+    let name = track { _ = trips[0].name }
+    let other = ModelContext(container)
+    let copy = try #require(other.model(for: trips[0].persistentModelID) as? Trip)
+    copy.name = "Tromsø"
+    try other.save()
+    trips[1].startDate = Date(timeIntervalSince1970: 0)
+    try context.save()
+    #expect(name.value == 1)
+    #expect(trips[0].name == "Tromsø")
+  }
+
   @Test("another context's deletion fires the deleted object's trackings")
   func foreignDeletionFires() throws {
     let trip = try savedTrips("Oslo")[0]
