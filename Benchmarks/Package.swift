@@ -38,6 +38,10 @@ let package = Package(
       name: "modelgraph-benchmark", dependencies: ["BenchmarkKit", "ModelGraphEngine"],
       swiftSettings: swiftSettings),
     .executableTarget(
+      name: "observation-probe",
+      dependencies: [.product(name: "ModelGraph", package: "ModelGraph")],
+      swiftSettings: swiftSettings),
+    .executableTarget(
       name: "journal-probe",
       dependencies: [.product(name: "ModelGraphCore", package: "ModelGraph")],
       swiftSettings: swiftSettings),

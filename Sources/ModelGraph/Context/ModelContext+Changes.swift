@@ -68,9 +68,11 @@ extension ModelContext {
       // The attribute may have been unset: its wrapper reads the column from now on.
       model._classInfo.bindAttribute(
         slot, of: model, table: model._tableReference, row: model._row)
+      observationDidWrite(model, attributeSlot: slot)
     case .registered:
       session.noteAttributeWrite(entity: Int(model._key.entity), row: model._row, slot: slot)
       markChanged(model)
+      observationDidWrite(model, attributeSlot: slot)
     default:
       break
     }
@@ -107,6 +109,8 @@ extension ModelContext {
       }
       return
     }
+    // Its properties can no longer be read: every tracking of them fires.
+    observationDidRevert(model)
     if model._status == .inserted {
       detach(model)
     } else {

@@ -36,6 +36,7 @@ extension ModelContext {
   /// - Complexity: O(registered objects), and only after other contexts saved.
   func dropHandlesDeletedElsewhere() {
     guard session.takeForeignChangesFlag() else { return }
+    observationDidAbsorbForeignChanges()
     for entity in registered.indices where registered[entity].count > 0 {
       let table = session.table(entity)
       for row in registered[entity].rows {

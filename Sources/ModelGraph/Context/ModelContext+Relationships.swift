@@ -21,6 +21,7 @@ final class ContextSessionObserver: SessionObserver {
   }
 
   func session(_ session: Session, didWriteRelationship slot: Int, of key: ObjectKey) {
+    context.observationDidWrite(key, relationshipSlot: slot)
     if let object = context.registeredObject(for: key), object._status == .registered {
       context.markChanged(object)
     }

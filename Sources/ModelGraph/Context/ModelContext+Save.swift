@@ -45,6 +45,7 @@ extension ModelContext {
       records = deletionRecords()
     } while try session.publish() == nil
     dropHandlesDeletedElsewhere()
+    observationDidSave()
     defer { compactIdentityMap() }
     for object in insertedObjects where object._status == .inserted {
       object._status = .registered
@@ -100,7 +101,10 @@ extension ModelContext {
       object._status = .registered
       object.bindRow(session.table(Int(object._key.entity)), row: object._row)
     }
-    for object in changedObjects { object._isChanged = false }
+    for object in changedObjects {
+      object._isChanged = false
+      observationDidRevert(object)
+    }
     insertedObjects = []
     changedObjects = []
     deletedObjects = []

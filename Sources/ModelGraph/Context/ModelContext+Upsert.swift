@@ -26,10 +26,12 @@ extension ModelContext {
     let entity = session.catalog.entities[Int(source.entity)]
     let table = session.table(Int(source.entity))
     let unset = session.unsetAttributes(of: source)
+    let targetInstance = registeredObject(for: target)
     for slot in entity.attributes.indices where !unset.contains(slot) {
       table.attributeColumns[slot].copyValue(
         from: table.attributeColumns[slot], fromRow: Int(source.row), toRow: Int(target.row))
       session.noteAttributeWrite(entity: Int(target.entity), row: Int(target.row), slot: slot)
+      if let targetInstance { observationDidWrite(targetInstance, attributeSlot: slot) }
     }
     for slot in entity.relationships.indices {
       let related = relatedKeys(of: source, slot: slot)
@@ -40,6 +42,8 @@ extension ModelContext {
     let instance = registeredObject(for: source)
     session.delete(source)
     guard let instance else { return }
+    // The instance leaves its row (to stand for `target`, or for nothing).
+    observationDidRevert(instance)
     forget(instance)
     if registeredObject(for: target) == nil {
       instance._key = target

@@ -26,11 +26,14 @@ public final class ModelContext {
   /// every conflict refuses the save.
   public var mergePolicy = MergePolicy.rejectConflicts
   private var observer: ContextSessionObserver?
+  /// The registrar of the context's `Observable` objects.
+  let observation: ContextObservation
 
   /// Makes a context on `container`'s current committed state.
   public init(_ container: ModelContainer) {
     self.container = container
     session = Session(store: container.store)
+    observation = ContextObservation(version: session.base.number)
     observer = ContextSessionObserver(self)
     session.observer = observer
     session.recordsChanges = true

@@ -109,6 +109,7 @@ public struct Attribute<Value> {
     get {
       if let table {
         let (slot, row) = (Int(self.slot), self.row)
+        _accessAttribute(table, owner.unsafelyUnwrapped, slot: slot, row: row)
         // Folded away once specialized for a `PersistentValue` type.
         guard let storage = Value.self as? any PersistentValue.Type else {
           return _readCodableAttribute(table.takeUnretainedValue(), slot: slot, row: row)

@@ -42,6 +42,8 @@ final class ModelClassInfo: @unchecked Sendable {
   /// Problems found in the class's declarations, reported when a container registers it.
   let problems: [SchemaError]
   let lazyState = Locked(LazyState())
+  /// The key paths the class's objects report to observation.
+  let observedKeyPaths: ObservedKeyPaths
 
   struct LazyState: @unchecked Sendable {
     // @unchecked Sendable: only reached through the mutex.
@@ -129,6 +131,9 @@ final class ModelClassInfo: @unchecked Sendable {
       }
     }
     self.problems = problems
+    observedKeyPaths = ObservedKeyPaths(
+      modelClass: modelClass, attributeCount: attributes.count,
+      relationshipCount: relationships.count)
   }
 
   /// Points every wrapper of `object` (an instance of this class) at the object and its slot.

@@ -10,6 +10,7 @@ extension ModelObject {
       checkNotDeleted()
       return _pending?.relationships[slot] ?? []
     }
+    accessRelationship(slot: slot)
     return table.withRelatedKeys(row: _row, slot: slot) { context.objects(for: $0) }
   }
 

@@ -52,9 +52,14 @@ public struct LiveQuery<T: PersistentModel>: Sendable {
       of: Void.self, bufferingPolicy: .bufferingNewest(1))
     let reads = reads
     let store = container.store
-    let subscription = store.subscribe { change in
+    let signal: @Sendable (CommittedChange) -> Void = { change in
       if reads.isAffected(by: change) { wake.yield() }
     }
+    // A query that reads only its own classes' tables hears only of saves that touch them.
+    let subscription =
+      reads.readsEverything
+      ? store.subscribe(signal)
+      : store.subscribe(touching: reads.entities, orFrom: reads.entityCount, signal)
     let descriptor = descriptor
     let container = container
     let task = Task.detached {

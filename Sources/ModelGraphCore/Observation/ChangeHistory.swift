@@ -61,6 +61,28 @@ public final class ChangeHistory: Sendable {
     }
   }
 
+  /// The kept changes with versions `version + 1` through `last`, oldest first, or `nil` when
+  /// any of them is not kept (dropped, not recorded, or a version that had no change).
+  ///
+  /// - Complexity: O(log kept + returned).
+  public func changes(after version: UInt64, through last: UInt64) -> [CommittedChange]? {
+    guard last > version else { return [] }
+    return state.withLock { state in
+      var low = state.first
+      var high = state.entries.count
+      while low < high {
+        let middle = (low + high) / 2
+        if state.entries[middle].version <= version { low = middle + 1 } else { high = middle }
+      }
+      let wanted = Int(clamping: last - version)
+      guard state.entries.count - low >= wanted,
+        state.entries[low].version == version + 1,
+        state.entries[low + wanted - 1].version == last
+      else { return nil }
+      return Array(state.entries[low..<low + wanted])
+    }
+  }
+
   /// The newest version whose change is no longer kept (0 when nothing was dropped): a reader
   /// asking for changes after an older version has missed some.
   public var droppedThrough: UInt64 { state.withLock { $0.droppedThrough } }

@@ -26,7 +26,19 @@ extension Store {
   ///
   /// - Returns: The subscription, for ``unsubscribe(_:)``.
   public func subscribe(_ deliver: @escaping @Sendable (CommittedChange) -> Void) -> UInt64 {
-    changeHub.add(deliver)
+    changeHub.add(nil, deliver)
+  }
+
+  /// Calls `deliver` with every change a later save publishes that touches one of `entities`
+  /// or an entity with an index of at least `from` (one registered later), in commit order,
+  /// under the same rules as ``subscribe(_:)``. Saves that touch none of them do not call it.
+  ///
+  /// - Returns: The subscription, for ``unsubscribe(_:)``.
+  public func subscribe(
+    touching entities: Set<Int>, orFrom from: Int = Int.max,
+    _ deliver: @escaping @Sendable (CommittedChange) -> Void
+  ) -> UInt64 {
+    changeHub.add(ChangeHub.Interest(entities: entities, from: from), deliver)
   }
 
   /// Ends a subscription made with ``subscribe(_:)``.

@@ -22,6 +22,14 @@ public final class Table: @unchecked Sendable {
   @exclusivity(unchecked) public var stamps: Column<UInt32>
   /// The number of live rows.
   public internal(set) var liveCount: Int
+  /// An object the session's owner keeps with its working table, next to the columns its
+  /// reads touch (the typed API's observation state); unretained, so the owner keeps it alive.
+  /// `nil` on a new table and on every copy.
+  @inlinable public var attachment: Unmanaged<AnyObject>? {
+    get { _attachment }
+    set { _attachment = newValue }
+  }
+  @exclusivity(unchecked) @usableFromInline var _attachment: Unmanaged<AnyObject>?
 
   /// An empty table for `entity`.
   public init(entity: ResolvedEntity) {

@@ -56,6 +56,10 @@ extension ScriptEngine {
       try checkNoAlteredSchema(at: location)
       try open(files[0], bind: true, at: location)
       alteredClasses = []
+    case "changes":
+      try changes(arguments, at: location)
+    case "watch":
+      try watchCommand(arguments, at: location)
     case "import":
       let words = try DotArguments.split(arguments, at: location)
       guard words.count == 2 else {
@@ -68,7 +72,8 @@ extension ScriptEngine {
           + (Suggestion.closest(to: name, among: Completer.dotCommands).map {
             " (did you mean '.\($0)'?)"
           } ?? "") + "; expected .schema, .tables, .explain, .dump, .import,"
-          + " .open, .read, .output, .once, .mode, .headers, .display, .echo, .timing, .stats, .help"
+          + " .open, .read, .output, .once, .mode, .headers, .display, .echo, .timing, .stats,"
+          + " .changes, .watch, .help"
           + " or .quit",
         at: location)
     }
@@ -160,6 +165,9 @@ enum Help {
       .import FILE Class (CSV with a header row, or a JSON array)  .output [FILE]  .once FILE
       .mode table|json|csv  .headers on|off  .display Class attribute|none  .echo on|off
       .timing on|off  .stats  .help  .quit
+      .changes [since VERSION]  the saved changes after VERSION (else since the last .changes)
+      .watch fetch …  prints the results, and again whenever a save changes them
+      .watch  lists the watches;  .watch off  ends them
     Related objects show as Trip/0.0 (Lisbon) in tables: the .display attribute, else the first
     unique String attribute, else name or title.
     Changes stay unsaved until save; .quit with unsaved changes asks again in the REPL.

@@ -46,6 +46,12 @@ public final class ScriptEngine {
   var schema = ScriptSchema()
   var variables: [String: ObjectKey] = [:]
   var inTransaction = false
+  /// The history version `.changes` without `since` starts after.
+  var changesShown: UInt64 = 0
+  /// The queries `.watch` reprints, with what each printed last.
+  var watches: [WatchedQuery] = []
+  /// The store version the watches were last run on.
+  var watchedVersion: UInt64 = 0
 
   /// Whether `.quit` with unsaved changes must be given twice (the REPL asks; scripts do not).
   public var asksBeforeDiscarding = false
@@ -89,6 +95,7 @@ public final class ScriptEngine {
     defer { if endsOnce { endRedirection() } }
     do {
       try run(statement)
+      try reprintWatches(after: statement)
     } catch let error as EvaluationError {
       throw ScriptError(error.message, at: statement.location)
     } catch let error as QueryError {
@@ -128,6 +135,7 @@ public final class ScriptEngine {
     case .fetch(let query): try fetch(query)
     case .aggregate(let aggregate): try self.aggregate(aggregate)
     case .explain(let query): try explain(query)
+    case .watch(let query): try watch(query)
     case .save:
       try save(at: statement.location)
       alteredClasses = []

@@ -8,6 +8,9 @@ extension Parser {
         let query = try parseExplained()
         return Statement(kind: .explain(query), location: location)
       }
+      if name == "watch", accept(keyword: "fetch") {
+        return Statement(kind: .watch(try parseFetch()), location: location)
+      }
       let arguments = restOfLine(after: tokens[position - 1])
       while current.kind != .newline && current.kind != .end { position += 1 }
       return Statement(kind: .dotCommand(name, arguments), location: location)

@@ -51,8 +51,8 @@ struct Completer {
     "load", "max", "min", "open", "rollback", "save", "snapshot", "sum", "update",
   ]
   static let dotCommands = [
-    "dump", "echo", "exit", "explain", "headers", "help", "import", "mode", "once", "open",
-    "output", "quit", "read", "schema", "stats", "tables", "timing",
+    "changes", "dump", "echo", "exit", "explain", "headers", "help", "import", "mode", "once",
+    "open", "output", "quit", "read", "schema", "stats", "tables", "timing", "watch",
   ]
   static let clauses = [
     "AND", "BEGINSWITH", "CONTAINS", "ENDSWITH", "IN", "LIKE", "NOT", "OR", "asc", "by", "desc",

@@ -33,6 +33,9 @@ public struct Statement: Sendable {
     case snapshot(String?)
     /// `.explain fetch …` or `.explain count …`: the plan instead of the results.
     case explain(QueryStatement)
+    /// `.watch fetch …`: prints the results, then again after every later statement whose
+    /// save changes them.
+    case watch(QueryStatement)
     /// `.name arguments`: any other dot-command, with the rest of its line.
     case dotCommand(String, String)
     /// `alter entity Name add|drop|rename …`: a lightweight change to a registered class.

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ModelGraphCore
@@ -51,4 +52,42 @@ struct ChangeHubTests {
     let versions = store.history.changes(after: 0).map(\.version)
     #expect(versions == [store.version.number - 1, store.version.number])
   }
+
+  @Test("a subscriber with an interest hears only of saves touching its entities, each once")
+  func interestFiltersDelivery() throws {
+    let store = try Fixture.makeStore()
+    let business = Versions()
+    let open = Versions()
+    let all = Versions()
+    _ = store.subscribe(touching: [Fixture.business]) { business.add($0.version) }
+    _ = store.subscribe(touching: [], orFrom: Fixture.personal) { open.add($0.version) }
+    _ = store.subscribe { all.add($0.version) }
+    let session = Session(store: store)
+
+    _ = session.insert(entity: Fixture.trip, name: "a")
+    try session.save()
+    let tripOnly = store.version.number
+    _ = session.insert(entity: Fixture.business, name: "b")
+    _ = session.insert(entity: Fixture.trip, name: "c")
+    try session.save()
+    let businessAndTrip = store.version.number
+    _ = session.insert(entity: Fixture.personal, name: "d")
+    _ = session.insert(entity: Fixture.business, name: "e")
+    try session.save()
+    let personalAndBusiness = store.version.number
+
+    #expect(all.values == [tripOnly, businessAndTrip, personalAndBusiness])
+    #expect(business.values == [businessAndTrip, personalAndBusiness])
+    #expect(open.values == [personalAndBusiness])
+  }
+}
+
+/// The versions a subscriber received, in order.
+private final class Versions: @unchecked Sendable {
+  // @unchecked Sendable: `list` is only reached under `lock`.
+  private let lock = NSLock()
+  private var list: [UInt64] = []
+
+  func add(_ version: UInt64) { lock.withLock { list.append(version) } }
+  var values: [UInt64] { lock.withLock { list } }
 }

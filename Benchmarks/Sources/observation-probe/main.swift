@@ -1,0 +1,121 @@
+// observation-probe: what observation costs a save, outside the workload harness.
+//
+//   observation-probe [trips]
+//
+// On an in-memory container holding `trips` trips (default 100 000):
+// 1. W12-shaped saves (one trip's budget changed, then save) with 0, 10 and 1 000 live queries
+//    registered on an unrelated class: the median save, over 5 runs of 2 000 saves;
+// 2. the delay from `save()` returning to a `changes()` subscriber holding the change: the
+//    median and 99th percentile over 2 000 saves (0 when the subscriber had it first);
+// 3. the save with the store's history off and nobody subscribed (no change is built but
+//    the context's own), for comparison with 1's 0 line;
+// 4. an attribute read through every trip, outside withObservationTracking, with the
+//    context's observesReads on and off (interleaved runs, medians of 7).
+import Foundation
+import ModelGraph
+import Synchronization
+
+final class ProbeTrip: PersistentModel {
+  @Attribute var name: String
+  @Attribute var budget: Double
+
+  convenience init(name: String, budget: Double) {
+    self.init()
+    self.name = name
+    self.budget = budget
+  }
+}
+
+final class ProbeNote: PersistentModel {
+  @Attribute var text: String
+}
+
+func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+func median(_ values: [UInt64]) -> UInt64 { values.sorted()[values.count / 2] }
+
+func percentile99(_ values: [UInt64]) -> UInt64 { values.sorted()[values.count * 99 / 100] }
+
+let tripCount = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 100_000 : 100_000
+let schema = Schema([ProbeTrip.self, ProbeNote.self])
+let container = try ModelContainer(
+  for: schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+let loader = ModelContext(container)
+for index in 0..<tripCount { loader.insert(ProbeTrip(name: "trip \(index)", budget: 0)) }
+try loader.save()
+let trips = try loader.fetch(FetchDescriptor<ProbeTrip>())
+print("# observation-probe trips=\(tripCount)")
+
+/// The median nanoseconds of one save changing one trip's budget, over 5 runs of `saves`.
+func saveMedian(_ context: ModelContext, _ trips: [ProbeTrip], saves: Int = 2_000) throws -> UInt64
+{
+  var medians: [UInt64] = []
+  var next = 0
+  for _ in 0..<5 {
+    var times: [UInt64] = []
+    for _ in 0..<saves {
+      let trip = trips[(next &* 7_919) % trips.count]
+      next += 1
+      let start = now()
+      trip.budget += 1
+      try context.save()
+      times.append(now() - start)
+    }
+    medians.append(median(times))
+  }
+  return median(medians)
+}
+
+var streams: [AsyncThrowingStream<LiveQueryUpdate, any Error>] = []
+let unrelated = FetchDescriptor<ProbeNote>(predicate: #Predicate { $0.text == "x" })
+for target in [0, 10, 1_000] {
+  while streams.count < target { streams.append(try container.observe(unrelated)) }
+  let nanoseconds = try saveMedian(loader, trips)
+  print("save live-queries=\(target) median-ns=\(nanoseconds)")
+}
+streams = []
+
+// 2. Delay from save() returning to the subscriber holding the change.
+let received = Mutex<[UInt64: UInt64]>([:])
+let subscriber = Task.detached {
+  for await change in container.changes(bufferingNewest: nil) {
+    let time = now()
+    received.withLock { $0[change.version] = time }
+  }
+}
+try await Task.sleep(for: .milliseconds(100))
+var returned: [UInt64: UInt64] = [:]
+for index in 0..<2_000 {
+  trips[index % trips.count].budget += 1
+  try loader.save()
+  returned[container.store.version.number] = now()
+  if index % 100 == 0 { try await Task.sleep(for: .milliseconds(1)) }
+}
+try await Task.sleep(for: .milliseconds(500))
+subscriber.cancel()
+let delays = received.withLock { seen in
+  returned.compactMap { version, time in seen[version].map { $0 > time ? $0 - time : 0 } }
+}
+print(
+  "delay save-to-subscriber saves=\(delays.count) median-ns=\(median(delays)) "
+    + "p99-ns=\(percentile99(delays)) first=\(delays.filter { $0 == 0 }.count)")
+
+// 3. History off, nobody subscribed.
+container.store.history.retention = .init(transactions: 0)
+print("save history=off live-queries=0 median-ns=\(try saveMedian(loader, trips))")
+
+// 4. Untracked reads with observesReads on and off.
+var readTimes: [Bool: [UInt64]] = [true: [], false: []]
+var checksum = 0.0
+for _ in 0..<7 {
+  for observes in [true, false] {
+    loader.observesReads = observes
+    let start = now()
+    for trip in trips { checksum += trip.budget }
+    readTimes[observes]!.append((now() - start) / UInt64(trips.count))
+  }
+}
+loader.observesReads = true
+print(
+  "read observesReads=on median-ns=\(median(readTimes[true]!)) "
+    + "observesReads=off median-ns=\(median(readTimes[false]!)) check=\(checksum > 0)")

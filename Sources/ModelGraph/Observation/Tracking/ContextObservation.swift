@@ -1,0 +1,157 @@
+import ModelGraphCore
+import Observation
+
+/// A context's side of `Observable` model objects: the registrar its objects report reads to,
+/// and the version through which it has told trackings about other contexts' saves.
+final class ContextObservation {
+  /// Every managed object of the context reports reads and writes here.
+  let registrar = ObservationRegistrar()
+  /// The store version whose changes the context's trackings have been told about.
+  var version: UInt64
+  /// The state attached to the context's working tables, kept alive here.
+  var tables: [TableObservation] = []
+  /// See ``ModelContext/observesReads``.
+  var observesReads = true {
+    didSet { for table in tables { table.observesReads = observesReads } }
+  }
+
+  init(version: UInt64) {
+    self.version = version
+  }
+}
+
+extension ModelContext {
+  /// Whether reads of the context's objects report to Observation, so that
+  /// `withObservationTracking` tracks them; `true` by default, as in SwiftData.
+  ///
+  /// A read outside any tracking still makes one call into Observation (which finds no
+  /// tracking); a context that reads in bulk and binds no view (an export, a report, a
+  /// request handler) can turn this off to save that call. Writes fire trackings either way.
+  public var observesReads: Bool {
+    get { observation.observesReads }
+    set { observation.observesReads = newValue }
+  }
+
+  /// Fires the trackings of attribute `slot` of `model`, which the context just wrote.
+  func observationDidWrite(_ model: ModelObject, attributeSlot slot: Int) {
+    let keyPath = model._classInfo.observedKeyPaths.attribute(slot, row: model._row)
+    observation.registrar.willSet(model, keyPath: keyPath)
+    observation.registrar.didSet(model, keyPath: keyPath)
+  }
+
+  /// Fires the trackings of relationship `slot` of the object `key`, if the context has a
+  /// handle for it (without one, nothing in the context can have read it).
+  func observationDidWrite(_ key: ObjectKey, relationshipSlot slot: Int) {
+    guard let model = registeredObject(for: key) else { return }
+    let keyPath = model._classInfo.observedKeyPaths.relationship(slot, row: model._row)
+    observation.registrar.willSet(model, keyPath: keyPath)
+    observation.registrar.didSet(model, keyPath: keyPath)
+  }
+
+  /// Fires the trackings of every property of `model` (its changes were discarded, or it is
+  /// leaving its row).
+  func observationDidRevert(_ model: ModelObject) {
+    let keyPaths = model._classInfo.observedKeyPaths
+    for slot in 0..<keyPaths.attributeCount {
+      fire(model, keyPaths.attribute(slot, row: model._row))
+    }
+    for slot in 0..<keyPaths.relationshipCount {
+      fire(model, keyPaths.relationship(slot, row: model._row))
+    }
+  }
+
+  /// Marks the context's own save as seen: its writes fired their trackings as they were made.
+  func observationDidSave() {
+    observation.version = session.base.number
+  }
+
+  /// Fires the trackings of the properties other contexts' saves changed, after the session
+  /// moved onto them (from ``ContextObservation/version`` to its base version).
+  ///
+  /// The changes come from the store's history; when it no longer holds all of them, every
+  /// property of every class with registered objects fires (never a missed change).
+  /// - Complexity: O(log history + objects changed), each property and row bucket fired once.
+  func observationDidAbsorbForeignChanges() {
+    let from = observation.version
+    let through = session.base.number
+    observation.version = through
+    guard through > from else { return }
+    guard let changes = container.store.history.changes(after: from, through: through) else {
+      fireEveryRegisteredProperty()
+      return
+    }
+    var fired = Set<KeyPath<ModelObject, Int>>()
+    for change in changes {
+      for update in change.updated {
+        guard let (model, info) = observedHandle(update.identifier) else { continue }
+        let keyPaths = info.observedKeyPaths
+        let row = Int(update.identifier.row)
+        for name in update.attributes {
+          guard let slot = info.attributeWrappers.firstIndex(where: { $0.name == name }) else {
+            continue
+          }
+          fire(model, keyPaths.attribute(slot, row: row), once: &fired)
+        }
+        if update.relationshipsChanged {
+          for slot in 0..<keyPaths.relationshipCount {
+            fire(model, keyPaths.relationship(slot, row: row), once: &fired)
+          }
+        }
+      }
+      for deletion in change.deleted {
+        guard let (model, info) = observedHandle(deletion.identifier) else { continue }
+        let keyPaths = info.observedKeyPaths
+        let row = Int(deletion.identifier.row)
+        for slot in 0..<keyPaths.attributeCount {
+          fire(model, keyPaths.attribute(slot, row: row), once: &fired)
+        }
+        for slot in 0..<keyPaths.relationshipCount {
+          fire(model, keyPaths.relationship(slot, row: row), once: &fired)
+        }
+      }
+    }
+  }
+
+  /// The context's handle for `identifier` and its class's layout, if it has one: only a
+  /// handle can have been read.
+  private func observedHandle(_ identifier: PersistentIdentifier) -> (
+    ModelObject, ModelClassInfo
+  )? {
+    guard let entity = session.catalog.entity(named: identifier.entityName),
+      let model = registeredObject(
+        for: ObjectKey(
+          entity: entity.index, row: Int(identifier.row), generation: identifier.generation))
+    else { return nil }
+    return (model, model._classInfo)
+  }
+
+  private func fireEveryRegisteredProperty() {
+    for entity in registered.indices where registered[entity].count > 0 {
+      guard let row = registered[entity].rows.first,
+        let model = registered[entity][row]?.takeUnretainedValue()
+      else { continue }
+      let keyPaths = model._classInfo.observedKeyPaths
+      for bucket in 0..<ObservedKeyPaths.bucketCount {
+        for slot in 0..<keyPaths.attributeCount {
+          fire(model, keyPaths.attribute(slot, row: bucket))
+        }
+        for slot in 0..<keyPaths.relationshipCount {
+          fire(model, keyPaths.relationship(slot, row: bucket))
+        }
+      }
+    }
+  }
+
+  private func fire(
+    _ model: ModelObject, _ keyPath: KeyPath<ModelObject, Int>,
+    once fired: inout Set<KeyPath<ModelObject, Int>>
+  ) {
+    guard fired.insert(keyPath).inserted else { return }
+    fire(model, keyPath)
+  }
+
+  private func fire(_ model: ModelObject, _ keyPath: KeyPath<ModelObject, Int>) {
+    observation.registrar.willSet(model, keyPath: keyPath)
+    observation.registrar.didSet(model, keyPath: keyPath)
+  }
+}

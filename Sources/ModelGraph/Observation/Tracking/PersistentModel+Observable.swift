@@ -1,0 +1,71 @@
+public import Observation
+
+/// Model objects are `Observable`, as SwiftData's are: inside `withObservationTracking`,
+/// reading an attribute or relationship of a managed object tracks it.
+///
+/// The tracking fires when the object's context writes the property (an assignment, a
+/// relationship edit or its inverse, a rollback), and when the context moves onto another
+/// context's save that changed it (a fetch, `model(for:)` or a save takes in other contexts'
+/// saves). See <doc:ObservingModels> for the precise rules.
+extension ModelObject: Observable {}
+
+/// Tells the observation registrar of `table`'s context that attribute `slot` of `owner`,
+/// in `row`, was read.
+///
+/// Reaches the registrar through the table the read already holds, not through the object,
+/// so a read outside `withObservationTracking` touches no more of the object than before:
+/// one call into Observation, which finds no tracking and returns.
+@usableFromInline
+func _accessAttribute(
+  _ table: Unmanaged<Table>, _ owner: Unmanaged<ModelObject>, slot: Int, row: Int
+) {
+  guard let attachment = table._withUnsafeGuaranteedRef({ $0.attachment }) else {
+    owner._withUnsafeGuaranteedRef { TableObservation.attach(to: table, of: $0) }
+    return _accessAttribute(table, owner, slot: slot, row: row)
+  }
+  attachment._withUnsafeGuaranteedRef { attached in
+    let observation = unsafeDowncast(attached, to: TableObservation.self)
+    guard observation.observesReads else { return }
+    observation.keyPaths.unretainedAttribute(slot, row: row)._withUnsafeGuaranteedRef { keyPath in
+      owner._withUnsafeGuaranteedRef { model in
+        observation.registrar.access(model, keyPath: keyPath)
+      }
+    }
+  }
+}
+
+extension ModelObject {
+  /// Tells the context's observation registrar that relationship `slot` was read.
+  final func accessRelationship(slot: Int) {
+    guard let context = _context, context.observation.observesReads else { return }
+    context.observation.registrar.access(
+      self, keyPath: _classInfo.observedKeyPaths.relationship(slot, row: _row))
+  }
+}
+
+/// What reads through one working table of a context report to: the context's registrar and
+/// the key paths of the table's class; kept alive by the context, attached to the table.
+final class TableObservation {
+  let registrar: ObservationRegistrar
+  let keyPaths: ObservedKeyPaths
+  /// ``ModelContext/observesReads`` of the context.
+  var observesReads = true
+
+  private init(registrar: ObservationRegistrar, keyPaths: ObservedKeyPaths) {
+    self.registrar = registrar
+    self.keyPaths = keyPaths
+  }
+
+  /// Attaches the observation state of `model`'s context and class to `table` (the working
+  /// table `model` is bound to), once per table.
+  static func attach(to table: Unmanaged<Table>, of model: ModelObject) {
+    guard let context = model._context else {
+      fatalError("\(type(of: model)) is bound to a table without a context")
+    }
+    let observation = TableObservation(
+      registrar: context.observation.registrar, keyPaths: model._classInfo.observedKeyPaths)
+    observation.observesReads = context.observation.observesReads
+    context.observation.tables.append(observation)
+    table.takeUnretainedValue().attachment = Unmanaged.passUnretained(observation)
+  }
+}
