@@ -126,3 +126,11 @@ extension CommittedChange {
       deleted: deleted, entities: entities)
   }
 }
+
+extension StoreVersion {
+  /// A version of `catalog` holding `tables` (one per entity, by index), as a persistence
+  /// loads it.
+  public init(loaded tables: [Table], catalog: SchemaCatalog, number: UInt64 = 0) {
+    self.init(number: number, catalog: catalog, tables: tables)
+  }
+}

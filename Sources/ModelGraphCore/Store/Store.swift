@@ -87,7 +87,10 @@ public final class Store: Sendable {
   func returnUnused(_ rows: [(row: Int, generation: UInt32)], entity: Int) {
     guard !rows.isEmpty else { return }
     state.withLock { state in
-      if state.persistence?.returnRows(rows, entity: entity) == true { return }
+      if state.persistence?.returnRows(rows, entity: state.version.catalog.entities[entity]) == true
+      {
+        return
+      }
       for item in rows.reversed() {
         state.allocators[entity].release(row: item.row, generation: item.generation)
       }

@@ -31,11 +31,14 @@ public protocol StorePersistence: AnyObject, Sendable {
 
   /// Takes back rows ``allocateRows(entity:count:)`` gave that no object ever used; returns
   /// `false` when the store hands out its own rows.
-  func returnRows(_ rows: [(row: Int, generation: UInt32)], entity: Int) -> Bool
+  func returnRows(_ rows: [(row: Int, generation: UInt32)], entity: ResolvedEntity) -> Bool
 
   /// Whether the row of an object deleted by a save may hold a new object of this process;
   /// `false` for a store that other processes share, where a row names one object forever.
   var reusesFreedRows: Bool { get }
+
+  /// Ends the persistence's work (files, connections, threads); later commits throw.
+  func close()
 }
 
 extension StorePersistence {
@@ -48,12 +51,15 @@ extension StorePersistence {
   )]? { nil }
 
   /// The store takes its rows back.
-  public func returnRows(_ rows: [(row: Int, generation: UInt32)], entity: Int) -> Bool {
+  public func returnRows(_ rows: [(row: Int, generation: UInt32)], entity: ResolvedEntity) -> Bool {
     false
   }
 
   /// Rows are reused.
   public var reusesFreedRows: Bool { true }
+
+  /// Nothing to end.
+  public func close() {}
 }
 
 /// What a persistence is told about one save.
@@ -66,6 +72,13 @@ public struct StoreCommit: Sendable {
     public var table: Table
     /// The rows the save inserted, changed or deleted, ascending.
     public var rows: [Int]
+
+    /// The part of `entity` whose `rows` were written in `table`.
+    public init(entity: Int, table: Table, rows: [Int]) {
+      self.entity = entity
+      self.table = table
+      self.rows = rows
+    }
   }
 
   /// The number of the version the save publishes.
@@ -76,6 +89,14 @@ public struct StoreCommit: Sendable {
   public var previous: StoreVersion
   /// The tables the save changed.
   public var tables: [TableRows]
+
+  /// The save publishing version `number` of `catalog` onto `previous`, writing `tables`.
+  public init(number: UInt64, catalog: SchemaCatalog, previous: StoreVersion, tables: [TableRows]) {
+    self.number = number
+    self.catalog = catalog
+    self.previous = previous
+    self.tables = tables
+  }
 }
 
 /// The answer of ``StorePersistence/commit(_:)``.
