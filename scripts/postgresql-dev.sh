@@ -25,7 +25,7 @@ case "${1:-}" in
       as_owner "$bin/initdb" -D "$dir/data" -A trust -U postgres --no-sync >"$dir/initdb.log"
     fi
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-      -o "-k $dir -c listen_addresses='' -c fsync=on" start >/dev/null
+      -o "-k $dir -c listen_addresses='' -c max_connections=400" start >/dev/null
     as_owner "$bin/psql" -h "$dir" -U postgres -d postgres -qtAc \
       "SELECT 1 FROM pg_database WHERE datname = 'modelgraph'" | grep -q 1 \
       || as_owner "$bin/createdb" -h "$dir" -U postgres modelgraph

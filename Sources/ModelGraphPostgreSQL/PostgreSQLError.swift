@@ -17,6 +17,8 @@ public struct PostgreSQLError: Error, Sendable, Equatable, CustomStringConvertib
     case server
     /// The database holds something the store cannot read back into its schema.
     case malformed
+    /// A value PostgreSQL cannot hold (a string with the NUL character).
+    case unsupportedValue
     /// The store was closed.
     case closed
   }

@@ -180,11 +180,19 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
         + "ON CONFLICT (name) DO UPDATE SET lineage = COALESCE(mg_entities.lineage, EXCLUDED.lineage), "
         + "ordinal = COALESCE(mg_entities.ordinal, EXCLUDED.ordinal);\n"
     }
+    var foreignKeys: [String] = []
     for entity in missing {
       let statements = SQLMapping.createStatements(for: entity, in: catalog) {
         catalog.entity(named: $0).map { catalog.subtree(of: $0.index).count == 1 } ?? false
       }
-      sql += statements.joined(separator: ";\n") + ";\n"
+      // Foreign keys once every table of the batch exists.
+      for statement in statements {
+        if statement.hasPrefix("DO ") {
+          foreignKeys.append(statement)
+        } else {
+          sql += statement + ";\n"
+        }
+      }
       // A new subclass: a to-one toward one of its ancestors can no longer be a foreign key.
       for ancestor in entity.lineage.dropFirst() {
         let name = catalog.entities[ancestor].name
@@ -198,6 +206,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
         }
       }
     }
+    sql += foreignKeys.map { $0 + ";\n" }.joined()
     if !inTransaction { sql += "COMMIT;" }
     do {
       try connection.run(sql)
@@ -315,8 +324,15 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
     var sql = rewriting ? "" : "BEGIN;\nSELECT mg_begin_commit(\(applied));\n"
     var ids: [Int64] = []
     let catalog = commit.catalog
-    func globalID(_ key: ObjectKey) -> String {
-      guard let code = codes[catalog.entities[Int(key.entity)].name] else { return "NULL" }
+    var published: [Int: Table] = [:]
+    for part in commit.tables { published[part.entity] = part.table }
+    /// The object's identifier, or `nil` for a reference to an object that no longer lives
+    /// (the engine reads it as nil).
+    func globalID(_ key: ObjectKey) -> String? {
+      let entity = Int(key.entity)
+      guard let table = published[entity] ?? commit.previous.tables.dropFirst(entity).first,
+        table.contains(key), let code = codes[catalog.entities[entity].name]
+      else { return nil }
       return String(code << SQLMapping.rowBits | Int64(key.row))
     }
     for part in commit.tables {
@@ -354,12 +370,20 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
             message: "a new \(entity.name) was made while the server could not be reached, so "
               + "its identifier was not reserved; roll back and insert it again")
         }
-        var values = entity.attributes.enumerated().map { slot, attribute in
-          SQLMapping.literal(table.attributeColumns[slot].value(at: row), type: attribute.valueType)
+        var values: [String] = []
+        for (slot, attribute) in entity.attributes.enumerated() {
+          let value = table.attributeColumns[slot].value(at: row)
+          if case .string(let text) = value, text.utf8.contains(0) {
+            throw PostgreSQLError(
+              .unsupportedValue,
+              message: "\(entity.name).\(attribute.name) holds a string with the NUL character "
+                + "(U+0000), which PostgreSQL text cannot hold; nothing was saved")
+          }
+          values.append(SQLMapping.literal(value, type: attribute.valueType))
         }
         for slot in toOne {
           let key = (table.relationshipColumns[slot] as! Column<ObjectKey?>)[row]
-          values.append(key.map(globalID) ?? "NULL")
+          values.append(key.flatMap(globalID) ?? "NULL")
         }
         if existed {
           let assignments = zip(columnNames, values).map { "\($0) = \($1)" }
@@ -374,10 +398,11 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
           let join = SQLMapping.joinTable(entity.name, entity.relationships[slot].name)
           if existed { sql += "DELETE FROM \(join) WHERE owner = \(id);\n" }
           let targets = (table.relationshipColumns[slot] as! Column<[ObjectKey]>)[row]
+            .compactMap(globalID)
           guard !targets.isEmpty else { continue }
           joins.append(
             "INSERT INTO \(join) (owner, position, target) VALUES "
-              + targets.enumerated().map { "(\(id), \($0.offset), \(globalID($0.element)))" }
+              + targets.enumerated().map { "(\(id), \($0.offset), \($0.element))" }
               .joined(separator: ", ") + ";\n")
         }
       }

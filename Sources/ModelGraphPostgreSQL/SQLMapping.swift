@@ -148,12 +148,7 @@ enum SQLMapping {
     }
     var statements: [String] = []
     for relationship in entity.relationships where !relationship.isToMany {
-      var column = "\(quoted(relationship.name)) bigint"
-      if single(relationship.destination) {
-        column +=
-          " REFERENCES \(table(relationship.destination))(id) DEFERRABLE INITIALLY DEFERRED"
-      }
-      columns.append(column)
+      columns.append("\(quoted(relationship.name)) bigint")
     }
     for attribute in entity.attributes where attribute.isUnique {
       columns.append(
@@ -171,6 +166,16 @@ enum SQLMapping {
           + "owner bigint NOT NULL REFERENCES \(table(name))(id) ON DELETE CASCADE "
           + "DEFERRABLE INITIALLY DEFERRED, position integer NOT NULL, target bigint NOT NULL, "
           + "PRIMARY KEY (owner, position))")
+    }
+    for relationship in entity.relationships
+    where !relationship.isToMany && single(relationship.destination) {
+      // Added after every table of the batch exists; a reference to an object deleted later
+      // reads as nil in the engine, as NULL here.
+      statements.append(
+        "DO $$ BEGIN ALTER TABLE \(table(name)) ADD CONSTRAINT "
+          + "\(quoted("\(name)_\(relationship.name)_fkey")) FOREIGN KEY (\(quoted(relationship.name))) "
+          + "REFERENCES \(table(relationship.destination))(id) ON DELETE SET NULL "
+          + "DEFERRABLE INITIALLY DEFERRED; EXCEPTION WHEN duplicate_object THEN NULL; END $$")
     }
     var indexed: Set<String> = []
     for index in lineage.flatMap(\.indexes) where !indexed.contains(index.attribute) {
