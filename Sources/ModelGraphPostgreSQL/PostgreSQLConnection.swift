@@ -89,17 +89,19 @@ final class PostgreSQLConnection {
     return last
   }
 
-  /// Reads what arrived on the socket; returns the number of notifications received.
+  /// Reads what arrived on the socket; returns the server processes that sent the
+  /// notifications received.
   ///
   /// - Throws: `connectionLost` when the connection broke.
-  func drainNotifications() throws(PostgreSQLError) -> Int {
+  func drainNotifications() throws(PostgreSQLError) -> [Int32] {
     guard let handle, library.consumeInput(handle) == 1 else { throw lost(connectionMessage) }
-    var count = 0
+    var senders: [Int32] = []
     while let notification = library.notifies(handle) {
+      // PGnotify: `char *relname`, then `int be_pid`.
+      senders.append(notification.load(fromByteOffset: MemoryLayout<UnsafeRawPointer>.size, as: Int32.self))
       library.freeMemory(notification)
-      count += 1
     }
-    return count
+    return senders
   }
 
   private var connectionMessage: String {

@@ -125,7 +125,10 @@ extension PostgreSQLStore {
         let ready = poll(&descriptor, 1, 100)
         guard ready > 0 else { continue }
         do {
-          if try connection.drainNotifications() > 0 { try? store.catchUp() }
+          // A store's own commits are already published.
+          let senders = try connection.drainNotifications()
+          let own = store.backendPID
+          if senders.contains(where: { $0 != own }) { try? store.catchUp() }
         } catch {
           listener = nil
         }

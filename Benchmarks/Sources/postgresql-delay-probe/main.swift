@@ -50,11 +50,11 @@ for step in 1...saves {
   delays.append(Double(DispatchTime.now().uptimeNanoseconds - saved) / 1e6)
 }
 reader.store.unsubscribe(subscription)
-delays.sort()
-func quantile(_ q: Double) -> Double {
-  delays[min(delays.count - 1, Int(Double(delays.count) * q))]
+let sorted = delays.sorted()
+func quantile(_ q: Double, _ values: [Double]) -> Double {
+  values[min(values.count - 1, Int(Double(values.count) * q))]
 }
 print(
-  "save-to-visible saves=\(saves) median-ms=\(String(format: "%.2f", quantile(0.5))) "
-    + "p90-ms=\(String(format: "%.2f", quantile(0.9))) p99-ms=\(String(format: "%.2f", quantile(0.99))) "
-    + "max-ms=\(String(format: "%.2f", delays.last!))")
+  "save-to-visible saves=\(saves) median-ms=\(String(format: "%.2f", quantile(0.5, sorted))) "
+    + "p90-ms=\(String(format: "%.2f", quantile(0.9, sorted))) p99-ms=\(String(format: "%.2f", quantile(0.99, sorted))) "
+    + "max-ms=\(String(format: "%.2f", sorted.last!))")
