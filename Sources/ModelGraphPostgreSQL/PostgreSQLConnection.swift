@@ -98,7 +98,8 @@ final class PostgreSQLConnection {
     var senders: [Int32] = []
     while let notification = library.notifies(handle) {
       // PGnotify: `char *relname`, then `int be_pid`.
-      senders.append(notification.load(fromByteOffset: MemoryLayout<UnsafeRawPointer>.size, as: Int32.self))
+      senders.append(
+        notification.load(fromByteOffset: MemoryLayout<UnsafeRawPointer>.size, as: Int32.self))
       library.freeMemory(notification)
     }
     return senders

@@ -39,6 +39,6 @@ enum PostgreSQLSchema {
   static let behind = "MG001"
   /// The SQLSTATE of a row whose version is newer than the store has seen.
   static let rowChanged = "MG002"
-  /// The notification channel commits signal on.
+  /// The prefix of the notification channel commits signal on (`modelgraph.<schema>`).
   static let channel = "modelgraph"
 }

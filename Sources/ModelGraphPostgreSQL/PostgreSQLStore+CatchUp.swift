@@ -103,7 +103,7 @@ extension PostgreSQLStore {
 
   /// Starts the thread that waits for other processes' notifications and catches up.
   func startListening() {
-    let url = self.url
+    let (url, channel) = (self.url, self.channel)
     let thread = Thread { [weak self] in
       var listener: PostgreSQLConnection?
       while true {
@@ -111,7 +111,7 @@ extension PostgreSQLStore {
         if listener == nil {
           listener = try? PostgreSQLConnection(url)
           guard let connection = listener,
-            (try? connection.run("LISTEN \(PostgreSQLSchema.channel)")) != nil
+            (try? connection.run("LISTEN \(channel)")) != nil
           else {
             listener = nil
             Thread.sleep(forTimeInterval: 0.2)
@@ -119,6 +119,7 @@ extension PostgreSQLStore {
           }
           // Whatever was committed while nobody listened.
           try? store.catchUp()
+          store.withLock { store.listening = true }
         }
         guard let connection = listener else { continue }
         var descriptor = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)

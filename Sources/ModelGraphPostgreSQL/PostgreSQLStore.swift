@@ -32,9 +32,16 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   /// Rows reserved at a time.
   static let blockSize = 1024
 
-  private init(url: String, connection: PostgreSQLConnection) {
+  /// The notification channel of the store's schema: `modelgraph.<schema>`.
+  let channel: String
+  /// Whether the listener is connected and caught up with what was committed before it.
+  var isListening: Bool { withLock { listening } }
+  var listening = false
+
+  private init(url: String, connection: PostgreSQLConnection, schema: String) {
     self.url = url
     self.connection = connection
+    channel = SQLMapping.quoted("\(PostgreSQLSchema.channel).\(schema)")
   }
 
   /// Connects to the database at `url` (a `postgresql://` URI or a libpq connection string),
@@ -46,7 +53,8 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   public static func open(url: String) throws -> (store: PostgreSQLStore, stored: StoreVersion?) {
     let connection = try PostgreSQLConnection(url)
     try connection.run(PostgreSQLSchema.setup)
-    let store = PostgreSQLStore(url: url, connection: connection)
+    let schema = try connection.query("SELECT current_schema()").text(0, 0) ?? "public"
+    let store = PostgreSQLStore(url: url, connection: connection, schema: schema)
     let stored = try store.withLock { () throws -> StoreVersion? in try store.loadAll() }
     return (store, stored)
   }
@@ -419,7 +427,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
     sql +=
       "INSERT INTO mg_log (version, token, ids) VALUES (\(version), '\(token)', "
       + "'{\(ids.map(String.init).joined(separator: ","))}');\n"
-      + "NOTIFY \(PostgreSQLSchema.channel);\n" + (rewriting ? "" : "COMMIT;")
+      + "NOTIFY \(channel);\n" + (rewriting ? "" : "COMMIT;")
     return sql
   }
 

@@ -174,6 +174,9 @@ struct PostgreSQLStoreSuites {
       let context = ModelContext(container)
       context.insert(Team(name: "Before"))
       try context.save()
+      // Nothing else uses the connection once the listener has caught up (and no other
+      // container saves into this schema).
+      #expect(eventually { store.isListening })
       _ = try TestServer.query("SELECT pg_terminate_backend(\(store.backendPID))", at: url)
       let team = try #require(try context.fetch(FetchDescriptor<Team>()).first)
       team.name = "Lost"
