@@ -79,3 +79,17 @@ enum Later {
 
 /// Every class of the suites' main schema.
 let teamTypes: [PersistentModel.Type] = [Team.self, Member.self, Captain.self, Tag.self]
+
+enum FirstLayout {
+  class Note: PersistentModel {
+    @Attribute var title: String
+    @Attribute var pages: Int
+  }
+}
+
+enum SecondLayout {
+  class Note: PersistentModel {
+    @Attribute var pages: Int
+    @Attribute var title: String
+  }
+}

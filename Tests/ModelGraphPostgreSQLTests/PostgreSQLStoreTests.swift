@@ -128,6 +128,37 @@ struct PostgreSQLStoreSuites {
     }
   }
 
+  @Suite("Migration") struct Migration {
+    @Test(
+      "the same classes in another layout open without a plan; the tables are rewritten in one transaction"
+    )
+    func layoutRewrite() throws {
+      let url = try TestServer.freshURL()
+      var identifier: PersistentIdentifier?
+      do {
+        let context = ModelContext(try TestServer.container([FirstLayout.Note.self], at: url))
+        let note = FirstLayout.Note()
+        note.title = "kept"
+        note.pages = 12
+        context.insert(note)
+        try context.save()
+        identifier = note.persistentModelID
+      }
+      do {
+        let context = ModelContext(try TestServer.container([SecondLayout.Note.self], at: url))
+        let note = try #require(try context.fetch(FetchDescriptor<SecondLayout.Note>()).first)
+        #expect(note.title == "kept" && note.pages == 12)
+        #expect(note.persistentModelID == identifier)
+      }
+      let columns = try TestServer.query(
+        "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() "
+          + "AND table_name = 'Note' ORDER BY ordinal_position", at: url)
+      #expect(columns == ["id", "_version", "pages", "title"])
+      let context = ModelContext(try TestServer.container([SecondLayout.Note.self], at: url))
+      #expect(try context.fetch(FetchDescriptor<SecondLayout.Note>()).map(\.title) == ["kept"])
+    }
+  }
+
   @Suite("Errors") struct Errors {
     @Test("no server at the URL is an unreachable error")
     func unreachable() throws {
