@@ -32,7 +32,8 @@ let package = Package(
       name: "ModelGraph", dependencies: ["ModelGraphCore", "ModelGraphPostgreSQL"],
       swiftSettings: engineSettings),
     .target(
-      name: "ModelGraphScript", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),
+      name: "ModelGraphScript", dependencies: ["ModelGraphCore", "ModelGraphPostgreSQL"],
+      swiftSettings: swiftSettings),
     .executableTarget(
       name: "modelgraph", dependencies: ["ModelGraphScript"], swiftSettings: swiftSettings),
     // Started by the crash tests; not a product.
@@ -56,7 +57,8 @@ let package = Package(
       name: "ModelGraphTests", dependencies: ["ModelGraph"], swiftSettings: swiftSettings),
     // Runs against the server in MODELGRAPH_POSTGRESQL_URL; skipped without it.
     .testTarget(
-      name: "ModelGraphPostgreSQLTests", dependencies: ["ModelGraph", "ModelGraphPostgreSQL"],
+      name: "ModelGraphPostgreSQLTests",
+      dependencies: ["ModelGraph", "ModelGraphPostgreSQL", "ModelGraphScript"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "ModelGraphScriptTests", dependencies: ["ModelGraphScript", "ModelGraph"],
