@@ -57,9 +57,10 @@ struct LibPQ: @unchecked Sendable {
   /// The loaded library, or the error that says how to install it.
   static let shared: Result<LibPQ, PostgreSQLError> = load()
 
-  private static func load() -> Result<LibPQ, PostgreSQLError> {
+  /// Loads the first of `names` that `dlopen` finds.
+  static func load(_ names: [String] = candidates) -> Result<LibPQ, PostgreSQLError> {
     var handle: UnsafeMutableRawPointer?
-    for name in candidates {
+    for name in names {
       handle = dlopen(name, RTLD_NOW | RTLD_LOCAL)
       if handle != nil { break }
     }
@@ -68,7 +69,7 @@ struct LibPQ: @unchecked Sendable {
         PostgreSQLError(
           .libraryUnavailable,
           message: "libpq, PostgreSQL's client library, could not be loaded (tried "
-            + candidates.joined(separator: ", ")
+            + names.joined(separator: ", ")
             + "); install the Debian package libpq5 (apt-get install libpq5), or libpq on macOS"))
     }
     func symbol<T>(_ name: String, as _: T.Type) throws(PostgreSQLError) -> T {
