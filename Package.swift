@@ -17,6 +17,7 @@ let package = Package(
   products: [
     .library(name: "ModelGraph", targets: ["ModelGraph"]),
     .library(name: "ModelGraphCore", targets: ["ModelGraphCore"]),
+    .library(name: "ModelGraphPostgreSQL", targets: ["ModelGraphPostgreSQL"]),
     .executable(name: "modelgraph", targets: ["modelgraph"]),
     .executable(name: "trips-playground", targets: ["TripsPlayground"]),
     .executable(name: "wishlist-playground", targets: ["WishlistPlayground"]),
@@ -24,8 +25,15 @@ let package = Package(
   ],
   targets: [
     .target(name: "ModelGraphCore", swiftSettings: engineSettings),
-    .target(name: "ModelGraph", dependencies: ["ModelGraphCore"], swiftSettings: engineSettings),
-    .target(name: "ModelGraphScript", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),
+    // Loads libpq with dlopen at run time: building needs no PostgreSQL headers or libraries.
+    .target(
+      name: "ModelGraphPostgreSQL", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),
+    .target(
+      name: "ModelGraph", dependencies: ["ModelGraphCore", "ModelGraphPostgreSQL"],
+      swiftSettings: engineSettings),
+    .target(
+      name: "ModelGraphScript", dependencies: ["ModelGraphCore", "ModelGraphPostgreSQL"],
+      swiftSettings: swiftSettings),
     .executableTarget(
       name: "modelgraph", dependencies: ["ModelGraphScript"], swiftSettings: swiftSettings),
     // Started by the crash tests; not a product.
@@ -43,8 +51,15 @@ let package = Package(
     .executableTarget(
       name: "CompanyPlayground", dependencies: ["ModelGraph"], path: "Playgrounds/Company",
       swiftSettings: swiftSettings),
-    .testTarget(name: "ModelGraphCoreTests", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),
-    .testTarget(name: "ModelGraphTests", dependencies: ["ModelGraph"], swiftSettings: swiftSettings),
+    .testTarget(
+      name: "ModelGraphCoreTests", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),
+    .testTarget(
+      name: "ModelGraphTests", dependencies: ["ModelGraph"], swiftSettings: swiftSettings),
+    // Runs against the server in MODELGRAPH_POSTGRESQL_URL; skipped without it.
+    .testTarget(
+      name: "ModelGraphPostgreSQLTests",
+      dependencies: ["ModelGraph", "ModelGraphPostgreSQL", "ModelGraphScript"],
+      swiftSettings: swiftSettings),
     .testTarget(
       name: "ModelGraphScriptTests", dependencies: ["ModelGraphScript", "ModelGraph"],
       exclude: ["Golden"], swiftSettings: swiftSettings),

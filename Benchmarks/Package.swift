@@ -37,6 +37,11 @@ let package = Package(
     .executableTarget(
       name: "modelgraph-benchmark", dependencies: ["BenchmarkKit", "ModelGraphEngine"],
       swiftSettings: swiftSettings),
+    // Save-to-visible delay between two containers on one PostgreSQL database.
+    .executableTarget(
+      name: "postgresql-delay-probe",
+      dependencies: [.product(name: "ModelGraph", package: "ModelGraph")],
+      swiftSettings: swiftSettings),
     .executableTarget(
       name: "observation-probe",
       dependencies: [.product(name: "ModelGraph", package: "ModelGraph")],

@@ -65,7 +65,9 @@ while !arguments.isEmpty {
     script = arguments.removeFirst()
   default:
     if argument.hasPrefix("-") { fail("unknown option '\(argument)'") }
-    if argument.hasSuffix(".mgs") {
+    if argument.hasSuffix(".mgs") || argument.hasPrefix("postgresql://")
+      || argument.hasPrefix("postgres://")
+    {
       guard snapshotFile == nil else { fail("only one snapshot file can be opened") }
       snapshotFile = argument
     } else if argument.hasSuffix(".mgscript") {
@@ -90,7 +92,8 @@ let runner = ScriptRunner(engine: engine, keepGoing: keepGoing, errorOutput: wri
 
 if let snapshotFile {
   // As `sqlite3 new.db`: a missing file is created (by `open`), unless only reading.
-  if readOnly, !FileManager.default.fileExists(atPath: snapshotFile) {
+  if readOnly, !snapshotFile.contains("://"), !FileManager.default.fileExists(atPath: snapshotFile)
+  {
     fail("no snapshot file at \(snapshotFile) to read")
   }
   let escaped = snapshotFile.replacingOccurrences(of: "\\", with: "\\\\")

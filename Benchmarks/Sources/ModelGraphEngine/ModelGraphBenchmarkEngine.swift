@@ -13,17 +13,25 @@ package final class ModelGraphBenchmarkEngine: BenchmarkEngine {
   /// What the library can do, probed once.
   let capabilities = ModelGraphCapabilities.probe()
 
-  /// An engine with nothing loaded.
-  package init() {}
+  /// The PostgreSQL database the containers live in (each load on a new schema), or `nil`
+  /// for in-memory containers.
+  let postgreSQL: String?
 
-  /// `modelgraph`.
-  package var name: String { "modelgraph" }
+  /// An engine with nothing loaded; with `postgreSQL`, its containers are on that database.
+  package init(postgreSQL: String? = nil) {
+    self.postgreSQL = postgreSQL
+  }
+
+  /// `modelgraph`, or `modelgraph-postgresql`.
+  package var name: String { postgreSQL == nil ? "modelgraph" : "modelgraph-postgresql" }
 
   /// The API used and the capabilities found.
   package var notes: [String] {
     [
       "modelgraph: typed API (PersistentModel classes, @Attribute, @Relationship, "
-        + "#Predicate, SortDescriptor, FetchDescriptor), in-memory ModelContainer, one "
+        + "#Predicate, SortDescriptor, FetchDescriptor), "
+        + (postgreSQL == nil ? "in-memory" : "PostgreSQL-backed (a new schema per load)")
+        + " ModelContainer, one "
         + "ModelContext; capabilities probed: \(capabilities.summary)"
     ]
   }

@@ -108,7 +108,16 @@ public final class ModelContainer: Sendable {
     let configurations = distinct.isEmpty ? [ModelConfiguration()] : distinct
     self.configurations = configurations
     let loader = try StoreLoader(types: types, plan: migrationPlan)
-    if let url = configurations[0].url, !configurations[0].isStoredInMemoryOnly {
+    if configurations[0].isPostgreSQL, let url = configurations[0].url {
+      let opened = try Self.openPostgreSQL(url, loader: loader)
+      store = opened.store
+      automaticMigration = opened.migrated
+      Self.log(automaticMigration, path: Self.redacted(url))
+      files = nil
+      snapshotFile = nil
+      lockToken = nil
+      recoveryReport = RecoveryReport()
+    } else if let url = configurations[0].url, !configurations[0].isStoredInMemoryOnly {
       let configuration = configurations[0]
       let files = StoreFiles(path: url.path, io: fileIO)
       let token = configuration.allowsSave ? try fileIO.lock(url.path + ".lock") : nil
@@ -195,6 +204,7 @@ public final class ModelContainer: Sendable {
       snapshotQueue.sync {}
       journal.close()
     }
+    if store.journal == nil { store.persistence?.close() }
     if let lockToken, let snapshotFile { snapshotFile.io.unlock(lockToken) }
   }
 

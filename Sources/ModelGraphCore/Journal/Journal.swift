@@ -189,7 +189,7 @@ public final class Journal: @unchecked Sendable {
   /// Returns once the record of `ticket` is as durable as ``durability`` asks.
   ///
   /// - Throws: ``JournalError`` when the sync fails; the journal then refuses every later append.
-  func waitUntilDurable(_ ticket: UInt64) throws(JournalError) {
+  public func waitUntilDurable(_ ticket: UInt64) throws(JournalError) {
     switch durability {
     case .none: return
     case .batched(let every):

@@ -6,8 +6,9 @@ public final class Store: Sendable {
   struct State {
     var version: StoreVersion
     var allocators: [RowAllocator]
-    /// The journal every save appends to before it publishes, for a file-backed store.
-    var journal: Journal?
+    /// What every save commits to before it publishes (a file-backed store's journal, a
+    /// PostgreSQL store); `nil` in memory.
+    var persistence: (any StorePersistence)?
   }
 
   let state: Locked<State>
@@ -31,11 +32,19 @@ public final class Store: Sendable {
   public var version: StoreVersion { state.withLock { $0.version } }
 
   /// The journal saves append to, if one is attached.
-  public var journal: Journal? { state.withLock { $0.journal } }
+  public var journal: Journal? { persistence as? Journal }
+
+  /// What saves commit to before they publish, if anything.
+  public var persistence: (any StorePersistence)? { state.withLock { $0.persistence } }
 
   /// Makes every later save append its changes to `journal` before it publishes them.
   public func attach(_ journal: Journal?) {
-    state.withLock { $0.journal = journal }
+    attach(persistence: journal)
+  }
+
+  /// Makes every later save commit its changes to `persistence` before it publishes them.
+  public func attach(persistence: (any StorePersistence)?) {
+    state.withLock { $0.persistence = persistence }
   }
 
   /// The current catalog.
@@ -65,7 +74,12 @@ public final class Store: Sendable {
   /// Allocates `count` rows of `entity` for new objects, in the order to use them (last first).
   func allocateRows(entity: Int, count: Int) -> [(row: Int, generation: UInt32)] {
     state.withLock { state in
-      (0..<count).map { _ in state.allocators[entity].allocate() }.reversed()
+      if let rows = state.persistence?.allocateRows(
+        entity: state.version.catalog.entities[entity], count: count)
+      {
+        return rows
+      }
+      return (0..<count).map { _ in state.allocators[entity].allocate() }.reversed()
     }
   }
 
@@ -73,6 +87,10 @@ public final class Store: Sendable {
   func returnUnused(_ rows: [(row: Int, generation: UInt32)], entity: Int) {
     guard !rows.isEmpty else { return }
     state.withLock { state in
+      if state.persistence?.returnRows(rows, entity: state.version.catalog.entities[entity]) == true
+      {
+        return
+      }
       for item in rows.reversed() {
         state.allocators[entity].release(row: item.row, generation: item.generation)
       }
@@ -83,6 +101,7 @@ public final class Store: Sendable {
   func releaseUncommitted(_ rows: [(entity: Int, row: Int, generation: UInt32)]) {
     guard !rows.isEmpty else { return }
     state.withLock { state in
+      if let persistence = state.persistence, !persistence.reusesFreedRows { return }
       for item in rows {
         state.allocators[item.entity].release(row: item.row, generation: item.generation &+ 1)
       }

@@ -214,8 +214,8 @@ public final class Session {
   /// - Parameter resolve: Settles each conflict with a save published since the session's base
   ///   version; by default every conflict refuses the save.
   /// - Returns: The keys of the objects whose deletion was published.
-  /// - Throws: ``ConflictError`` when a conflict is not resolved, ``JournalError`` when the
-  ///   store's journal refuses the record; nothing is published.
+  /// - Throws: ``ConflictError`` when a conflict is not resolved, the persistence's error
+  ///   (``JournalError`` for a journal) when it refuses the changes; nothing is published.
   @discardableResult
   public func save(
     resolving resolve: (Conflict) -> ConflictResolution = { _ in .reject }
@@ -229,15 +229,15 @@ public final class Session {
   /// Publishes every change as a new store version if no other session published since the
   /// session's base version.
   ///
-  /// On a store with a journal, the changes are appended to it inside the publishing step (so
-  /// records are in commit order) and the call returns once the record is as durable as the
-  /// journal's ``Durability`` asks.
+  /// On a store with a ``StorePersistence`` (a journal, a database), the changes are committed
+  /// to it inside the publishing step (so commits are in order) and the call returns once they
+  /// are as durable as it promises.
   /// - Returns: The keys of the objects whose deletion was published, or `nil` when the base is
   ///   stale (call ``rebaseOntoLatest(resolving:)``, validate again, and retry).
-  /// - Throws: ``JournalError`` when the record cannot be appended (nothing is published and the
-  ///   changes stay unsaved) or synced (the version is published in memory but may not survive a
-  ///   crash, and the journal takes no more saves).
-  public func publish() throws(JournalError) -> [ObjectKey]? {
+  /// - Throws: The persistence's error (``JournalError`` for a journal) when the changes
+  ///   cannot be committed (nothing is published and the changes stay unsaved) or made durable
+  ///   (the version is published in memory but may not survive a crash).
+  public func publish() throws -> [ObjectKey]? {
     lastChange = nil
     guard hasChanges else {
       _ = rollback()
@@ -250,12 +250,14 @@ public final class Session {
       recordsChanges || store.changeHub.isObserved || store.history.isRecording
       ? committedChange(version: base.number + 1) : nil
     let outcome = try store.state.withLock {
-      state throws(JournalError) -> (version: StoreVersion, ticket: UInt64?, journal: Journal?)? in
+      state throws -> (
+        version: StoreVersion?, ticket: UInt64?, persistence: (any StorePersistence)?
+      )? in
       let current = state.version
       guard current.number == base.number else { return nil }
       var tables = current.tables
       var released: [(entity: Int, row: Int, generation: UInt32)] = []
-      var written: [JournalRecord.TableRows] = []
+      var written: [StoreCommit.TableRows] = []
       for (entity, change) in changes where !change.isEmpty {
         let mine = working[entity]!
         let target = mine.copy()
@@ -274,20 +276,27 @@ public final class Session {
           tables += current.catalog.entities[tables.count..<entity].map { Table(entity: $0) }
           tables.append(target)
         }
-        if state.journal != nil {
+        if state.persistence != nil {
           var rows = Set(change.inserted)
           rows.formUnion(change.updated.keys)
           rows.formUnion(change.relationshipsUpdated)
           rows.formUnion(change.deleted.keys)
-          written.append(
-            JournalRecord.TableRows(entity: entity, table: target, rows: rows.sorted()))
+          written.append(StoreCommit.TableRows(entity: entity, table: target, rows: rows.sorted()))
         }
       }
       let version = StoreVersion(
         number: current.number + 1, catalog: current.catalog, tables: tables)
-      let ticket = try state.journal?.append(
-        number: version.number, catalog: current.catalog, tables: written)
-      for item in released {
+      var ticket: UInt64?
+      if let persistence = state.persistence {
+        let commit = StoreCommit(
+          number: version.number, catalog: current.catalog, previous: current, tables: written)
+        switch try persistence.commit(commit) {
+        case .behind: return (nil, nil, persistence)
+        case .committed(let issued): ticket = issued
+        }
+      }
+      let reuses = state.persistence?.reusesFreedRows ?? true
+      for item in released where reuses {
         state.allocators[item.entity].release(row: item.row, generation: item.generation)
       }
       state.version = version
@@ -299,18 +308,23 @@ public final class Session {
         store.history.record(committed)
         store.changeHub.deliver(committed)
       }
-      return (version, ticket, state.journal)
+      return (version, ticket, state.persistence)
     }
     guard let outcome else { return nil }
+    guard let version = outcome.version else {
+      // Behind what was committed elsewhere: bring it in; the caller rebases and retries.
+      try outcome.persistence?.catchUp()
+      return nil
+    }
     lastChange = committed
-    base = outcome.version
+    base = version
     resetWorkingTables { base.tables[$0] }
     changes = [:]
     unsetAttributes = [:]
     denyChecks = []
     returnReservedRows()
-    if let ticket = outcome.ticket, let journal = outcome.journal {
-      try journal.waitUntilDurable(ticket)
+    if let ticket = outcome.ticket, let persistence = outcome.persistence {
+      try persistence.waitUntilDurable(ticket)
     }
     return deletedKeys
   }

@@ -1,4 +1,5 @@
 import ModelGraphCore
+import ModelGraphPostgreSQL
 
 extension ScriptEngine {
   /// Publishes the changes; on an open file each save appends one record to its journal
@@ -28,6 +29,8 @@ extension ScriptEngine {
       throw ScriptError("save failed: \(error)", at: location)
     } catch let error as SnapshotError {
       throw ScriptError("save failed: \(error)", at: location)
+    } catch let error as PostgreSQLError {
+      throw ScriptError("save failed: \(error)", at: location)
     }
   }
 
@@ -36,6 +39,7 @@ extension ScriptEngine {
       throw ScriptError(
         "there are unsaved changes; save or rollback before opening a file", at: location)
     }
+    if Self.isPostgreSQL(path) { return try openPostgreSQL(path, at: location) }
     let opened: (OpenedStoreFile?, Store)
     do {
       // `load` reads the files without taking them; `open` locks them unless read-only.

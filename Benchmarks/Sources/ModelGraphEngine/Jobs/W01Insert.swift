@@ -8,7 +8,7 @@ extension ModelGraphBenchmarkEngine {
   package func load(_ dataSet: DataSet) throws -> Tally {
     let container = try ModelContainer(
       for: Trip.self, Accommodation.self, Activity.self,
-      configurations: ModelConfiguration(isStoredInMemoryOnly: true))
+      configurations: try storeConfiguration())
     let context = ModelContext(container)
     Self.insert(dataSet, into: context)
     try context.save()

@@ -18,6 +18,7 @@ extension ModelGraphBenchmarkEngine {
   {
     let url = URL(fileURLWithPath: scratch).appendingPathComponent("w13-\(threads).mgs")
     var container: ModelContainer?
+    var reopen = ModelConfiguration(url: url, allowsSave: false)
     func removeFiles() {
       for suffix in ["", "-journal", ".lock"] {
         try? FileManager.default.removeItem(atPath: url.path + suffix)
@@ -28,13 +29,15 @@ extension ModelGraphBenchmarkEngine {
         setUp: {
           container = nil
           removeFiles()
+          let configuration =
+            self.postgreSQL == nil ? ModelConfiguration(url: url) : try self.storeConfiguration()
+          reopen = configuration
           let made = try ModelContainer(
-            for: Trip.self, Accommodation.self, Activity.self,
-            configurations: ModelConfiguration(url: url))
+            for: Trip.self, Accommodation.self, Activity.self, configurations: configuration)
           let context = ModelContext(made)
           Self.insert(durable.dataSet, into: context)
           try context.save()
-          try made.snapshot()
+          if self.postgreSQL == nil { try made.snapshot() }
           container = made
         },
         body: {
@@ -67,7 +70,8 @@ extension ModelGraphBenchmarkEngine {
           let start = Stopwatch.now()
           let reopened = try ModelContainer(
             for: Trip.self, Accommodation.self, Activity.self,
-            configurations: ModelConfiguration(url: url, allowsSave: false))
+            configurations: self.postgreSQL == nil
+              ? ModelConfiguration(url: url, allowsSave: false) : reopen)
           let seconds = Double(Stopwatch.now() &- start) / 1e9
           let context = ModelContext(reopened)
           let count =

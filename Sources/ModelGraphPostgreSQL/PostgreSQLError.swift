@@ -1,0 +1,44 @@
+/// A PostgreSQL store could not do what was asked; nothing half-done is left behind.
+public struct PostgreSQLError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What went wrong.
+  public enum Code: String, Sendable {
+    /// libpq could not be loaded: install the Debian package `libpq5`.
+    case libraryUnavailable
+    /// The URL is not a `postgresql://` URL libpq accepts.
+    case invalidURL
+    /// No server answered at the URL's host, port or socket.
+    case unreachable
+    /// The server refused the user, password or database.
+    case authenticationFailed
+    /// The connection broke; a save that was under way was not applied (or, if its commit
+    /// reached the server, it is published once the store reconnects).
+    case connectionLost
+    /// The server refused a statement (the SQLSTATE is in ``sqlState``).
+    case server
+    /// The database holds something the store cannot read back into its schema.
+    case malformed
+    /// A value PostgreSQL cannot hold (a string with the NUL character).
+    case unsupportedValue
+    /// The store was closed.
+    case closed
+  }
+
+  /// What went wrong.
+  public let code: Code
+  /// The SQLSTATE of a server error.
+  public let sqlState: String?
+  /// The explanation.
+  public let message: String
+
+  /// An error of `code`.
+  public init(_ code: Code, sqlState: String? = nil, message: String) {
+    self.code = code
+    self.sqlState = sqlState
+    self.message = message
+  }
+
+  /// `PostgreSQL error (code): message`.
+  public var description: String {
+    "PostgreSQL error (\(code.rawValue)\(sqlState.map { ", SQLSTATE \($0)" } ?? "")): \(message)"
+  }
+}

@@ -1,0 +1,44 @@
+/// The store's own tables, made once per database.
+enum PostgreSQLSchema {
+  /// Creates the bookkeeping tables and functions if they are missing; concurrent openers wait
+  /// for each other on an advisory lock.
+  static let setup = """
+    SET client_min_messages = warning;
+    BEGIN;
+    SELECT pg_advisory_xact_lock(7201857);
+    CREATE TABLE IF NOT EXISTS mg_state (
+      singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+      version bigint NOT NULL, format integer NOT NULL);
+    INSERT INTO mg_state VALUES (true, 0, 1) ON CONFLICT DO NOTHING;
+    CREATE SEQUENCE IF NOT EXISTS mg_ordinal;
+    CREATE TABLE IF NOT EXISTS mg_entities (
+      code serial PRIMARY KEY, name text UNIQUE NOT NULL, lineage bytea, ordinal bigint,
+      next_row bigint NOT NULL DEFAULT 0);
+    CREATE TABLE IF NOT EXISTS mg_log (
+      version bigint PRIMARY KEY, token uuid NOT NULL, ids bigint[] NOT NULL,
+      committed_at timestamptz NOT NULL DEFAULT now());
+    CREATE OR REPLACE FUNCTION mg_begin_commit(expected bigint) RETURNS bigint AS $$
+    DECLARE v bigint;
+    BEGIN
+      UPDATE mg_state SET version = version + 1 RETURNING version INTO v;
+      IF v <> expected + 1 THEN
+        RAISE EXCEPTION 'the store is behind version %', v - 1 USING ERRCODE = 'MG001';
+      END IF;
+      RETURN v;
+    END $$ LANGUAGE plpgsql;
+    CREATE OR REPLACE FUNCTION mg_expect_one(matched bigint, object text) RETURNS void AS $$
+    BEGIN
+      IF matched <> 1 THEN
+        RAISE EXCEPTION '% was changed by another process', object USING ERRCODE = 'MG002';
+      END IF;
+    END $$ LANGUAGE plpgsql;
+    COMMIT;
+    """
+
+  /// The SQLSTATE of a commit that found the store behind the database.
+  static let behind = "MG001"
+  /// The SQLSTATE of a row whose version is newer than the store has seen.
+  static let rowChanged = "MG002"
+  /// The prefix of the notification channel commits signal on (`modelgraph.<schema>`).
+  static let channel = "modelgraph"
+}

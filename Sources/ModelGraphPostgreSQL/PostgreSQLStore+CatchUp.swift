@@ -1,0 +1,141 @@
+internal import Foundation
+internal import ModelGraphCore
+
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
+
+extension PostgreSQLStore {
+  /// Publishes what other processes committed since the store last caught up, as one new
+  /// version of the in-memory store.
+  ///
+  /// - Throws: ``PostgreSQLError`` when the server cannot be read; nothing is published.
+  public func catchUp() throws {
+    catchUpLock.lock()
+    defer { catchUpLock.unlock() }
+    // Read before taking `lock`: the store's lock is always taken before this one.
+    let known = store?.catalog ?? SchemaCatalog()
+    guard let fetched = try withLock({ () throws -> Fetched? in try fetchNewCommits(known) })
+    else {
+      return
+    }
+    try store?.publishForeign { current in
+      try withLock {
+        () throws -> (catalog: SchemaCatalog, tables: [Table], written: [Int: [Int]])? in
+        guard applied == fetched.from else { return nil }
+        applied = fetched.to
+        var catalog = current.catalog
+        for description in fetched.newEntities where catalog.entity(named: description.name) == nil
+        {
+          catalog = try catalog.adding([description])
+        }
+        var tables = current.tables
+        tables += catalog.entities.dropFirst(tables.count).map { Table(entity: $0) }
+        var written: [Int: [Int]] = [:]
+        let mask = (Int64(1) << SQLMapping.rowBits) - 1
+        for (name, part) in fetched.parts {
+          guard let entity = catalog.entity(named: name) else { continue }
+          let table = tables[entity.index].copy()
+          for id in part.ids { table.setDead(row: Int(id & mask)) }
+          _ = try part.rows.apply(to: table) { code in
+            names[code].flatMap { catalog.entity(named: $0)?.index }
+          }
+          tables[entity.index] = table
+          written[entity.index] = part.ids.map { Int($0 & mask) }.sorted()
+        }
+        return (catalog, tables, written)
+      }
+    }
+  }
+
+  /// What other processes committed between two database versions.
+  struct Fetched {
+    var from: UInt64
+    var to: UInt64
+    var newEntities: [EntityDescription]
+    var parts: [String: (ids: [Int64], rows: FetchedRows)]
+  }
+
+  /// Reads, in one snapshot, the rows the change log names since the applied version; called
+  /// with `lock` held.
+  private func fetchNewCommits(_ known: SchemaCatalog) throws -> Fetched? {
+    let connection = try connected()
+    try connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+    defer { if connection.isInTransaction { _ = try? connection.run("ROLLBACK") } }
+    let latest =
+      try connection.query("SELECT version FROM mg_state").text(0, 0).flatMap(UInt64.init) ?? 0
+    guard latest > applied else { return nil }
+    let log = try connection.query(
+      "SELECT DISTINCT unnest(ids) FROM mg_log WHERE version > \(applied) AND version <= \(latest)")
+    var byCode: [Int64: [Int64]] = [:]
+    for index in 0..<log.count {
+      guard let id = log.text(index, 0).flatMap(Int64.init) else { continue }
+      byCode[id >> SQLMapping.rowBits, default: []].append(id)
+    }
+    var newEntities: [EntityDescription] = []
+    let unknown = byCode.keys.contains { code in
+      names[code].map { known.entity(named: $0) == nil } ?? true
+    }
+    if unknown {
+      newEntities = try readEntities(connection, onlyCodes: nil).filter {
+        known.entity(named: $0.name) == nil
+      }
+    }
+    var catalogNow = known
+    for description in newEntities where catalogNow.entity(named: description.name) == nil {
+      catalogNow = try catalogNow.adding([description])
+    }
+    var parts: [String: (ids: [Int64], rows: FetchedRows)] = [:]
+    for (code, ids) in byCode {
+      guard let name = names[code], let entity = catalogNow.entity(named: name) else { continue }
+      let queries = FetchedRows.queries(for: entity, ids: ids)
+      var joins: [Int: PostgreSQLResult] = [:]
+      for (slot, sql) in queries.joins { joins[slot] = try connection.query(sql) }
+      parts[name] = (
+        ids, FetchedRows(entity: name, rows: try connection.query(queries.rows), joins: joins)
+      )
+    }
+    try connection.run("COMMIT")
+    return Fetched(from: applied, to: latest, newEntities: newEntities, parts: parts)
+  }
+
+  /// Starts the thread that waits for other processes' notifications and catches up.
+  func startListening() {
+    let (url, channel) = (self.url, self.channel)
+    let thread = Thread { [weak self] in
+      var listener: PostgreSQLConnection?
+      while true {
+        guard let store = self, !store.isClosed else { return }
+        if listener == nil {
+          listener = try? PostgreSQLConnection(url)
+          guard let connection = listener,
+            (try? connection.run("LISTEN \(channel)")) != nil
+          else {
+            listener = nil
+            Thread.sleep(forTimeInterval: 0.2)
+            continue
+          }
+          // Whatever was committed while nobody listened.
+          try? store.catchUp()
+          store.withLock { store.listening = true }
+        }
+        guard let connection = listener else { continue }
+        var descriptor = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&descriptor, 1, 100)
+        guard ready > 0 else { continue }
+        do {
+          // A store's own commits are already published.
+          let senders = try connection.drainNotifications()
+          let own = store.backendPID
+          if senders.contains(where: { $0 != own }) { try? store.catchUp() }
+        } catch {
+          listener = nil
+        }
+      }
+    }
+    thread.name = "ModelGraph.PostgreSQL.listener"
+    thread.start()
+  }
+}

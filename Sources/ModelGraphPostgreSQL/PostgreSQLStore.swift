@@ -1,0 +1,480 @@
+internal import Foundation
+public import ModelGraphCore
+
+/// A store's persistence in a PostgreSQL database that several processes may share.
+///
+/// The process keeps the whole graph in memory, loaded when the store opens. Each save is one
+/// PostgreSQL transaction, sent as one batch of statements and published in memory only after
+/// its commit. Saves of all processes are ordered by one version counter (`mg_state`), each
+/// leaving a row in the change log (`mg_log`) and a notification on channel `modelgraph`;
+/// every open store listens and publishes what other processes committed as a new version, so
+/// a save made on a stale version is refused and rebased like a save between two contexts.
+public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
+  // @unchecked Sendable: every mutable property is read and written with `lock` held.
+
+  /// The URL or connection string the store was opened with.
+  public let url: String
+  private let lock = NSLock()
+  let catchUpLock = NSLock()
+  private var connection: PostgreSQLConnection?
+  /// The database version the in-memory store holds every commit of.
+  var applied: UInt64 = 0
+  private var codes: [String: Int64] = [:]
+  var names: [Int64: String] = [:]
+  /// Entities whose table and lineage are in the database.
+  var described: Set<String> = []
+  /// Per entity, rows reserved for this process and not handed out, highest first.
+  private var pool: [String: [Int]] = [:]
+  /// Per entity, every block of rows reserved for this process.
+  private var blocks: [String: [Range<Int>]] = [:]
+  private var closed = false
+  weak var store: Store?
+  /// Rows reserved at a time.
+  static let blockSize = 1024
+
+  /// The notification channel of the store's schema: `modelgraph.<schema>`.
+  let channel: String
+  /// Whether the listener is connected and caught up with what was committed before it.
+  var isListening: Bool { withLock { listening } }
+  var listening = false
+
+  private init(url: String, connection: PostgreSQLConnection, schema: String) {
+    self.url = url
+    self.connection = connection
+    channel = SQLMapping.quoted("\(PostgreSQLSchema.channel).\(schema)")
+  }
+
+  /// Connects to the database at `url` (a `postgresql://` URI or a libpq connection string),
+  /// creates the store's bookkeeping tables if they are missing, and reads every stored object.
+  ///
+  /// - Returns: The store, and the stored version (`nil` when the database holds no classes).
+  /// - Throws: ``PostgreSQLError`` with code `libraryUnavailable` (install `libpq5`),
+  ///   `invalidURL`, `unreachable`, `authenticationFailed`, `malformed` or `server`.
+  public static func open(url: String) throws -> (store: PostgreSQLStore, stored: StoreVersion?) {
+    let connection = try PostgreSQLConnection(url)
+    try connection.run(PostgreSQLSchema.setup)
+    let schema = try connection.query("SELECT current_schema()").text(0, 0) ?? "public"
+    let store = PostgreSQLStore(url: url, connection: connection, schema: schema)
+    let stored = try store.withLock { () throws -> StoreVersion? in try store.loadAll() }
+    return (store, stored)
+  }
+
+  /// Makes `store` commit through this persistence, and starts listening for other
+  /// processes' commits.
+  public func attach(to store: Store) {
+    withLock { self.store = store }
+    store.attach(persistence: self)
+    startListening()
+  }
+
+  /// The server process of the connection saves use (tests end it to simulate a lost
+  /// connection).
+  public var backendPID: Int32 { withLock { connection?.backendPID ?? 0 } }
+
+  /// The database version the in-memory store holds every commit of.
+  public var appliedVersion: UInt64 { withLock { applied } }
+
+  /// Stops listening and closes the connections; later saves throw.
+  public func close() {
+    withLock {
+      closed = true
+      connection?.close()
+      connection = nil
+    }
+  }
+
+  deinit { connection?.close() }
+
+  /// Whether ``close()`` was called.
+  var isClosed: Bool { withLock { closed } }
+
+  func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body()
+  }
+
+  /// The connection, reconnected when it broke; called with `lock` held.
+  func connected() throws(PostgreSQLError) -> PostgreSQLConnection {
+    if closed { throw PostgreSQLError(.closed, message: "the store was closed") }
+    if let connection, connection.isHealthy { return connection }
+    connection?.close()
+    connection = nil
+    let fresh = try PostgreSQLConnection(url)
+    connection = fresh
+    return fresh
+  }
+
+  // MARK: Loading
+
+  /// Reads the catalog and every object in one snapshot of the database.
+  private func loadAll() throws -> StoreVersion? {
+    let connection = try connected()
+    try connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+    defer { if connection.isInTransaction { _ = try? connection.run("ROLLBACK") } }
+    let version = try connection.query("SELECT version FROM mg_state")
+    applied = UInt64(version.text(0, 0) ?? "0") ?? 0
+    let descriptions = try readEntities(connection, onlyCodes: nil)
+    guard !descriptions.isEmpty else {
+      try connection.run("COMMIT")
+      return nil
+    }
+    let catalog: SchemaCatalog
+    do {
+      catalog = try SchemaCatalog().adding(descriptions)
+    } catch {
+      throw PostgreSQLError(.malformed, message: "the stored classes do not resolve: \(error)")
+    }
+    var tables: [Table] = []
+    for entity in catalog.entities {
+      let table = Table(entity: entity)
+      let queries = FetchedRows.queries(for: entity, ids: nil)
+      var joins: [Int: PostgreSQLResult] = [:]
+      for (slot, sql) in queries.joins { joins[slot] = try connection.query(sql) }
+      let fetched = FetchedRows(
+        entity: entity.name, rows: try connection.query(queries.rows), joins: joins)
+      _ = try fetched.apply(to: table) {
+        self.names[$0].flatMap { catalog.entity(named: $0)?.index }
+      }
+      tables.append(table)
+    }
+    try connection.run("COMMIT")
+    return StoreVersion(loaded: tables, catalog: catalog)
+  }
+
+  /// Reads `mg_entities`: records every code, and returns the described entities (all, or
+  /// those of `onlyCodes`) in the order they were described, parents first.
+  func readEntities(_ connection: PostgreSQLConnection, onlyCodes: Set<Int64>?)
+    throws -> [EntityDescription]
+  {
+    let result = try connection.query(
+      "SELECT code, name, lineage FROM mg_entities ORDER BY ordinal NULLS LAST, code")
+    var descriptions: [EntityDescription] = []
+    for index in 0..<result.count {
+      guard let code = result.text(index, 0).flatMap(Int64.init), let name = result.text(index, 1)
+      else { continue }
+      codes[name] = code
+      names[code] = name
+      guard let field = result.cString(index, 2) else { continue }
+      described.insert(name)
+      if let onlyCodes, !onlyCodes.contains(code) { continue }
+      guard let bytes = SQLMapping.bytes(field),
+        let lineage = try? SchemaCatalog(encoded: bytes, source: "mg_entities"),
+        let description = lineage.entities.last?.description, description.name == name
+      else { throw PostgreSQLError(.malformed, message: "the stored class \(name) is unreadable") }
+      descriptions.append(description)
+    }
+    return descriptions
+  }
+
+  // MARK: Describing classes
+
+  /// Gives every entity of `catalog` a code, a stored lineage and its tables; concurrent
+  /// describers wait for each other on an advisory lock. Called with `lock` held.
+  private func describe(
+    _ catalog: SchemaCatalog, connection: PostgreSQLConnection, inTransaction: Bool = false
+  ) throws {
+    let missing = catalog.entities.filter { !described.contains($0.name) }
+    guard !missing.isEmpty else { return }
+    var sql = (inTransaction ? "" : "BEGIN; ") + "SELECT pg_advisory_xact_lock(7201857);\n"
+    for entity in missing {
+      let lineage = try SchemaCatalog().adding(
+        entity.lineage.reversed().map {
+          catalog.entities[$0].description
+        })
+      sql +=
+        "INSERT INTO mg_entities (name, lineage, ordinal) VALUES (\(SQLMapping.literal(entity.name)), "
+        + "\(SQLMapping.literal(bytes: lineage.encodedBytes)), nextval('mg_ordinal')) "
+        + "ON CONFLICT (name) DO UPDATE SET lineage = COALESCE(mg_entities.lineage, EXCLUDED.lineage), "
+        + "ordinal = COALESCE(mg_entities.ordinal, EXCLUDED.ordinal);\n"
+    }
+    var foreignKeys: [String] = []
+    for entity in missing {
+      let statements = SQLMapping.createStatements(for: entity, in: catalog) {
+        catalog.entity(named: $0).map { catalog.subtree(of: $0.index).count == 1 } ?? false
+      }
+      // Foreign keys once every table of the batch exists.
+      for statement in statements {
+        if statement.hasPrefix("DO ") {
+          foreignKeys.append(statement)
+        } else {
+          sql += statement + ";\n"
+        }
+      }
+      // A new subclass: a to-one toward one of its ancestors can no longer be a foreign key.
+      for ancestor in entity.lineage.dropFirst() {
+        let name = catalog.entities[ancestor].name
+        for source in catalog.entities {
+          for relationship in source.relationships
+          where !relationship.isToMany && relationship.destination == name {
+            sql +=
+              "ALTER TABLE IF EXISTS \(SQLMapping.table(source.name)) DROP CONSTRAINT IF EXISTS "
+              + "\(SQLMapping.quoted("\(source.name)_\(relationship.name)_fkey"));\n"
+          }
+        }
+      }
+    }
+    sql += foreignKeys.map { $0 + ";\n" }.joined()
+    if !inTransaction { sql += "COMMIT;" }
+    do {
+      try connection.run(sql)
+    } catch {
+      if !inTransaction, connection.isInTransaction { _ = try? connection.run("ROLLBACK") }
+      throw error
+    }
+    _ = try readEntities(connection, onlyCodes: [])
+  }
+
+  // MARK: Rows
+
+  /// Rows from blocks reserved in the database for this process alone, so identifiers mean
+  /// the same object in every process; `nil` (the store allocates, and the save refuses those
+  /// rows) when the server cannot be reached.
+  public func allocateRows(entity: ResolvedEntity, count: Int) -> [(row: Int, generation: UInt32)]?
+  {
+    withLock {
+      let name = entity.name
+      var rows = pool[name] ?? []
+      if rows.count < count {
+        let size = max(Self.blockSize, count - rows.count)
+        guard let connection = try? connected(),
+          let result = try? connection.query(
+            "INSERT INTO mg_entities (name, next_row) VALUES (\(SQLMapping.literal(name)), \(size)) "
+              + "ON CONFLICT (name) DO UPDATE SET next_row = mg_entities.next_row + \(size) "
+              + "RETURNING code, next_row"),
+          let code = result.text(0, 0).flatMap(Int64.init),
+          let end = result.text(0, 1).flatMap(Int.init)
+        else { return nil }
+        codes[name] = code
+        names[code] = name
+        blocks[name, default: []].append((end - size)..<end)
+        rows = Array((end - size)..<end).reversed() + rows
+      }
+      let given = rows.suffix(count)
+      pool[name] = Array(rows.dropLast(count))
+      return given.map { (row: $0, generation: 0) }
+    }
+  }
+
+  /// Takes back rows of this process's blocks.
+  public func returnRows(_ rows: [(row: Int, generation: UInt32)], entity: ResolvedEntity) -> Bool {
+    let name = entity.name
+    withLock {
+      let mine = rows.map(\.row).filter { row in
+        blocks[name]?.contains { $0.contains(row) } ?? false
+      }
+      pool[name] = ((pool[name] ?? []) + mine).sorted(by: >)
+    }
+    return true
+  }
+
+  /// A row names one object in every process for ever: never reused.
+  public var reusesFreedRows: Bool { false }
+
+  // MARK: Commits
+
+  /// Writes the save as one transaction.
+  ///
+  /// - Returns: ``StoreCommitOutcome/behind`` when another process committed since the store
+  ///   last caught up (nothing was written).
+  /// - Throws: ``PostgreSQLError``; nothing was written (`connectionLost`: the save was not
+  ///   applied, the next save reconnects).
+  public func commit(_ commit: StoreCommit) throws -> StoreCommitOutcome {
+    try withLock { () throws -> StoreCommitOutcome in
+      let connection = try connected()
+      try describe(commit.catalog, connection: connection)
+      let token = UUID().uuidString
+      let sql = try batch(for: commit, token: token)
+      do {
+        try connection.run(sql)
+      } catch let error as PostgreSQLError {
+        if connection.isInTransaction { _ = try? connection.run("ROLLBACK") }
+        if error.sqlState == PostgreSQLSchema.behind
+          || error.sqlState == PostgreSQLSchema.rowChanged
+        {
+          return .behind
+        }
+        if error.code == .connectionLost, try committedBeforeLoss(token) {
+          return .committed(ticket: nil)
+        }
+        throw error
+      }
+      applied += 1
+      return .committed(ticket: nil)
+    }
+  }
+
+  /// After a lost connection: whether the save of `token` committed (the server may have
+  /// committed before the connection broke). Called with `lock` held.
+  private func committedBeforeLoss(_ token: String) throws -> Bool {
+    let connection: PostgreSQLConnection
+    do {
+      connection = try connected()
+    } catch {
+      throw PostgreSQLError(
+        .connectionLost,
+        message: "the connection was lost during the save and the server cannot be reached "
+          + "to tell whether it committed: \(error.message)")
+    }
+    let found = try connection.query("SELECT version FROM mg_log WHERE token = '\(token)'")
+    guard found.count == 1, let version = found.text(0, 0).flatMap(UInt64.init) else {
+      return false
+    }
+    applied = version
+    return true
+  }
+
+  /// The statements of one save: the version check, the rows, the change log, the signal.
+  private func batch(for commit: StoreCommit, token: String, rewriting: Bool = false) throws
+    -> String
+  {
+    let version = applied + 1
+    var sql = rewriting ? "" : "BEGIN;\nSELECT mg_begin_commit(\(applied));\n"
+    var ids: [Int64] = []
+    let catalog = commit.catalog
+    var published: [Int: Table] = [:]
+    for part in commit.tables { published[part.entity] = part.table }
+    /// The object's identifier, or `nil` for a reference to an object that no longer lives
+    /// (the engine reads it as nil).
+    func globalID(_ key: ObjectKey) -> String? {
+      let entity = Int(key.entity)
+      guard let table = published[entity] ?? commit.previous.tables.dropFirst(entity).first,
+        table.contains(key), let code = codes[catalog.entities[entity].name]
+      else { return nil }
+      return String(code << SQLMapping.rowBits | Int64(key.row))
+    }
+    for part in commit.tables {
+      let entity = catalog.entities[part.entity]
+      let name = SQLMapping.table(entity.name)
+      guard let code = codes[entity.name] else {
+        throw PostgreSQLError(.malformed, message: "class \(entity.name) has no code")
+      }
+      let table = part.table
+      let previous =
+        part.entity < commit.previous.tables.count ? commit.previous.tables[part.entity] : nil
+      let toOne = entity.relationships.indices.filter { !entity.relationships[$0].isToMany }
+      let toMany = entity.relationships.indices.filter { entity.relationships[$0].isToMany }
+      let columnNames =
+        entity.attributes.map { SQLMapping.quoted($0.name) }
+        + toOne.map { SQLMapping.quoted(entity.relationships[$0].name) }
+      var inserts: [String] = []
+      var joins: [String] = []
+      for row in part.rows {
+        let id = code << SQLMapping.rowBits | Int64(row)
+        let alive = row < table.rowCount && table.isAlive(row)
+        let existed = previous.map { row < $0.rowCount && $0.isAlive(row) } ?? false
+        guard alive || existed else { continue }
+        ids.append(id)
+        let object = SQLMapping.literal("\(entity.name)/\(row)")
+        if !alive {
+          sql +=
+            "WITH u AS (DELETE FROM \(name) WHERE id = \(id) AND _version <= \(applied) RETURNING 1) "
+            + "SELECT mg_expect_one(count(*), \(object)) FROM u;\n"
+          continue
+        }
+        if !existed, !rewriting, !(blocks[entity.name]?.contains { $0.contains(row) } ?? false) {
+          throw PostgreSQLError(
+            .connectionLost,
+            message: "a new \(entity.name) was made while the server could not be reached, so "
+              + "its identifier was not reserved; roll back and insert it again")
+        }
+        var values: [String] = []
+        for (slot, attribute) in entity.attributes.enumerated() {
+          let value = table.attributeColumns[slot].value(at: row)
+          if case .string(let text) = value, text.utf8.contains(0) {
+            throw PostgreSQLError(
+              .unsupportedValue,
+              message: "\(entity.name).\(attribute.name) holds a string with the NUL character "
+                + "(U+0000), which PostgreSQL text cannot hold; nothing was saved")
+          }
+          values.append(SQLMapping.literal(value, type: attribute.valueType))
+        }
+        for slot in toOne {
+          let key = (table.relationshipColumns[slot] as! Column<ObjectKey?>)[row]
+          values.append(key.flatMap(globalID) ?? "NULL")
+        }
+        if existed {
+          let assignments = zip(columnNames, values).map { "\($0) = \($1)" }
+          sql +=
+            "WITH u AS (UPDATE \(name) SET \((assignments + ["_version = \(version)"]).joined(separator: ", ")) "
+            + "WHERE id = \(id) AND _version <= \(applied) RETURNING 1) "
+            + "SELECT mg_expect_one(count(*), \(object)) FROM u;\n"
+        } else {
+          inserts.append("(\(([String(id), String(version)] + values).joined(separator: ", ")))")
+        }
+        for slot in toMany {
+          let join = SQLMapping.joinTable(entity.name, entity.relationships[slot].name)
+          if existed { sql += "DELETE FROM \(join) WHERE owner = \(id);\n" }
+          let targets = (table.relationshipColumns[slot] as! Column<[ObjectKey]>)[row]
+            .compactMap(globalID)
+          guard !targets.isEmpty else { continue }
+          joins.append(
+            "INSERT INTO \(join) (owner, position, target) VALUES "
+              + targets.enumerated().map { "(\(id), \($0.offset), \($0.element))" }
+              .joined(separator: ", ") + ";\n")
+        }
+      }
+      let header =
+        "INSERT INTO \(name) (\((["id", "_version"] + columnNames).joined(separator: ", "))) VALUES "
+      var start = 0
+      while start < inserts.count {
+        let end = min(start + 1000, inserts.count)
+        sql += header + inserts[start..<end].joined(separator: ", ") + ";\n"
+        start = end
+      }
+      sql += joins.joined()
+    }
+    sql +=
+      "INSERT INTO mg_log (version, token, ids) VALUES (\(version), '\(token)', "
+      + "'{\(ids.map(String.init).joined(separator: ","))}');\n"
+      + "NOTIFY \(channel);\n" + (rewriting ? "" : "COMMIT;")
+    return sql
+  }
+
+  /// Replaces every stored class and object with `version` (a migrated store) in one
+  /// transaction: the tables are dropped and made anew, the objects keep their identifiers.
+  ///
+  /// - Throws: ``PostgreSQLError``; the database is then left as it was.
+  public func rewrite(_ version: StoreVersion) throws {
+    try withLock {
+      let connection = try connected()
+      let previousDescribed = described
+      do {
+        try connection.run("BEGIN; SELECT mg_begin_commit(\(applied))")
+        let tables = try connection.query(
+          "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
+        var drops: [String] = []
+        for index in 0..<tables.count {
+          guard let name = tables.text(index, 0) else { continue }
+          let owner = name.split(separator: ".", maxSplits: 1).first.map(String.init) ?? name
+          if described.contains(owner) { drops.append(SQLMapping.quoted(name)) }
+        }
+        if !drops.isEmpty {
+          try connection.run("DROP TABLE \(drops.joined(separator: ", ")) CASCADE")
+        }
+        try connection.run("UPDATE mg_entities SET lineage = NULL, ordinal = NULL")
+        described = []
+        try describe(version.catalog, connection: connection, inTransaction: true)
+        let parts = version.tables.enumerated().map { entity, table in
+          var rows: [Int] = []
+          table.forEachLiveRow { rows.append($0) }
+          return StoreCommit.TableRows(entity: entity, table: table, rows: rows)
+        }
+        let empty = StoreVersion(loaded: [], catalog: version.catalog)
+        let commit = StoreCommit(
+          number: applied + 1, catalog: version.catalog, previous: empty, tables: parts)
+        try connection.run(
+          try batch(for: commit, token: UUID().uuidString, rewriting: true) + "COMMIT;")
+        applied += 1
+      } catch {
+        if connection.isInTransaction { _ = try? connection.run("ROLLBACK") }
+        described = previousDescribed
+        _ = try? readEntities(connection, onlyCodes: [])
+        throw error
+      }
+    }
+  }
+
+  /// The database makes a save durable before its commit returns.
+  public func waitUntilDurable(_ ticket: UInt64) throws {}
+}

@@ -1,0 +1,190 @@
+internal import Foundation
+internal import ModelGraphCore
+
+/// How entities, attributes and values appear in SQL.
+enum SQLMapping {
+  /// Object identifiers are `code << rowBits | row`: the entity's code in `mg_entities` and
+  /// the object's row, the same in every process.
+  static let rowBits: Int64 = 40
+
+  /// `name` as a quoted SQL identifier.
+  static func quoted(_ name: String) -> String {
+    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+
+  /// The table of a concrete class.
+  static func table(_ entity: String) -> String { quoted(entity) }
+
+  /// The join table of a to-many relationship: owner, position, target.
+  static func joinTable(_ entity: String, _ relationship: String) -> String {
+    quoted("\(entity).\(relationship)")
+  }
+
+  /// A string literal.
+  static func literal(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+  }
+
+  /// A bytea literal.
+  static func literal(bytes: some Sequence<UInt8>) -> String {
+    var text = "'\\x"
+    let digits = Array("0123456789abcdef".utf8)
+    var hex: [UInt8] = []
+    for byte in bytes {
+      hex.append(digits[Int(byte >> 4)])
+      hex.append(digits[Int(byte & 15)])
+    }
+    text += String(decoding: hex, as: UTF8.self)
+    return text + "'::bytea"
+  }
+
+  /// The SQL type of an attribute's values.
+  static func sqlType(_ type: ValueType) -> String {
+    switch type {
+    case .bool: "boolean"
+    case .int: "bigint"
+    case .uint: "numeric(20,0)"
+    case .double: "double precision"
+    case .string: "text"
+    // Seconds since 2001-01-01 as Swift's Date holds them: exact, unlike timestamptz's
+    // microseconds.
+    case .date: "double precision"
+    case .uuid: "uuid"
+    case .url: "text"
+    case .data: "bytea"
+    case .decimal: "numeric"
+    case .composite, .array: "bytea"
+    }
+  }
+
+  /// A value of `type` as an SQL literal.
+  static func literal(_ value: ModelValue, type: ValueType) -> String {
+    switch (value, type) {
+    case (.null, _): return "NULL"
+    case (.bool(let value), _): return value ? "true" : "false"
+    case (.int(let value), _): return String(value)
+    case (.uint(let value), _): return String(value)
+    case (.double(let value), _): return double(value)
+    case (.string(let value), _): return literal(value)
+    case (.date(let value), _): return double(value.timeIntervalSinceReferenceDate)
+    case (.uuid(let value), _): return "'\(value.uuidString)'::uuid"
+    case (.url(let value), _): return literal(value.absoluteString)
+    case (.data(let value), .data), (.data(let value), .composite): return literal(bytes: value)
+    case (.decimal(let value), _):
+      return value.isNaN ? "'NaN'::numeric" : "'\(value.description)'::numeric"
+    case (_, .array): return literal(bytes: value.encodedBytes)
+    default: return literal(bytes: value.encodedBytes)
+    }
+  }
+
+  private static func double(_ value: Double) -> String {
+    if value.isNaN { return "'NaN'::float8" }
+    if value.isInfinite { return value < 0 ? "'-Infinity'::float8" : "'Infinity'::float8" }
+    return "'\(value)'::float8"
+  }
+
+  /// The value of `type` a field's text holds, or `nil` when it cannot hold one.
+  static func value(_ field: UnsafePointer<CChar>?, type: ValueType) -> ModelValue? {
+    guard let field else { return .null }
+    switch type {
+    case .bool: return field[0] == 0x74 ? .bool(true) : .bool(false)
+    case .int: return Int64(String(cString: field)).map(ModelValue.int)
+    case .uint: return UInt64(String(cString: field)).map(ModelValue.uint)
+    case .double: return Double(String(cString: field)).map(ModelValue.double)
+    case .string: return .string(String(cString: field))
+    case .date:
+      return Double(String(cString: field)).map {
+        .date(Date(timeIntervalSinceReferenceDate: $0))
+      }
+    case .uuid: return UUID(uuidString: String(cString: field)).map(ModelValue.uuid)
+    case .url: return URL(string: String(cString: field)).map(ModelValue.url)
+    case .decimal:
+      return Decimal(string: String(cString: field), locale: nil).map(ModelValue.decimal)
+    case .data, .composite:
+      return bytes(field).map { .data(Data($0)) }
+    case .array:
+      guard let bytes = bytes(field) else { return nil }
+      return try? ModelValue(encoded: bytes, source: "PostgreSQL")
+    }
+  }
+
+  /// The bytes of a bytea field in hex output format (`\x0a1b…`).
+  static func bytes(_ field: UnsafePointer<CChar>) -> [UInt8]? {
+    guard field[0] == 0x5C, field[1] == 0x78 else { return nil }
+    let length = strlen(field)
+    guard length % 2 == 0 else { return nil }
+    var result: [UInt8] = []
+    result.reserveCapacity((length - 2) / 2)
+    func nibble(_ c: CChar) -> UInt8? {
+      switch UInt8(bitPattern: c) {
+      case 0x30...0x39: UInt8(bitPattern: c) - 0x30
+      case 0x61...0x66: UInt8(bitPattern: c) - 0x61 + 10
+      case 0x41...0x46: UInt8(bitPattern: c) - 0x41 + 10
+      default: nil
+      }
+    }
+    var index = 2
+    while index < length {
+      guard let high = nibble(field[index]), let low = nibble(field[index + 1]) else { return nil }
+      result.append(high << 4 | low)
+      index += 2
+    }
+    return result
+  }
+
+  /// The statements that create the table of `entity` (with its inherited columns), its
+  /// to-many join tables, unique constraints and declared indexes; `single` says which
+  /// destinations are one concrete table (a to-one toward one gets a foreign key).
+  static func createStatements(
+    for entity: ResolvedEntity, in catalog: SchemaCatalog, single: (String) -> Bool
+  ) -> [String] {
+    let name = entity.name
+    let lineage = entity.lineage.map { catalog.entities[$0].description }
+    var columns = ["id bigint PRIMARY KEY", "_version bigint NOT NULL"]
+    for attribute in entity.attributes {
+      columns.append(
+        "\(quoted(attribute.name)) \(sqlType(attribute.valueType))"
+          + (attribute.isOptional ? "" : " NOT NULL"))
+    }
+    var statements: [String] = []
+    for relationship in entity.relationships where !relationship.isToMany {
+      columns.append("\(quoted(relationship.name)) bigint")
+    }
+    for attribute in entity.attributes where attribute.isUnique {
+      columns.append(
+        "UNIQUE (\(quoted(attribute.name))) DEFERRABLE INITIALLY DEFERRED")
+    }
+    for constraint in lineage.flatMap(\.uniqueConstraints) where constraint.count > 1 {
+      columns.append(
+        "UNIQUE (\(constraint.map(quoted).joined(separator: ", "))) DEFERRABLE INITIALLY DEFERRED")
+    }
+    statements.append(
+      "CREATE TABLE IF NOT EXISTS \(table(name)) (\(columns.joined(separator: ", ")))")
+    for relationship in entity.relationships where relationship.isToMany {
+      statements.append(
+        "CREATE TABLE IF NOT EXISTS \(joinTable(name, relationship.name)) ("
+          + "owner bigint NOT NULL REFERENCES \(table(name))(id) ON DELETE CASCADE "
+          + "DEFERRABLE INITIALLY DEFERRED, position integer NOT NULL, target bigint NOT NULL, "
+          + "PRIMARY KEY (owner, position))")
+    }
+    for relationship in entity.relationships
+    where !relationship.isToMany && single(relationship.destination) {
+      // Added after every table of the batch exists; a reference to an object deleted later
+      // reads as nil in the engine, as NULL here.
+      statements.append(
+        "DO $$ BEGIN ALTER TABLE \(table(name)) ADD CONSTRAINT "
+          + "\(quoted("\(name)_\(relationship.name)_fkey")) FOREIGN KEY (\(quoted(relationship.name))) "
+          + "REFERENCES \(table(relationship.destination))(id) ON DELETE SET NULL "
+          + "DEFERRABLE INITIALLY DEFERRED; EXCEPTION WHEN duplicate_object THEN NULL; END $$")
+    }
+    var indexed: Set<String> = []
+    for index in lineage.flatMap(\.indexes) where !indexed.contains(index.attribute) {
+      indexed.insert(index.attribute)
+      let method = index.kind == .hash ? "hash" : "btree"
+      statements.append(
+        "CREATE INDEX IF NOT EXISTS \(quoted("\(name).\(index.attribute).index")) ON "
+          + "\(table(name)) USING \(method) (\(quoted(index.attribute)))")
+    }
+    return statements
+  }
+}
