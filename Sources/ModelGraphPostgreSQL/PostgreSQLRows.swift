@@ -74,7 +74,7 @@ struct FetchedRows {
       }
     }
     for (slot, result) in joins {
-      let column = table.relationshipColumns[slot] as! Column<[ObjectKey]>
+      let column = table.relationshipColumns[slot] as! KeyListColumn
       var owner: Int64 = -1
       var list: [ObjectKey] = []
       func flush() {

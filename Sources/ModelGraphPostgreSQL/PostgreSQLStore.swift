@@ -405,7 +405,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
         for slot in toMany {
           let join = SQLMapping.joinTable(entity.name, entity.relationships[slot].name)
           if existed { sql += "DELETE FROM \(join) WHERE owner = \(id);\n" }
-          let targets = (table.relationshipColumns[slot] as! Column<[ObjectKey]>)[row]
+          let targets = table.relatedKeys(row: row, slot: slot)
             .compactMap(globalID)
           guard !targets.isEmpty else { continue }
           joins.append(
