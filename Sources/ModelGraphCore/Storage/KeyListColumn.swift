@@ -2,7 +2,7 @@
 /// (or any allocation) per row.
 ///
 /// Rows are split in chunks of `1 << AnyColumn.chunkShift`, each one arena of keys plus a span
-/// per row (``KeyListChunk``); chunks are shared between a committed table and a session's
+/// per row; chunks are shared between a committed table and a session's
 /// working copy until one of them writes, as ``Column`` chunks are. The column presents its
 /// values as `[ObjectKey]` to the dynamic API (``elementType``, ``value(at:)``), and encodes
 /// them exactly as a column of `[ObjectKey]` would.

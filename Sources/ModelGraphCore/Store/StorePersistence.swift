@@ -6,7 +6,7 @@
 /// runner never see which one a store has: a save hands its ``StoreCommit`` to
 /// ``commit(_:)`` inside the store's publishing step and publishes the version only when that
 /// returns ``StoreCommitOutcome/committed(ticket:)``; changes committed elsewhere reach the
-/// store through ``Store/publishForeign(_:)`` as new versions.
+/// store through ``Store/publishForeign(author:_:)`` as new versions.
 public protocol StorePersistence: AnyObject, Sendable {
   /// Makes a save's changes durable, or starts to; called with the store's lock held, in
   /// commit order, so it must not call back into the store.
