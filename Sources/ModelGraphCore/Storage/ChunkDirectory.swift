@@ -39,8 +39,11 @@ struct ChunkDirectory<Chunk: AnyObject> {
   /// A directory holding the same chunks as `other`, shared: neither owns any chunk alone
   /// afterwards, so the next write on either side copies.
   ///
+  /// `other` is only read (several threads copy a published column at once); its ownership
+  /// bits, which it shares with this copy of it, are cleared when any is set (never for a
+  /// published column, see ``disown()``).
   /// - Complexity: O(chunks / 64).
-  init(sharing other: inout ChunkDirectory) {
+  init(sharing other: ChunkDirectory) {
     groups = other.groups
     count = other.count
     ownedWords = other.ownedWords

@@ -68,7 +68,7 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   }
 
   private init(sharing other: Column<Element>) {
-    directory = ChunkDirectory(sharing: &other.directory)
+    directory = ChunkDirectory(sharing: other.directory)
     basesCapacity = max(directory.count, 4)
     bases = .allocate(capacity: basesCapacity)
     bases.initialize(from: other.bases, count: directory.count)

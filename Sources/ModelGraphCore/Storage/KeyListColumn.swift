@@ -19,7 +19,7 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
   }
 
   private init(sharing other: KeyListColumn) {
-    directory = ChunkDirectory(sharing: &other.directory)
+    directory = ChunkDirectory(sharing: other.directory)
     rowCount = other.rowCount
   }
 
