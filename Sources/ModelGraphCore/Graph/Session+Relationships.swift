@@ -35,11 +35,10 @@ extension Session {
     for added in keys where !oldSet.contains(added) {
       guard let inverse = inverseSlot(ofSlot: slot, owner: owner, target: added) else { continue }
       if catalog.entities[Int(added.entity)].relationships[inverse].isToMany {
-        let table = table(Int(added.entity))
-        if !table.holdsRelatedKey(owner, row: Int(added.row), slot: inverse) {
-          table.appendRelatedKey(owner, row: Int(added.row), slot: inverse)
-          noteRelationshipWrite(entity: Int(added.entity), row: Int(added.row))
-          observer?.session(self, didWriteRelationship: inverse, of: added)
+        if !table(Int(added.entity)).holdsRelatedKey(owner, row: Int(added.row), slot: inverse) {
+          storeRelatedKeys(of: added, slot: inverse) {
+            $0.appendRelatedKey(owner, row: $1, slot: $2)
+          }
         }
       } else {
         let previous = table(Int(added.entity)).relatedKey(row: Int(added.row), slot: inverse)
@@ -64,14 +63,20 @@ extension Session {
   /// Stores `target` in the to-one relationship `slot` of the object `key`, without touching
   /// inverses.
   public func storeRelatedKey(_ target: ObjectKey?, of key: ObjectKey, slot: Int) {
-    table(Int(key.entity)).setRelatedKey(target, row: Int(key.row), slot: slot)
-    noteRelationshipWrite(entity: Int(key.entity), row: Int(key.row))
-    observer?.session(self, didWriteRelationship: slot, of: key)
+    storeRelatedKeys(of: key, slot: slot) { $0.setRelatedKey(target, row: $1, slot: $2) }
   }
 
   /// Stores `keys` in relationship `slot` of the object `key`, without touching inverses.
   public func storeRelatedKeys(_ keys: [ObjectKey], of key: ObjectKey, slot: Int) {
-    table(Int(key.entity)).setRelatedKeys(keys, row: Int(key.row), slot: slot)
+    storeRelatedKeys(of: key, slot: slot) { $0.setRelatedKeys(keys, row: $1, slot: $2) }
+  }
+
+  /// Changes relationship `slot` of the object `key` by `write(table, row, slot)`, without
+  /// touching inverses, and records the write (the change set and the observer).
+  private func storeRelatedKeys(
+    of key: ObjectKey, slot: Int, _ write: (Table, Int, Int) -> Void
+  ) {
+    write(table(Int(key.entity)), Int(key.row), slot)
     noteRelationshipWrite(entity: Int(key.entity), row: Int(key.row))
     observer?.session(self, didWriteRelationship: slot, of: key)
   }

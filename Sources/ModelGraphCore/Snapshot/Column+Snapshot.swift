@@ -128,7 +128,6 @@ enum ColumnCoding {
   @_specialize(where Coded == String?)
   @_specialize(where Coded == Bool)
   @_specialize(where Coded == ObjectKey?)
-  @_specialize(where Coded == [ObjectKey])
   @_specialize(where Coded == [String])
   static func encode<Coded: SnapshotCoding>(
     _ values: UnsafeBufferPointer<Coded>, into writer: inout ByteWriter
@@ -141,7 +140,6 @@ enum ColumnCoding {
   @_specialize(where Coded == String?)
   @_specialize(where Coded == Bool)
   @_specialize(where Coded == ObjectKey?)
-  @_specialize(where Coded == [ObjectKey])
   @_specialize(where Coded == [String])
   static func decode<Coded: SnapshotCoding>(
     into values: UnsafeMutableBufferPointer<Coded>, from reader: inout ByteReader
