@@ -33,15 +33,8 @@ extension KeyListColumn {
     }
   }
 
-  /// Reads one list into `row`.
+  /// Reads one list into `row` (as `[ObjectKey]` decodes one).
   func decodeList(at row: Int, from reader: inout ByteReader) throws {
-    let stride = MemoryLayout<ObjectKey>.stride
-    let count = try reader.readCount(minimumSize: stride)
-    let raw = try reader.readBytes(count * stride)
-    let keys = [ObjectKey](unsafeUninitializedCapacity: count) { buffer, initialized in
-      UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw)
-      initialized = count
-    }
-    self[row] = keys
+    self[row] = try [ObjectKey].decode(from: &reader)
   }
 }
