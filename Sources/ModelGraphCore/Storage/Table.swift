@@ -220,7 +220,8 @@ extension Table {
       attributeColumns = Self.columns(of: other.attributeColumns, keeping: attributeColumns)
     }
     if Self.needsReset(relationshipColumns, to: other.relationshipColumns) {
-      relationshipColumns = Self.columns(of: other.relationshipColumns, keeping: relationshipColumns)
+      relationshipColumns = Self.columns(
+        of: other.relationshipColumns, keeping: relationshipColumns)
     }
     if !stamps.sharesAllChunks(with: other.stamps) {
       stamps = unsafeDowncast(other.stamps.copy(), to: Column<UInt32>.self)
