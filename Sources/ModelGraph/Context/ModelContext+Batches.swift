@@ -21,7 +21,7 @@ extension ModelContext {
     let prefetching = descriptor.relationshipKeyPathsForPrefetching
     return FetchResultsCollection(
       loader: FetchBatchLoader(count: keys.count, batchSize: batchSize) { [self] range in
-        let objects = keys[range].map { unsafeDowncast(batchObject(for: $0), to: T.self) }
+        let objects = models(keys[range], as: T.self, made: batchObject(for:))
         if !prefetching.isEmpty { prefetch(prefetching, of: objects.filter { !$0.isDeleted }) }
         return objects
       })

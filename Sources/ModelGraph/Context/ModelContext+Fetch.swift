@@ -13,7 +13,7 @@ extension ModelContext {
   public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
     let prepared = try prepareFetch(descriptor)
     let keys = try prepared.plan.keys(residual: prepared.residual)
-    var results = keys.map { unsafeDowncast(object(for: $0), to: T.self) }
+    var results = models(keys[...], as: T.self, made: object(for:))
     if prepared.sortsInMemory {
       results.sort(using: descriptor.sortBy)
       results = Array(window(results, prepared))

@@ -80,6 +80,20 @@ extension ModelContext {
     return object
   }
 
+  /// `made(key)` for each key, in order, as `T`.
+  ///
+  /// A loop over the concrete keys: `keys.map` in a caller's unspecialized generic code reads
+  /// each key through the collection's generic accessor, which allocates a frame per key.
+  /// - Complexity: O(keys) calls of `made`.
+  func models<T: ModelObject>(
+    _ keys: ArraySlice<ObjectKey>, as _: T.Type, made: (ObjectKey) -> ModelObject
+  ) -> [T] {
+    var models: [T] = []
+    models.reserveCapacity(keys.count)
+    for key in keys { models.append(unsafeDowncast(made(key), to: T.self)) }
+    return models
+  }
+
   /// The objects for live keys, in order; keys of objects deleted since are skipped.
   func objects(for keys: some Collection<ObjectKey>) -> [ModelObject] {
     var objects: [ModelObject] = []

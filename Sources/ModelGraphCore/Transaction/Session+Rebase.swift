@@ -166,7 +166,7 @@ struct TableReplay {
       }
       replayRelationships(row: row)
     }
-    kept.deleted = [:]
+    kept.deleted = RowMap()
     for (row, generation) in change.deleted where target.stamps.count > row {
       guard target.stamps[row] == generation << 1 | 1 else { continue }
       target.stamps[row] = generation << 1

@@ -22,7 +22,7 @@ public final class Session {
   @exclusivity(unchecked) var working: [Table?] = []
   /// The committed table each working table holds the rows of, while it has no changes.
   @exclusivity(unchecked) private var mirrored: [Table?] = []
-  @exclusivity(unchecked) var changes: [Int: TableChanges] = [:]
+  @exclusivity(unchecked) var changes = SessionChanges()
   var absorbedForeignChanges = false
   /// Rows allocated from the store ahead of inserts, per entity, to use last first.
   @exclusivity(unchecked) private var reservedRows: [[(row: Int, generation: UInt32)]] = []
@@ -189,7 +189,7 @@ public final class Session {
     let discarded = discardInserted()
     returnReservedRows()
     resetWorkingTables { base.tables[$0] }
-    changes = [:]
+    changes.removeAll()
     unsetAttributes = [:]
     denyChecks = []
     return discarded
@@ -325,7 +325,7 @@ public final class Session {
     lastChange = committed
     base = version
     resetWorkingTables { base.tables[$0] }
-    changes = [:]
+    changes.removeAll()
     unsetAttributes = [:]
     denyChecks = []
     returnReservedRows()

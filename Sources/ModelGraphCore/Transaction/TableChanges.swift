@@ -3,11 +3,11 @@ struct TableChanges {
   /// Rows of new objects, in insertion order (some may have been deleted again).
   var inserted: [Int] = []
   /// Attribute slots written, per row of an object that exists in the base version.
-  var updated: [Int: SlotSet] = [:]
+  var updated = RowMap<SlotSet>()
   /// Rows of base-version objects whose relationships were written.
   var relationshipsUpdated: Set<Int> = []
   /// Rows of base-version objects deleted, with their generation.
-  var deleted: [Int: UInt32] = [:]
+  var deleted = RowMap<UInt32>()
 
   var isEmpty: Bool {
     inserted.isEmpty && updated.isEmpty && relationshipsUpdated.isEmpty && deleted.isEmpty
