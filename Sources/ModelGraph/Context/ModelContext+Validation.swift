@@ -17,11 +17,11 @@ extension ModelContext {
   /// Deletion records for the deleted objects of the change set, read before the save clears
   /// their rows.
   func deletionRecords() -> [DeletionRecord] {
-    session.changeSet.flatMap { change -> [DeletionRecord] in
-      let entity = session.catalog.entities[change.entity]
-      let table = session.table(change.entity)
+    session.pendingDeletions.flatMap { deletion -> [DeletionRecord] in
+      let entity = session.catalog.entities[deletion.entity]
+      let table = session.table(deletion.entity)
       let preserved = entity.attributes.enumerated().filter { $0.element.preservesValueOnDeletion }
-      return change.deletedKeys.map { key in
+      return deletion.keys.map { key in
         var values: [String: ModelValue] = [:]
         for (slot, attribute) in preserved {
           values[attribute.name] = table.attributeColumns[slot].value(at: Int(key.row))

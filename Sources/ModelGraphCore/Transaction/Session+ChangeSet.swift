@@ -19,6 +19,19 @@ extension Session {
     return change.updated[row] != nil || change.relationshipsUpdated.contains(row)
   }
 
+  /// The saved objects deleted and not yet saved, by entity; empty (and allocation-free) when
+  /// there are none.
+  ///
+  /// - Complexity: O(entities changed + deletions).
+  public var pendingDeletions: [(entity: Int, keys: [ObjectKey])] {
+    changes.compactMap { entity, change in
+      guard !change.deleted.isEmpty else { return nil }
+      return (
+        entity, change.deleted.map { ObjectKey(entity: entity, row: $0.key, generation: $0.value) }
+      )
+    }
+  }
+
   /// The unsaved changes, per entity with any.
   ///
   /// - Complexity: O(changes).
