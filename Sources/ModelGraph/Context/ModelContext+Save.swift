@@ -19,8 +19,8 @@ extension ModelContext {
   /// - Throws: ``ModelError`` with code ``ModelError/Code/validationFailed`` or
   ///   ``ModelError/Code/conflict``.
   /// - Complexity: O(changes), plus O(chunks of a hierarchy's tables) for each unique attribute
-  ///   written (checked through its hash index), and O(rows of a hierarchy) for each compound
-  ///   unique constraint written.
+  ///   or compound unique constraint written (checked through the hash index of each of its
+  ///   attributes).
   @discardableResult
   public func save() throws -> [DeletionRecord] {
     postWillSave()

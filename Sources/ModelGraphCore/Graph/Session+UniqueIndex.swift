@@ -1,6 +1,7 @@
 extension Session {
-  /// The hash index of the unique attribute `slot` on each table of `scope`, as the session's
-  /// working tables hold it; `nil` when the attribute's type cannot be indexed.
+  /// The hash index of attribute `slot` (unique, or part of a unique constraint) on each table
+  /// of `scope`, as the session's working tables hold it; `nil` when the attribute's type
+  /// cannot be indexed.
   ///
   /// The index of each committed table version is built once per store and carried forward
   /// from version to version (``IndexRegistry``); the session's pending changes are laid over it.
@@ -13,7 +14,8 @@ extension Session {
       store: store, tables: tables, committedTables: base.tables, hasPendingChanges: true,
       memo: indexMemo)
     let entity = catalog.entities[scope[0]]
-    let definition = IndexDefinition(.hash, on: entity.attributes[slot].name, isUnique: true)
+    let attribute = entity.attributes[slot]
+    let definition = IndexDefinition(.hash, on: attribute.name, isUnique: attribute.isUnique)
     var views: [any TableIndex] = []
     for member in scope {
       guard let view = resolver.view(definition, entity: catalog.entities[member]) else {

@@ -51,7 +51,9 @@ extension Session {
           slot: slot, in: tables, candidates: positions)
       duplicates = found.map { ($0.table, $0.row, "\($0.value)") }
     } else {
-      duplicates = Table.compoundDuplicates(slots: check.slots, in: tables, candidates: positions)
+      duplicates =
+        indexedCompoundDuplicates(slots: check.slots, scope: scope, candidates: positions)
+        ?? Table.compoundDuplicates(slots: check.slots, in: tables, candidates: positions)
     }
     return duplicates.map { duplicate in
       violation(
@@ -80,9 +82,9 @@ extension Session {
   /// (outside `excluded`) holding the same non-`nil` values in the rule's attributes.
   ///
   /// - Returns: Per candidate (same order), the matching object, or `nil`.
-  /// - Complexity: O(changes + candidates) for a unique attribute of an indexable type,
-  ///   through its hash index; O(rows of the rule's scope × its attributes + candidates)
-  ///   otherwise.
+  /// - Complexity: O(changes + candidates) for a unique attribute or constraint of indexable
+  ///   types, through their hash indexes (plus the rows sharing a constraint's rarest value);
+  ///   O(rows of the rule's scope × its attributes + candidates) otherwise.
   public func uniqueMatches(
     for rule: UniqueConstraint, candidates: [ObjectKey], excluded: Set<ObjectKey>
   ) -> [ObjectKey?] {
@@ -97,6 +99,11 @@ extension Session {
         indexedMatches(slot: slot, scope: scope, candidates: positions, excluded: excluded)
         ?? tables[0].attributeColumns[slot].matches(
           slot: slot, in: tables, candidates: positions, excluded: excluded)
+      return found.map { match in match.map { key(scope[$0.table], $0.row) } }
+    }
+    if let found = indexedCompoundMatches(
+      slots: rule.slots, scope: scope, candidates: positions, excluded: excluded)
+    {
       return found.map { match in match.map { key(scope[$0.table], $0.row) } }
     }
     func values(_ table: Table, _ row: Int) -> [ModelValue]? {

@@ -40,8 +40,17 @@ extension Session {
     var fixes: [InverseFix] = []
     var rebased: [Int: Table] = [:]
     var touched: [ObjectKey] = []
-    for (entity, change) in changes where !change.isEmpty {
+    // Rows of objects inserted and deleted again go back to the store: the rebased tables do
+    // not hold them, so no change may name them afterwards.
+    var discarded: [(entity: Int, row: Int, generation: UInt32)] = []
+    for (entity, recorded) in changes where !recorded.isEmpty {
       let mine = working[entity]!
+      var change = recorded
+      change.inserted.removeAll { row in
+        guard !mine.isAlive(row) else { return false }
+        discarded.append((entity, row, mine.generation(of: row)))
+        return true
+      }
       let old = entity < base.tables.count ? base.tables[entity] : Table(entity: mine.entity)
       let current =
         entity < latest.tables.count ? latest.tables[entity] : Table(entity: mine.entity)
@@ -53,6 +62,7 @@ extension Session {
       touched += replay.relationshipOwners(kept)
       rebased[entity] = replay.target
     }
+    store.releaseUncommitted(discarded)
     base = latest
     extendWorkingTables()
     resetWorkingTables { rebased[$0] ?? self.base.tables[$0] }

@@ -200,6 +200,9 @@ public final class Session {
     let latest = store.version
     guard latest.number != base.number || latest.tables.count != base.tables.count else { return }
     guard !hasChanges else { return }
+    // What is left is objects inserted and deleted again: give their rows back, so no change
+    // names a row of the older working tables once they hold the newer version.
+    if !changes.isEmpty { _ = rollback() }
     absorbedForeignChanges = absorbedForeignChanges || latest.number != base.number
     base = latest
     extendWorkingTables()

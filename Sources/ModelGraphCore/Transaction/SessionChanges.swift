@@ -28,6 +28,9 @@ struct SessionChanges: Sequence {
     }
   }
 
+  /// Whether no entity has recorded changes.
+  var isEmpty: Bool { !tables.contains { $0 != nil } }
+
   /// The entities with recorded changes, ascending.
   var keys: [Int] { map(\.key) }
 
