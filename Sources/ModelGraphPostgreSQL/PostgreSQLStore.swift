@@ -20,6 +20,9 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   private var connection: PostgreSQLConnection?
   /// The server process of `connection`, read by the listener without taking `lock`.
   private let ownBackend = Atomic<Int32>(0)
+  /// After a lost connection, how long the server process that ran a save may go on before
+  /// it is ended, so that whether the save committed is known.
+  var lingeringSessionWait: TimeInterval = 5
   /// The failure tests make happen at a statement of the store's connection.
   var injectFault: (@Sendable (String) -> PostgreSQLFault?)? {
     didSet { connection?.injectFault = injectFault }
@@ -339,7 +342,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
     let old =
       "FROM pg_stat_activity WHERE pid = \(session) AND backend_start < "
       + "(SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid())"
-    let deadline = Date().addingTimeInterval(5)
+    let deadline = Date().addingTimeInterval(lingeringSessionWait)
     while try connection.query("SELECT count(*) \(old)").text(0, 0) != "0" {
       if Date() >= deadline {
         let ended = try connection.query("SELECT pg_terminate_backend(pid, 10000) \(old)")

@@ -105,6 +105,29 @@ extension PostgreSQLStoreSuites {
     }
 
     @Test(
+      "a save whose server process lingers after the connection broke is ended before the store decides: it is not applied, and stays so"
+    )
+    func lostReplyLingering() throws {
+      let (url, container, store, context) = try Self.opened()
+      // The save's server process blocks at its change-log row until this transaction ends.
+      let blocker = try PostgreSQLConnection(url.absoluteString)
+      try blocker.run("BEGIN; LOCK TABLE mg_log IN EXCLUSIVE MODE")
+      let fault = OneFault(.loseReplyAfterSending(committing: true), when: OneFault.isSave)
+      store.injectFault = fault.hook
+      store.lingeringSessionWait = 0.2
+      context.insert(Team(name: "Kept"))
+      let error = #expect(throws: PostgreSQLError.self) { try context.save() }
+      #expect(error?.code == .connectionLost)
+      try blocker.run("COMMIT")
+      // The process was ended before the store answered, so the save cannot land later.
+      #expect(try Self.teamNames(url) == ["Before"])
+      #expect(try TestServer.query("SELECT count(*) FROM mg_log", at: url) == ["1"])
+      try context.save()
+      #expect(try Self.teamNames(url) == ["Before", "Kept"])
+      _ = container
+    }
+
+    @Test(
       "rows cannot be reserved: saving the new object is refused with connectionLost and writes nothing; inserted again, it saves"
     )
     func failedReservation() throws {
