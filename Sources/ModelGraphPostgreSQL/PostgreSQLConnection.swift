@@ -81,10 +81,16 @@ final class PostgreSQLConnection {
       }
       results.append(result)
     }
-    if library.status(handle) != 0 { throw lost(connectionMessage) }
+    if library.status(handle) != 0 {
+      let message = connectionMessage
+      close()
+      throw lost(message)
+    }
     if let failure {
       // A class 08 or 57P0x state means the server ended the session.
       if let state = failure.sqlState, state.hasPrefix("08") || state.hasPrefix("57P0") {
+        // The session is over even where libpq has not noticed yet: the next use reconnects.
+        close()
         throw lost(failure.message)
       }
       throw failure
