@@ -22,11 +22,22 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   private let ownBackend = Atomic<Int32>(0)
   /// After a lost connection, how long the server process that ran a save may go on before
   /// it is ended, so that whether the save committed is known.
-  var lingeringSessionWait: TimeInterval = 5
+  var lingeringSessionWait: TimeInterval {
+    get { withLock { sessionWait } }
+    set { withLock { sessionWait = newValue } }
+  }
+  private var sessionWait: TimeInterval = 5
   /// The failure tests make happen at a statement of the store's connection.
   var injectFault: (@Sendable (String) -> PostgreSQLFault?)? {
-    didSet { connection?.injectFault = injectFault }
+    get { withLock { fault } }
+    set {
+      withLock {
+        fault = newValue
+        connection?.injectFault = newValue
+      }
+    }
   }
+  private var fault: (@Sendable (String) -> PostgreSQLFault?)?
   /// The database version the in-memory store holds every commit of.
   var applied: UInt64 = 0
   private var codes: [String: Int64] = [:]
@@ -112,7 +123,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
     connection?.close()
     connection = nil
     let fresh = try PostgreSQLConnection(url)
-    fresh.injectFault = injectFault
+    fresh.injectFault = fault
     connection = fresh
     ownBackend.store(fresh.backendPID, ordering: .relaxed)
     return fresh
@@ -342,7 +353,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
     let old =
       "FROM pg_stat_activity WHERE pid = \(session) AND backend_start < "
       + "(SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid())"
-    let deadline = Date().addingTimeInterval(lingeringSessionWait)
+    let deadline = Date().addingTimeInterval(sessionWait)
     while try connection.query("SELECT count(*) \(old)").text(0, 0) != "0" {
       if Date() >= deadline {
         let ended = try connection.query("SELECT pg_terminate_backend(pid, 10000) \(old)")
