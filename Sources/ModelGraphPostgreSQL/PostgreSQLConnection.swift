@@ -1,3 +1,12 @@
+/// A failure made to happen on purpose at one statement, to test what the store does then.
+enum PostgreSQLFault: Sendable {
+  /// The connection breaks before the statements are sent.
+  case loseConnectionBeforeSending
+  /// The statements are sent, then the connection breaks before any reply arrives. With
+  /// `committing` false, a final `COMMIT;` is not sent, as if the server had crashed first.
+  case loseReplyAfterSending(committing: Bool)
+}
+
 /// One libpq connection. Not thread-safe: its owner serializes every use.
 final class PostgreSQLConnection {
   let library: LibPQ
@@ -45,6 +54,9 @@ final class PostgreSQLConnection {
   /// The socket to wait on for notifications.
   var socket: Int32 { handle.map { library.socket($0) } ?? -1 }
 
+  /// The failure tests make happen at a statement they choose; `nil` runs every statement.
+  var injectFault: (@Sendable (String) -> PostgreSQLFault?)?
+
   /// Runs `sql` (one or more statements, sent at once) and returns the result of each.
   ///
   /// - Throws: ``PostgreSQLError``: `server` with the SQLSTATE of the first statement that
@@ -52,6 +64,7 @@ final class PostgreSQLConnection {
   @discardableResult
   func run(_ sql: String) throws(PostgreSQLError) -> [PostgreSQLResult] {
     guard let handle, library.status(handle) == 0 else { throw lost("the connection is closed") }
+    if let fault = injectFault?(sql) { try inject(fault, sql: sql, handle: handle) }
     guard sql.withCString({ library.sendQuery(handle, $0) }) == 1 else {
       throw lost(connectionMessage)
     }
@@ -68,10 +81,16 @@ final class PostgreSQLConnection {
       }
       results.append(result)
     }
-    if library.status(handle) != 0 { throw lost(connectionMessage) }
+    if library.status(handle) != 0 {
+      let message = connectionMessage
+      close()
+      throw lost(message)
+    }
     if let failure {
       // A class 08 or 57P0x state means the server ended the session.
       if let state = failure.sqlState, state.hasPrefix("08") || state.hasPrefix("57P0") {
+        // The session is over even where libpq has not noticed yet: the next use reconnects.
+        close()
         throw lost(failure.message)
       }
       throw failure
@@ -103,6 +122,24 @@ final class PostgreSQLConnection {
       library.freeMemory(notification)
     }
     return senders
+  }
+
+  /// Breaks the connection as `fault` says, around sending `sql`.
+  private func inject(_ fault: PostgreSQLFault, sql: String, handle: OpaquePointer)
+    throws(PostgreSQLError) -> Never
+  {
+    switch fault {
+    case .loseConnectionBeforeSending:
+      break
+    case .loseReplyAfterSending(let committing):
+      var text = sql
+      if !committing, text.hasSuffix("COMMIT;") { text.removeLast("COMMIT;".count) }
+      // Blocking mode: every byte is written before this returns; closing then tells the
+      // server the client is gone once it has run what it received.
+      _ = text.withCString { library.sendQuery(handle, $0) }
+    }
+    close()
+    throw lost("the connection broke (injected fault)")
   }
 
   private var connectionMessage: String {

@@ -1,5 +1,6 @@
 internal import Foundation
 public import ModelGraphCore
+internal import Synchronization
 
 /// A store's persistence in a PostgreSQL database that several processes may share.
 ///
@@ -17,6 +18,26 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   private let lock = NSLock()
   let catchUpLock = NSLock()
   private var connection: PostgreSQLConnection?
+  /// The server process of `connection`, read by the listener without taking `lock`.
+  private let ownBackend = Atomic<Int32>(0)
+  /// After a lost connection, how long the server process that ran a save may go on before
+  /// it is ended, so that whether the save committed is known.
+  var lingeringSessionWait: TimeInterval {
+    get { withLock { sessionWait } }
+    set { withLock { sessionWait = newValue } }
+  }
+  private var sessionWait: TimeInterval = 5
+  /// The failure tests make happen at a statement of the store's connection.
+  var injectFault: (@Sendable (String) -> PostgreSQLFault?)? {
+    get { withLock { fault } }
+    set {
+      withLock {
+        fault = newValue
+        connection?.injectFault = newValue
+      }
+    }
+  }
+  private var fault: (@Sendable (String) -> PostgreSQLFault?)?
   /// The database version the in-memory store holds every commit of.
   var applied: UInt64 = 0
   private var codes: [String: Int64] = [:]
@@ -41,6 +62,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   private init(url: String, connection: PostgreSQLConnection, schema: String) {
     self.url = url
     self.connection = connection
+    ownBackend.store(connection.backendPID, ordering: .relaxed)
     channel = SQLMapping.quoted("\(PostgreSQLSchema.channel).\(schema)")
   }
 
@@ -69,7 +91,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
 
   /// The server process of the connection saves use (tests end it to simulate a lost
   /// connection).
-  public var backendPID: Int32 { withLock { connection?.backendPID ?? 0 } }
+  public var backendPID: Int32 { ownBackend.load(ordering: .relaxed) }
 
   /// The database version the in-memory store holds every commit of.
   public var appliedVersion: UInt64 { withLock { applied } }
@@ -101,7 +123,9 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
     connection?.close()
     connection = nil
     let fresh = try PostgreSQLConnection(url)
+    fresh.injectFault = fault
     connection = fresh
+    ownBackend.store(fresh.backendPID, ordering: .relaxed)
     return fresh
   }
 
@@ -285,6 +309,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
       try describe(commit.catalog, connection: connection)
       let token = UUID().uuidString
       let sql = try batch(for: commit, token: token)
+      let session = connection.backendPID
       do {
         try connection.run(sql)
       } catch let error as PostgreSQLError {
@@ -294,7 +319,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
         {
           return .behind
         }
-        if error.code == .connectionLost, try committedBeforeLoss(token) {
+        if error.code == .connectionLost, try committedBeforeLoss(token, session: session) {
           return .committed(ticket: nil)
         }
         throw error
@@ -304,17 +329,40 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
     }
   }
 
-  /// After a lost connection: whether the save of `token` committed (the server may have
-  /// committed before the connection broke). Called with `lock` held.
-  private func committedBeforeLoss(_ token: String) throws -> Bool {
+  /// After a lost connection: whether the save of `token`, sent on the server process
+  /// `session`, committed. The server may still be running what it received, so this first
+  /// waits until that process has ended (ending it when it lingers), then reads the change
+  /// log. Called with `lock` held.
+  ///
+  /// - Throws: `connectionLost` when the server cannot tell: the save may or may not have
+  ///   committed, and the store has not published it.
+  private func committedBeforeLoss(_ token: String, session: Int32) throws -> Bool {
+    func unknown(_ reason: String) -> PostgreSQLError {
+      PostgreSQLError(
+        .connectionLost,
+        message: "the connection was lost during the save and \(reason), so it is not known "
+          + "whether the save committed; it was not published here")
+    }
     let connection: PostgreSQLConnection
     do {
       connection = try connected()
     } catch {
-      throw PostgreSQLError(
-        .connectionLost,
-        message: "the connection was lost during the save and the server cannot be reached "
-          + "to tell whether it committed: \(error.message)")
+      throw unknown("the server cannot be reached (\(error.message))")
+    }
+    // The old process, if it is still there (never a newer one that took over its number).
+    let old =
+      "FROM pg_stat_activity WHERE pid = \(session) AND backend_start < "
+      + "(SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid())"
+    let deadline = Date().addingTimeInterval(sessionWait)
+    while try connection.query("SELECT count(*) \(old)").text(0, 0) != "0" {
+      if Date() >= deadline {
+        let ended = try connection.query("SELECT pg_terminate_backend(pid, 10000) \(old)")
+        guard ended.count == 0 || ended.text(0, 0) == "t" else {
+          throw unknown("the server process that ran it (\(session)) does not end")
+        }
+        break
+      }
+      Thread.sleep(forTimeInterval: 0.005)
     }
     let found = try connection.query("SELECT version FROM mg_log WHERE token = '\(token)'")
     guard found.count == 1, let version = found.text(0, 0).flatMap(UInt64.init) else {
@@ -378,7 +426,11 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
             message: "a new \(entity.name) was made while the server could not be reached, so "
               + "its identifier was not reserved; roll back and insert it again")
         }
+        // An object that existed is written only where it differs from the version the save
+        // is based on: the row-version check below guarantees the database holds that version.
+        let before = existed ? previous : nil
         var values: [String] = []
+        var changed: [Bool] = []
         for (slot, attribute) in entity.attributes.enumerated() {
           let value = table.attributeColumns[slot].value(at: row)
           if case .string(let text) = value, text.utf8.contains(0) {
@@ -388,13 +440,26 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
                 + "(U+0000), which PostgreSQL text cannot hold; nothing was saved")
           }
           values.append(SQLMapping.literal(value, type: attribute.valueType))
+          changed.append(
+            before.map {
+              slot >= $0.attributeColumns.count || $0.attributeColumns[slot].value(at: row) != value
+            }
+              ?? true)
         }
         for slot in toOne {
           let key = (table.relationshipColumns[slot] as! Column<ObjectKey?>)[row]
-          values.append(key.flatMap(globalID) ?? "NULL")
+          let value = key.flatMap(globalID) ?? "NULL"
+          values.append(value)
+          changed.append(
+            before.map {
+              let old = ($0.relationshipColumns[slot] as? Column<ObjectKey?>)?[row]
+              return old != key || value == "NULL" && key != nil
+            } ?? true)
         }
         if existed {
-          let assignments = zip(columnNames, values).map { "\($0) = \($1)" }
+          let assignments = columnNames.indices.filter { changed[$0] }.map {
+            "\(columnNames[$0]) = \(values[$0])"
+          }
           sql +=
             "WITH u AS (UPDATE \(name) SET \((assignments + ["_version = \(version)"]).joined(separator: ", ")) "
             + "WHERE id = \(id) AND _version <= \(applied) RETURNING 1) "
@@ -404,9 +469,15 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
         }
         for slot in toMany {
           let join = SQLMapping.joinTable(entity.name, entity.relationships[slot].name)
-          if existed { sql += "DELETE FROM \(join) WHERE owner = \(id);\n" }
-          let targets = table.relatedKeys(row: row, slot: slot)
-            .compactMap(globalID)
+          let keys = table.relatedKeys(row: row, slot: slot)
+          let targets = keys.compactMap(globalID)
+          if let before {
+            // The same list of live objects as before: its rows stand.
+            if targets.count == keys.count, before.relatedKeys(row: row, slot: slot) == keys {
+              continue
+            }
+            sql += "DELETE FROM \(join) WHERE owner = \(id);\n"
+          }
           guard !targets.isEmpty else { continue }
           joins.append(
             "INSERT INTO \(join) (owner, position, target) VALUES "

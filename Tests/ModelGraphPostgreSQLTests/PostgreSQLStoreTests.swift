@@ -6,7 +6,7 @@ import Testing
 
 /// Every PostgreSQL suite, gated on a server: without `MODELGRAPH_POSTGRESQL_URL` this one
 /// line says they were skipped.
-@Suite("PostgreSQL store", .enabled(if: TestServer.url != nil, TestServer.skipped))
+@Suite("PostgreSQL store", .requiresServer)
 struct PostgreSQLStoreSuites {
   @Suite("Saving and loading") struct SavingAndLoading {
     @Test("a saved graph comes back whole in a new container, with the same identifiers")

@@ -46,3 +46,21 @@ func eventually(within seconds: Double = 20, _ condition: () throws -> Bool) ret
   }
   return try condition()
 }
+
+/// Runs a suite only with a server: without one, the suite and everything in it is cancelled
+/// with the one line ``TestServer/skipped``.
+struct ServerRequirement: SuiteTrait, TestScoping {
+  var isRecursive: Bool { false }
+
+  func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    if TestServer.url == nil { try Test.cancel(TestServer.skipped) }
+    try await function()
+  }
+}
+
+extension Trait where Self == ServerRequirement {
+  /// Runs the suite only when `MODELGRAPH_POSTGRESQL_URL` names a server.
+  static var requiresServer: Self { ServerRequirement() }
+}
