@@ -46,7 +46,15 @@ extension QueryPlan {
     let end =
       request.limit.map { min(found.count, QueryRequest.clippedEnd(offset: start, limit: $0)) }
       ?? found.count
-    return found[start..<end].map(key)
+    // The tables and entities as plain arrays: reading a whole `TablePlan` per row would
+    // retain and release each of its fields.
+    let tableObjects = tables.map(\.table)
+    let entities = tables.map(\.entity.index)
+    return found[start..<end].map { reference in
+      ObjectKey(
+        entity: entities[reference.table], row: reference.row,
+        generation: tableObjects[reference.table].generation(of: reference.row))
+    }
   }
 
   /// The number of objects the query selects, after its offset and limit.
@@ -72,14 +80,6 @@ extension QueryPlan {
     let offset = max(request.offset, 0)
     total = max(total - offset, 0)
     return request.limit.map { min(total, max($0, 0)) } ?? total
-  }
-
-  /// The key of a row of one of the plan's tables.
-  private func key(_ reference: RowReference) -> ObjectKey {
-    let plan = tables[reference.table]
-    return ObjectKey(
-      entity: plan.entity.index, row: reference.row,
-      generation: plan.table.generation(of: reference.row))
   }
 
   /// The live rows of a scanned table that satisfy its condition.
