@@ -97,4 +97,39 @@ struct QueryIndexWalkTests {
       #expect(fetched.allSatisfy { $0 is QBusiness })
     }
   }
+
+  @Test("inclusive and open upper bounds, with unsaved inserts laid over the index")
+  func upperBoundsAndInserts() throws {
+    var random = SplitMix64(seed: 17)
+    var trips = fixture.trips
+    for index in 0..<40 {
+      let trip = QueryFixture.makeTrip(10_000 + index, &random)
+      context.insert(trip)
+      trips.append(trip)
+    }
+    for isSaved in [false, true] {
+      if isSaved { try context.save() }
+      for (lo, hi) in [(0, 0), (5, 20), (50, 119), (119, 500), (-10, 3)] {
+        for limit in [1, 9, 1_000] {
+          for ascending in [true, false] {
+            let (low, high) = (date(lo), date(hi))
+            var closed = FetchDescriptor<QTrip>(
+              predicate: #Predicate { $0.start >= low && $0.start <= high },
+              sortBy: [SortDescriptor(\.start, order: ascending ? .forward : .reverse)])
+            closed.fetchLimit = limit
+            let expected = trips.filter { $0.start >= low && $0.start <= high }.map(\.start)
+              .sorted(by: ascending ? (<) : (>)).prefix(limit)
+            #expect(try context.fetch(closed).map(\.start) == Array(expected), "\(lo)...\(hi)")
+            var open = FetchDescriptor<QTrip>(
+              predicate: #Predicate { $0.start > low },
+              sortBy: [SortDescriptor(\.start, order: ascending ? .forward : .reverse)])
+            open.fetchLimit = limit
+            let above = trips.filter { $0.start > low }.map(\.start)
+              .sorted(by: ascending ? (<) : (>)).prefix(limit)
+            #expect(try context.fetch(open).map(\.start) == Array(above), "> \(lo)")
+          }
+        }
+      }
+    }
+  }
 }
