@@ -100,26 +100,10 @@ private struct NeedleView {
   func match(_ hay: UnsafeBufferPointer<UInt8>, _ op: QueryStringOperator) -> Bool? {
     guard let base = hay.baseAddress else { return nil }
     let length = hay.count
-    switch op {
-    case .contains:
-      // Without a canonically equivalent character in the needle, a string whose bytes do not
-      // hold the needle's cannot contain it, ASCII or not.
-      return scan(base, length, folded: false, absentIsFalse: hasNoEquivalents)
-    case .localizedStandardContains:
-      // On ASCII, ignoring case and diacritics is ASCII case folding, and nothing at all for
-      // a needle without letters.
-      return scan(base, length, folded: hasLetters, absentIsFalse: false)
-    case .hasPrefix, .hasSuffix:
-      guard isASCII(base, length) else { return nil }
-      guard length >= count else { return false }
-      return op == .hasPrefix
-        ? equal(base, bytes, count) : equal(base + (length &- count), bytes, count)
+    if op == .contains && hasNoEquivalents {
+      // Search first: most strings do not hold the bytes, and then cannot match.
+      guard bytesContain(base, length) else { return false }
     }
-  }
-
-  /// Whether the bytes are ASCII without carriage returns.
-  @inline(__always)
-  private func isASCII(_ base: UnsafePointer<UInt8>, _ length: Int) -> Bool {
     var flags: UInt8 = 0
     var returns: UInt8 = 0
     for index in 0..<length {
@@ -127,35 +111,39 @@ private struct NeedleView {
       flags |= byte
       returns |= byte == 0x0D ? 1 : 0
     }
-    return flags < 0x80 && returns == 0
+    guard flags < 0x80, returns == 0 else { return nil }
+    guard length >= count else { return false }
+    switch op {
+    case .hasPrefix:
+      return equal(base, bytes, count)
+    case .hasSuffix:
+      return equal(base + (length &- count), bytes, count)
+    case .contains:
+      return bytesContain(base, length)
+    case .localizedStandardContains:
+      // On ASCII, ignoring case and diacritics is ASCII case folding, and nothing at all for
+      // a needle without letters.
+      guard hasLetters else { return bytesContain(base, length) }
+      var start = 0
+      while start <= length &- count {
+        if equalFolded(base + start, lowered, count) { return true }
+        start &+= 1
+      }
+      return false
+    }
   }
 
-  /// Whether the bytes hold the needle (ASCII case folded when `folded`), found in the same
-  /// pass that checks the string is ASCII without carriage returns; `nil` when it is not,
-  /// unless the needle's bytes are absent and `absentIsFalse`.
+  /// Whether the bytes hold the needle's bytes.
   @inline(__always)
-  private func scan(
-    _ base: UnsafePointer<UInt8>, _ length: Int, folded: Bool, absentIsFalse: Bool
-  ) -> Bool? {
-    let needle = folded ? lowered : bytes
-    let first = needle[0]
-    let last = length &- count
-    var flags: UInt8 = 0
-    var returns: UInt8 = 0
-    var found = false
-    var index = 0
-    while index < length {
-      let byte = base[index]
-      flags |= byte
-      returns |= byte == 0x0D ? 1 : 0
-      if !found && index <= last && (folded ? asciiLowercased(byte) : byte) == first {
-        found =
-          folded ? equalFolded(base + index, needle, count) : equal(base + index, needle, count)
-      }
-      index &+= 1
+  private func bytesContain(_ base: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+    guard length >= count else { return false }
+    let first = bytes[0]
+    var start = 0
+    while start <= length &- count {
+      if base[start] == first && equal(base + start, bytes, count) { return true }
+      start &+= 1
     }
-    if flags < 0x80 && returns == 0 { return found }
-    return absentIsFalse && !found ? false : nil
+    return false
   }
 
   @inline(__always)
