@@ -65,13 +65,14 @@ extension ModelContext {
   ///
   /// - Throws: ``ModelError`` with code ``ModelError/Code/invalidDescriptor``.
   func checkWindow<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws {
-    for (name, value) in [
-      ("fetchLimit", descriptor.fetchLimit), ("fetchOffset", descriptor.fetchOffset),
-    ] {
-      if let value, value < 0 {
-        throw ModelError(
-          .invalidDescriptor, message: "\(name) is \(value); it must be 0 or more")
-      }
+    // Checked one by one: a list of the two would be an allocation on every fetch.
+    try checkNotNegative("fetchLimit", descriptor.fetchLimit)
+    try checkNotNegative("fetchOffset", descriptor.fetchOffset)
+  }
+
+  private func checkNotNegative(_ name: String, _ value: Int?) throws {
+    if let value, value < 0 {
+      throw ModelError(.invalidDescriptor, message: "\(name) is \(value); it must be 0 or more")
     }
   }
 

@@ -88,6 +88,23 @@ final class OrderedIndex<Key: IndexKey>: @unchecked Sendable {
     return low
   }
 
+  /// The first position of the keys in `range`: the start of ``positions(_:)`` without the
+  /// search for its end, for a walk that stops at the first key ``isBeyond(_:_:)`` the range.
+  ///
+  /// - Complexity: O(log n).
+  func lowerPosition(_ range: KeyRange<Key>) -> Int {
+    var low = range.lower.map { boundary($0.key, after: !$0.isInclusive) } ?? 0
+    if range.excludesNil, let nilKey = Key.nilKey { low = max(low, boundary(nilKey, after: true)) }
+    return low
+  }
+
+  /// Whether `key` sorts after the keys of `range` (past its upper bound).
+  @inline(__always)
+  static func isBeyond(_ key: Key, _ range: KeyRange<Key>) -> Bool {
+    guard let upper = range.upper else { return false }
+    return upper.isInclusive ? Key.precedes(upper.key, key) : !Key.precedes(key, upper.key)
+  }
+
   /// The positions of the keys in `range`.
   ///
   /// - Complexity: O(log n).

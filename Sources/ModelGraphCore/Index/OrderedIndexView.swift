@@ -111,16 +111,12 @@ final class OrderedIndexView: TableIndex {
       else { return nil }
       sources.append(
         (
-          OrderedRun(
-            state.base, state.base.positions(range), ascending: ascending, skipping: state.removed),
+          OrderedRun(state.base, keys: range, ascending: ascending, skipping: state.removed),
           table
         ))
       if state.added.count > 0 {
         sources.append(
-          (
-            OrderedRun(
-              state.added, state.added.positions(range), ascending: ascending, skipping: []), table
-          ))
+          (OrderedRun(state.added, keys: range, ascending: ascending, skipping: []), table))
       }
     }
     var heads = sources.map { $0.run.nextPosition() }
@@ -158,9 +154,9 @@ final class OrderedIndexView: TableIndex {
     _ base: OrderedIndex<Key>, _ added: OrderedIndex<Key>, _ removed: Set<Int32>,
     _ range: KeyRange<Key>, _ ascending: Bool
   ) -> IndexCursor {
-    let first = OrderedRun(base, base.positions(range), ascending: ascending, skipping: removed)
+    let first = OrderedRun(base, keys: range, ascending: ascending, skipping: removed)
     guard added.count > 0 else { return IndexCursor { first.nextRow() } }
-    let second = OrderedRun(added, added.positions(range), ascending: ascending, skipping: [])
+    let second = OrderedRun(added, keys: range, ascending: ascending, skipping: [])
     var left = first.nextPosition()
     var right = second.nextPosition()
     return IndexCursor {
@@ -221,12 +217,43 @@ private final class OrderedRun<Key: IndexKey> {
   var runEnd: Int
   var runStart: Int
 
+  /// Ascending: the range whose upper bound ends the walk at the first key past it, when
+  /// ``range`` runs to the end of the index (its end was not searched for).
+  let upper: KeyRange<Key>?
+
   init(_ index: OrderedIndex<Key>, _ range: Range<Int>, ascending: Bool, skipping: Set<Int32>) {
     self.index = index
     self.range = range
     self.ascending = ascending
     self.skipped = skipping
+    self.upper = nil
     position = ascending ? range.lowerBound : range.upperBound
+    runEnd = range.upperBound
+    runStart = range.upperBound
+  }
+
+  /// The positions of `keys` in `index` in key order. Ascending, only the start is searched
+  /// for: the walk ends at the first key past the range, so a walk that stops early never
+  /// pays for the search of the end (a binary search whose probes miss the cache).
+  convenience init(
+    _ index: OrderedIndex<Key>, keys: KeyRange<Key>, ascending: Bool, skipping: Set<Int32>
+  ) {
+    if ascending {
+      self.init(index, index.lowerPosition(keys)..<index.count, upper: keys, skipping: skipping)
+    } else {
+      self.init(index, index.positions(keys), ascending: false, skipping: skipping)
+    }
+  }
+
+  private init(
+    _ index: OrderedIndex<Key>, _ range: Range<Int>, upper: KeyRange<Key>, skipping: Set<Int32>
+  ) {
+    self.index = index
+    self.range = range
+    self.ascending = true
+    self.skipped = skipping
+    self.upper = upper.upper == nil ? nil : upper
+    position = range.lowerBound
     runEnd = range.upperBound
     runStart = range.upperBound
   }
@@ -237,6 +264,10 @@ private final class OrderedRun<Key: IndexKey> {
     while true {
       if ascending {
         guard position < range.upperBound else { return nil }
+        if let upper, OrderedIndex.isBeyond(index.keys[position], upper) {
+          position = range.upperBound
+          return nil
+        }
         defer { position += 1 }
         if skipped.isEmpty || !skipped.contains(index.rows[position]) { return position }
         continue

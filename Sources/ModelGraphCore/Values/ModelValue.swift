@@ -45,7 +45,7 @@ public enum ModelValue: Sendable, Hashable, CustomStringConvertible {
     case .uint(let value): String(value)
     case .double(let value): String(value)
     case .string(let value): "\"\(value)\""
-    case .date(let value): value.formatted(.iso8601)
+    case .date(let value): Self.iso8601.format(value)
     case .uuid(let value): value.uuidString
     case .url(let value): value.absoluteString
     case .data(let value): "<\(value.count) bytes>"
@@ -53,4 +53,8 @@ public enum ModelValue: Sendable, Hashable, CustomStringConvertible {
     case .array(let values): "[" + values.map(\.description).joined(separator: ", ") + "]"
     }
   }
+
+  /// The ISO 8601 style of ``description``, made once (making one per date cost as much as
+  /// formatting it).
+  private static let iso8601 = Date.ISO8601FormatStyle()
 }

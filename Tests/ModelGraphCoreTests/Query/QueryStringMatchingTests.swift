@@ -9,7 +9,9 @@ struct QueryStringMatchingTests {
   static let haystacks = [
     "Oslo", "oslo fjord", "Café", "CAFE", "e\u{301}clair", "Straße", "x\r\ny", "Kelvin \u{212A}",
     "", "abcabc", "ABCABC", "a", "Trip 199", "naïve", "\u{1F600} smile", "Trip \u{FF19}\u{FF19}",
-    "no-9 @home", "\u{2212}9",
+    "no-9 @home", "\u{2212}9", "9\u{301}9", "Trip 9\u{301}9 e\u{301}",
+    "a native string of more bytes, 99",
+    "ends in abc\r", "ABC at the start, then a long native tail",
   ]
   static let needles = [
     "", "a", "A", "abc", "ABC", "\r", "\n", "K", "e", "é", "caf", "CAFE", "99", "smile", "ss",

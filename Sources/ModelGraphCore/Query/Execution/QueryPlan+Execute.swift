@@ -46,7 +46,15 @@ extension QueryPlan {
     let end =
       request.limit.map { min(found.count, QueryRequest.clippedEnd(offset: start, limit: $0)) }
       ?? found.count
-    return found[start..<end].map(key)
+    // The tables and entities as plain arrays: reading a whole `TablePlan` per row would
+    // retain and release each of its fields.
+    let tableObjects = tables.map(\.table)
+    let entities = tables.map(\.entity.index)
+    return found[start..<end].map { reference in
+      ObjectKey(
+        entity: entities[reference.table], row: reference.row,
+        generation: tableObjects[reference.table].generation(of: reference.row))
+    }
   }
 
   /// The number of objects the query selects, after its offset and limit.
@@ -72,14 +80,6 @@ extension QueryPlan {
     let offset = max(request.offset, 0)
     total = max(total - offset, 0)
     return request.limit.map { min(total, max($0, 0)) } ?? total
-  }
-
-  /// The key of a row of one of the plan's tables.
-  private func key(_ reference: RowReference) -> ObjectKey {
-    let plan = tables[reference.table]
-    return ObjectKey(
-      entity: plan.entity.index, row: reference.row,
-      generation: plan.table.generation(of: reference.row))
   }
 
   /// The live rows of a scanned table that satisfy its condition.
@@ -168,6 +168,9 @@ extension QueryPlan {
     let entities = tables.map(\.entity.index)
     var found: [RowReference] = []
     let hasMoreKeys = request.sort.count > 1
+    if let stop, !hasMoreKeys, residual == nil {
+      return Self.mergeBatches(cursor, stop: stop, tables: tableObjects, tests: tests)
+    }
     let firstKey = firstKeyComparator!
     while let (position, row) = cursor.next() {
       let head = RowReference(table: position, row: Int(row))
@@ -184,6 +187,37 @@ extension QueryPlan {
       found.append(head)
     }
     if hasMoreKeys, let compare = comparator { found.sort { compare($0, $1) < 0 } }
+    return found
+  }
+
+  /// The first `stop` rows of `cursor` that are alive and pass their table's test.
+  ///
+  /// The rows are taken from the cursor a batch at a time and then checked in a loop of
+  /// independent reads, so the cache misses of rows spread over a table overlap instead of
+  /// waiting on each other.
+  private static func mergeBatches(
+    _ cursor: MergeCursor, stop: Int, tables: [Table], tests: [((Int) -> Bool)?]
+  ) -> [RowReference] {
+    var found: [RowReference] = []
+    guard stop > 0 else { return found }
+    found.reserveCapacity(min(stop, 1_024))
+    var batch: [RowReference] = []
+    var isExhausted = false
+    while found.count < stop && !isExhausted {
+      batch.removeAll(keepingCapacity: true)
+      let wanted = min(stop - found.count, 1_024)
+      while batch.count < wanted {
+        guard let (position, row) = cursor.next() else {
+          isExhausted = true
+          break
+        }
+        batch.append(RowReference(table: position, row: Int(row)))
+      }
+      for candidate in batch where tables[candidate.table].isAlive(candidate.row) {
+        guard tests[candidate.table]?(candidate.row) ?? true else { continue }
+        found.append(candidate)
+      }
+    }
     return found
   }
 }

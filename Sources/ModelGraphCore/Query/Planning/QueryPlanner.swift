@@ -103,11 +103,25 @@ public struct QueryPlanner {
   private func bind(_ request: QueryRequest, to template: PlanTemplate) throws -> QueryPlan? {
     let catalog = source.catalog
     var tables: [TablePlan] = []
+    // A predicate without type tests, casts or foldable constants is every table's own: its
+    // indexable conditions are found once, not per table.
+    let isShared = request.predicate.map { !$0.isSpecializable } ?? true
+    var shared: [IndexableCondition]?
+    func conditions(_ predicate: QueryExpression) -> [IndexableCondition] {
+      guard isShared else { return IndexableCondition.find(in: predicate) }
+      if let shared { return shared }
+      let found = IndexableCondition.find(in: predicate)
+      shared = found
+      return found
+    }
     for (position, recipe) in template.tables.enumerated() {
       let entity = recipe.entity
-      let specialized = request.predicate.map {
-        QuerySpecializer(catalog: catalog, entity: entity).specialize($0)
-      }
+      let specialized =
+        isShared
+        ? request.predicate
+        : request.predicate.map {
+          QuerySpecializer(catalog: catalog, entity: entity).specialize($0)
+        }
       if specialized == .alwaysFalse { return nil }
       let predicate = specialized == .alwaysTrue ? nil : specialized
       var access = TableAccess.scan
@@ -116,11 +130,11 @@ public struct QueryPlanner {
       switch recipe.recipe {
       case .filter(let choices):
         guard let predicate, !choices.isEmpty else { break }
-        let conditions = IndexableCondition.find(in: predicate)
+        let found = conditions(predicate)
         var options: [IndexOption] = []
         for choice in choices {
           guard
-            let condition = conditions.first(where: {
+            let condition = found.first(where: {
               $0.attribute == choice.attribute && $0.isEqual == choice.isEqual
             }),
             let option = IndexOption(index: choice.index, condition: condition)
@@ -135,7 +149,7 @@ public struct QueryPlanner {
         var range = IndexValueRange()
         if isRanged {
           guard let predicate,
-            let condition = IndexableCondition.find(in: predicate).first(where: {
+            let condition = conditions(predicate).first(where: {
               $0.attribute == attribute && !$0.isEqual
             }), case .range(let found) = condition.kind
           else { return nil }
