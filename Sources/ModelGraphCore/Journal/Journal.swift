@@ -108,9 +108,10 @@ public final class Journal: @unchecked Sendable {
   /// - Returns: A ticket for `waitUntilDurable(_:)`.
   /// - Throws: ``JournalError``; the file is then cut back to its last whole record (or, if
   ///   that fails too, the journal refuses every later append).
-  func append(number: UInt64, catalog: SchemaCatalog, tables: [JournalRecord.TableRows])
-    throws(JournalError) -> UInt64
-  {
+  func append(
+    number: UInt64, catalog: SchemaCatalog, tables: [JournalRecord.TableRows],
+    change: CommittedChange? = nil, historyDroppedThrough: UInt64 = 0
+  ) throws(JournalError) -> UInt64 {
     condition.lock()
     defer { condition.unlock() }
     if isReadOnly {
@@ -121,6 +122,7 @@ public final class Journal: @unchecked Sendable {
     let grew = catalog.entities.count > knownEntities
     let payload = JournalRecord.payload(
       catalog: grew ? catalog : nil, tables: tables, coders: &coders,
+      change: change, historyDroppedThrough: historyDroppedThrough,
       lengthLimit: valueLengthLimit)
     if let oversized = payload.oversized {
       throw JournalError(

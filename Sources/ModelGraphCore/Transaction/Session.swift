@@ -286,10 +286,18 @@ public final class Session {
       }
       let version = StoreVersion(
         number: current.number + 1, catalog: current.catalog, tables: tables)
+      // A subscriber may have arrived (or recording resumed) since the check outside.
+      if committed == nil, store.changeHub.isObserved || store.history.isRecording {
+        committed = committedChange(version: version.number)
+      }
       var ticket: UInt64?
       if let persistence = state.persistence {
+        let recorded = store.history.isRecording ? committed : nil
         let commit = StoreCommit(
-          number: version.number, catalog: current.catalog, previous: current, tables: written)
+          number: version.number, catalog: current.catalog, previous: current, tables: written,
+          change: recorded,
+          historyDroppedThrough: recorded.map { store.history.droppedThrough(afterRecording: $0) }
+            ?? version.number)
         switch try persistence.commit(commit) {
         case .behind: return (nil, nil, persistence)
         case .committed(let issued): ticket = issued
@@ -300,10 +308,6 @@ public final class Session {
         state.allocators[item.entity].release(row: item.row, generation: item.generation)
       }
       state.version = version
-      // A subscriber may have arrived (or recording resumed) since the check outside.
-      if committed == nil, store.changeHub.isObserved || store.history.isRecording {
-        committed = committedChange(version: version.number)
-      }
       if let committed {
         store.history.record(committed)
         store.changeHub.deliver(committed)
