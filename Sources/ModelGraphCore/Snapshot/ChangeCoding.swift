@@ -83,9 +83,10 @@ extension CommittedChange {
     names.reserveCapacity(nameCount)
     for _ in 0..<nameCount { names.append(try reader.readString()) }
     func name(_ reader: inout ByteReader) throws -> String {
+      let start = reader.position
       let index = Int(try reader.read(UInt32.self))
       guard index < names.count else {
-        throw reader.error("name \(index) of a table of \(names.count)")
+        throw reader.error("name \(index) of a table of \(names.count)", at: start)
       }
       return names[index]
     }
