@@ -34,7 +34,9 @@ struct SnapshotHistoryTests {
     ).bytes
   }
 
-  @Test("every format version reads: 1 to 4 keep no history, 5 keeps what was written", arguments: 1...5)
+  @Test(
+    "every format version reads: 1 to 4 keep no history, 5 keeps what was written", arguments: 1...5
+  )
   func everyVersion(format: Int) throws {
     let store = try makeStore()
     let kept = store.history.kept()
