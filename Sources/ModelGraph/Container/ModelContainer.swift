@@ -262,6 +262,7 @@ public final class ModelContainer: Sendable {
       next = info.parentClass
     }
     let catalog = try store.register(descriptions)
+    store.record(codableShapes: Self.codableShapes(of: lineage))
     let index = classes.withLock { table in
       for model in lineage {
         let entity = catalog.entity(named: String(describing: model))!.index

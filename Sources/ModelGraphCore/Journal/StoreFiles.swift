@@ -121,6 +121,7 @@ public struct StoreFiles: Sendable {
         fileSize: length,
         allocated: recovered.report.droppedBytes > 0 ? length : recovered.fileLength,
         knownEntities: recovered.version?.catalog.entities.count ?? 0,
+        knownShapes: recovered.version?.catalog.codableShapes ?? [:],
         durability: durability, checkpointThreshold: checkpointThreshold,
         preallocation: preallocation)
     }
@@ -133,7 +134,8 @@ public struct StoreFiles: Sendable {
     return Journal(
       path: journalPath, io: io, descriptor: descriptor, generation: lineage.generation,
       fileSize: header.count, allocated: header.count,
-      knownEntities: version.catalog.entities.count, durability: durability,
+      knownEntities: version.catalog.entities.count,
+      knownShapes: version.catalog.codableShapes, durability: durability,
       checkpointThreshold: checkpointThreshold, preallocation: preallocation)
   }
 
@@ -192,7 +194,7 @@ public struct StoreFiles: Sendable {
     try store.state.withLock { _ throws in
       try journal.restart(
         generation: lineage.generation, base: version.number,
-        entities: version.catalog.entities.count)
+        entities: version.catalog.entities.count, shapes: version.catalog.codableShapes)
     }
     return size
   }

@@ -17,6 +17,8 @@ enum SnapshotFormat {
   /// The first format version with a history block (the kept change history) after the
   /// lineage block.
   static let historyVersion: UInt32 = 5
+  /// The first format version whose schema block ends with the Codable shapes.
+  static let codableShapeVersion: UInt32 = 5
   /// Magic, version, flags, the store version number and the header's checksum.
   static let headerSize = 8 + 4 + 4 + 8 + 4
   /// Kind, payload length, and (after the payload) the checksum.

@@ -1,0 +1,102 @@
+import Foundation
+import ModelGraph
+import Testing
+
+@testable import ModelGraphScript
+
+/// A Codable value with every kind of field the shape records.
+private struct Parcel: CompositeValue, Equatable {
+  enum Size: String, Codable { case small, large }
+  var label: String
+  var weight: Double
+  var count: Int
+  var size: Size
+  var sent: Date
+  var stops: [Stop]
+  var note: String? = nil
+}
+
+private struct Stop: Codable, Equatable {
+  var city: String
+  var hours: [Int]
+}
+
+private final class Shipment: PersistentModel {
+  @Attribute var name: String
+  @Attribute var parcel: Parcel
+}
+
+@Suite("Codable shapes recorded in the file's schema, read by the runner")
+struct DeclaredShapeTests {
+  /// A file a typed process made with no Shipment stored.
+  private static func emptyFile() throws -> (directory: URL, url: URL) {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "modelgraph-shape-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let url = directory.appendingPathComponent("shipments.mgs")
+    let container = try ModelContainer(
+      for: Shipment.self, configurations: ModelConfiguration(url: url))
+    try container.snapshot()
+    return (directory, url)
+  }
+
+  @Test(".schema shows the declared shape; a value inserts with no value stored before")
+  func declaredShape() throws {
+    let (directory, url) = try Self.emptyFile()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let result = InProcess.run(
+      """
+      open "\(url.path)"
+      .schema Shipment
+      insert Shipment { name: "A", parcel: {label: "box", weight: 2.5, count: 3, size: "large", sent: 0, stops: [{city: "Faro", hours: [9, 17]}]} }
+      save
+      fetch Shipment.name, parcel.stops.@count where parcel.weight > 2
+      """, path: "d")
+    #expect(result.stderr == "")
+    #expect(
+      result.stdout.hasPrefix(
+        """
+        entity Shipment {
+          name: String
+          parcel: Parcel  -- Codable {label: String, weight: Double, count: Int, size: String, \
+        sent: Date, stops: [{city: String, hours: [Int]}], note: String?}, as declared in Swift
+        }
+
+        """))
+    #expect(result.stdout.hasSuffix("A                       1\n(1 row)\n"))
+    let container = try ModelContainer(
+      for: Shipment.self, configurations: ModelConfiguration(url: url))
+    let shipments = try ModelContext(container).fetch(FetchDescriptor<Shipment>())
+    #expect(
+      shipments.map(\.parcel) == [
+        Parcel(
+          label: "box", weight: 2.5, count: 3, size: .large,
+          sent: Date(timeIntervalSinceReferenceDate: 0),
+          stops: [Stop(city: "Faro", hours: [9, 17])])
+      ])
+  }
+
+  @Test("the declaration decides: unknown fields, missing required ones and nil are refused")
+  func declarationChecks() throws {
+    let (directory, url) = try Self.emptyFile()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let result = InProcess.run(
+      """
+      open "\(url.path)"
+      insert Shipment { name: "A", parcel: {label: "box", weight: 1, count: 1, size: "small", sent: 0, stops: [], colour: "red"} }
+      insert Shipment { name: "B", parcel: {label: "box", weight: 1, size: "small", sent: 0, stops: []} }
+      insert Shipment { name: "C", parcel: {label: nil, weight: 1, count: 1, size: "small", sent: 0, stops: []} }
+      count Shipment where parcel.colour == "red"
+      """, path: "e", keepGoing: true)
+    let lines = result.stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("e:") }
+    #expect(
+      lines == [
+        "e:2:109: error: Parcel has no field 'colour' (the Swift type declares: count, label, note,"
+          + " sent, size, stops, weight)",
+        "e:3:38: error: Parcel needs the field count (the Swift type requires it)",
+        "e:4:46: error: Parcel.label is not optional in the Swift type; it cannot be nil",
+        "e:5:29: error: cannot read the field 'colour' of Parcel: the Swift type declares no such"
+          + " field (its fields: count, label, note, sent, size, stops, weight)",
+      ])
+  }
+}
