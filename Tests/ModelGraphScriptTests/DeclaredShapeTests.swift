@@ -59,7 +59,7 @@ struct DeclaredShapeTests {
         entity Shipment {
           name: String
           parcel: Parcel  -- Codable {label: String, weight: Double, count: Int, size: String, \
-        sent: Date, stops: [{city: String, hours: [Int]}], note: String?}, as declared in Swift
+        sent: Date, stops: [{city: String, hours: [Int]}], note: String?}
         }
 
         """))
@@ -98,5 +98,51 @@ struct DeclaredShapeTests {
         "e:5:29: error: cannot read the field 'colour' of Parcel: the Swift type declares no such"
           + " field (its fields: count, label, note, sent, size, stops, weight)",
       ])
+  }
+}
+
+@Suite("A dump of a file a Swift app wrote rebuilds it, Codable values included")
+struct DeclaredShapeDumpTests {
+  @Test("dump, run the dump into a new file, and the Swift app reads the same values")
+  func swiftFileRoundTrip() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "modelgraph-shape-dump-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let original = directory.appendingPathComponent("a.mgs")
+    let rebuilt = directory.appendingPathComponent("b.mgs")
+    let parcels = [
+      Parcel(
+        label: "box \"1\"", weight: 2.5, count: 3, size: .large,
+        sent: Date(timeIntervalSinceReferenceDate: 86_400.5),
+        stops: [Stop(city: "Faro", hours: [9, 17]), Stop(city: "Beja", hours: [])], note: "fragile"),
+      Parcel(
+        label: "bag", weight: 1, count: 0, size: .small,
+        sent: Date(timeIntervalSinceReferenceDate: 0),
+        stops: []),
+    ]
+    do {
+      let container = try ModelContainer(
+        for: Shipment.self, configurations: ModelConfiguration(url: original))
+      let context = ModelContext(container)
+      for (index, parcel) in parcels.enumerated() {
+        let shipment = Shipment()
+        shipment.name = "s\(index)"
+        shipment.parcel = parcel
+        context.insert(shipment)
+      }
+      try context.save()
+    }
+    let dump = InProcess.run("open \"\(original.path)\"\n.dump", path: "d")
+    #expect(dump.stderr == "")
+    let rebuild = InProcess.run("open \"\(rebuilt.path)\"\n" + dump.stdout, path: "r")
+    #expect(rebuild.stderr == "")
+    let again = InProcess.run("open \"\(rebuilt.path)\"\n.dump", path: "d2")
+    #expect(again.stdout == dump.stdout)
+    let container = try ModelContainer(
+      for: Shipment.self, configurations: ModelConfiguration(url: rebuilt))
+    let read = try ModelContext(container).fetch(
+      FetchDescriptor<Shipment>(sortBy: [SortDescriptor(\.name)]))
+    #expect(read.map(\.parcel) == parcels)
   }
 }

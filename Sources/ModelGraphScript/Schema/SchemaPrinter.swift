@@ -41,7 +41,7 @@ struct SchemaPrinter {
       if let value = defaults[attribute.name] { line += " = \(literal(value))" }
       if case .composite(let type) = attribute.valueType, let declared = catalog.codableShapes[type]
       {
-        line += "  -- Codable \(declared), as declared in Swift"
+        line += "  -- Codable \(declared)"
       } else if case .composite(let type) = attribute.valueType, let shape = shape?(type) {
         line +=
           shape.values == 0
