@@ -76,6 +76,25 @@ struct DeclaredShapeTests {
       ])
   }
 
+  @Test("alter entity keeps the recorded shapes and the history; the altered file has them")
+  func alterKeepsShapes() throws {
+    let (directory, url) = try Self.emptyFile()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let result = InProcess.run(
+      """
+      open "\(url.path)"
+      insert Shipment { name: "A", parcel: {label: "box", weight: 1, count: 1, size: "small", sent: 0, stops: []} }
+      save
+      alter entity Shipment add tag: String?
+      snapshot
+      """, path: "a")
+    #expect(result.stderr == "")
+    let reopened = InProcess.run(
+      "open \"\(url.path)\"\n.schema Shipment\n.changes since 0", path: "b")
+    #expect(reopened.stdout.contains("parcel: Parcel  -- Codable {label: String,"))
+    #expect(reopened.stdout.contains("Shipment/0.0"))
+  }
+
   @Test("the declaration decides: unknown fields, missing required ones and nil are refused")
   func declarationChecks() throws {
     let (directory, url) = try Self.emptyFile()

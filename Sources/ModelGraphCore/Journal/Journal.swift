@@ -4,7 +4,7 @@ import Foundation
 /// The write-ahead journal of a file-backed store: every save appends one record, in commit
 /// order, before its version is published.
 ///
-/// `append(number:catalog:tables:)` runs inside the store's publish lock; the sync that makes
+/// `append(number:catalog:tables:change:historyDroppedThrough:)` runs inside the store's publish lock; the sync that makes
 /// the record durable runs outside it, in `waitUntilDurable(_:)`: the first waiting thread
 /// syncs everything appended so far while the others wait for it (group commit).
 public final class Journal: @unchecked Sendable {

@@ -99,7 +99,7 @@ public struct SnapshotFile: Sendable {
     return size
   }
 
-  /// Replaces the file with `bytes`, atomically and durably, as ``save(_:lineage:)`` does.
+  /// Replaces the file with `bytes`, atomically and durably, as ``save(_:lineage:history:)`` does.
   ///
   /// - Throws: ``SnapshotError`` naming the failed step.
   public func replace(with bytes: [UInt8]) throws {
