@@ -26,7 +26,7 @@ public enum JournalReplay {
     _ bytes: UnsafeRawBufferPointer, journal: JournalReader, onto version: StoreVersion,
     history: KeptHistory, path: String, memoryBudget: Int? = nil
   ) throws(JournalError) -> (version: StoreVersion, report: RecoveryReport, history: KeptHistory) {
-    var history = history
+    var history = KeptHistoryBuilder(history)
     var applier = JournalApplier(
       catalog: version.catalog, tables: version.tables,
       memoryBudget: memoryBudget ?? SnapshotReader.memoryBudget(fileSize: bytes.count))
@@ -62,7 +62,7 @@ public enum JournalReplay {
     }
     return (
       StoreVersion(number: number, catalog: applier.catalog, tables: applier.tables), report,
-      history
+      history.history
     )
   }
 }

@@ -12,26 +12,51 @@ public struct KeptHistory: Sendable {
     self.droppedThrough = droppedThrough
   }
 
+}
+
+/// Builds a ``KeptHistory`` from a snapshot's and the journal records' changes, in order;
+/// dropping the oldest costs amortized O(1) per change, so replaying a long journal with a
+/// small retention stays linear.
+struct KeptHistoryBuilder {
+  private var entries: [CommittedChange]
+  private var first = 0
+  private var droppedThrough: UInt64
+
+  /// A builder starting from `history`.
+  init(_ history: KeptHistory) {
+    entries = history.changes
+    droppedThrough = history.droppedThrough
+  }
+
+  /// The history built.
+  var history: KeptHistory {
+    KeptHistory(changes: Array(entries[first...]), droppedThrough: droppedThrough)
+  }
+
   /// Adds the change of the save that published `version` (a journal record's), or, when the
   /// save recorded none (`change` is `nil`: history was off), forgets everything through it.
-  /// `dropped` is the ``droppedThrough`` the save's store had after recording it.
+  /// `dropped` is the ``KeptHistory/droppedThrough`` the save's store had after recording it.
   mutating func append(_ change: CommittedChange?, version: UInt64, dropped: UInt64) {
     guard let change else {
-      changes = []
+      entries = []
+      first = 0
       droppedThrough = max(droppedThrough, version)
       return
     }
-    if changes.isEmpty {
+    if first == entries.count {
       droppedThrough = max(droppedThrough, version &- 1)
-    } else if let last = changes.last, last.version + 1 != version {
+    } else if let last = entries.last, last.version + 1 != version {
       // A gap (records without history in between): what came before is not continuous.
       droppedThrough = max(droppedThrough, last.version)
-      changes = []
+      entries = []
+      first = 0
     }
-    changes.append(change)
+    entries.append(change)
     droppedThrough = max(droppedThrough, dropped)
-    if let first = changes.first, first.version <= droppedThrough {
-      changes.removeAll { $0.version <= droppedThrough }
+    while first < entries.count, entries[first].version <= droppedThrough { first += 1 }
+    if first > 0, first * 2 >= entries.count {
+      entries.removeFirst(first)
+      first = 0
     }
   }
 }
