@@ -292,12 +292,15 @@ public final class Session {
       }
       var ticket: UInt64?
       if let persistence = state.persistence {
-        let recorded = store.history.isRecording ? committed : nil
+        // A change the retention drops at once (a bulk load's) is not written: a record
+        // without one empties the history through its version, which is the same.
+        let dropped =
+          store.history.isRecording
+          ? committed.map { store.history.droppedThrough(afterRecording: $0) } : nil
+        let recorded = dropped.map { $0 < version.number } == true ? committed : nil
         let commit = StoreCommit(
           number: version.number, catalog: current.catalog, previous: current, tables: written,
-          change: recorded,
-          historyDroppedThrough: recorded.map { store.history.droppedThrough(afterRecording: $0) }
-            ?? version.number)
+          change: recorded, historyDroppedThrough: dropped ?? version.number)
         switch try persistence.commit(commit) {
         case .behind: return (nil, nil, persistence)
         case .committed(let issued): ticket = issued

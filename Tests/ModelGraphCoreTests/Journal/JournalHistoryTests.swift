@@ -59,6 +59,33 @@ struct JournalHistoryTests {
     #expect(second.store.history.droppedThrough == last - 1)
   }
 
+  @Test("a save the retention drops at once writes no change, and recovers the same history")
+  func droppedAtOnce() throws {
+    let disk = SimFS()
+    let files = StoreFiles(path: "/sim/h.mgs", io: disk)
+    let first = try open(files)
+    first.store.history.retention = .init(transactions: 10, changes: 1)
+    try JournalFixture.save(step: 0, store: first.store)
+    try JournalFixture.save(step: 1, store: first.store)
+    first.store.history.retention = .init()
+    try JournalFixture.save(step: 2, store: first.store)
+    let expected = versions(first.store)
+    let dropped = first.store.history.droppedThrough
+    #expect(expected == [first.store.version.number] && dropped == expected[0] - 1)
+    first.journal.close()
+    // Only the last record carries a change (the catalog flag's bit 7).
+    let bytes = try disk.readFile(files.journalPath)
+    let flags = try bytes.withUnsafeBytes { raw in
+      try JournalReader(raw, path: files.journalPath).records.map {
+        raw[$0.payload.lowerBound] & JournalRecord.historyFlag != 0
+      }
+    }
+    #expect(flags == [false, false, true])
+    let second = try open(files)
+    #expect(versions(second.store) == expected)
+    #expect(second.store.history.droppedThrough == dropped)
+  }
+
   @Test("a format 1 journal (no history) replays, starts the history empty and is replaced")
   func formatOneJournal() throws {
     let disk = SimFS()
