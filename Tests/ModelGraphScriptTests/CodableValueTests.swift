@@ -63,6 +63,8 @@ private final class Board: PersistentModel {
   @Attribute var memo: Memo
 }
 
+/// The suite's files are written by a typed process, then stripped of the Codable shapes their
+/// schema records, as files written before format 5 are: the runner infers the shapes.
 @Suite("Codable values: shapes inferred from every stored value, and inserted from scripts")
 struct CodableValueTests {
   /// A file with three sites written by a typed process, in a new directory.
@@ -84,6 +86,7 @@ struct CodableValueTests {
       context.insert(site)
     }
     try context.save()
+    try removeCodableShapes(url)
     return (directory, url)
   }
 
@@ -138,6 +141,7 @@ struct CodableValueTests {
       }
       try context.save()
     }
+    try removeCodableShapes(url)
     let result = InProcess.run(
       "open \"\(url.path)\"\ncount Badge where code.value == 12\n.schema Badge", path: "m",
       keepGoing: true)
@@ -231,6 +235,7 @@ struct CodableValueTests {
         for: Site.self, configurations: ModelConfiguration(url: url))
       try container.snapshot()
     }
+    try removeCodableShapes(url)
     let result = InProcess.run(
       "open \"\(url.path)\"\ninsert Site { name: \"A\", place: {city: \"Faro\", zip: \"1\"} }",
       path: "n")
@@ -306,6 +311,7 @@ struct CodableValueTests {
       context.insert(board)
       try context.save()
     }
+    try removeCodableShapes(url)
     let result = InProcess.run(
       """
       open "\(url.path)"

@@ -58,6 +58,24 @@ struct DotCommandFileTests {
     #expect(text.contains("update $o4 set friends = [$o5]\n"))
   }
 
+  @Test("a dump declares Codable types and writes their values as {field: value} literals")
+  func codableRoundTrip() throws {
+    let text = try expectRoundTrip(
+      """
+      codable Place {city: String, geo: {lat: Double, lon: Double}?, floors: [Int], "odd key": Bool?}
+      entity Site { name: String; place: Place; old: Place? }
+      insert Site { name: "A", place: {city: "Faro", floors: [1, 2], geo: {lat: 37, lon: -7.9}} }
+      insert Site { name: "B", place: {city: "Beja \\\\ \\"x\\"", floors: [], "odd key": true}, old: {city: "C", floors: [0]} }
+      """)
+    #expect(
+      text.contains(
+        #"codable Place {city: String, geo: {lat: Double, lon: Double}?, floors: [Int], "odd key": Bool?}"#
+      ))
+    #expect(
+      text.contains(
+        #"place: {city: "Faro", floors: [1, 2], geo: {lat: 37, lon: -7.9}}, old: nil"#))
+  }
+
   @Test("an empty store dumps only its header; classes without objects dump their schema")
   func emptyDump() throws {
     #expect(

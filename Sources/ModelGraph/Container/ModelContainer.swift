@@ -174,6 +174,7 @@ public final class ModelContainer: Sendable {
       do {
         let recovered = try files.recover()
         let loaded = try loader.load(recovered.version, path: files.snapshot.path)
+        loaded.store.history.restore(recovered.history)
         return (
           loaded.store, recovered, recovered.report, loaded.changed, loaded.automaticMigration
         )
@@ -234,7 +235,9 @@ public final class ModelContainer: Sendable {
         .io, path: "", section: "snapshot",
         message: "the container is in memory only; make it with ModelConfiguration(url:)")
     }
-    guard let journal = store.journal else { return try files.snapshot.save(store.version) }
+    guard let journal = store.journal else {
+      return try files.snapshot.save(store.version, history: store.history.kept())
+    }
     return try files.checkpoint(store, journal: journal)
   }
 
@@ -259,6 +262,7 @@ public final class ModelContainer: Sendable {
       next = info.parentClass
     }
     let catalog = try store.register(descriptions)
+    store.record(codableShapes: Self.codableShapes(of: lineage))
     let index = classes.withLock { table in
       for model in lineage {
         let entity = catalog.entity(named: String(describing: model))!.index

@@ -1,9 +1,11 @@
 extension ModelContext {
   /// The saved transactions the history keeps that `descriptor` accepts, oldest first.
   ///
-  /// The history is kept in memory, per store, from when the container was made: every save
-  /// of every context and of the runner, up to the store's ``ChangeHistory/retention``
-  /// (1,000 saves and 100,000 object changes by default). It does not survive a restart.
+  /// The history is kept per store: every save of every context and of the runner, up to the
+  /// store's ``ChangeHistory/retention`` (1,000 saves and 100,000 object changes by default).
+  /// On a file-backed container it survives restarts, checkpoints and crashes: each save's
+  /// journal record carries its change, and a snapshot carries the kept history. A file
+  /// written before history was kept opens with an empty history (older tokens expired).
   /// ```swift
   /// let after = lastToken
   /// let transactions = try context.fetchHistory(
@@ -30,7 +32,8 @@ extension ModelContext {
     container.store.history.droppedThrough > token.version
   }
 
-  /// Drops the transactions older than `token` from the history.
+  /// Drops the transactions older than `token` from the history; on a file-backed container
+  /// the next save or checkpoint makes the deletion durable.
   public func deleteHistory(before token: DefaultHistoryToken) {
     guard token.version > 0 else { return }
     container.store.history.deleteHistory(through: token.version - 1)

@@ -9,7 +9,7 @@ extension Journal: StorePersistence {
       number: commit.number, catalog: commit.catalog,
       tables: commit.tables.map {
         JournalRecord.TableRows(entity: $0.entity, table: $0.table, rows: $0.rows)
-      })
+      }, change: commit.change, historyDroppedThrough: commit.historyDroppedThrough)
     return .committed(ticket: ticket)
   }
 

@@ -4,7 +4,7 @@ import Foundation
 /// The write-ahead journal of a file-backed store: every save appends one record, in commit
 /// order, before its version is published.
 ///
-/// `append(number:catalog:tables:)` runs inside the store's publish lock; the sync that makes
+/// `append(number:catalog:tables:change:historyDroppedThrough:)` runs inside the store's publish lock; the sync that makes
 /// the record durable runs outside it, in `waitUntilDurable(_:)`: the first waiting thread
 /// syncs everything appended so far while the others wait for it (group commit).
 public final class Journal: @unchecked Sendable {
@@ -36,6 +36,8 @@ public final class Journal: @unchecked Sendable {
   private var syncing = false
   private var failure: JournalError?
   private var knownEntities: Int
+  /// The Codable shapes the catalog had when the last record was appended.
+  private var knownShapes: [String: CodableShape]
   private var tail: [UInt8]?
   private var flushScheduled = false
   private var thresholdSignalled = false
@@ -48,7 +50,8 @@ public final class Journal: @unchecked Sendable {
   /// A journal open for appending at the end of `fileSize` bytes.
   init(
     path: String, io: any FileIO, descriptor: Int32, generation: UInt64, fileSize: Int,
-    allocated: Int, knownEntities: Int, durability: Durability, checkpointThreshold: Int,
+    allocated: Int, knownEntities: Int, knownShapes: [String: CodableShape] = [:],
+    durability: Durability, checkpointThreshold: Int,
     preallocation: Int
   ) {
     self.path = path
@@ -59,6 +62,7 @@ public final class Journal: @unchecked Sendable {
     self.allocated = max(allocated, fileSize)
     self.preallocation = preallocation
     self.knownEntities = knownEntities
+    self.knownShapes = knownShapes
     self.durability = durability
     self.checkpointThreshold = checkpointThreshold
     isReadOnly = false
@@ -74,6 +78,7 @@ public final class Journal: @unchecked Sendable {
     allocated = 0
     preallocation = 0
     knownEntities = 0
+    knownShapes = [:]
     durability = .none
     checkpointThreshold = .max
     isReadOnly = true
@@ -108,9 +113,10 @@ public final class Journal: @unchecked Sendable {
   /// - Returns: A ticket for `waitUntilDurable(_:)`.
   /// - Throws: ``JournalError``; the file is then cut back to its last whole record (or, if
   ///   that fails too, the journal refuses every later append).
-  func append(number: UInt64, catalog: SchemaCatalog, tables: [JournalRecord.TableRows])
-    throws(JournalError) -> UInt64
-  {
+  func append(
+    number: UInt64, catalog: SchemaCatalog, tables: [JournalRecord.TableRows],
+    change: CommittedChange? = nil, historyDroppedThrough: UInt64 = 0
+  ) throws(JournalError) -> UInt64 {
     condition.lock()
     defer { condition.unlock() }
     if isReadOnly {
@@ -118,9 +124,11 @@ public final class Journal: @unchecked Sendable {
         .readOnly, path: path, message: "the container was opened read-only (allowsSave: false)")
     }
     if let failure { throw failure }
-    let grew = catalog.entities.count > knownEntities
+    let grew =
+      catalog.entities.count > knownEntities || catalog.codableShapes != knownShapes
     let payload = JournalRecord.payload(
       catalog: grew ? catalog : nil, tables: tables, coders: &coders,
+      change: change, historyDroppedThrough: historyDroppedThrough,
       lengthLimit: valueLengthLimit)
     if let oversized = payload.oversized {
       throw JournalError(
@@ -165,6 +173,7 @@ public final class Journal: @unchecked Sendable {
     allocated = max(allocated, fileSize)
     appended += UInt64(record.count)
     knownEntities = catalog.entities.count
+    knownShapes = catalog.codableShapes
     tail?.append(contentsOf: record)
     if fileSize > checkpointThreshold, !thresholdSignalled, let thresholdAction {
       thresholdSignalled = true
@@ -286,7 +295,9 @@ public final class Journal: @unchecked Sendable {
   ///
   /// The new file is written beside the old, synced and renamed over it, so a crash leaves one
   /// of the two whole; every record it holds is durable when this returns.
-  func restart(generation: UInt64, base: UInt64, entities: Int) throws {
+  func restart(
+    generation: UInt64, base: UInt64, entities: Int, shapes: [String: CodableShape] = [:]
+  ) throws {
     condition.lock()
     defer { condition.unlock() }
     defer {
@@ -320,6 +331,7 @@ public final class Journal: @unchecked Sendable {
     descriptor = fresh
     currentGeneration = generation
     knownEntities = max(knownEntities, entities)
+    knownShapes = shapes
     // The new snapshot's schema may differ from the old one (a migrated store): row coders are
     // made again from the tables of the next records.
     coders = [:]

@@ -1,4 +1,7 @@
-/// Constants of the journal file format, version 1 (see the "Snapshot file format" article).
+/// Constants of the journal file format, version 2 (see the "Snapshot file format" article).
+///
+/// Version 2 records may carry the save's change for the history (``JournalRecord``);
+/// version 1 records never do.
 ///
 /// A journal is a 36-byte header (magic, format version, flags, generation, base version number,
 /// checksum) followed by records: magic, payload length, checksum, generation, version number,
@@ -7,7 +10,7 @@ enum JournalFormat {
   /// The first eight bytes of every journal: `MGJRNL\r\n`.
   static let magic: [UInt8] = Array("MGJRNL\r\n".utf8)
   /// The format version this build writes and the newest it reads.
-  static let version: UInt32 = 1
+  static let version: UInt32 = 2
   /// Magic, version, flags, generation, base version number and the header's checksum.
   static let headerSize = 8 + 4 + 4 + 8 + 8 + 4
   /// The first four bytes of every record: `MGJR`.

@@ -17,6 +17,8 @@ public struct JournalReader {
 
   /// The generation named in the header.
   public let generation: UInt64
+  /// The journal format version named in the header.
+  public let formatVersion: UInt32
   /// The version number the journal's first record follows.
   public let base: UInt64
   /// The whole records, in file order.
@@ -61,6 +63,7 @@ public struct JournalReader {
         message: "journal format version \(version) (flags \(load(UInt32.self, 12))); this "
           + "build reads version 1 to \(JournalFormat.version)")
     }
+    formatVersion = version
     generation = load(UInt64.self, 16)
     base = load(UInt64.self, 24)
     var records: [Record] = []

@@ -1,13 +1,23 @@
 /// The payload of a journal record: what one save changed, as the rows it left behind.
 ///
-/// The payload is a catalog flag (0 when no entity was registered since the last record;
-/// otherwise the whole catalog follows, laid out as in a snapshot's schema block: 2 for the
-/// layout of snapshot format version 3, with indexes and default values, which this build
-/// writes; 1 for that of version 2, which journals written before it hold), a table count,
+/// The payload is a catalog flag (0 when no entity was registered and no Codable shape recorded
+/// since the last record; otherwise the whole catalog follows, laid out as in a snapshot's
+/// schema block: 3 for the layout of snapshot format version 5, with the Codable shapes, which
+/// this build writes; 2 for that of version 3, with indexes and default values; 1 for that of
+/// version 2), a table count,
 /// and per table: the entity index, the table's row count, the number of rows, and per row
 /// its index, its stamp and, when an object lives in it, every attribute and relationship
 /// value as a snapshot column block encodes it. Replaying a record writes those rows exactly, so replay is idempotent.
+///
+/// In journal format 2 the flag's bit 7 (``historyFlag``) says that the save's change for the
+/// history follows the tables: the newest version the history no longer kept once it
+/// recorded the save (`UInt64`), then the ``CommittedChange`` encoding. A record without it
+/// (format 1, or a save made while history was off) leaves the history empty through its
+/// version.
 enum JournalRecord {
+  /// The catalog flag's bit that says a history change follows the tables.
+  static let historyFlag: UInt8 = 0x80
+
   /// One table's part of a save: the published table and the rows the save wrote.
   struct TableRows {
     var entity: Int
@@ -20,15 +30,17 @@ enum JournalRecord {
   /// value was too long for the format.
   static func payload(
     catalog: SchemaCatalog?, tables: [TableRows], coders: inout [Int: [RowCoder]],
+    change: CommittedChange? = nil, historyDroppedThrough: UInt64 = 0,
     lengthLimit: Int = Int(UInt32.max)
   ) -> ByteWriter {
     var writer = ByteWriter()
     writer.lengthLimit = lengthLimit
+    let history = change == nil ? 0 : historyFlag
     if let catalog {
-      writer.append(UInt8(2))
-      catalog.encode(into: &writer, version: SnapshotFormat.physicalSchemaVersion)
+      writer.append(UInt8(3) | history)
+      catalog.encode(into: &writer, version: SnapshotFormat.codableShapeVersion)
     } else {
-      writer.append(UInt8(0))
+      writer.append(UInt8(0) | history)
     }
     writer.append(UInt32(tables.count))
     for part in tables {
@@ -46,6 +58,10 @@ enum JournalRecord {
         guard stamp & 1 == 1 else { continue }
         for (column, coder) in zip(columns, rowCoders) { coder.encode(column, row, &writer) }
       }
+    }
+    if let change {
+      writer.append(historyDroppedThrough)
+      change.encode(into: &writer)
     }
     return writer
   }
@@ -71,16 +87,26 @@ struct JournalApplier {
     self.memoryBudget = memoryBudget
   }
 
-  /// Applies one payload.
+  /// Applies one payload, the record of version `number`.
   ///
+  /// - Returns: The save's change for the history and the newest version the history no
+  ///   longer kept after it, or `nil` when the record carries none.
   /// - Throws: ``SnapshotError`` for an impossible payload (the caller reports it as a
   ///   ``JournalError``); the tables may then be partly changed.
-  mutating func apply(_ reader: inout ByteReader) throws {
-    let flag = try reader.read(UInt8.self)
+  @discardableResult
+  mutating func apply(_ reader: inout ByteReader, number: UInt64 = 0) throws -> (
+    change: CommittedChange, droppedThrough: UInt64
+  )? {
+    let fullFlag = try reader.read(UInt8.self)
+    let hasHistory = fullFlag & JournalRecord.historyFlag != 0
+    let flag = fullFlag & ~JournalRecord.historyFlag
     switch flag {
     case 0: break
-    case 1, 2:
-      let layout = flag == 1 ? SnapshotFormat.lineageVersion : SnapshotFormat.physicalSchemaVersion
+    case 1, 2, 3:
+      let layout =
+        flag == 1
+        ? SnapshotFormat.lineageVersion
+        : flag == 2 ? SnapshotFormat.physicalSchemaVersion : SnapshotFormat.codableShapeVersion
       let grown = try SchemaCatalog.decode(from: &reader, version: layout)
       guard grown.entities.count >= catalog.entities.count,
         zip(grown.entities, catalog.entities).allSatisfy({
@@ -90,7 +116,7 @@ struct JournalApplier {
       for entity in grown.entities.dropFirst(tables.count) { tables.append(Table(entity: entity)) }
       catalog = grown
       destinations = [:]
-    case let flag: throw reader.error("catalog flag \(flag)")
+    case _: throw reader.error("catalog flag \(fullFlag)")
     }
     let count = Int(try reader.read(UInt32.self))
     var written: [(entity: Int, row: Int)] = []
@@ -122,8 +148,20 @@ struct JournalApplier {
         if !table.relationshipColumns.isEmpty { written.append((entity, row)) }
       }
     }
+    var history: (change: CommittedChange, droppedThrough: UInt64)?
+    if hasHistory {
+      let start = reader.position
+      let dropped = try reader.read(UInt64.self)
+      guard dropped <= number else {
+        throw reader.error(
+          "the history dropped through version \(dropped), past the record's \(number)",
+          at: start)
+      }
+      history = (try CommittedChange.decode(from: &reader, version: number), dropped)
+    }
     try reader.expectEnd()
     for (entity, row) in written { try validateKeys(entity: entity, row: row, reader: reader) }
+    return history
   }
 
   /// The columns, row coders and row size of `entity`'s table, made once and kept.

@@ -14,6 +14,19 @@ public enum JournalReplay {
     _ bytes: UnsafeRawBufferPointer, journal: JournalReader, onto version: StoreVersion,
     path: String, memoryBudget: Int? = nil
   ) throws(JournalError) -> (version: StoreVersion, report: RecoveryReport) {
+    let replayed = try replay(
+      bytes, journal: journal, onto: version, history: KeptHistory(), path: path,
+      memoryBudget: memoryBudget)
+    return (replayed.version, replayed.report)
+  }
+
+  /// `version` with the records of `journal` applied, and `history` (the snapshot's) with the
+  /// changes the replayed records carry.
+  static func replay(
+    _ bytes: UnsafeRawBufferPointer, journal: JournalReader, onto version: StoreVersion,
+    history: KeptHistory, path: String, memoryBudget: Int? = nil
+  ) throws(JournalError) -> (version: StoreVersion, report: RecoveryReport, history: KeptHistory) {
+    var history = KeptHistoryBuilder(history)
     var applier = JournalApplier(
       catalog: version.catalog, tables: version.tables,
       memoryBudget: memoryBudget ?? SnapshotReader.memoryBudget(fileSize: bytes.count))
@@ -35,7 +48,8 @@ public enum JournalReplay {
         UnsafeRawBufferPointer(rebasing: bytes[record.payload]),
         fileOffset: record.payload.lowerBound, path: path, section: "journal record")
       do {
-        try applier.apply(&reader)
+        let change = try applier.apply(&reader, number: record.number)
+        history.append(change?.change, version: record.number, dropped: change?.droppedThrough ?? 0)
       } catch let error as SnapshotError {
         throw JournalError(
           .malformed, path: path, offset: error.offset ?? record.offset,
@@ -47,7 +61,8 @@ public enum JournalReplay {
       report.replayedRecords += 1
     }
     return (
-      StoreVersion(number: number, catalog: applier.catalog, tables: applier.tables), report
+      StoreVersion(number: number, catalog: applier.catalog, tables: applier.tables), report,
+      history.history
     )
   }
 }

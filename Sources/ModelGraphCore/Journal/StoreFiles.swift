@@ -21,6 +21,9 @@ public struct StoreFiles: Sendable {
     public var version: StoreVersion?
     /// The snapshot's lineage.
     public var lineage: SnapshotLineage
+    /// The kept change history: the snapshot's, with the changes of the replayed records
+    /// (empty, everything dropped, for files written before history was kept).
+    public var history = KeptHistory()
     /// What the journal held and what was cut.
     public var report: RecoveryReport
     /// The generation of the journal found, if there is one.
@@ -48,7 +51,7 @@ public struct StoreFiles: Sendable {
   /// - Complexity: O(snapshot size + journal size).
   public func recover() throws -> Recovered {
     let hasJournal = io.kind(of: journalPath) != nil
-    guard let (version, lineage) = try snapshot.loadWithLineage() else {
+    guard let (version, lineage, history) = try snapshot.loadWithHistory() else {
       if hasJournal {
         throw JournalError(
           .generationMismatch, path: journalPath,
@@ -57,7 +60,8 @@ public struct StoreFiles: Sendable {
       return Recovered(version: nil, lineage: SnapshotLineage(), report: RecoveryReport())
     }
     guard hasJournal else {
-      return Recovered(version: version, lineage: lineage, report: RecoveryReport())
+      return Recovered(
+        version: version, lineage: lineage, history: history, report: RecoveryReport())
     }
     let bytes = try io.readFile(journalPath)
     return try bytes.withUnsafeBytes { raw throws -> Recovered in
@@ -70,12 +74,15 @@ public struct StoreFiles: Sendable {
           message: "the journal belongs to snapshot generation \(journal.generation), the "
             + "snapshot \(snapshot.path) is generation \(lineage.generation)")
       }
-      var (replayed, report) = try JournalReplay.replay(
-        raw, journal: journal, onto: version, path: journalPath)
+      var (replayed, report, kept) = try JournalReplay.replay(
+        raw, journal: journal, onto: version, history: history, path: journalPath)
       report.journalBytes = bytes.count
+      // A journal of an older format is not appended to: the store starts a new pair.
+      let appendable = own && journal.formatVersion == JournalFormat.version
       return Recovered(
-        version: replayed, lineage: lineage, report: report, journalGeneration: journal.generation,
-        appendableLength: own ? journal.validLength : nil, fileLength: journal.fileLength)
+        version: replayed, lineage: lineage, history: kept, report: report,
+        journalGeneration: journal.generation,
+        appendableLength: appendable ? journal.validLength : nil, fileLength: journal.fileLength)
     }
   }
 
@@ -114,19 +121,21 @@ public struct StoreFiles: Sendable {
         fileSize: length,
         allocated: recovered.report.droppedBytes > 0 ? length : recovered.fileLength,
         knownEntities: recovered.version?.catalog.entities.count ?? 0,
+        knownShapes: recovered.version?.catalog.codableShapes ?? [:],
         durability: durability, checkpointThreshold: checkpointThreshold,
         preallocation: preallocation)
     }
     let lineage = SnapshotLineage.next(
       after: recovered.journalGeneration ?? recovered.lineage.generation)
-    try snapshot.save(version, lineage: lineage)
+    try snapshot.save(version, lineage: lineage, history: store.history.kept())
     let header = JournalFormat.header(generation: lineage.generation, base: version.number)
     try SnapshotFile(path: journalPath, io: io).replace(with: header)
     let descriptor = try io.openForWriting(journalPath)
     return Journal(
       path: journalPath, io: io, descriptor: descriptor, generation: lineage.generation,
       fileSize: header.count, allocated: header.count,
-      knownEntities: version.catalog.entities.count, durability: durability,
+      knownEntities: version.catalog.entities.count,
+      knownShapes: version.catalog.codableShapes, durability: durability,
       checkpointThreshold: checkpointThreshold, preallocation: preallocation)
   }
 
@@ -137,14 +146,15 @@ public struct StoreFiles: Sendable {
   /// or with its journal; never a journal beside a snapshot it does not belong to.
   /// - Returns: The snapshot's size in bytes.
   /// - Throws: ``SnapshotError``.
+  /// - Parameter history: The kept history the new snapshot carries; none when `nil`.
   @discardableResult
-  public func overwrite(with version: StoreVersion) throws -> Int {
+  public func overwrite(with version: StoreVersion, history: KeptHistory? = nil) throws -> Int {
     if io.kind(of: journalPath) != nil {
       try io.remove(journalPath)
       try io.syncDirectory(snapshot.directory)
     }
     let lineage = SnapshotLineage.next(after: 0)
-    let size = try snapshot.save(version, lineage: lineage)
+    let size = try snapshot.save(version, lineage: lineage, history: history)
     try SnapshotFile(path: journalPath, io: io).replace(
       with: JournalFormat.header(generation: lineage.generation, base: version.number))
     return size
@@ -167,14 +177,16 @@ public struct StoreFiles: Sendable {
     guard !journal.isClosed else {
       throw JournalError(.failed, path: journalPath, message: "the journal is closed")
     }
-    let version = store.state.withLock { state -> StoreVersion in
+    // Saves record their history inside the store's lock, so the history taken with the
+    // version holds exactly the changes up to it.
+    let (version, history) = store.state.withLock { state -> (StoreVersion, KeptHistory) in
       journal.beginCapture()
-      return state.version
+      return (state.version, store.history.kept())
     }
     let lineage = SnapshotLineage.next(after: journal.generation)
     let size: Int
     do {
-      size = try snapshot.save(version, lineage: lineage)
+      size = try snapshot.save(version, lineage: lineage, history: history)
     } catch {
       journal.abortCapture()
       throw error
@@ -182,7 +194,7 @@ public struct StoreFiles: Sendable {
     try store.state.withLock { _ throws in
       try journal.restart(
         generation: lineage.generation, base: version.number,
-        entities: version.catalog.entities.count)
+        entities: version.catalog.entities.count, shapes: version.catalog.codableShapes)
     }
     return size
   }

@@ -98,6 +98,51 @@ public final class ChangeHistory: Sendable {
     }
   }
 
+  /// The kept changes and what was dropped, as a snapshot writes them.
+  public func kept() -> KeptHistory {
+    state.withLock { state in
+      KeptHistory(
+        changes: Array(state.entries[state.first...]), droppedThrough: state.droppedThrough)
+    }
+  }
+
+  /// Replaces the kept changes with `kept` (a store's files' history), dropping the oldest
+  /// beyond the retention.
+  public func restore(_ kept: KeptHistory) {
+    state.withLock { state in
+      state.entries = state.retention.transactions > 0 ? kept.changes : []
+      state.first = 0
+      state.changeCount = state.entries.reduce(0) { $0 + Self.size(of: $1) }
+      state.droppedThrough = kept.droppedThrough
+      if state.entries.isEmpty, let last = kept.changes.last {
+        state.droppedThrough = max(state.droppedThrough, last.version)
+      }
+      Self.trim(&state)
+    }
+  }
+
+  /// What ``droppedThrough`` will be once `change` is recorded: a journal record carries it,
+  /// so recovery drops what the retention dropped.
+  func droppedThrough(afterRecording change: CommittedChange) -> UInt64 {
+    state.withLock { state in
+      guard state.retention.transactions > 0 else { return change.version }
+      var first = state.first
+      var count = state.changeCount + Self.size(of: change)
+      var dropped = state.droppedThrough
+      let total = state.entries.count + 1
+      while first < total,
+        total - first > state.retention.transactions
+          || count > state.retention.changes
+      {
+        let entry = first < state.entries.count ? state.entries[first] : change
+        count -= Self.size(of: entry)
+        dropped = max(dropped, entry.version)
+        first += 1
+      }
+      return dropped
+    }
+  }
+
   private static func size(of change: CommittedChange) -> Int {
     change.inserted.count + change.updated.count + change.deleted.count
   }

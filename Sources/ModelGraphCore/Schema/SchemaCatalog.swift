@@ -5,6 +5,10 @@
 public struct SchemaCatalog: Sendable {
   /// Every entity, by index.
   public private(set) var entities: [ResolvedEntity] = []
+  /// The fields of the Codable types of composite attributes, by type name, as the Swift
+  /// models declaring them recorded them (``Store/record(codableShapes:)``); a catalog read from
+  /// a file older than format 5, or built by the runner alone, has none.
+  public internal(set) var codableShapes: [String: CodableShape] = [:]
   private var indexByName: [String: Int] = [:]
   private var subtrees: [[Int]] = []
 

@@ -95,6 +95,7 @@ extension SchemaCatalog {
         }
       }
     }
+    if version >= SnapshotFormat.codableShapeVersion { encodeShapes(into: &writer) }
   }
 
   /// Reads descriptions written by ``encode(into:version:)`` for format `version` and resolves
@@ -165,6 +166,7 @@ extension SchemaCatalog {
       }
     }
     try Self.checkIndexes(of: catalog, &reader)
+    if version >= SnapshotFormat.codableShapeVersion { try catalog.decodeShapes(from: &reader) }
     return catalog
   }
 }

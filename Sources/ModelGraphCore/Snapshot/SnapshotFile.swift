@@ -41,6 +41,16 @@ public struct SnapshotFile: Sendable {
   ///
   /// - Throws: ``SnapshotError``, as ``load()``.
   public func loadWithLineage() throws -> (version: StoreVersion, lineage: SnapshotLineage)? {
+    try loadWithHistory().map { ($0.version, $0.lineage) }
+  }
+
+  /// The store the file holds, its lineage and its kept history, or `nil` when there is no
+  /// file.
+  ///
+  /// - Throws: ``SnapshotError``, as ``load()``.
+  func loadWithHistory() throws -> (
+    version: StoreVersion, lineage: SnapshotLineage, history: KeptHistory
+  )? {
     switch io.kind(of: path) {
     case nil: return nil
     case .directory?:
@@ -48,7 +58,9 @@ public struct SnapshotFile: Sendable {
     case .other?:
       throw SnapshotError(.io, path: path, section: "open", message: "the path is not a file")
     case .file?:
-      return try SnapshotReader.decodeWithLineage(try io.readFile(path), path: path)
+      return try io.readFile(path).withUnsafeBytes {
+        try SnapshotReader.decodeWithHistory($0, path: path)
+      }
     }
   }
 
@@ -64,14 +76,18 @@ public struct SnapshotFile: Sendable {
   ///
   /// The file is written as it is encoded, a few megabytes at a time, so the whole file is never
   /// held in memory.
+  /// - Parameter history: The store's kept history, which the file carries to the next run;
+  ///   without it the file keeps none.
   @discardableResult
-  public func save(_ version: StoreVersion, lineage: SnapshotLineage = SnapshotLineage()) throws
-    -> Int
-  {
+  public func save(
+    _ version: StoreVersion, lineage: SnapshotLineage = SnapshotLineage(),
+    history: KeptHistory? = nil
+  ) throws -> Int {
     var size = 0
     try replace { write in
       let file = try SnapshotWriter.write(
-        version, lineage: lineage, lengthLimit: Int(UInt32.max), draining: true, to: write)
+        version, lineage: lineage, history: history, lengthLimit: Int(UInt32.max),
+        draining: true, to: write)
       if let oversized = file.oversized {
         throw SnapshotError(
           .valueTooLarge, path: path, section: "write",
@@ -83,7 +99,7 @@ public struct SnapshotFile: Sendable {
     return size
   }
 
-  /// Replaces the file with `bytes`, atomically and durably, as ``save(_:lineage:)`` does.
+  /// Replaces the file with `bytes`, atomically and durably, as ``save(_:lineage:history:)`` does.
   ///
   /// - Throws: ``SnapshotError`` naming the failed step.
   public func replace(with bytes: [UInt8]) throws {

@@ -33,6 +33,15 @@ public enum SnapshotReader {
   static func decode(
     _ bytes: UnsafeRawBufferPointer, path: String, memoryBudget budget: Int? = nil
   ) throws -> (version: StoreVersion, lineage: SnapshotLineage) {
+    let file = try decodeWithHistory(bytes, path: path, memoryBudget: budget)
+    return (file.version, file.lineage)
+  }
+
+  /// Decodes `bytes` with the lineage and the kept history the file carries; a file older than
+  /// format 5 keeps no history (every version up to its own counts as dropped).
+  static func decodeWithHistory(
+    _ bytes: UnsafeRawBufferPointer, path: String, memoryBudget budget: Int? = nil
+  ) throws -> (version: StoreVersion, lineage: SnapshotLineage, history: KeptHistory) {
     let budget = budget ?? memoryBudget(fileSize: bytes.count)
     var committed = 0
     var header = ByteReader(bytes, fileOffset: 0, path: path, section: "header")
@@ -139,6 +148,12 @@ public enum SnapshotReader {
       lineage.previous = try block.read(UInt64.self)
       try block.expectEnd()
     }
+    var history = KeptHistory(droppedThrough: number)
+    if version >= SnapshotFormat.historyVersion {
+      var block = try blocks.next(expecting: .history, section: "history")
+      history = try KeptHistory.decode(from: &block, number: number)
+      try block.expectEnd()
+    }
     let footerOffset = blocks.position
     var footer = try blocks.next(expecting: .footer, section: "footer")
     let count = try footer.readCount(minimumSize: 8)
@@ -150,7 +165,7 @@ public enum SnapshotReader {
     guard try trailer.read(UInt64.self) == UInt64(footerOffset),
       try trailer.readBytes(8).elementsEqual(SnapshotFormat.endMagic), trailer.isAtEnd
     else { throw trailer.error("the trailer does not close the file") }
-    return (StoreVersion(number: number, catalog: catalog, tables: tables), lineage)
+    return (StoreVersion(number: number, catalog: catalog, tables: tables), lineage, history)
   }
 
   /// Every relationship key must name a row of a table of the file whose entity is the

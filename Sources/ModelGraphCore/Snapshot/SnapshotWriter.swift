@@ -48,12 +48,12 @@ public enum SnapshotWriter {
   }
 
   static func write(
-    _ version: StoreVersion, lineage: SnapshotLineage, lengthLimit: Int,
-    formatVersion: UInt32 = SnapshotFormat.version
+    _ version: StoreVersion, lineage: SnapshotLineage, history: KeptHistory? = nil,
+    lengthLimit: Int, formatVersion: UInt32 = SnapshotFormat.version
   ) -> ByteWriter {
     write(
-      version, lineage: lineage, lengthLimit: lengthLimit, formatVersion: formatVersion,
-      draining: false, to: { _ in })
+      version, lineage: lineage, history: history, lengthLimit: lengthLimit,
+      formatVersion: formatVersion, draining: false, to: { _ in })
   }
 
   /// The bytes held back before they are handed to a sink.
@@ -64,9 +64,11 @@ public enum SnapshotWriter {
   /// none of them (otherwise `sink` is not called).
   ///
   /// The writing goes on after a value too long for the format (``ByteWriter/oversized``);
-  /// the caller must then discard what the sink received.
+  /// the caller must then discard what the sink received. Without `history`, the file's
+  /// history block keeps nothing and says every version up to `version`'s is dropped.
   static func write(
-    _ version: StoreVersion, lineage: SnapshotLineage, lengthLimit: Int,
+    _ version: StoreVersion, lineage: SnapshotLineage, history: KeptHistory? = nil,
+    lengthLimit: Int,
     formatVersion: UInt32 = SnapshotFormat.version, draining: Bool,
     to sink: (UnsafeRawBufferPointer) throws -> Void
   ) rethrows -> ByteWriter {
@@ -132,6 +134,10 @@ public enum SnapshotWriter {
         $0.append(lineage.generation)
         $0.append(lineage.previous)
       }
+    }
+    if formatVersion >= SnapshotFormat.historyVersion {
+      let kept = history ?? KeptHistory(droppedThrough: version.number)
+      block(.history) { kept.encode(into: &$0) }
     }
     let footerOffset = UInt64(file.flushed + file.bytes.count)
     let blockOffsets = offsets

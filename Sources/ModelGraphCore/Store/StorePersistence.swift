@@ -89,13 +89,23 @@ public struct StoreCommit: Sendable {
   public var previous: StoreVersion
   /// The tables the save changed.
   public var tables: [TableRows]
+  /// The change the store's history records for the save; `nil` when it records none.
+  public var change: CommittedChange?
+  /// The newest version the history no longer keeps once it recorded ``change``.
+  public var historyDroppedThrough: UInt64
 
-  /// The save publishing version `number` of `catalog` onto `previous`, writing `tables`.
-  public init(number: UInt64, catalog: SchemaCatalog, previous: StoreVersion, tables: [TableRows]) {
+  /// The save publishing version `number` of `catalog` onto `previous`, writing `tables`,
+  /// which the history records as `change`.
+  public init(
+    number: UInt64, catalog: SchemaCatalog, previous: StoreVersion, tables: [TableRows],
+    change: CommittedChange? = nil, historyDroppedThrough: UInt64 = 0
+  ) {
     self.number = number
     self.catalog = catalog
     self.previous = previous
     self.tables = tables
+    self.change = change
+    self.historyDroppedThrough = historyDroppedThrough
   }
 }
 

@@ -295,10 +295,21 @@ public final class Session {
       }
       let version = StoreVersion(
         number: current.number + 1, catalog: current.catalog, tables: tables)
+      // A subscriber may have arrived (or recording resumed) since the check outside.
+      if committed == nil, store.changeHub.isObserved || store.history.isRecording {
+        committed = committedChange(version: version.number)
+      }
       var ticket: UInt64?
       if let persistence = state.persistence {
+        // A change the retention drops at once (a bulk load's) is not written: a record
+        // without one empties the history through its version, which is the same.
+        let dropped =
+          store.history.isRecording
+          ? committed.map { store.history.droppedThrough(afterRecording: $0) } : nil
+        let recorded = dropped.map { $0 < version.number } == true ? committed : nil
         let commit = StoreCommit(
-          number: version.number, catalog: current.catalog, previous: current, tables: written)
+          number: version.number, catalog: current.catalog, previous: current, tables: written,
+          change: recorded, historyDroppedThrough: dropped ?? version.number)
         switch try persistence.commit(commit) {
         case .behind: return (nil, nil, persistence)
         case .committed(let issued): ticket = issued
@@ -309,10 +320,6 @@ public final class Session {
         state.allocators[item.entity].release(row: item.row, generation: item.generation)
       }
       state.version = version
-      // A subscriber may have arrived (or recording resumed) since the check outside.
-      if committed == nil, store.changeHub.isObserved || store.history.isRecording {
-        committed = committedChange(version: version.number)
-      }
       if let committed {
         store.history.record(committed)
         store.changeHub.deliver(committed)

@@ -30,6 +30,7 @@ final class OpenedStoreFile {
         return (nil, Store())
       }
       let store = recovered.version.map { Store(loading: $0) } ?? Store()
+      store.history.restore(recovered.history)
       let journal =
         readOnly
         ? Journal(readOnlyAt: files.journalPath)

@@ -113,7 +113,11 @@ extension ScriptEngine {
     } catch let error as MigrationError {
       throw ScriptError(error.message, at: location)
     }
-    replaceStoreKeepingSession(Store(loading: migrated.version))
+    // The new store keeps the Codable shapes the file records and the change history.
+    let altered = Store(loading: migrated.version)
+    altered.record(codableShapes: store.catalog.codableShapes)
+    altered.history.restore(store.history.kept())
+    replaceStoreKeepingSession(altered)
     schema.defaults = defaults
     schema.indexes = indexes
     if !alteredClasses.contains(entity.name) { alteredClasses.append(entity.name) }

@@ -10,9 +10,10 @@ extension ScriptEngine {
     return binder
   }
 
-  /// The shape of the Codable type or field path `path` (`Address`, `Address.geo`), inferred
-  /// from every stored value of the type, unsaved ones included; `nil` for a path through a
-  /// field that is not a nested value.
+  /// The shape of the Codable type or field path `path` (`Address`, `Address.geo`): as the
+  /// file's schema records it (a Swift model declared it), else inferred from every stored
+  /// value of the type, unsaved ones included; `nil` for a path through a field that is not a
+  /// nested value.
   func compositeShape(_ path: String) -> CompositeShape? {
     let parts = path.split(separator: ".").map(String.init)
     var shape = rootShape(parts[0])
@@ -29,6 +30,7 @@ extension ScriptEngine {
   /// type; kept until the next save while nothing is unsaved, and for the rest of the
   /// statement otherwise (an `update` of many objects reads it once).
   private func rootShape(_ name: String) -> CompositeShape {
+    if let declared = catalog.codableShapes[name] { return CompositeShape(declared: declared) }
     let version = store.version.number
     if let cached = shapeCache[name], cached.version == version,
       cached.statement == statementNumber || (cached.clean && !session.hasChanges)

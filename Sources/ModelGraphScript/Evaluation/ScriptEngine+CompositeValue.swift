@@ -95,6 +95,11 @@ extension ScriptEngine {
         throw ScriptError("the field '\(field.name)' is given twice", at: field.location)
       }
       guard let known = shape.fields[field.name] else {
+        if shape.declared != nil {
+          throw ScriptError(
+            "\(path) has no field '\(field.name)' (the Swift type declares: \(shape.fieldList))",
+            at: field.location)
+        }
         throw ScriptError(
           "\(path) has no field '\(field.name)' (the \(shape.values) stored values have:"
             + " \(shape.fieldList))", at: field.location)
@@ -102,7 +107,9 @@ extension ScriptEngine {
       if case .literal(.null) = field.value.kind {
         guard shape.isOptional(known) else {
           throw ScriptError(
-            "\(fieldPath) has a value in every stored value; it cannot be nil",
+            shape.declared != nil
+              ? "\(fieldPath) is not optional in the Swift type; it cannot be nil"
+              : "\(fieldPath) has a value in every stored value; it cannot be nil",
             at: field.value.location)
         }
         // Left out, as Swift's JSONEncoder leaves out a nil optional.
@@ -122,7 +129,10 @@ extension ScriptEngine {
     if !missing.isEmpty {
       throw ScriptError(
         "\(path) needs the field\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))"
-          + " (every stored value has \(missing.count == 1 ? "it" : "them"))", at: location)
+          + (shape.declared != nil
+            ? " (the Swift type requires \(missing.count == 1 ? "it" : "them"))"
+            : " (every stored value has \(missing.count == 1 ? "it" : "them"))"),
+        at: location)
     }
     return .object(result)
   }

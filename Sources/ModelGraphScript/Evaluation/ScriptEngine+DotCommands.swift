@@ -141,6 +141,7 @@ private func stride(of type: any ColumnValue.Type) -> Int {
 enum Help {
   static let text = """
     Statements (one per line; ';' also separates; clauses may continue on the next line):
+      codable Name { field: Type[?], nested: {…}[?], list: [Type], … }   (a Codable type's shape)
       entity Name [: Parent] { name: Type[?] [unique] [index] [preserve] [= default]
                                rel: Class? | [Class] [inverse name] [delete cascade|nullify|deny|noAction] [min n] [max n]
                                unique(attribute, attribute, …) }

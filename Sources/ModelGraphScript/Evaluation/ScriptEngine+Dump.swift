@@ -6,20 +6,14 @@ extension ScriptEngine {
   /// to objects inserted before it (one side of each inverse pair), an `update` for each
   /// relationship that points forward, then `save`.
   ///
-  /// - Throws: ``ScriptError`` for a Codable (composite) attribute, or a value no literal holds
-  ///   (`Data` that is not text, a non-finite `Double`).
+  /// Codable attributes are declared with `codable` statements from the shapes the schema
+  /// records, and their values written as `{field: value, …}` literals.
+  /// - Throws: ``ScriptError`` for a Codable type whose shape the schema does not record, or a
+  ///   value no literal holds (`Data` that is not text, a non-finite `Double`).
   func dump(at location: SourceLocation) throws -> String {
     let catalog = catalog
-    for entity in catalog.entities {
-      for attribute in entity.description.attributes {
-        if case .composite(let name) = attribute.valueType {
-          throw ScriptError(
-            ".dump cannot write \(entity.name).\(attribute.name): the runner cannot declare a"
-              + " Codable (\(name)) attribute, only fill one a Swift type declared", at: location)
-        }
-      }
-    }
     var text = "-- modelgraph .dump: run it on an empty store to rebuild this one\n"
+    text += try codableDeclarations(at: location)
     text += try SchemaPrinter(schema: schema, catalog: catalog).text(only: nil, at: location)
     guard !catalog.entities.isEmpty else { return text }
     var objects: [ObjectKey] = []
@@ -36,7 +30,10 @@ extension ScriptEngine {
       var fields: [String] = []
       for attribute in entity.attributes {
         let value = evaluator.attribute(attribute.name, of: key)
-        guard let literal = ScriptLiteral.text(value) else {
+        let isComposite = if case .composite = attribute.valueType { true } else { false }
+        guard
+          let literal = isComposite ? Self.compositeLiteral(value) : ScriptLiteral.text(value)
+        else {
           throw ScriptError(
             ".dump cannot write \(identifier(key)).\(attribute.name) (\(attribute.valueType))"
               + " as a script value", at: location)

@@ -83,7 +83,7 @@ extension ScriptEngine {
         let target = StoreFiles(path: path)
         let token = try target.io.lock(path + ".lock")
         defer { target.io.unlock(token) }
-        try target.overwrite(with: store.version)
+        try target.overwrite(with: store.version, history: store.history.kept())
       }
     } catch let error as SnapshotError {
       throw ScriptError("cannot write \(path): \(error)", at: location)

@@ -129,6 +129,7 @@ public final class ScriptEngine {
     try schema.flush(into: store)
     switch statement.kind {
     case .entity: break
+    case .codable(let name, let shape): try declareCodable(name, shape, at: statement.location)
     case .insert(let insert): try self.insert(insert)
     case .update(let update): try self.update(update, at: statement.location)
     case .delete(let delete): try self.delete(delete, at: statement.location)

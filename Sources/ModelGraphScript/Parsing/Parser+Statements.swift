@@ -34,6 +34,13 @@ extension Parser {
     case "alter":
       position += 1
       kind = .alter(try parseAlter())
+    case "codable":
+      position += 1
+      let (name, _) = try expectIdentifier("a type name after 'codable'")
+      guard current.isSymbol("{") else {
+        throw ScriptError("expected '{' to start the fields of \(name)", at: current.location)
+      }
+      kind = .codable(name, try parseCodableShape())
     case "let":
       position += 1
       let name: String

@@ -44,6 +44,11 @@ extension Binder {
           + " from the stored JSON)", at: location)
     }
     guard let field = shape.fields[name] else {
+      if shape.declared != nil {
+        throw ScriptError(
+          prefix + "the Swift type declares no such field (its fields: \(shape.fieldList))",
+          at: location)
+      }
       let known = shape.fields.isEmpty ? "none has fields" : "their fields: \(shape.fieldList)"
       throw ScriptError(
         prefix + "none of the \(shape.values) stored \(typeName) values has it (\(known))",

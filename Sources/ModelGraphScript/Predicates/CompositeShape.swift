@@ -1,8 +1,9 @@
 import ModelGraphCore
 
-/// The fields of a Codable type as the runner infers them from every stored value of it: the
-/// file's schema records only the type's name, and a value's JSON (as Swift's `JSONEncoder`
-/// writes it) names its fields but not their Swift types. So numbers are `Number` (an `Int`
+/// The fields of a Codable type: as the file's schema records them (``init(declared:)``), or,
+/// for a file that records only the type's name (older than format 5), as the runner infers
+/// them from every stored value of it: a value's JSON (as Swift's `JSONEncoder` writes it) names
+/// its fields but not their Swift types. So numbers are `Number` (an `Int`
 /// and a whole `Double` encode alike), a field missing or `null` in some values is optional,
 /// and a field whose values disagree in kind is reported as mixed.
 struct CompositeShape: Equatable {
@@ -66,6 +67,26 @@ struct CompositeShape: Equatable {
     for (name, member) in members { fields[name, default: Field()].add(member) }
   }
 
+  /// The shape the schema records, when it does.
+  var declared: CodableShape?
+
+  /// The shape a Swift model declared: one value with every required field.
+  init(declared shape: CodableShape) {
+    declared = shape
+    values = 1
+    guard case .object(let members) = shape else {
+      nonObjects = 1
+      return
+    }
+    for member in members {
+      fields[member.name] = Field(
+        present: member.isOptional ? 0 : 1, nulls: 0, kind: Kind(declared: member.shape))
+    }
+  }
+
+  /// No values read yet.
+  init() {}
+
   /// Whether a value may leave `field` out or `null`: some value read did.
   func isOptional(_ field: Field) -> Bool { field.present < values }
 
@@ -74,6 +95,7 @@ struct CompositeShape: Equatable {
 
   /// The shape as `{name: Kind, other: Kind?}`.
   var description: String {
+    if let declared { return declared.description }
     let members = fields.keys.sorted().map { name -> String in
       let field = fields[name]!
       let kind = ([field.kind?.name ?? "nil"] + field.conflicts).joined(separator: "|")
@@ -84,6 +106,20 @@ struct CompositeShape: Equatable {
 }
 
 extension CompositeShape.Kind {
+  /// The kind of JSON a declared field's values encode to (Swift's `JSONEncoder`: dates as
+  /// numbers, data, URLs and UUIDs as strings); `nil` when the declaration does not show it.
+  init?(declared shape: CodableShape) {
+    switch shape {
+    case .value(.bool): self = .bool
+    case .value(.int), .value(.uint): self = .number(whole: true)
+    case .value(.double), .value(.decimal), .value(.date): self = .number(whole: false)
+    case .value: self = .string
+    case .object: self = .object(CompositeShape(declared: shape))
+    case .array(let element): self = .array(Self(declared: element))
+    case .unknown: return nil
+    }
+  }
+
   /// The kind of a JSON value, or `nil` for `null`.
   init?(_ value: ImportValue) {
     switch value {

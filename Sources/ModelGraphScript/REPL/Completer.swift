@@ -47,7 +47,8 @@ struct Completer {
   private static let fileCommands: Set<String> = ["read", "import", "output", "once", "open"]
 
   static let statements = [
-    "alter", "avg", "begin", "commit", "count", "delete", "entity", "fetch", "insert", "let",
+    "alter", "avg", "begin", "codable", "commit", "count", "delete", "entity", "fetch", "insert",
+    "let",
     "load", "max", "min", "open", "rollback", "save", "snapshot", "sum", "update",
   ]
   static let dotCommands = [

@@ -39,7 +39,10 @@ struct SchemaPrinter {
       if indexed.contains(attribute.name) { line += " index" }
       if attribute.preservesValueOnDeletion { line += " preserve" }
       if let value = defaults[attribute.name] { line += " = \(literal(value))" }
-      if case .composite(let type) = attribute.valueType, let shape = shape?(type) {
+      if case .composite(let type) = attribute.valueType, let declared = catalog.codableShapes[type]
+      {
+        line += "  -- Codable \(declared)"
+      } else if case .composite(let type) = attribute.valueType, let shape = shape?(type) {
         line +=
           shape.values == 0
           ? "  -- Codable; no stored value shows its fields"

@@ -102,7 +102,15 @@ struct ScriptSchema {
         name: declaration.name, parent: declaration.parent,
         uniqueConstraints: declaration.uniqueConstraints.map(\.names))
       for member in declaration.members {
-        if let valueType = Self.valueType(member.typeName) {
+        let codable = catalog.codableShapes[member.typeName].map { _ in
+          ValueType.composite(member.typeName)
+        }
+        if codable != nil, member.isArray {
+          throw ScriptError(
+            "a list of a Codable type is not an attribute type; declare a Codable type that"
+              + " holds the list", at: member.typeLocation)
+        }
+        if let valueType = Self.valueType(member.typeName) ?? codable {
           let type = member.isArray ? ValueType.array(valueType) : valueType
           try checkAttributeOptions(member, type)
           var attribute = AttributeDescription(
@@ -128,7 +136,8 @@ struct ScriptSchema {
           else {
             throw ScriptError(
               "unknown type '\(member.typeName)': not a value type (Bool, Int, UInt, Double,"
-                + " String, Date, UUID, URL, Data, Decimal) nor a class", at: member.typeLocation)
+                + " String, Date, UUID, URL, Data, Decimal), a class, nor a Codable type declared"
+                + " with 'codable'", at: member.typeLocation)
           }
           try checkRelationshipOptions(member)
           description.relationships.append(

@@ -6,6 +6,9 @@ public struct Statement: Sendable {
   public enum Kind: Sendable {
     /// `entity Name [: Parent] { members }`.
     case entity(EntityDeclaration)
+    /// `codable Name {field: Type, other: Type?, …}`: the shape of a Codable type that
+    /// attributes declared `name: Name` store.
+    case codable(String, CodableShape)
     /// `[let $name =] insert Entity { name: value, … }`.
     case insert(InsertStatement)
     /// `update Entity set name = value, … [where condition]`.

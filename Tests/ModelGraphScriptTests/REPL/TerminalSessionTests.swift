@@ -27,7 +27,10 @@ struct TerminalSessionTests {
     #expect(first.waitForLine(prompt))
     // Tab with several candidates lists them under the line and keeps the line.
     first.type("co\t")
-    #expect(first.wait { $0.text.contains("commit  count") && $0.currentLine == "modelgraph> co" })
+    #expect(
+      first.wait {
+        $0.text.contains("codable  commit   count") && $0.currentLine == "modelgraph> co"
+      })
     first.type("\u{15}")
     #expect(first.waitForLine(prompt))
     // Tab completes the statement, the class and an attribute after `where`.

@@ -1,0 +1,19 @@
+extension Store {
+  /// Records the shapes of Codable types that composite attributes store, by type name, in
+  /// the catalog (a Swift container does this for its model classes); the file's schema
+  /// carries them from the next save or checkpoint on.
+  ///
+  /// A shape already recorded for a name is replaced when it differs (the type changed).
+  public func record(codableShapes shapes: [String: CodableShape]) {
+    guard !shapes.isEmpty else { return }
+    state.withLock { state in
+      var catalog = state.version.catalog
+      for (name, shape) in shapes where catalog.codableShapes[name] != shape {
+        catalog.codableShapes[name] = shape
+      }
+      guard catalog.codableShapes != state.version.catalog.codableShapes else { return }
+      state.version = StoreVersion(
+        number: state.version.number, catalog: catalog, tables: state.version.tables)
+    }
+  }
+}
