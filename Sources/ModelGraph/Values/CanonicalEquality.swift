@@ -13,7 +13,8 @@ import Foundation
 /// - nested optionals: `.some(nil)` and `nil` both encode as `null`;
 /// - sets and dictionaries with other keys: their elements are written in iteration order;
 /// - structs, enums and classes: their `==` may be custom (a case-insensitive name, a field
-///   left out), which no run-time check can rule out.
+///   left out), which no run-time check can rule out; a struct or enum declared
+///   ``MemberwiseEquatable`` is accepted when its stored properties are.
 enum CanonicalEquality {
   private struct Answer: Sendable {
     let isProvable: Bool
@@ -46,7 +47,28 @@ enum CanonicalEquality {
       return (dictionary.keyType == String.self || dictionary.keyType == Int.self)
         && isProvable(dictionary.valueType)
     }
+    if let memberwise = type as? any MemberwiseEquatable.Type {
+      return fieldsAreProvable(memberwise)
+    }
     return false
+  }
+
+  /// Whether every stored property of a value of `type` built from zeros is of a type this
+  /// accepts (for an enum, the associated values of the case that value has).
+  private static func fieldsAreProvable<Value: MemberwiseEquatable>(_: Value.Type) -> Bool {
+    guard !(Value.self is AnyClass), let probe = try? Value(from: ZeroDecoder()) else {
+      return false
+    }
+    let mirror = Mirror(reflecting: probe)
+    guard mirror.displayStyle == .struct || mirror.displayStyle == .enum else { return false }
+    return mirror.children.allSatisfy { child in
+      // An enum case's payload shows as one child, a tuple when it has several values.
+      let payload = Mirror(reflecting: child.value)
+      if mirror.displayStyle == .enum && payload.displayStyle == .tuple {
+        return payload.children.allSatisfy { isProvable(Swift.type(of: $0.value)) }
+      }
+      return isProvable(Swift.type(of: child.value))
+    }
   }
 
   private static let scalars: Set<ObjectIdentifier> = Set(

@@ -118,3 +118,39 @@ struct CEGenerator {
         x: Int.random(in: 0...1, using: &random), y: Int.random(in: 0...1, using: &random)))
   }
 }
+
+/// A struct declared to have the memberwise `==`, of fields the engine can compare.
+struct CEAddress: Codable, Equatable, MemberwiseEquatable {
+  var street: String
+  var zip: Int
+  var tags: [String: Bool]
+  var unit: String?
+}
+
+/// Declared memberwise, but holding a `Double`: still compared by Foundation.
+struct CEMeasured: Codable, Equatable, MemberwiseEquatable {
+  var label: String
+  var value: Double
+}
+
+/// An enum declared memberwise, with associated values.
+enum CEContact: Codable, Equatable, MemberwiseEquatable {
+  case none
+  case email(String)
+  case phone(country: Int, number: String)
+}
+
+final class CEPerson: PersistentModel {
+  @Attribute var index: Int
+  @Attribute var address: CEAddress
+  @Attribute var measured: CEMeasured
+  @Attribute var contact: CEContact?
+
+  convenience init(index: Int, address: CEAddress, measured: CEMeasured, contact: CEContact?) {
+    self.init()
+    self.index = index
+    self.address = address
+    self.measured = measured
+    self.contact = contact
+  }
+}

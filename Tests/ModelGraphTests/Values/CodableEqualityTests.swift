@@ -150,4 +150,50 @@ struct CodableEqualityTests {
     #expect(stored[2].readings["t"]?.isNaN == true)
     #expect(stored[1].readings["t"]?.sign == .minus)
   }
+
+  @Test("structs and enums declared MemberwiseEquatable compare in the engine, as Swift's ==")
+  func memberwiseTypes() throws {
+    let context = try makeInMemoryContext(CEPerson.self)
+    var random = SplitMix64(seed: 11)
+    let streets = ["Rua Augusta", "Rua Augusta", "e\u{301}cole", "\u{E9}cole"]
+    func address() -> CEAddress {
+      CEAddress(
+        street: streets.randomElement(using: &random)!, zip: Int.random(in: 1...2, using: &random),
+        tags: Bool.random(using: &random) ? [:] : ["lift": Bool.random(using: &random)],
+        unit: Bool.random(using: &random) ? nil : "2B")
+    }
+    func contact() -> CEContact? {
+      switch Int.random(in: 0..<4, using: &random) {
+      case 0: nil
+      case 1: CEContact.none
+      case 2: .email(["a@b", "c@d"].randomElement(using: &random)!)
+      default: .phone(country: Int.random(in: 1...2, using: &random), number: "1")
+      }
+    }
+    for index in 0..<120 {
+      let measured = CEMeasured(label: "m", value: [0.0, -0.0, 1].randomElement(using: &random)!)
+      context.insert(
+        CEPerson(index: index, address: address(), measured: measured, contact: contact()))
+    }
+    try context.save()
+    let all = try context.fetch(FetchDescriptor<CEPerson>(sortBy: [SortDescriptor(\.index)]))
+    for _ in 0..<20 {
+      let wantedAddress = address()
+      let wantedContact = contact()
+      let wantedMeasured = CEMeasured(label: "m", value: 0.0)
+      let byAddress = #Predicate<CEPerson> { $0.address == wantedAddress }
+      let byContact = #Predicate<CEPerson> { $0.contact == wantedContact }
+      let byMeasured = #Predicate<CEPerson> { $0.measured == wantedMeasured }
+      for (predicate, swift, engine) in [
+        (byAddress, { (person: CEPerson) in person.address == wantedAddress }, true),
+        (byContact, { (person: CEPerson) in person.contact == wantedContact }, true),
+        (byMeasured, { (person: CEPerson) in person.measured == wantedMeasured }, false),
+      ] {
+        let descriptor = FetchDescriptor(predicate: predicate, sortBy: [SortDescriptor(\.index)])
+        #expect(try context.fetch(descriptor).map(\.index) == all.filter(swift).map(\.index))
+        let plan = try context.explain(descriptor)
+        #expect(plan.contains("fallback") != engine, "\(plan)")
+      }
+    }
+  }
 }
