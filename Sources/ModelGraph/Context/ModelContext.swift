@@ -42,7 +42,8 @@ public final class ModelContext {
     session.recordsChanges = true
   }
 
-  /// Whether anything was inserted, changed or deleted since the last save or rollback.
+  /// Whether anything was inserted, changed or deleted since the last save or rollback
+  /// (including an insert refused because the object's class cannot be registered).
   public var hasChanges: Bool { session.hasChanges || !refusedInserts.isEmpty }
 
   /// The objects inserted and not yet saved, in insertion order.
