@@ -3,6 +3,12 @@ extension ModelContext {
   ///
   /// Inserting an object that the context already manages does nothing. The object's values
   /// move into the context's tables; it is saved by the next ``save()``.
+  ///
+  /// An object of a class the container was not given registers its class here. When that
+  /// class cannot be stored (a stored property without a wrapper, say), the object stays
+  /// outside the context and the next ``save()``, or a fetch whose results would include it,
+  /// throws ``ModelError/Code/schema`` naming the class and property, until the object is
+  /// deleted or the context rolled back.
   /// - Precondition: The object belongs to no other context and was not deleted.
   /// - Complexity: O(attributes + relationships).
   public func insert<T: PersistentModel>(_ model: T) {

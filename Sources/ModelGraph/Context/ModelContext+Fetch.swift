@@ -75,7 +75,8 @@ extension ModelContext {
   ///   …
   /// order: $0.startDate ascending, by merging 3 index walks, stopping after 10
   /// ```
-  /// - Throws: ``SchemaError`` when `T` is invalid.
+  /// - Throws: ``SchemaError`` when `T` is invalid; ``ModelError`` as ``fetch(_:)`` does when
+  ///   an object of `T` was refused at insert.
   /// - Complexity: The planning of ``fetch(_:)``: O(tables of the class hierarchy × indexes
   ///   considered × log n) for the row estimates; no row is fetched.
   public func explain<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> String {
