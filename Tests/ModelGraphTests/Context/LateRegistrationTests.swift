@@ -38,7 +38,7 @@ class LRClub: PersistentModel {
   }
 }
 
-private func makeClubContext() throws -> ModelContext {
+func makeClubContext() throws -> ModelContext {
   ModelContext(try makeInMemoryContainer(LRMember.self, LRClub.self))
 }
 
@@ -227,4 +227,29 @@ struct LateRegistrationTests {
 class LRUnlistedHolder: PersistentModel {
   @Relationship var club: LRClub?
   var scratch = 0
+}
+
+/// A class the container was not given whose relationship points at a class that cannot be
+/// stored.
+class LRBadPointer: PersistentModel {
+  @Attribute var name: String = ""
+  @Relationship var target: LRUnlistedRoot?
+}
+
+@Suite("A late class whose relationship's destination cannot be stored")
+struct LateRegistrationDestinationTests {
+  @Test("every insert of it is refused, and saves and fetches of other classes go on")
+  func destinationCannotBeStored() throws {
+    let context = try makeClubContext()
+    context.insert(LRBadPointer())
+    #expect(throws: ModelError.self) { try context.save() }
+    context.rollback()
+    context.insert(LRBadPointer())
+    let error = try #require(throws: ModelError.self) { try context.save() }
+    #expect(error.schemaError?.entity == "LRUnlistedRoot")
+    context.rollback()
+    context.insert(LRMember(name: "Still fine"))
+    try context.save()
+    #expect(try context.fetch(FetchDescriptor<LRMember>()).map(\.name) == ["Still fine"])
+  }
 }
