@@ -50,6 +50,11 @@ let package = Package(
       name: "observation-probe",
       dependencies: [.product(name: "ModelGraph", package: "ModelGraph")],
       swiftSettings: swiftSettings),
+    // `==` on a Codable attribute: the engine's byte comparison against Foundation's.
+    .executableTarget(
+      name: "codable-equality-probe",
+      dependencies: [.product(name: "ModelGraph", package: "ModelGraph")],
+      swiftSettings: swiftSettings),
     .executableTarget(
       name: "journal-probe",
       dependencies: [.product(name: "ModelGraphCore", package: "ModelGraph")],

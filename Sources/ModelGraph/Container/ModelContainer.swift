@@ -261,6 +261,7 @@ public final class ModelContainer: Sendable {
       lineage.append(current)
       next = info.parentClass
     }
+    try checkDestinations(of: lineage)
     let catalog = try store.register(descriptions)
     store.record(codableShapes: Self.codableShapes(of: lineage))
     let index = classes.withLock { table in
@@ -277,6 +278,28 @@ public final class ModelContainer: Sendable {
       }
     }
     return index
+  }
+
+  /// Throws the schema error of the first class not yet registered that `lineage` reaches
+  /// through relationships and cannot be described, before anything is registered: a class
+  /// whose relationship's destination cannot be stored is refused every time, not only the
+  /// first.
+  private func checkDestinations(of lineage: [ModelObject.Type]) throws {
+    var seen = Set(lineage.map(ObjectIdentifier.init))
+    var pending = lineage
+    while let next = pending.popLast() {
+      for field in ModelClassInfo.info(for: next).relationshipWrappers {
+        var destination: ModelObject.Type? = field.type.destinationType
+        while let current = destination, seen.insert(ObjectIdentifier(current)).inserted,
+          classes.withLock({ $0.entityByClass[ObjectIdentifier(current)] }) == nil
+        {
+          let info = ModelClassInfo.info(for: current)
+          _ = try info.persistedDescription()
+          pending.append(current)
+          destination = info.parentClass
+        }
+      }
+    }
   }
 
   /// The model class of entity `index`; for an entity known only from a loaded file, the

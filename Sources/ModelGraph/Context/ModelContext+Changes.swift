@@ -3,15 +3,22 @@ extension ModelContext {
   ///
   /// Inserting an object that the context already manages does nothing. The object's values
   /// move into the context's tables; it is saved by the next ``save()``.
+  ///
+  /// An object of a class the container was not given registers its class here. When that
+  /// class cannot be stored (a stored property without a wrapper, say), the object stays
+  /// outside the context and the next ``save()``, or a fetch whose results would include it,
+  /// throws ``ModelError/Code/schema`` naming the class and property, until the object is
+  /// deleted or the context rolled back.
   /// - Precondition: The object belongs to no other context and was not deleted.
   /// - Complexity: O(attributes + relationships).
   public func insert<T: PersistentModel>(_ model: T) {
     _ = adopt(model)
   }
 
-  /// Makes `model` managed by this context if it is new, and returns its key.
+  /// Makes `model` managed by this context if it is new, and returns its key; `nil` when its
+  /// class cannot be registered, which is recorded for the next ``save()`` to throw.
   @discardableResult
-  func adopt(_ model: ModelObject) -> ObjectKey {
+  func adopt(_ model: ModelObject) -> ObjectKey? {
     if let context = model._context {
       require(context === self, "\(type(of: model)) object belongs to another ModelContext")
       model.checkNotDeleted()
@@ -21,10 +28,11 @@ extension ModelContext {
     let entity: Int
     do {
       entity = try entityIndex(for: type(of: model))
-    } catch let error as SchemaError {
-      fatalError("\(type(of: model)) cannot be inserted: \(error)")
     } catch {
-      fatalError("\(type(of: model)) cannot be inserted: \(error)")
+      // `insert` cannot throw (SwiftData's spelling): the object stays outside the context and
+      // the next save, or a fetch whose results would include it, throws.
+      refuseInsert(of: model, because: error)
+      return nil
     }
     let key = session.insert(entity: entity)
     let table = session.table(entity)
@@ -88,11 +96,15 @@ extension ModelContext {
   /// Deletes an object; the deletion is published by the next ``save()``.
   ///
   /// Deleting an object that was inserted and never saved simply discards it. Deleting an
-  /// object of no context does nothing. After deletion, using the object's properties stops
-  /// with a message.
+  /// object of no context does nothing, except withdraw an insert this context refused (an
+  /// object of a class it could not register). After deletion, using the object's properties
+  /// stops with a message.
   /// - Complexity: O(1).
   public func delete<T: PersistentModel>(_ model: T) {
-    guard let context = model._context else { return }
+    guard let context = model._context else {
+      withdrawRefusedInsert(of: model)
+      return
+    }
     require(context === self, "\(type(of: model)) object belongs to another ModelContext")
     guard model._status == .inserted || model._status == .registered else { return }
     session.deleteApplyingRules(model._key)

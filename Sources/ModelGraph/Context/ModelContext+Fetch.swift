@@ -5,8 +5,9 @@ extension ModelContext {
   /// tables pruned by type tests, an index or a columnar scan per table, a merge of ordered
   /// indexes or a top-k selection for sorts with a limit. Only the objects returned are
   /// materialized, plus the candidates of a predicate part the engine could not translate.
-  /// - Throws: ``ModelError`` when a predicate part evaluated by Foundation throws,
-  ///   ``SchemaError`` when `T` is invalid.
+  /// - Throws: ``ModelError`` when a predicate part evaluated by Foundation throws, or (code
+  ///   ``ModelError/Code/schema``) when an object of `T` was inserted whose class cannot be
+  ///   registered; ``SchemaError`` when `T` is invalid.
   /// - Complexity: O(n) for n rows of the tables scanned, or O(m) for m rows an index yields;
   ///   plus O(m log k) to keep the best k = offset + limit, O(m log m) to sort without a
   ///   limit, O(k) when an ordered index gives the sort.
@@ -33,6 +34,7 @@ extension ModelContext {
     if descriptor.predicate == nil && descriptor.includePendingChanges {
       // Every object of the classes: the tables' live counts, without planning.
       try checkWindow(descriptor)
+      try checkRefusedInserts(of: T.self)
       refreshIfClean()
       let entity = try entityIndex(for: T.self)
       let entities =
@@ -73,7 +75,8 @@ extension ModelContext {
   ///   …
   /// order: $0.startDate ascending, by merging 3 index walks, stopping after 10
   /// ```
-  /// - Throws: ``SchemaError`` when `T` is invalid.
+  /// - Throws: ``SchemaError`` when `T` is invalid; ``ModelError`` as ``fetch(_:)`` does when
+  ///   an object of `T` was refused at insert.
   /// - Complexity: The planning of ``fetch(_:)``: O(tables of the class hierarchy × indexes
   ///   considered × log n) for the row estimates; no row is fetched.
   public func explain<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> String {

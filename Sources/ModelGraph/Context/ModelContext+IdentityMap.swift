@@ -132,12 +132,15 @@ extension ModelContext {
   /// A context without unsaved changes first takes in what other contexts saved, as a fetch
   /// does, so an identifier passed from another context or actor resolves once it is saved.
   /// - Returns: `nil` when no live object has this identifier (deleted, not saved yet, or of
-  ///   another store).
+  ///   another store), or when no Swift model class maps to its class (one the runner or
+  ///   another app declared).
   /// - Complexity: O(1); the first call after other contexts saved also does the fetch's
   ///   refresh, O(registered objects).
   public func model(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
     refreshIfClean()
-    guard let key = key(for: identifier), session.contains(key) else { return nil }
+    guard let key = key(for: identifier), session.contains(key),
+      registeredObject(for: key) != nil || modelClassIfAny(forEntity: Int(key.entity)) != nil
+    else { return nil }
     return object(for: key).asModel
   }
 

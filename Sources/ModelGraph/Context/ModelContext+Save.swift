@@ -17,12 +17,14 @@ extension ModelContext {
   ///   marked `.preserveValueOnDeletion` (SwiftData's `save()` returns nothing; the result is
   ///   discardable).
   /// - Throws: ``ModelError`` with code ``ModelError/Code/validationFailed`` or
-  ///   ``ModelError/Code/conflict``.
+  ///   ``ModelError/Code/conflict``; with ``ModelError/Code/schema`` when an object of a class
+  ///   that cannot be registered was inserted (until it is deleted or rolled back).
   /// - Complexity: O(changes), plus O(chunks of a hierarchy's tables) for each unique attribute
   ///   or compound unique constraint written (checked through the hash index of each of its
   ///   attributes).
   @discardableResult
   public func save() throws -> [DeletionRecord] {
+    try checkRefusedInserts()
     postWillSave()
     var records: [DeletionRecord]
     let resolver = conflictResolver()
@@ -109,6 +111,7 @@ extension ModelContext {
     changedObjects = []
     deletedObjects = []
     deletedKeysWithoutHandles = []
+    refusedInserts = []
     refreshIfClean()
   }
 }

@@ -15,6 +15,9 @@ public final class ModelContext {
   @exclusivity(unchecked) var deletedObjects: [ModelObject] = []
   /// Saved objects deleted (by a cascade) before any handle stood for them.
   var deletedKeysWithoutHandles: [ObjectKey] = []
+  /// Objects whose insert was refused because their class cannot be registered; the next
+  /// save throws while any is left.
+  var refusedInserts: [RefusedInsert] = []
   /// The related objects the last prefetching fetch resolved, kept alive until the next one.
   var prefetchedObjects: [ModelObject] = []
   /// What a save does when a new object duplicates a saved object's unique attribute.
@@ -39,8 +42,9 @@ public final class ModelContext {
     session.recordsChanges = true
   }
 
-  /// Whether anything was inserted, changed or deleted since the last save or rollback.
-  public var hasChanges: Bool { session.hasChanges }
+  /// Whether anything was inserted, changed or deleted since the last save or rollback
+  /// (including an insert refused because the object's class cannot be registered).
+  public var hasChanges: Bool { session.hasChanges || !refusedInserts.isEmpty }
 
   /// The objects inserted and not yet saved, in insertion order.
   public var insertedModelsArray: [any PersistentModel] {

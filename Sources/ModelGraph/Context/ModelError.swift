@@ -7,7 +7,8 @@ public struct ModelError: Error, Sendable, CustomStringConvertible {
     case validationFailed
     /// A predicate threw while it was evaluated.
     case predicateFailed
-    /// A model class could not be registered.
+    /// A model class could not be registered: an object of a class the container was not
+    /// given, and that cannot be stored, was inserted. ``schemaError`` says why.
     case schema
     /// A fetch descriptor asks for something no fetch can do (a negative limit or offset).
     case invalidDescriptor
@@ -45,15 +46,20 @@ public struct ModelError: Error, Sendable, CustomStringConvertible {
   public var violations: [Violation]
   /// Every conflict with other contexts' saves that refused a save.
   public var conflicts: [ModelConflict]
+  /// The schema problem behind an error of code ``Code/schema``: the first class that could
+  /// not be registered.
+  public var schemaError: SchemaError?
 
   /// Makes an error.
   public init(
-    _ code: Code, message: String, violations: [Violation] = [], conflicts: [ModelConflict] = []
+    _ code: Code, message: String, violations: [Violation] = [], conflicts: [ModelConflict] = [],
+    schemaError: SchemaError? = nil
   ) {
     self.code = code
     self.message = message
     self.violations = violations
     self.conflicts = conflicts
+    self.schemaError = schemaError
   }
 
   /// The message, then one line per violation or conflict.

@@ -19,6 +19,7 @@ extension ModelContext {
   /// - Throws: ``SchemaError`` when `T` (or a class named in a type test) cannot be registered.
   func prepareFetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> PreparedFetch {
     try checkWindow(descriptor)
+    if descriptor.includePendingChanges { try checkRefusedInserts(of: T.self) }
     refreshIfClean()
     let entity = try entityIndex(for: T.self)
     var named: [Int] = []

@@ -27,7 +27,10 @@ extension ModelObject {
       _pending!.relationships[slot] = models
       return
     }
-    let keys = models.map { context.adopt($0) }
+    let keys = models.compactMap { context.adopt($0) }
+    // An object whose class cannot be stored was refused (the next save throws); the
+    // relationship keeps its value rather than point at part of what was assigned.
+    guard keys.count == models.count else { return }
     context.setRelationship(of: _key, slot: slot, to: keys)
   }
 

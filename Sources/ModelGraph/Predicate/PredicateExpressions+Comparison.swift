@@ -3,6 +3,9 @@ import Foundation
 extension PredicateExpressions.Equal: QueryTranslatable
 where LHS: QueryTranslatable, RHS: QueryTranslatable {
   func translate(_ translator: PredicateTranslator) throws -> QueryExpression {
+    if CanonicalEquality.isStoredAsJSON(LHS.Output.self) {
+      return try translator.codableComparison(lhs, .equal, rhs, type: LHS.Output.self)
+    }
     guard PredicateValueTypes.isEquatable(LHS.Output.self) else {
       throw Untranslatable("== on \(LHS.Output.self)")
     }
@@ -13,6 +16,9 @@ where LHS: QueryTranslatable, RHS: QueryTranslatable {
 extension PredicateExpressions.NotEqual: QueryTranslatable
 where LHS: QueryTranslatable, RHS: QueryTranslatable {
   func translate(_ translator: PredicateTranslator) throws -> QueryExpression {
+    if CanonicalEquality.isStoredAsJSON(LHS.Output.self) {
+      return try translator.codableComparison(lhs, .notEqual, rhs, type: LHS.Output.self)
+    }
     guard PredicateValueTypes.isEquatable(LHS.Output.self) else {
       throw Untranslatable("!= on \(LHS.Output.self)")
     }

@@ -3,6 +3,9 @@ import Foundation
 extension PredicateExpressions.SequenceContains: QueryTranslatable
 where LHS: QueryTranslatable, RHS: QueryTranslatable {
   func translate(_ translator: PredicateTranslator) throws -> QueryExpression {
+    if CanonicalEquality.isStoredAsJSON(RHS.Output.self) {
+      return try translator.codableContains(sequence, element, type: RHS.Output.self)
+    }
     guard PredicateValueTypes.isEquatable(RHS.Output.self) else {
       throw Untranslatable("contains on a sequence of \(RHS.Output.self)")
     }

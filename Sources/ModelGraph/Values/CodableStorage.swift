@@ -82,23 +82,38 @@ struct OptionalCodableStorage<Wrapped: Codable>: _CodableStorage {
 }
 
 /// The encoding every `Codable` attribute value is stored in: JSON with sorted keys and, for a
-/// set, sorted elements, so equal dictionaries, structs and sets store equal bytes.
+/// set, sorted elements, so equal dictionaries, structs and sets store equal bytes; for a type
+/// ``CanonicalEquality`` accepts, the canonical JSON, whose bytes are equal exactly when the
+/// values are `==`.
 func encodeStored<Value: Encodable>(_ value: Value) -> Data {
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = [.sortedKeys]
   do {
-    let data = try encoder.encode(value)
-    return Value.self is any _SetType.Type ? canonicalSetJSON(data) : data
+    return try encodeCanonically(value)
   } catch {
     fatalError("\(Value.self) value does not encode: \(error)")
   }
+}
+
+/// ``encodeStored(_:)``, throwing when the value does not encode.
+func encodeCanonically<Value: Encodable>(_ value: Value) throws -> Data {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.sortedKeys]
+  // JSON has no NaN or infinity: they are stored as these strings, so any Double stores.
+  encoder.nonConformingFloatEncodingStrategy = .convertToString(
+    positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+  let data = try encoder.encode(value)
+  if Value.self is any _SetType.Type { return canonicalSetJSON(data) }
+  if CanonicalEquality.isProvable(Value.self) { return canonicalJSON(data) ?? data }
+  return data
 }
 
 /// Decodes a stored value; bytes that do not decode (a stored value written by a version of the
 /// type with other fields or cases) stop with a message naming the type.
 func decodeStored<Value: Decodable>(_ data: Data, _: Value.Type) -> Value {
   do {
-    return try JSONDecoder().decode(Value.self, from: data)
+    let decoder = JSONDecoder()
+    decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+      positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+    return try decoder.decode(Value.self, from: data)
   } catch {
     fatalError("stored \(Value.self) value does not decode as the declared type: \(error)")
   }

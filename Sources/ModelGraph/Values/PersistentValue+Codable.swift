@@ -14,16 +14,23 @@ extension CompositeValue {
   /// stop with a message naming the type.
   public static func fromStored(_ stored: Data) -> Self {
     do {
-      return try JSONDecoder().decode(Self.self, from: stored)
+      let decoder = JSONDecoder()
+      decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+        positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+      return try decoder.decode(Self.self, from: stored)
     } catch {
       fatalError("stored \(Self.self) value does not decode: \(error)")
     }
   }
 
-  /// The value encoded as JSON.
+  /// The value encoded as JSON; NaN and infinities, which JSON lacks, as the strings `"NaN"`,
+  /// `"Infinity"` and `"-Infinity"`.
   public var stored: Data {
     do {
-      return try JSONEncoder().encode(self)
+      let encoder = JSONEncoder()
+      encoder.nonConformingFloatEncodingStrategy = .convertToString(
+        positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+      return try encoder.encode(self)
     } catch {
       fatalError("\(Self.self) value does not encode: \(error)")
     }
