@@ -24,6 +24,9 @@ let package = Package(
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
     // glibc's mallinfo2, for W11's heap figure (part of libc6-dev, no package to add).
     .systemLibrary(name: "CMallocInfo"),
+    // Counts heap allocations (malloc and its siblings, replaced for the whole process): linked
+    // only into modelgraph-benchmark, for the allocations-per-operation figures and gate.
+    .target(name: "CAllocationCounter"),
     // Debian's libjemalloc-dev: linked only into modelgraph-benchmark-jemalloc.
     .systemLibrary(name: "CJemalloc", providers: [.apt(["libjemalloc-dev"])]),
     // The harness, the workload, and the SQLite and plain-array engines.
@@ -35,7 +38,8 @@ let package = Package(
       dependencies: ["BenchmarkKit", .product(name: "ModelGraph", package: "ModelGraph")],
       swiftSettings: swiftSettings),
     .executableTarget(
-      name: "modelgraph-benchmark", dependencies: ["BenchmarkKit", "ModelGraphEngine"],
+      name: "modelgraph-benchmark",
+      dependencies: ["BenchmarkKit", "ModelGraphEngine", "CAllocationCounter"],
       swiftSettings: swiftSettings),
     // Save-to-visible delay between two containers on one PostgreSQL database.
     .executableTarget(

@@ -1,4 +1,5 @@
 import BenchmarkKit
+import CAllocationCounter
 import Foundation
 import ModelGraphEngine
 
@@ -8,4 +9,8 @@ catalog.register("modelgraph", first: true) { _ in ModelGraphBenchmarkEngine() }
 if let url = ProcessInfo.processInfo.environment["MODELGRAPH_POSTGRESQL_URL"] {
   catalog.register("modelgraph-postgresql") { _ in ModelGraphBenchmarkEngine(postgreSQL: url) }
 }
-BenchmarkCommand.main(allocator: .glibc, catalog: catalog)
+// glibc's allocator, with every allocation counted (CAllocationCounter replaces its entry points).
+let allocator = Allocator(
+  name: "glibc", detail: "glibc malloc",
+  threadAllocations: { Int(modelgraph_thread_allocations()) })
+BenchmarkCommand.main(allocator: allocator, catalog: catalog)

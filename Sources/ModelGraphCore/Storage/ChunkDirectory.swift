@@ -64,6 +64,17 @@ struct ChunkDirectory<Chunk: AnyObject> {
     }
   }
 
+  /// Whether `other` holds the same chunks in the same groups: neither directory wrote or
+  /// grew since one was made from the other (any write replaces the shared group list).
+  ///
+  /// - Complexity: O(1).
+  func sharesAllChunks(with other: ChunkDirectory) -> Bool {
+    count == other.count
+      && groups.withUnsafeBufferPointer { mine in
+        other.groups.withUnsafeBufferPointer { $0.baseAddress == mine.baseAddress }
+      }
+  }
+
   /// Frees the ownership bits; the directory is unusable afterwards.
   func deallocate() { owned.deallocate() }
 

@@ -38,6 +38,12 @@ public class AnyColumn: @unchecked Sendable {
   /// Makes the next write to any chunk check whether another column shares it; called before
   /// the column's table is published, after which it is never written.
   func freeze() { fatalError("abstract") }
+
+  /// Whether `other` (a column of the same type) holds exactly this column's rows in the same
+  /// chunks: neither wrote since one was copied from the other.
+  ///
+  /// - Complexity: O(1).
+  func sharesAllChunks(with other: AnyColumn) -> Bool { false }
   /// The storage type of the elements.
   public var elementType: any ColumnValue.Type { fatalError("abstract") }
   /// The bytes one element takes in a chunk.
@@ -188,6 +194,11 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   override func copy() -> AnyColumn { Column(sharing: self) }
 
   override func freeze() { directory.disown() }
+
+  override func sharesAllChunks(with other: AnyColumn) -> Bool {
+    guard let other = other as? Column<Element> else { return false }
+    return rowCount == other.rowCount && directory.sharesAllChunks(with: other.directory)
+  }
 
   public override var elementType: any ColumnValue.Type { Element.self }
 

@@ -120,6 +120,11 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
 
   override func freeze() { directory.disown() }
 
+  override func sharesAllChunks(with other: AnyColumn) -> Bool {
+    guard let other = other as? KeyListColumn else { return false }
+    return rowCount == other.rowCount && directory.sharesAllChunks(with: other.directory)
+  }
+
   public override var elementType: any ColumnValue.Type { [ObjectKey].self }
 
   public override var elementStride: Int { MemoryLayout<KeySpan>.stride }

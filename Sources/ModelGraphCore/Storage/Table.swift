@@ -44,14 +44,30 @@ public final class Table: @unchecked Sendable {
     refreshColumnReferences()
   }
 
-  private init(copying other: Table) {
+  private init(copying other: Table, reusing base: Table? = nil) {
     entity = other.entity
-    attributeColumns = other.attributeColumns.map { $0.copy() }
-    relationshipColumns = other.relationshipColumns.map { $0.copy() }
-    stamps = unsafeDowncast(other.stamps.copy(), to: Column<UInt32>.self)
+    attributeColumns = Self.columns(of: other.attributeColumns, reusing: base?.attributeColumns)
+    relationshipColumns = Self.columns(
+      of: other.relationshipColumns, reusing: base?.relationshipColumns)
+    stamps = unsafeDowncast(
+      Self.column(other.stamps, reusing: base?.stamps), to: Column<UInt32>.self)
     liveCount = other.liveCount
     columnReferences = .allocate(capacity: max(attributeColumns.count, 1))
     refreshColumnReferences()
+  }
+
+  /// Copies of `columns`, except that a column holding exactly the chunks of its counterpart
+  /// in `reused` is that counterpart itself.
+  private static func columns(of columns: [AnyColumn], reusing reused: [AnyColumn]?)
+    -> [AnyColumn]
+  {
+    guard let reused, reused.count == columns.count else { return columns.map { $0.copy() } }
+    return zip(columns, reused).map { column($0, reusing: $1) }
+  }
+
+  private static func column(_ column: AnyColumn, reusing reused: AnyColumn?) -> AnyColumn {
+    if let reused, column.sharesAllChunks(with: reused) { return reused }
+    return column.copy()
   }
 
   deinit {
@@ -75,6 +91,20 @@ public final class Table: @unchecked Sendable {
   ///
   /// - Complexity: O(columns × chunks).
   public func copy() -> Table { Table(copying: self) }
+
+  /// A copy of this working table to publish in the version after `base` (the committed
+  /// table it was copied from): each column it did not write is `base`'s column object itself,
+  /// so a save costs O(columns written), not O(columns).
+  ///
+  /// Only for a copy that is frozen without being written: a reused column belongs to `base`
+  /// too.
+  /// - Complexity: O(columns written × chunks / 64).
+  func publishedCopy(over base: Table) -> Table {
+    guard base.entity.attributes.count == entity.attributes.count,
+      base.entity.relationships.count == entity.relationships.count
+    else { return Table(copying: self) }
+    return Table(copying: self, reusing: base)
+  }
 
   /// The number of rows, live or not.
   @inlinable public var rowCount: Int { stamps.count }
@@ -181,10 +211,33 @@ public final class Table: @unchecked Sendable {
 
 extension Table {
   /// Makes this table's rows those of `other` (same entity), sharing its chunks.
+  ///
+  /// A column that already holds exactly `other`'s chunks (it wrote nothing since it was
+  /// copied, or `other` was published from it) is kept.
+  /// - Complexity: O(columns), plus O(chunks / 64) per column replaced.
   func reset(to other: Table) {
-    attributeColumns = other.attributeColumns.map { $0.copy() }
-    relationshipColumns = other.relationshipColumns.map { $0.copy() }
-    stamps = unsafeDowncast(other.stamps.copy(), to: Column<UInt32>.self)
+    if Self.needsReset(attributeColumns, to: other.attributeColumns) {
+      attributeColumns = Self.columns(of: other.attributeColumns, keeping: attributeColumns)
+    }
+    if Self.needsReset(relationshipColumns, to: other.relationshipColumns) {
+      relationshipColumns = Self.columns(
+        of: other.relationshipColumns, keeping: relationshipColumns)
+    }
+    if !stamps.sharesAllChunks(with: other.stamps) {
+      stamps = unsafeDowncast(other.stamps.copy(), to: Column<UInt32>.self)
+    }
     liveCount = other.liveCount
+  }
+
+  private static func needsReset(_ columns: [AnyColumn], to target: [AnyColumn]) -> Bool {
+    columns.count != target.count
+      || zip(columns, target).contains { !$0.sharesAllChunks(with: $1) }
+  }
+
+  /// Copies of `target`'s columns, except that a column of `kept` already holding exactly its
+  /// counterpart's chunks stays.
+  private static func columns(of target: [AnyColumn], keeping kept: [AnyColumn]) -> [AnyColumn] {
+    guard kept.count == target.count else { return target.map { $0.copy() } }
+    return zip(kept, target).map { $0.sharesAllChunks(with: $1) ? $0 : $1.copy() }
   }
 }

@@ -302,7 +302,13 @@ public final class Session {
       var written: [StoreCommit.TableRows] = []
       for (entity, change) in changes where !change.isEmpty {
         let mine = working[entity]!
-        let target = mine.copy()
+        // Without rows to retire (which writes every column of the row), the new version
+        // keeps the columns this session did not write as they are.
+        let retires =
+          !change.deleted.isEmpty || change.inserted.contains { !mine.isAlive($0) }
+        let target =
+          !retires && entity < tables.count
+          ? mine.publishedCopy(over: tables[entity]) : mine.copy()
         for row in change.inserted where !mine.isAlive(row) {
           let generation = mine.generation(of: row)
           _ = target.retire(row: row, generation)

@@ -24,9 +24,11 @@ enum ChildMain {
       .appendingPathComponent("modelgraph-benchmark-\(getpid())").path
     try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: scratch) }
-    let run = ChildRun(
+    var run = ChildRun(
       engine: engine, label: label, dataSet: dataSet, parameters: parameters,
       jobs: options.jobs, scratch: scratch, timeLimit: options.timeLimit, emit: Console.line)
+    run.threadAllocations = allocator.threadAllocations
+    if label == "modelgraph" { run.allocationBound = options.maxAllocationsPerObject }
     if options.micro { try run.runMicro() } else { try run.run() }
   }
 }

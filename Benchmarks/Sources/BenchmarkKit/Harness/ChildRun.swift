@@ -16,6 +16,11 @@ package struct ChildRun {
   package var timeLimit: Double
   /// Receives every output line.
   package var emit: (String) -> Void
+  /// The calling thread's allocations so far, where the executable counts them.
+  package var threadAllocations: (@Sendable () -> Int)?
+  /// The most allocations per object W1 may make (`--max-allocations-per-object`): a W1 line
+  /// over it, or without an allocation count, fails the run.
+  package var allocationBound: Double?
 
   /// A run of `jobs` on `engine`.
   package init(
@@ -40,7 +45,8 @@ package struct ChildRun {
   /// lost), after it is printed with its figures.
   package func run() throws {
     var measurer = JobMeasurer(
-      engine: label, timeLimit: timeLimit, watchdog: Watchdog(engine: label))
+      engine: label, timeLimit: timeLimit, watchdog: Watchdog(engine: label),
+      threadAllocations: threadAllocations)
     ResidentMemory.releaseFreedMemory()
     let before = ResidentMemory.bytes()
     let heapBefore = ResidentMemory.heapBytesInUse()
@@ -58,7 +64,9 @@ package struct ChildRun {
           let heap = heapBefore.flatMap { before in heapAfter.map { $0 - before } }
           emit(memoryLine(before: before, after: after, heap: heap, objects: loaded.count).text)
         case .w1:
-          emit(try measureInsert(measurer).text)
+          let line = try measureInsert(measurer)
+          emit(line.text)
+          if let excess = allocationExcess(line) { failures.append("W1: \(excess)") }
         default:
           let plan = engine.plan(job, parameters: parameters, scratch: scratch)
           let line = try measurer.measure(job, plan)
@@ -78,13 +86,25 @@ package struct ChildRun {
   /// Runs the micro benchmarks on the loaded store.
   package func runMicro() throws {
     var measurer = JobMeasurer(
-      engine: label, timeLimit: timeLimit, watchdog: Watchdog(engine: label))
+      engine: label, timeLimit: timeLimit, watchdog: Watchdog(engine: label),
+      threadAllocations: threadAllocations)
     _ = try engine.load(dataSet)
     let plans = engine.microPlans(scratch: scratch)
     for (index, (job, plan)) in plans.enumerated() {
       measurer.remaining = plans[(index + 1)...].map(\.0.rawValue)
       emit(try measurer.measure(job, plan).text)
     }
+  }
+
+  /// Why a W1 line breaks ``allocationBound``, or `nil` when it keeps it (or there is none).
+  private func allocationExcess(_ line: ResultLine) -> String? {
+    guard let bound = allocationBound, !line.isSkipped else { return nil }
+    guard let text = line["allocations"], let perObject = Double(text) else {
+      return "no allocation count to check against the bound of \(bound) per object "
+        + "(run modelgraph-benchmark, which counts them)"
+    }
+    guard perObject > bound else { return nil }
+    return "\(text) allocations per object, over the bound of \(bound)"
   }
 
   private func measureInsert(_ measurer: JobMeasurer) throws -> ResultLine {

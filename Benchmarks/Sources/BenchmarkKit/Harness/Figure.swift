@@ -48,6 +48,18 @@ package enum Figure: Equatable, Sendable {
 }
 
 extension Figure {
+  /// What a run's total is divided by for a per-unit figure such as allocations: its objects,
+  /// queries, transactions or operations; `nil` for a job timed as a whole.
+  package func operations(_ tally: Tally) -> Int? {
+    switch self {
+    case .objectsPerSecond: tally.count
+    case .queriesPerSecond(let queries): queries
+    case .transactionsPerSecond(let transactions): transactions
+    case .nanoseconds(let operations): operations
+    case .milliseconds, .microseconds, .megabytesPerSecond, .bytesPerObject: nil
+    }
+  }
+
   /// Whether a larger figure is better, read from a unit as printed.
   package static func higherIsBetter(unit: String) -> Bool {
     unit.hasSuffix("/s")

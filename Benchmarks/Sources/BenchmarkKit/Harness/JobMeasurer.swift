@@ -8,12 +8,20 @@ package struct JobMeasurer {
   package var watchdog: Watchdog?
   /// The jobs still to run after the one being measured (for the watchdog's report).
   package var remaining: [String] = []
+  /// The calling thread's allocations so far, where the executable counts them: each line
+  /// then carries `allocations=`, the median run's allocations per object, query, transaction
+  /// or operation (per run for a job timed as a whole).
+  package var threadAllocations: (@Sendable () -> Int)?
 
   /// Creates a measurer for an engine.
-  package init(engine: String, timeLimit: Double, watchdog: Watchdog? = nil) {
+  package init(
+    engine: String, timeLimit: Double, watchdog: Watchdog? = nil,
+    threadAllocations: (@Sendable () -> Int)? = nil
+  ) {
     self.engine = engine
     self.timeLimit = timeLimit
     self.watchdog = watchdog
+    self.threadAllocations = threadAllocations
   }
 
   /// Runs `plan` for `job` and returns its line.
@@ -33,7 +41,12 @@ package struct JobMeasurer {
         return ResultLine(job: job.rawValue, engine: engine, skipReason: exceeded.description)
       }
       let figure = job.figure.value(seconds: statistics.median, tally: tally)
-      return line(job.rawValue, figure: figure, unit: job.figure.unit, statistics, tally)
+      var result = line(job.rawValue, figure: figure, unit: job.figure.unit, statistics, tally)
+      // Counted on the measuring thread only: jobs that write from other threads have none.
+      if job.writerThreads == 1 {
+        setAllocations(&result, statistics, per: job.figure.operations(tally))
+      }
+      return result
     }
   }
 
@@ -54,6 +67,7 @@ package struct JobMeasurer {
       let value = figure.value(seconds: statistics.median, tally: tally)
       var result = line(job.rawValue, figure: value, unit: figure.unit, statistics, tally)
       result.set("operations", String(operations))
+      setAllocations(&result, statistics, per: operations)
       return result
     }
   }
@@ -62,6 +76,7 @@ package struct JobMeasurer {
     _ name: String, warmups: Int, runs: Int, _ timed: TimedJob
   ) throws -> (RunStatistics, Tally) {
     var seconds: [Double] = []
+    var allocations: [Int] = []
     var tallies: [Tally] = []
     var fault: ResultLine.Field?
     var answer: Tally?
@@ -70,7 +85,7 @@ package struct JobMeasurer {
     // Warm-ups stop early once they have taken half the time limit; timed runs are cut so that
     // they fit in the time limit, but at least one always runs.
     while run < warmups && (run == 0 || warmupSeconds < timeLimit / 2) {
-      let (elapsed, tally) = try once(name, timed)
+      let (elapsed, _, tally) = try once(name, timed)
       try agree(name, run, tally, &answer)
       fault = fault ?? tally.extras.first { $0.key == "fault" }
       warmupSeconds += elapsed
@@ -79,10 +94,11 @@ package struct JobMeasurer {
     let perRun = run > 0 ? warmupSeconds / Double(run) : 0
     let affordable = perRun > 0 ? Int(timeLimit / perRun) : runs
     for _ in 0..<max(1, min(runs, affordable)) {
-      let (elapsed, tally) = try once(name, timed)
+      let (elapsed, allocated, tally) = try once(name, timed)
       try agree(name, run, tally, &answer)
       fault = fault ?? tally.extras.first { $0.key == "fault" }
       seconds.append(elapsed)
+      allocations.append(allocated)
       tallies.append(tally)
       run += 1
     }
@@ -91,10 +107,23 @@ package struct JobMeasurer {
     let median = seconds.indices.sorted { seconds[$0] < seconds[$1] }[(seconds.count - 1) / 2]
     var tally = tallies[median]
     if let fault, tally.extras.allSatisfy({ $0.key != "fault" }) { tally.extras.append(fault) }
-    return (RunStatistics(seconds), tally)
+    var statistics = RunStatistics(seconds)
+    statistics.allocations = allocations[median]
+    return (statistics, tally)
   }
 
-  private func once(_ name: String, _ timed: TimedJob) throws -> (Double, Tally) {
+  /// Adds `allocations=`: the median run's allocations over `operations` (per run when `nil`).
+  private func setAllocations(
+    _ line: inout ResultLine, _ statistics: RunStatistics, per operations: Int?
+  ) {
+    guard threadAllocations != nil, let allocations = statistics.allocations else { return }
+    let each = Double(allocations) / Double(max(operations ?? 1, 1))
+    line.set("allocations", ResultLine.fixed(each, decimals: 2))
+  }
+
+  /// Runs `timed` once: its seconds, the allocations its body made on this thread (0 where
+  /// they are not counted), and its tally.
+  private func once(_ name: String, _ timed: TimedJob) throws -> (Double, Int, Tally) {
     try timed.setUp()
     watchdog?.arm(job: name, seconds: 2 * timeLimit, remaining: remaining)
     RunDeadline.start(seconds: timeLimit)
@@ -102,12 +131,14 @@ package struct JobMeasurer {
       RunDeadline.stop()
       watchdog?.disarm()
     }
+    let allocationsBefore = threadAllocations?() ?? 0
     var (elapsed, tally) = try Stopwatch.time(timed.body)
+    let allocated = (threadAllocations?() ?? 0) - allocationsBefore
     RunDeadline.stop()
     watchdog?.disarm()
     if let verify = timed.verify { tally = try verify(tally) }
     try timed.tearDown()
-    return (elapsed, tally)
+    return (elapsed, allocated, tally)
   }
 
   private func agree(_ name: String, _ run: Int, _ tally: Tally, _ answer: inout Tally?) throws {

@@ -22,6 +22,8 @@ package struct Options: Sendable {
   package var timeLimit = 300.0
   /// SQLite layouts to run (both by default; the faster line per job is kept).
   package var sqliteLayouts = SQLiteLayout.allCases
+  /// Fail when ModelGraph's W1 makes more heap allocations per object than this.
+  package var maxAllocationsPerObject: Double?
   /// Child mode: the engine this process runs (`--child ENGINE`).
   package var child: String?
   /// Child mode: the name the engine's lines carry (`--label NAME`).
@@ -52,6 +54,9 @@ package struct Options: Sendable {
       --micro              run the micro benchmarks instead of the jobs
       --time-limit S       the longest one run of a job may take (default 300 s): a slower
                            job is reported as skipped; timed runs are cut to fit in S
+      --max-allocations-per-object B
+                           fail when ModelGraph's W1 (insert and save) makes more than B
+                           heap allocations per object (counted by modelgraph-benchmark)
       --allow-debug        run a debug build anyway (figures are meaningless)
       --version            show the version
       --help               show this text
@@ -87,6 +92,12 @@ package struct Options: Sendable {
         scales = try Self.list(try value(argument)).map { try Self.positive($0, argument) }
       case "--micro": micro = true
       case "--time-limit": timeLimit = Double(try Self.positive(try value(argument), argument))
+      case "--max-allocations-per-object":
+        let text = try value(argument)
+        guard let bound = Double(text), bound >= 0 else {
+          throw BenchmarkError.usage("\(argument) needs a number of allocations, not \(text)")
+        }
+        maxAllocationsPerObject = bound
       case "--allow-debug": allowDebug = true
       case "--child": child = try value(argument)
       case "--label": label = try value(argument)
@@ -109,6 +120,9 @@ package struct Options: Sendable {
     if let layout { arguments += ["--sqlite-layout", layout.rawValue] }
     if micro { arguments.append("--micro") }
     if allowDebug { arguments.append("--allow-debug") }
+    if let maxAllocationsPerObject {
+      arguments += ["--max-allocations-per-object", String(maxAllocationsPerObject)]
+    }
     return arguments
   }
 

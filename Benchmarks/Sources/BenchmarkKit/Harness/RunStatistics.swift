@@ -6,6 +6,9 @@ package struct RunStatistics: Sendable {
   package var minimum: Double
   /// Timed runs.
   package var runs: Int
+  /// The heap allocations of the median run (the lower middle one for an even count), where
+  /// they are counted.
+  package var allocations: Int?
 
   /// The statistics of `seconds` (not empty).
   package init(_ seconds: [Double]) {
