@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Reads a journal file's header and frames its records, checking every checksum.
 ///
 /// A record that is cut short or fails its checksum ends the journal: it and everything after
@@ -65,12 +63,12 @@ public struct JournalReader {
     }
     generation = load(UInt64.self, 16)
     base = load(UInt64.self, 24)
-    var records = Self.frames(in: bytes, from: size, generation: generation)
-    // The checksums, the bulk of the work, are checked on two threads; the journal ends at
-    // the first record whose checksum fails, as if it had been checked in order.
-    let failed = Self.firstDamaged(records, in: bytes)
-    records.removeSubrange(failed...)
-    let position = records.last?.payload.upperBound ?? size
+    var records: [Record] = []
+    var position = size
+    while let record = Self.record(at: position, in: bytes, generation: generation) {
+      records.append(record)
+      position = record.payload.upperBound
+    }
     self.records = records
     validLength = position
     fileLength = bytes.count
@@ -92,68 +90,8 @@ public struct JournalReader {
     droppedRecords = dropped
   }
 
-  /// The records framed one after another from `start` whose headers hold together (their
-  /// checksums not checked yet).
-  private static func frames(in bytes: UnsafeRawBufferPointer, from start: Int, generation: UInt64)
-    -> [Record]
-  {
-    var records: [Record] = []
-    var position = start
-    while let record = frame(at: position, in: bytes, generation: generation) {
-      records.append(record)
-      position = record.payload.upperBound
-    }
-    return records
-  }
-
-  /// The index of the first of `records` whose checksum fails, or their count.
-  private static func firstDamaged(_ records: [Record], in bytes: UnsafeRawBufferPointer) -> Int {
-    func isWhole(_ record: Record) -> Bool {
-      let stored = UInt32(
-        littleEndian: bytes.loadUnaligned(fromByteOffset: record.offset + 12, as: UInt32.self))
-      return stored
-        == JournalFormat.recordChecksum(bytes, start: record.offset, length: record.payload.count)
-    }
-    guard records.count >= 2, (records.last?.payload.upperBound ?? 0) >= 1 << 20 else {
-      return records.firstIndex { !isWhole($0) } ?? records.count
-    }
-    // Two halves of about the same bytes, each checked to its first failure.
-    let total = records.last!.payload.upperBound - records[0].offset
-    let middle = max(1, records.firstIndex { $0.offset - records[0].offset >= total / 2 } ?? 1)
-    let halves = [0..<middle, middle..<records.count]
-    let firsts = UnsafeMutableBufferPointer<Int>.allocate(capacity: 2)
-    defer { firsts.deallocate() }
-    nonisolated(unsafe) let results = firsts
-    nonisolated(unsafe) let raw = bytes
-    let list = records
-    DispatchQueue.concurrentPerform(iterations: 2) { half in
-      results[half] =
-        halves[half].first { index in
-          let record = list[index]
-          let stored = UInt32(
-            littleEndian: raw.loadUnaligned(fromByteOffset: record.offset + 12, as: UInt32.self))
-          return stored
-            != JournalFormat.recordChecksum(raw, start: record.offset, length: record.payload.count)
-        } ?? halves[half].upperBound
-    }
-    return firsts[0] < middle ? firsts[0] : firsts[1]
-  }
-
   /// The whole record at `start`, or `nil` when none is there.
   static func record(at start: Int, in bytes: UnsafeRawBufferPointer, generation: UInt64)
-    -> Record?
-  {
-    guard let record = frame(at: start, in: bytes, generation: generation) else { return nil }
-    let stored = UInt32(
-      littleEndian: bytes.loadUnaligned(fromByteOffset: start + 12, as: UInt32.self))
-    guard stored == JournalFormat.recordChecksum(bytes, start: start, length: record.payload.count)
-    else { return nil }
-    return record
-  }
-
-  /// The record whose header is at `start`, if the header holds together (its magic, a length
-  /// that fits the file, the journal's generation); its checksum is not checked.
-  private static func frame(at start: Int, in bytes: UnsafeRawBufferPointer, generation: UInt64)
     -> Record?
   {
     guard bytes.count - start >= JournalFormat.recordHeaderSize else { return nil }
@@ -166,6 +104,10 @@ public struct JournalReader {
       load(UInt64.self, 16) == generation
     else { return nil }
     let payloadStart = start + JournalFormat.recordHeaderSize
+    guard
+      load(UInt32.self, 12)
+        == JournalFormat.recordChecksum(bytes, start: start, length: Int(length))
+    else { return nil }
     return Record(
       offset: start, number: load(UInt64.self, 24),
       payload: payloadStart..<payloadStart + Int(length))
