@@ -58,16 +58,6 @@ public protocol FileIO: Sendable {
   func truncate(_ descriptor: Int32, to length: Int) throws
   /// Flushes a file's data (and the size that reaches it) to the disk, like fdatasync(2).
   func syncData(_ descriptor: Int32) throws
-  /// Whether ``openForReading(_:)`` and ``read(_:into:)`` are supported; without them a file
-  /// is read whole with ``readFile(_:)``.
-  var readsInPieces: Bool { get }
-  /// Opens a regular file for reading: its descriptor (for ``read(_:into:)`` and
-  /// ``close(_:)``) and its size.
-  func openForReading(_ path: String) throws -> (descriptor: Int32, size: Int)
-  /// Reads the next bytes of a file opened for reading into `buffer`, with one read(2) call.
-  ///
-  /// - Returns: The number of bytes read; 0 at the end of the file.
-  func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws -> Int
 }
 
 extension FileIO {
@@ -91,19 +81,6 @@ extension FileIO {
 
   /// ``sync(_:)``, unless a conformance has a cheaper data-only flush.
   public func syncData(_ descriptor: Int32) throws { try sync(descriptor) }
-
-  /// `false` unless a conformance reads files in pieces.
-  public var readsInPieces: Bool { false }
-
-  /// Unsupported unless a conformance provides it: throws ``SnapshotError/Code/io``.
-  public func openForReading(_ path: String) throws -> (descriptor: Int32, size: Int) {
-    throw SnapshotError(.io, path: path, section: "open", message: "not supported")
-  }
-
-  /// Unsupported unless a conformance provides it: throws ``SnapshotError/Code/io``.
-  public func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-    throw SnapshotError(.io, path: "fd \(descriptor)", section: "read", message: "not supported")
-  }
 }
 
 /// The operating system's files, through POSIX calls.
@@ -147,30 +124,6 @@ public struct SystemFileIO: FileIO {
       }
       if count == 0 { return bytes }
       bytes.append(contentsOf: buffer[0..<count])
-    }
-  }
-
-  /// Files are read in pieces.
-  public var readsInPieces: Bool { true }
-
-  public func openForReading(_ path: String) throws -> (descriptor: Int32, size: Int) {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw failure("open", path) }
-    var info = stat()
-    guard fstat(descriptor, &info) == 0 else {
-      let error = failure("fstat", path)
-      _ = Glibc.close(descriptor)
-      throw error
-    }
-    return (descriptor, max(Int(info.st_size), 0))
-  }
-
-  public func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-    guard let base = buffer.baseAddress, !buffer.isEmpty else { return 0 }
-    while true {
-      let count = Glibc.read(descriptor, base, buffer.count)
-      if count >= 0 { return count }
-      if errno != EINTR { throw failure("read", "fd \(descriptor)") }
     }
   }
 

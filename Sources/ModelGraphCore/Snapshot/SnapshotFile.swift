@@ -48,7 +48,6 @@ public struct SnapshotFile: Sendable {
     case .other?:
       throw SnapshotError(.io, path: path, section: "open", message: "the path is not a file")
     case .file?:
-      if io.readsInPieces { return try SnapshotReadAhead.decode(path: path, io: io) }
       return try SnapshotReader.decodeWithLineage(try io.readFile(path), path: path)
     }
   }
@@ -71,13 +70,8 @@ public struct SnapshotFile: Sendable {
   {
     var size = 0
     try replace { write in
-      // A second thread encodes while this one checksums and writes what it made.
-      let file = try SnapshotPipe.run(
-        encode: { pipe in
-          try SnapshotWriter.write(
-            version, lineage: lineage, lengthLimit: Int(UInt32.max), streaming: true,
-            to: pipe.submit)
-        }, write: write)
+      let file = try SnapshotWriter.write(
+        version, lineage: lineage, lengthLimit: Int(UInt32.max), draining: true, to: write)
       if let oversized = file.oversized {
         throw SnapshotError(
           .valueTooLarge, path: path, section: "write",

@@ -30,14 +30,10 @@ public enum SnapshotReader {
     max(1 << 30, fileSize.multipliedReportingOverflow(by: 16).partialValue)
   }
 
-  /// Decodes `bytes`; with `ahead`, only as far as it says they are read (see
-  /// ``SnapshotReadAhead``).
   static func decode(
-    _ bytes: UnsafeRawBufferPointer, path: String, memoryBudget budget: Int? = nil,
-    ahead: SnapshotReadAhead? = nil
+    _ bytes: UnsafeRawBufferPointer, path: String, memoryBudget budget: Int? = nil
   ) throws -> (version: StoreVersion, lineage: SnapshotLineage) {
     let budget = budget ?? memoryBudget(fileSize: bytes.count)
-    try ahead?.wait(through: min(bytes.count, SnapshotFormat.headerSize))
     var committed = 0
     var header = ByteReader(bytes, fileOffset: 0, path: path, section: "header")
     guard bytes.count >= SnapshotFormat.headerSize + SnapshotFormat.trailerSize else {
@@ -73,8 +69,7 @@ public enum SnapshotReader {
         message: "unknown format flags \(flags)")
     }
 
-    var blocks = BlockCursor(
-      bytes: bytes, path: path, position: SnapshotFormat.headerSize, ahead: ahead)
+    var blocks = BlockCursor(bytes: bytes, path: path, position: SnapshotFormat.headerSize)
     var schema = try blocks.next(expecting: .schema, section: "schema")
     let catalog = try SchemaCatalog.decode(from: &schema, version: version)
     try schema.expectEnd()
@@ -149,7 +144,6 @@ public enum SnapshotReader {
     let count = try footer.readCount(minimumSize: 8)
     for _ in 0..<count { _ = try footer.read(UInt64.self) }
     try footer.expectEnd()
-    try ahead?.wait(through: bytes.count)
     var trailer = ByteReader(
       UnsafeRawBufferPointer(rebasing: bytes[blocks.position...]), fileOffset: blocks.position,
       path: path, section: "trailer")
@@ -207,13 +201,10 @@ private struct BlockCursor {
   let bytes: UnsafeRawBufferPointer
   let path: String
   var position: Int
-  /// The reader filling `bytes`, if they are still being read.
-  let ahead: SnapshotReadAhead?
 
   mutating func next(expecting kind: SnapshotFormat.BlockKind, section: String) throws
     -> ByteReader
   {
-    try ahead?.wait(through: min(bytes.count, position + 12))
     var header = ByteReader(
       UnsafeRawBufferPointer(rebasing: bytes[position...]), fileOffset: position, path: path,
       section: section)
@@ -232,16 +223,10 @@ private struct BlockCursor {
     }
     let payloadStart = start + 12
     let payloadEnd = payloadStart + Int(length)
-    try ahead?.wait(through: payloadEnd + 4)
     let stored = UnsafeRawBufferPointer(rebasing: bytes[payloadEnd..<payloadEnd + 4])
       .loadUnaligned(as: UInt32.self)
-    // A block the reader already checked is not checked again.
-    let checked = ahead?.isVerified(through: payloadEnd + 4) ?? false
-    guard
-      checked
-        || UInt32(littleEndian: stored)
-          == CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[start..<payloadEnd]))
-    else {
+    let computed = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[start..<payloadEnd]))
+    guard UInt32(littleEndian: stored) == computed else {
       throw SnapshotError(
         .checksumMismatch, path: path, section: section, offset: start,
         message: "checksum mismatch: the block is damaged")

@@ -53,39 +53,33 @@ public enum SnapshotWriter {
   ) -> ByteWriter {
     write(
       version, lineage: lineage, lengthLimit: lengthLimit, formatVersion: formatVersion,
-      streaming: false, to: { _, _ in })
+      draining: false, to: { _ in })
   }
 
   /// The bytes held back before they are handed to a sink.
   static let sinkThreshold = 4 << 20
 
-  /// Writes the file; when `streaming`, the bytes go to `sink` in pieces of about
-  /// ``sinkThreshold`` bytes (whole blocks) as they are made, with the ranges of the blocks
-  /// whose checksums the sink must fill in (in the 4 bytes after each range), and the writer
-  /// returned holds none of them (otherwise `sink` is not called). The sink takes the bytes
-  /// and leaves an empty buffer in their place (``SnapshotPipe/submit(_:blocks:)``).
+  /// Writes the file; when `draining`, the bytes go to `sink` in pieces of about
+  /// ``sinkThreshold`` bytes (whole blocks) as they are made, and the writer returned holds
+  /// none of them (otherwise `sink` is not called).
   ///
   /// The writing goes on after a value too long for the format (``ByteWriter/oversized``);
   /// the caller must then discard what the sink received.
   static func write(
     _ version: StoreVersion, lineage: SnapshotLineage, lengthLimit: Int,
-    formatVersion: UInt32 = SnapshotFormat.version, streaming: Bool,
-    to sink: (inout [UInt8], _ blocks: [Range<Int>]) throws -> Void
+    formatVersion: UInt32 = SnapshotFormat.version, draining: Bool,
+    to sink: (UnsafeRawBufferPointer) throws -> Void
   ) rethrows -> ByteWriter {
     var file = ByteWriter()
     file.lengthLimit = lengthLimit
     let estimate = estimatedSize(of: version)
-    file.bytes.reserveCapacity(streaming ? min(estimate, 2 * sinkThreshold) : estimate)
-    /// The blocks of `file.bytes` whose checksums the sink fills in.
-    var unchecked: [Range<Int>] = []
+    file.bytes.reserveCapacity(draining ? min(estimate, 2 * sinkThreshold) : estimate)
     /// Hands the bytes made so far to the sink.
     func drain() throws {
-      guard streaming, !file.bytes.isEmpty else { return }
-      let count = file.bytes.count
-      try sink(&file.bytes, unchecked)
-      unchecked.removeAll(keepingCapacity: true)
-      file.flushed += count
-      if file.bytes.capacity < sinkThreshold { file.bytes.reserveCapacity(2 * sinkThreshold) }
+      guard draining, !file.bytes.isEmpty else { return }
+      try file.bytes.withUnsafeBytes { try sink($0) }
+      file.flushed += file.bytes.count
+      file.bytes.removeAll(keepingCapacity: true)
     }
     file.bytes.append(contentsOf: SnapshotFormat.magic)
     file.append(formatVersion)
@@ -95,7 +89,7 @@ public enum SnapshotWriter {
     var offsets: [UInt64] = []
 
     /// Writes a block in place: the payload goes straight into the file's bytes, the length
-    /// is filled in after it and the checksum appended (by the sink, when streaming).
+    /// is filled in after it and the checksum appended.
     func block(_ kind: SnapshotFormat.BlockKind, _ body: (inout ByteWriter) -> Void) {
       let start = file.bytes.count
       offsets.append(UInt64(file.flushed + start))
@@ -105,11 +99,6 @@ public enum SnapshotWriter {
       let length = UInt64(file.bytes.count - start - 12)
       file.bytes.withUnsafeMutableBytes {
         $0.storeBytes(of: length.littleEndian, toByteOffset: start + 4, as: UInt64.self)
-      }
-      if streaming {
-        unchecked.append(start..<file.bytes.count)
-        file.append(UInt32(0))
-        return
       }
       let crc = file.bytes.withUnsafeBytes {
         CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[start...]))
