@@ -11,8 +11,13 @@ extension Session {
   /// - Complexity: O(changes), plus O(rows of a hierarchy) per unique rule the changes touch.
   public func validate() -> [ConstraintViolation] {
     let changeSet = changeSet
-    return missingValueViolations() + uniquenessViolations(changeSet) + denyViolations()
+    let violations =
+      missingValueViolations() + uniquenessViolations(changeSet) + denyViolations()
       + countViolations(changeSet)
+    // A violation may name values of a version committed by another save and not shown yet
+    // (the session rebased onto it to save): wait until that save is durable.
+    if !violations.isEmpty { store.waitUntilShown(base.number) }
+    return violations
   }
 
   func violation(

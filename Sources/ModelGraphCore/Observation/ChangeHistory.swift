@@ -121,20 +121,24 @@ public final class ChangeHistory: Sendable {
     }
   }
 
-  /// What ``droppedThrough`` will be once `change` is recorded: a journal record carries it,
+  /// What ``droppedThrough`` will be once `changes` are recorded, in order (the changes of the
+  /// versions committed and not shown yet, then a new one): a journal record carries it,
   /// so recovery drops what the retention dropped.
-  func droppedThrough(afterRecording change: CommittedChange) -> UInt64 {
+  func droppedThrough(afterRecording changes: [CommittedChange]) -> UInt64 {
     state.withLock { state in
-      guard state.retention.transactions > 0 else { return change.version }
+      guard let last = changes.last else { return state.droppedThrough }
+      guard state.retention.transactions > 0 else { return last.version }
       var first = state.first
-      var count = state.changeCount + Self.size(of: change)
+      var count = state.changeCount + changes.reduce(0) { $0 + Self.size(of: $1) }
       var dropped = state.droppedThrough
-      let total = state.entries.count + 1
+      let total = state.entries.count + changes.count
       while first < total,
         total - first > state.retention.transactions
           || count > state.retention.changes
       {
-        let entry = first < state.entries.count ? state.entries[first] : change
+        let entry =
+          first < state.entries.count
+          ? state.entries[first] : changes[first - state.entries.count]
         count -= Self.size(of: entry)
         dropped = max(dropped, entry.version)
         first += 1

@@ -12,8 +12,17 @@ extension Store {
         catalog.codableShapes[name] = shape
       }
       guard catalog.codableShapes != state.version.catalog.codableShapes else { return }
-      state.version = StoreVersion(
-        number: state.version.number, catalog: catalog, tables: state.version.tables)
+      // Every version, shown or still to be shown, carries the shapes.
+      func withShapes(_ version: StoreVersion) -> StoreVersion {
+        var shaped = version.catalog
+        shaped.codableShapes = catalog.codableShapes
+        return StoreVersion(number: version.number, catalog: shaped, tables: version.tables)
+      }
+      state.version = withShapes(state.version)
+      state.visible = withShapes(state.visible)
+      for index in state.pending.indices {
+        state.pending[index].version = withShapes(state.pending[index].version)
+      }
     }
   }
 }

@@ -26,13 +26,13 @@ extension Store {
       }
       let version = StoreVersion(
         number: current.number + 1, catalog: made.catalog, tables: made.tables)
-      state.version = version
-      if changeHub.isObserved || history.isRecording {
-        let change = CommittedChange(
-          between: current, and: version, written: made.written, author: author)
-        history.record(change)
-        changeHub.deliver(change)
-      }
+      // Committed elsewhere, so durable already: shown (after any local version still on its
+      // way to the disk), with its change handed to the history and the subscribers then.
+      let change =
+        changeHub.isObserved || history.isRecording
+        ? CommittedChange(between: current, and: version, written: made.written, author: author)
+        : nil
+      stage(version, ticket: nil, change: change, in: &state)
       return version
     }
   }

@@ -4,7 +4,16 @@
 /// ``Session/save(resolving:)``; publishing is the only step that takes the store's lock.
 public final class Store: Sendable {
   struct State {
+    /// The newest committed version, which saves publish onto; its commit may still be on its
+    /// way to the disk.
     var version: StoreVersion
+    /// The newest version whose commit is durable: the one readers see (``Store/version``).
+    var visible: StoreVersion
+    /// Versions committed after ``visible``, oldest first, each waiting for its commit to
+    /// become durable.
+    var pending: [PendingVersion] = []
+    /// The persistence's tickets up to this one are durable.
+    var durableThrough: UInt64 = 0
     var allocators: [RowAllocator]
     /// What every save commits to before it publishes (a file-backed store's journal, a
     /// PostgreSQL store); `nil` in memory.
@@ -19,17 +28,27 @@ public final class Store: Sendable {
 
   /// An empty store with no entities.
   public init() {
-    state = Locked(
-      State(version: StoreVersion(number: 0, catalog: SchemaCatalog(), tables: []), allocators: []))
+    let empty = StoreVersion(number: 0, catalog: SchemaCatalog(), tables: [])
+    state = Locked(State(version: empty, visible: empty, allocators: []))
   }
 
   /// A store holding a loaded version (a snapshot's contents).
   public init(loading version: StoreVersion) {
-    state = Locked(State(version: version, allocators: version.tables.map(RowAllocator.init)))
+    state = Locked(
+      State(
+        version: version, visible: version, allocators: version.tables.map(RowAllocator.init)))
   }
 
-  /// The current committed version.
-  public var version: StoreVersion { state.withLock { $0.version } }
+  /// The newest version whose save is durable (as the persistence promises): the version
+  /// sessions start from and refresh to.
+  ///
+  /// A save's version is not shown here (nor to subscribers) while its journal record is still
+  /// being synced; ``latestCommitted`` is already that version.
+  public var version: StoreVersion { state.withLock { $0.visible } }
+
+  /// The newest committed version, whose commit may not be durable yet: the version a save
+  /// rebases onto, so that saves waiting for one sync share it.
+  public var latestCommitted: StoreVersion { state.withLock { $0.version } }
 
   /// The journal saves append to, if one is attached.
   public var journal: Journal? { persistence as? Journal }
@@ -60,13 +79,23 @@ public final class Store: Sendable {
     try state.withLock { state in
       let catalog = try state.version.catalog.adding(descriptions)
       guard catalog.entities.count != state.version.catalog.entities.count else { return catalog }
-      var tables = state.version.tables
-      for entity in catalog.entities.dropFirst(tables.count) {
-        tables.append(Table(entity: entity))
-        state.allocators.append(RowAllocator())
+      let fresh = catalog.entities.dropFirst(state.version.tables.count).map {
+        Table(entity: $0)
       }
-      state.version = StoreVersion(
-        number: state.version.number, catalog: catalog, tables: tables)
+      state.allocators += fresh.map { _ in RowAllocator() }
+      // Every version still to be shown gets the new entities too, so showing it later does
+      // not take them away.
+      func extended(_ version: StoreVersion) -> StoreVersion {
+        let missing = catalog.entities.count - version.tables.count
+        return StoreVersion(
+          number: version.number, catalog: catalog,
+          tables: version.tables + fresh.suffix(missing))
+      }
+      state.version = extended(state.version)
+      state.visible = extended(state.visible)
+      for index in state.pending.indices {
+        state.pending[index].version = extended(state.pending[index].version)
+      }
       return catalog
     }
   }

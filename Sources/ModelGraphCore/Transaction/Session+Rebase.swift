@@ -1,7 +1,7 @@
 extension Session {
-  /// Moves the session onto the store's newest version, replaying its unsaved changes there as
-  /// edits: attributes it wrote, to-many relationships as the objects it added and removed,
-  /// to-one relationships as the object it set, deletions.
+  /// Moves the session onto the store's newest committed version (``Store/latestCommitted``),
+  /// replaying its unsaved changes there as edits: attributes it wrote, to-many relationships
+  /// as the objects it added and removed, to-one relationships as the object it set, deletions.
   ///
   /// Before anything changes, every ``Conflict`` with what other sessions published since the
   /// session's base version is found and handed to `resolve`. If any is rejected (or cannot
@@ -17,11 +17,15 @@ extension Session {
   public func rebaseOntoLatest(
     resolving resolve: (Conflict) -> ConflictResolution = { _ in .reject }
   ) throws(ConflictError) -> Bool {
-    let latest = store.version
+    let latest = store.latestCommitted
     guard latest.number != base.number else { return false }
     var plan = ReplayPlan()
     var refused: [Conflict] = []
-    for conflict in conflicts(onto: latest) {
+    let found = conflicts(onto: latest)
+    // A conflict shows values of the newer version to `resolve` and to the caller: wait until
+    // that version's save is durable first.
+    if !found.isEmpty { store.waitUntilShown(latest.number) }
+    for conflict in found {
       let resolution = resolve(conflict)
       let isNew = isInserted(entity: Int(conflict.key.entity), row: Int(conflict.key.row))
       guard resolution != .reject,

@@ -234,12 +234,15 @@ public final class Session {
   ///
   /// On a store with a ``StorePersistence`` (a journal, a database), the changes are committed
   /// to it inside the publishing step (so commits are in order) and the call returns once they
-  /// are as durable as it promises.
+  /// are as durable as it promises. Other sessions and subscribers see the new version only
+  /// then (``Store/version``); saves of other sessions meanwhile build on it
+  /// (``Store/latestCommitted``), so saves waiting for one sync share it.
   /// - Returns: The keys of the objects whose deletion was published, or `nil` when the base is
   ///   stale (call ``rebaseOntoLatest(resolving:)``, validate again, and retry).
   /// - Throws: The persistence's error (``JournalError`` for a journal) when the changes
   ///   cannot be committed (nothing is published and the changes stay unsaved) or made durable
-  ///   (the version is published in memory but may not survive a crash).
+  ///   (this session holds the version, but it may not survive a crash and no other session
+  ///   is shown it).
   public func publish() throws -> [ObjectKey]? {
     lastChange = nil
     guard hasChanges else {
@@ -252,7 +255,46 @@ public final class Session {
     var committed =
       recordsChanges || store.changeHub.isObserved || store.history.isRecording
       ? committedChange(version: base.number + 1) : nil
-    let outcome = try store.state.withLock {
+    let outcome: (version: StoreVersion?, ticket: UInt64?, persistence: (any StorePersistence)?)?
+    do {
+      outcome = try commitAndStage(&committed, deletedKeys: &deletedKeys)
+    } catch {
+      // The base may be a version committed by another save and not shown yet: its values
+      // must not reach the caller (in the error, or through this session afterwards) before
+      // they are durable.
+      store.waitUntilShown(base.number)
+      throw error
+    }
+    guard let outcome else { return nil }
+    guard let version = outcome.version else {
+      // Behind what was committed elsewhere: bring it in; the caller rebases and retries.
+      try outcome.persistence?.catchUp()
+      return nil
+    }
+    lastChange = committed
+    base = version
+    resetWorkingTables { base.tables[$0] }
+    changes.removeAll()
+    unsetAttributes = [:]
+    denyChecks = []
+    returnReservedRows()
+    if let ticket = outcome.ticket, let persistence = outcome.persistence {
+      try persistence.waitUntilDurable(ticket)
+      // Durable: other sessions and subscribers see the version (and those before it) now.
+      store.showVersions(durableThrough: ticket)
+    }
+    return deletedKeys
+  }
+
+  /// The publishing step of ``publish()``: under the store's lock, checks the base, commits the
+  /// changes to the persistence and stages the new version (shown once its commit is durable).
+  ///
+  /// - Returns: The version staged and the commit's ticket; no version when the persistence
+  ///   is behind; `nil` when the base is stale.
+  private func commitAndStage(
+    _ committed: inout CommittedChange?, deletedKeys: inout [ObjectKey]
+  ) throws -> (version: StoreVersion?, ticket: UInt64?, persistence: (any StorePersistence)?)? {
+    try store.state.withLock {
       state throws -> (
         version: StoreVersion?, ticket: UInt64?, persistence: (any StorePersistence)?
       )? in
@@ -303,9 +345,12 @@ public final class Session {
       if let persistence = state.persistence {
         // A change the retention drops at once (a bulk load's) is not written: a record
         // without one empties the history through its version, which is the same.
+        // The versions committed and not shown yet record their changes first.
         let dropped =
           store.history.isRecording
-          ? committed.map { store.history.droppedThrough(afterRecording: $0) } : nil
+          ? committed.map {
+            store.history.droppedThrough(afterRecording: state.pending.compactMap(\.change) + [$0])
+          } : nil
         let recorded = dropped.map { $0 < version.number } == true ? committed : nil
         let commit = StoreCommit(
           number: version.number, catalog: current.catalog, previous: current, tables: written,
@@ -319,30 +364,9 @@ public final class Session {
       for item in released where reuses {
         state.allocators[item.entity].release(row: item.row, generation: item.generation)
       }
-      state.version = version
-      if let committed {
-        store.history.record(committed)
-        store.changeHub.deliver(committed)
-      }
+      store.stage(version, ticket: ticket, change: committed, in: &state)
       return (version, ticket, state.persistence)
     }
-    guard let outcome else { return nil }
-    guard let version = outcome.version else {
-      // Behind what was committed elsewhere: bring it in; the caller rebases and retries.
-      try outcome.persistence?.catchUp()
-      return nil
-    }
-    lastChange = committed
-    base = version
-    resetWorkingTables { base.tables[$0] }
-    changes.removeAll()
-    unsetAttributes = [:]
-    denyChecks = []
-    returnReservedRows()
-    if let ticket = outcome.ticket, let persistence = outcome.persistence {
-      try persistence.waitUntilDurable(ticket)
-    }
-    return deletedKeys
   }
 
   private func discardInserted() -> [ObjectKey] {

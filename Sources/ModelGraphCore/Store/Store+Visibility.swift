@@ -1,0 +1,64 @@
+/// A committed version that readers do not see yet: its commit is still on its way to the disk.
+struct PendingVersion {
+  var version: StoreVersion
+  /// The persistence's ticket for the commit; `nil` when it was durable once committed.
+  var ticket: UInt64?
+  /// The change subscribers and the history get once the version is shown.
+  var change: CommittedChange?
+}
+
+extension Store {
+  /// Makes `version` the newest committed version and shows it (with every version committed
+  /// before it) as soon as its commit is durable; called with the store's lock held.
+  func stage(
+    _ version: StoreVersion, ticket: UInt64?, change: CommittedChange?, in state: inout State
+  ) {
+    state.version = version
+    state.pending.append(PendingVersion(version: version, ticket: ticket, change: change))
+    showDurable(in: &state)
+  }
+
+  /// Shows every pending version whose commit (and every commit before it) is durable, in
+  /// commit order, handing their changes to the history and the subscribers.
+  func showDurable(in state: inout State) {
+    var shown = 0
+    for entry in state.pending {
+      if let ticket = entry.ticket, ticket > state.durableThrough { break }
+      state.visible = entry.version
+      if let change = entry.change {
+        history.record(change)
+        changeHub.deliver(change)
+      }
+      shown += 1
+    }
+    state.pending.removeFirst(shown)
+  }
+
+  /// Shows the versions whose commits are durable now that the commit of `ticket` is.
+  func showVersions(durableThrough ticket: UInt64) {
+    state.withLock { state in
+      state.durableThrough = max(state.durableThrough, ticket)
+      showDurable(in: &state)
+    }
+  }
+
+  /// Returns once version `number` is shown (its commit is durable), or once its commit can no
+  /// longer become durable (the persistence failed).
+  ///
+  /// A session that moved onto a committed version not shown yet calls this before anything of
+  /// that version can reach its caller other than through its own successful save: a conflict
+  /// handed to a resolver, a validation error, a failed commit.
+  func waitUntilShown(_ number: UInt64) {
+    let wait = state.withLock { state -> (ticket: UInt64, persistence: any StorePersistence)? in
+      guard state.visible.number < number, let persistence = state.persistence else {
+        return nil
+      }
+      let ticket = state.pending.lazy.filter { $0.version.number <= number }.compactMap(\.ticket)
+        .max()
+      return ticket.map { ($0, persistence) }
+    }
+    guard let wait else { return }
+    do { try wait.persistence.waitUntilDurable(wait.ticket) } catch { return }
+    showVersions(durableThrough: wait.ticket)
+  }
+}
