@@ -27,7 +27,11 @@ extension ModelObject {
       _pending!.relationships[slot] = models
       return
     }
-    let keys = models.compactMap { context.adopt($0) }
+    var keys: [ObjectKey] = []
+    keys.reserveCapacity(models.count)
+    for model in models {
+      if let key = context.adopt(model) { keys.append(key) }
+    }
     // An object whose class cannot be stored was refused (the next save throws); the
     // relationship keeps its value rather than point at part of what was assigned.
     guard keys.count == models.count else { return }
