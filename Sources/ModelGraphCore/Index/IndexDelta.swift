@@ -18,12 +18,23 @@ struct IndexDelta<Key: ColumnValue> {
   /// The entries that differ between `old` and `new` (two versions of one table) for the
   /// attribute at `slot`.
   ///
-  /// - Complexity: O(chunks + chunk size × chunks written between the versions).
+  /// - Complexity: O(chunks / 64 + chunks of the groups written + chunk size × chunks written
+  ///   between the versions).
   init(from old: Table, to new: Table, slot: Int) {
     let oldColumn = old.column(slot, as: Key.self)
     let newColumn = new.column(slot, as: Key.self)
     let chunks = max(old.stamps.chunkCount, new.stamps.chunkCount)
-    for chunk in 0..<chunks {
+    let perGroup = ChunkDirectory<ColumnChunk<UInt32>>.chunksPerGroup
+    var chunk = 0
+    while chunk < chunks {
+      // A whole group of chunks both versions share, stamps and values, cannot differ.
+      if chunk % perGroup == 0, old.stamps.sharesChunkGroup(chunk / perGroup, with: new.stamps),
+        oldColumn.sharesChunkGroup(chunk / perGroup, with: newColumn)
+      {
+        chunk += perGroup
+        continue
+      }
+      defer { chunk += 1 }
       let inOld = chunk < old.stamps.chunkCount && chunk < oldColumn.chunkCount
       let inNew = chunk < new.stamps.chunkCount && chunk < newColumn.chunkCount
       if inOld && inNew && old.stamps.chunkStorage(chunk) == new.stamps.chunkStorage(chunk)

@@ -75,6 +75,17 @@ struct ChunkDirectory<Chunk: AnyObject> {
       }
   }
 
+  /// Whether `other` holds the very same group object at `group` (so the same chunks); `false`
+  /// when either has no such group.
+  ///
+  /// - Complexity: O(1).
+  func sharesGroup(_ group: Int, with other: ChunkDirectory) -> Bool {
+    group < groups.count && group < other.groups.count && groups[group] === other.groups[group]
+  }
+
+  /// The number of chunks a group holds (64).
+  static var chunksPerGroup: Int { groupSize }
+
   /// Frees the ownership bits; the directory is unusable afterwards.
   func deallocate() { owned.deallocate() }
 

@@ -86,6 +86,43 @@ struct QueryIndexDerivationTests {
     #expect(hashed.partitionsPerGroup > 1)
   }
 
+  @Test("a save that writes one group of chunks: the groups both versions share are skipped")
+  func sharedChunkGroups() throws {
+    let store = try Fixture.makeStore()
+    let session = Session(store: store)
+    var keys: [ObjectKey] = []
+    // 70,000 rows: two groups of 64 chunks of 1,024 rows.
+    for index in 0..<70_000 {
+      keys.append(session.insert(entity: Fixture.trip, name: "t", days: Int64(index % 100)))
+    }
+    try session.save()
+    var previous = store.version.tables[Fixture.trip]
+    var hashed = HashIndex<Int64>.build(
+      column: previous.column(Fixture.days, as: Int64.self), stamps: previous.stamps)
+    // Each round writes rows of one group only: the second group, then the first, then both
+    // with a deletion and an insert.
+    let rounds: [[Int]] = [[66_000, 69_999], [3, 65_535], [10, 67_000]]
+    for (round, rows) in rounds.enumerated() {
+      for row in rows { session.set(Int64(1_000 + round), slot: Fixture.days, of: keys[row]) }
+      if round == 2 {
+        session.delete(keys[20])
+        keys.append(session.insert(entity: Fixture.trip, name: "late", days: 7))
+      }
+      try session.save()
+      let current = store.version.tables[Fixture.trip]
+      let delta = IndexDelta<Int64>(from: previous, to: current, slot: Fixture.days)
+      let changedRows = Set(delta.added.map(\.row)).union(delta.removed.map(\.row))
+      var expected = Set(rows.map { Int32($0) })
+      if round == 2 { expected.formUnion([20, Int32(keys[keys.count - 1].row)]) }
+      #expect(changedRows == expected, "round \(round)")
+      hashed = hashed.applying(delta)
+      let rebuilt = HashIndex<Int64>.build(
+        column: current.column(Fixture.days, as: Int64.self), stamps: current.stamps)
+      #expect(hashed.entries == rebuilt.entries && hashed.count == rebuilt.count)
+      previous = current
+    }
+  }
+
   @Test("versions that share every chunk differ in nothing")
   func sharedChunks() throws {
     let store = try Fixture.makeStore()

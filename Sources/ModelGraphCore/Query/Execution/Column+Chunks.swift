@@ -22,6 +22,14 @@ extension Column {
   func chunkStorage(_ index: Int) -> UnsafeRawPointer {
     UnsafeRawPointer(bases[index])
   }
+
+  /// Whether this column and `other` share the whole group of chunks `group` (chunks
+  /// `group × 64` onwards): then neither wrote any of them since one was copied from the other.
+  ///
+  /// - Complexity: O(1).
+  func sharesChunkGroup(_ group: Int, with other: Column<Element>) -> Bool {
+    directory.sharesGroup(group, with: other.directory)
+  }
 }
 
 extension AnyColumn {
