@@ -72,13 +72,13 @@ extension ModelContext {
   func noteWrite(_ model: ModelObject, attributeSlot slot: Int) {
     switch model._status {
     case .inserted:
-      session.noteAttributeSet(slot, of: model._key)
+      session.recordAttributeWrite(slot: slot, of: model._key)
       // The attribute may have been unset: its wrapper reads the column from now on.
       model._classInfo.bindAttribute(
         slot, of: model, table: model._tableReference, row: model._row)
       observationDidWrite(model, attributeSlot: slot)
     case .registered:
-      session.noteAttributeWrite(entity: Int(model._key.entity), row: model._row, slot: slot)
+      session.recordAttributeWrite(slot: slot, of: model._key)
       markChanged(model)
       observationDidWrite(model, attributeSlot: slot)
     default:

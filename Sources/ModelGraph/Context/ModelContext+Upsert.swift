@@ -28,9 +28,7 @@ extension ModelContext {
     let unset = session.unsetAttributes(of: source)
     let targetInstance = registeredObject(for: target)
     for slot in entity.attributes.indices where !unset.contains(slot) {
-      table.attributeColumns[slot].copyValue(
-        from: table.attributeColumns[slot], fromRow: Int(source.row), toRow: Int(target.row))
-      session.noteAttributeWrite(entity: Int(target.entity), row: Int(target.row), slot: slot)
+      session.copyAttribute(slot: slot, from: source, to: target)
       if let targetInstance { observationDidWrite(targetInstance, attributeSlot: slot) }
     }
     for slot in entity.relationships.indices {

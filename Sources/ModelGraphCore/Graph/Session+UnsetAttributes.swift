@@ -7,7 +7,7 @@ extension Session {
 
   /// Records that attribute `slot` of the new object `key` was set.
   @inline(__always)
-  public func noteAttributeSet(_ slot: Int, of key: ObjectKey) {
+  func noteAttributeSet(_ slot: Int, of key: ObjectKey) {
     if !unsetAttributes.isEmpty { unsetAttributes[key]?.remove(slot) }
   }
 

@@ -135,8 +135,9 @@ public final class Session {
     return row >= committed.rowCount || committed.stamps[row] != table.stamps[row]
   }
 
-  /// Records that attribute `slot` of the object in `row` was written in the working table.
-  public func noteAttributeWrite(entity: Int, row: Int, slot: Int) {
+  /// Records that attribute `slot` of the object in `row` was written in the working table
+  /// (nothing for a new object, whose row is saved whole).
+  func noteAttributeWrite(entity: Int, row: Int, slot: Int) {
     guard !isInserted(entity: entity, row: row) else { return }
     changes[entity, default: TableChanges()].updated[row, default: SlotSet()].insert(slot)
   }

@@ -210,12 +210,8 @@ extension ScriptEngine {
 
   /// Writes an attribute value of the object `key` into the session.
   private func write(_ value: ModelValue, to key: ObjectKey, slot: Int) throws {
-    let entity = Int(key.entity)
-    let row = Int(key.row)
-    guard session.table(entity).attributeColumns[slot].setValue(value, at: row) else {
+    guard session.writeAttribute(value, slot: slot, of: key) else {
       throw EvaluationError(message: "the value \(value) does not fit its column")
     }
-    session.noteAttributeWrite(entity: entity, row: row, slot: slot)
-    session.noteAttributeSet(slot, of: key)
   }
 }
