@@ -4,7 +4,9 @@ import Testing
 @testable import ModelGraphScript
 
 /// Files, variables, rollback and interrupts: what a session keeps between statements.
-@Suite("Session state")
+// Serialized: two tests raise the process-wide interrupt flag, which the other must not see
+// (run in parallel, one test's reset once swallowed the other's interrupt).
+@Suite("Session state", .serialized)
 struct SessionStateTests {
   private func temporaryDirectory() throws -> URL {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
