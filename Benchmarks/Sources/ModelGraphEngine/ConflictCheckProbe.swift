@@ -149,7 +149,9 @@ private struct ChangeShape {
     guard case .double(let value) = column.value(at: saved),
       column.setValue(.double(value + 1), at: saved)
     else { throw BenchmarkError("conflict probe: cannot raise a budget") }
-    session.noteAttributeWrite(entity: trip.index, row: saved, slot: budget)
+    session.recordAttributeWrite(
+      slot: budget,
+      of: ObjectKey(entity: trip.index, row: saved, generation: trips.generation(of: saved)))
   }
 
   /// Publishes a W12-shaped change set from a session of its own.

@@ -97,19 +97,20 @@ func save(_ session: Session, _ index: Int) throws -> UInt64 {
   trips.column(3, as: Date.self)[row] = Date(timeIntervalSince1970: Double(index + 86_400))
   trips.column(4, as: UUID.self)[row] = UUID()
   trips.column(5, as: Double.self)[row] = Double(index)
-  for slot in 0..<6 { session.noteAttributeWrite(entity: 0, row: row, slot: slot) }
+  for slot in 0..<6 { session.recordAttributeWrite(slot: slot, of: trip) }
   let activity = session.insert(entity: 1)
   let activities = session.table(1)
   activities.column(0, as: String.self)[Int(activity.row)] = "Step \(index)"
   activities.column(1, as: Bool.self)[Int(activity.row)] = false
   activities.column(2, as: Date.self)[Int(activity.row)] = Date(timeIntervalSince1970: 0)
-  for slot in 0..<3 { session.noteAttributeWrite(entity: 1, row: Int(activity.row), slot: slot) }
+  for slot in 0..<3 { session.recordAttributeWrite(slot: slot, of: activity) }
   session.setRelationship(of: trip, slot: 0, to: [activity])
   if index > 0 {
     let earlier = (index * 7919) % index
     if trips.isAlive(earlier) {
       trips.column(5, as: Double.self)[earlier] += 1
-      session.noteAttributeWrite(entity: 0, row: earlier, slot: 5)
+      let key = ObjectKey(entity: 0, row: earlier, generation: trips.generation(of: earlier))
+      session.recordAttributeWrite(slot: 5, of: key)
     }
   }
   let start = now()
