@@ -10,13 +10,9 @@ extension Session {
   /// directly) call this right after the write.
   /// - Complexity: O(1).
   public func recordAttributeWrite(slot: Int, of key: ObjectKey) {
-    let entity = Int(key.entity)
-    let row = Int(key.row)
-    if isInserted(entity: entity, row: row) {
-      noteAttributeSet(slot, of: key)
-    } else {
-      changes[entity, default: TableChanges()].updated[row, default: SlotSet()].insert(slot)
-    }
+    // Each records only its own case: a saved object's change, a new object's set attribute.
+    noteAttributeWrite(entity: Int(key.entity), row: Int(key.row), slot: slot)
+    noteAttributeSet(slot, of: key)
   }
 
   /// Writes `value` into attribute `slot` of the live object `key` and records the write.
