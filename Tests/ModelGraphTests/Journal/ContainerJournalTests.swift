@@ -38,9 +38,10 @@ private struct CountingFileIO: FileIO {
   func syncData(_ descriptor: Int32) throws {
     counter.syncs.add(1, ordering: .relaxed)
     // A slow disk: while one thread syncs, the others append and wait for a shared sync. Long
-    // enough that the others get there first even under ThreadSanitizer on a loaded machine
-    // (at 2 ms, one run there had 197 syncs for 200 saves).
-    usleep(20_000)
+    // enough that the others get there first even under ThreadSanitizer on a loaded machine,
+    // where a save can take 190 ms (at 2 ms, one run there had 197 syncs for 200 saves; at
+    // 20 ms, 153).
+    usleep(100_000)
     try system.syncData(descriptor)
   }
 }
