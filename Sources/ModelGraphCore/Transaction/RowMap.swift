@@ -1,5 +1,5 @@
 /// A map from row numbers to values, for a session's change tracking: an open-addressing table
-/// with linear probing and a multiplicative hash of the row.
+/// with linear probing and a multiplicative hash of the row's run of 8.
 ///
 /// A write to an object looks its row up here on every write, so the lookup is one multiply
 /// and usually one probe, with no per-entry allocation (Swift's `Dictionary` hashes each key
@@ -70,8 +70,12 @@ struct RowMap<Value>: Sequence {
 
   var underestimatedCount: Int { count }
 
+  /// The first slot to probe for `row`. The 8 rows of a run (`row >> 3`) start at adjacent
+  /// slots, so a session writing rows in order touches the table in order (8 rows are one
+  /// cache line); runs are spread over the table by a multiplicative hash.
   private func home(_ row: Int) -> Int {
-    Int(truncatingIfNeeded: (UInt64(truncatingIfNeeded: row) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    let run = UInt64(truncatingIfNeeded: row >> 3) &* 0x9E37_79B9_7F4A_7C15
+    return (Int(truncatingIfNeeded: run >> shift) &+ (row & 7)) & (rows.count - 1)
   }
 
   private func find(_ row: Int) -> Int? {

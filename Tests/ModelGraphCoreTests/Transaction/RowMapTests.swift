@@ -46,6 +46,30 @@ struct RowMapTests {
     for row in 0..<rows { #expect(map[row] == model[row]) }
   }
 
+  @Test(
+    "rows in order, in strides and in runs of 8 (which share their hash) agree with a Dictionary",
+    arguments: [1, 2, 7, 8, 9, 64, 1_024, 4_096])
+  func patterns(step: Int) {
+    var map = RowMap<UInt32>()
+    var model: [Int: UInt32] = [:]
+    for index in 0..<3_000 {
+      let row = index * step
+      map[row] = UInt32(index)
+      model[row] = UInt32(index)
+    }
+    // Remove every third row, from the end, so backward shifts cross runs and wrap around.
+    for index in stride(from: 2_999, through: 0, by: -3) {
+      map[index * step] = nil
+      model[index * step] = nil
+    }
+    #expect(map.count == model.count)
+    for index in 0..<3_000 {
+      #expect(map[index * step] == model[index * step], "row \(index * step)")
+      #expect(map[index * step + 1] == model[index * step + 1])
+    }
+    #expect(Dictionary(uniqueKeysWithValues: map.map { ($0.key, $0.value) }) == model)
+  }
+
   @Test("removing every row, in any order, leaves an empty map that still finds nothing")
   func removeAll() {
     var map = RowMap<UInt32>()
