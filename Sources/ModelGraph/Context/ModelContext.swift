@@ -7,8 +7,8 @@ public final class ModelContext {
   /// The container whose store the context reads and saves to.
   public let container: ModelContainer
   let session: Session
-  var entityCache: [ObjectIdentifier: Int] = [:]
-  var classCache: [ModelObject.Type?] = []
+  @exclusivity(unchecked) var entityCache: [ObjectIdentifier: Int] = [:]
+  @exclusivity(unchecked) var classCache: [ModelObject.Type?] = []
   @exclusivity(unchecked) var registered: [IdentityTable] = []
   @exclusivity(unchecked) var insertedObjects: [ModelObject] = []
   @exclusivity(unchecked) var changedObjects: [ModelObject] = []

@@ -27,11 +27,11 @@ open class ModelObject: Hashable {
   /// The object's row in ``_table``.
   @exclusivity(unchecked) @usableFromInline final var _row: Int = 0
   /// The context that manages the object.
-  @usableFromInline final var _context: ModelContext?
-  final var _key = ObjectKey.placeholder
-  final var _status = ModelStatus.new
+  @exclusivity(unchecked) @usableFromInline final var _context: ModelContext?
+  @exclusivity(unchecked) final var _key = ObjectKey.placeholder
+  @exclusivity(unchecked) final var _status = ModelStatus.new
   final var _pending: PendingValues?
-  final var _isChanged = false
+  @exclusivity(unchecked) final var _isChanged = false
   final var _probe: [ProbeHit]?
   /// The class's layout; unowned, since class infos are never released.
   final unowned(unsafe) let _classInfo: ModelClassInfo
