@@ -98,13 +98,9 @@ public final class Table: @unchecked Sendable {
   ///
   /// Only for a copy that is frozen without being written: a reused column belongs to `base`
   /// too.
-  /// - Complexity: O(columns written × chunks / 64).
-  func publishedCopy(over base: Table) -> Table {
-    guard base.entity.attributes.count == entity.attributes.count,
-      base.entity.relationships.count == entity.relationships.count
-    else { return Table(copying: self) }
-    return Table(copying: self, reusing: base)
-  }
+  /// - Complexity: O(columns + columns written × chunks), the second term a copy of each
+  ///   written column's chunk addresses.
+  func publishedCopy(over base: Table) -> Table { Table(copying: self, reusing: base) }
 
   /// The number of rows, live or not.
   @inlinable public var rowCount: Int { stamps.count }
@@ -214,30 +210,28 @@ extension Table {
   ///
   /// A column that already holds exactly `other`'s chunks (it wrote nothing since it was
   /// copied, or `other` was published from it) is kept.
-  /// - Complexity: O(columns), plus O(chunks / 64) per column replaced.
+  /// - Complexity: O(columns), plus O(chunks) per column replaced (a copy of its chunk addresses).
   func reset(to other: Table) {
-    if Self.needsReset(attributeColumns, to: other.attributeColumns) {
-      attributeColumns = Self.columns(of: other.attributeColumns, keeping: attributeColumns)
-    }
-    if Self.needsReset(relationshipColumns, to: other.relationshipColumns) {
-      relationshipColumns = Self.columns(
-        of: other.relationshipColumns, keeping: relationshipColumns)
-    }
+    Self.reset(&attributeColumns, to: other.attributeColumns)
+    Self.reset(&relationshipColumns, to: other.relationshipColumns)
     if !stamps.sharesAllChunks(with: other.stamps) {
       stamps = unsafeDowncast(other.stamps.copy(), to: Column<UInt32>.self)
     }
     liveCount = other.liveCount
   }
 
-  private static func needsReset(_ columns: [AnyColumn], to target: [AnyColumn]) -> Bool {
-    columns.count != target.count
-      || zip(columns, target).contains { !$0.sharesAllChunks(with: $1) }
-  }
-
-  /// Copies of `target`'s columns, except that a column of `kept` already holding exactly its
-  /// counterpart's chunks stays.
-  private static func columns(of target: [AnyColumn], keeping kept: [AnyColumn]) -> [AnyColumn] {
-    guard kept.count == target.count else { return target.map { $0.copy() } }
-    return zip(kept, target).map { $0.sharesAllChunks(with: $1) ? $0 : $1.copy() }
+  /// Replaces each of `columns` that does not hold exactly its counterpart's chunks in
+  /// `target` with a copy of the counterpart; assigns `columns` only when one is replaced.
+  private static func reset(_ columns: inout [AnyColumn], to target: [AnyColumn]) {
+    guard columns.count == target.count else {
+      columns = target.map { $0.copy() }
+      return
+    }
+    var replaced: [AnyColumn]?
+    for index in target.indices where !columns[index].sharesAllChunks(with: target[index]) {
+      if replaced == nil { replaced = columns }
+      replaced![index] = target[index].copy()
+    }
+    if let replaced { columns = replaced }
   }
 }
