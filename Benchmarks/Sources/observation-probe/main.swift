@@ -10,7 +10,10 @@
 // 3. the save with the store's history off and nobody subscribed (no change is built but
 //    the context's own), for comparison with 1's 0 line;
 // 4. an attribute read through every trip, outside withObservationTracking, with the
-//    context's observesReads on and off (interleaved runs, medians of 7).
+//    context's observesReads on and off (interleaved runs, medians of 7);
+// 5. a save of one changed date followed by a fetch through the date's ordered index (sorted,
+//    limit 20), on `trips` events: the median of 1 000 (each save makes a version whose index
+//    the fetch needs).
 import Foundation
 import ModelGraph
 import Synchronization
@@ -30,6 +33,12 @@ final class ProbeNote: PersistentModel {
   @Attribute var text: String
 }
 
+final class ProbeEvent: PersistentModel, IndexedModel {
+  @Attribute var at: Date
+
+  static var indexes: [ModelIndex] { [.ordered(\ProbeEvent.at)] }
+}
+
 func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
 func median(_ values: [UInt64]) -> UInt64 { values.sorted()[values.count / 2] }
@@ -37,7 +46,7 @@ func median(_ values: [UInt64]) -> UInt64 { values.sorted()[values.count / 2] }
 func percentile99(_ values: [UInt64]) -> UInt64 { values.sorted()[values.count * 99 / 100] }
 
 let tripCount = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 100_000 : 100_000
-let schema = Schema([ProbeTrip.self, ProbeNote.self])
+let schema = Schema([ProbeTrip.self, ProbeNote.self, ProbeEvent.self])
 let container = try ModelContainer(
   for: schema, configurations: ModelConfiguration(isStoredInMemoryOnly: true))
 let loader = ModelContext(container)
@@ -119,3 +128,24 @@ loader.observesReads = true
 print(
   "read observesReads=on median-ns=\(median(readTimes[true]!)) "
     + "observesReads=off median-ns=\(median(readTimes[false]!)) check=\(checksum > 0)")
+
+// 5. A save, then a fetch through an ordered index.
+for index in 0..<tripCount {
+  let event = ProbeEvent()
+  event.at = Date(timeIntervalSince1970: Double(index))
+  loader.insert(event)
+}
+try loader.save()
+let events = try loader.fetch(FetchDescriptor<ProbeEvent>())
+var latest = FetchDescriptor<ProbeEvent>(sortBy: [SortDescriptor(\.at, order: .reverse)])
+latest.fetchLimit = 20
+var rounds: [UInt64] = []
+var found = 0
+for round in 0..<1_000 {
+  let start = now()
+  events[(round &* 7_919) % events.count].at = Date(timeIntervalSince1970: Double(-round))
+  try loader.save()
+  found += try loader.fetch(latest).count
+  rounds.append(now() - start)
+}
+print("save-then-ordered-fetch events=\(tripCount) median-ns=\(median(rounds)) found=\(found)")

@@ -59,3 +59,28 @@ struct IndexDelta<Key: ColumnValue> {
     }
   }
 }
+
+extension IndexDelta {
+  /// The entries that differ between the version before `self` and the version after `next`,
+  /// where `next` starts at the version `self` ends at.
+  ///
+  /// The base entry of a row either delta names is removed; the row's entry after `next` (or
+  /// after `self`, when `next` does not name the row) is added.
+  /// - Complexity: O(m log m) for m entries in the two deltas.
+  func followed(by next: IndexDelta) -> IndexDelta {
+    if next.isEmpty { return self }
+    if isEmpty { return next }
+    var named = Set<Int32>(minimumCapacity: removed.count + added.count)
+    for entry in removed { named.insert(entry.row) }
+    for entry in added { named.insert(entry.row) }
+    var renamed = Set<Int32>(minimumCapacity: next.removed.count + next.added.count)
+    for entry in next.removed { renamed.insert(entry.row) }
+    for entry in next.added { renamed.insert(entry.row) }
+    var result = IndexDelta()
+    result.removed = removed + next.removed.filter { !named.contains($0.row) }
+    result.added = (added.filter { !renamed.contains($0.row) } + next.added).sorted {
+      $0.row < $1.row
+    }
+    return result
+  }
+}

@@ -38,6 +38,44 @@ private final class BuiltIndex<Index: AnyObject>: @unchecked Sendable {
   }
 }
 
+/// An ordered index for a frozen table version: a base index built for an earlier version,
+/// with the entries the versions disagree on laid over it.
+///
+/// Carrying an ordered index to a newer version rewrites its sorted arrays, O(n); so a new
+/// version keeps its predecessor's base and adds the save's changes to the delta, and only
+/// rewrites the base once the delta outgrows √n entries (at least 64). A query after every
+/// save then costs O(√n log n) per version for the view, not O(n).
+private final class OrderedBuilt<Key: IndexKey>: @unchecked Sendable {
+  // @unchecked Sendable: immutable; the view's closures only read the immutable index.
+  let base: OrderedIndex<Key>
+  /// The entries of this version that differ from `base`.
+  let delta: IndexDelta<Key>
+  let view: any TableIndex
+
+  init(
+    _ definition: IndexDefinition, attribute: AttributeDescription, base: OrderedIndex<Key>,
+    delta: IndexDelta<Key>
+  ) {
+    self.base = base
+    self.delta = delta
+    view = OrderedIndexView.make(definition, attribute: attribute, base: base, delta: delta)
+  }
+
+  /// The index of the next version, whose entries differ from this one's by `step`.
+  func carried(
+    by step: IndexDelta<Key>, _ definition: IndexDefinition, attribute: AttributeDescription
+  ) -> OrderedBuilt {
+    if step.isEmpty { return self }
+    let total = delta.followed(by: step)
+    let bound = max(64, Int(Double(base.count).squareRoot()))
+    guard total.removed.count + total.added.count > bound else {
+      return OrderedBuilt(definition, attribute: attribute, base: base, delta: total)
+    }
+    return OrderedBuilt(
+      definition, attribute: attribute, base: base.applying(total), delta: IndexDelta())
+  }
+}
+
 private struct ViewMaker: IndexKeyVisitor {
   let registry: IndexRegistry
   let memo: IndexMemo?
@@ -55,23 +93,24 @@ private struct ViewMaker: IndexKeyVisitor {
     let attribute = attribute
     switch definition.kind {
     case .ordered:
-      let built = find(BuiltIndex<OrderedIndex<Key>>.self) { source in
-        let index =
-          source.map {
-            $0.index.index.applying(IndexDelta(from: $0.table, to: committed, slot: slot))
-          }
-          ?? OrderedIndex<Key>.build(
-            column: committed.column(slot, as: Key.self), stamps: committed.stamps)
-        return BuiltIndex(
-          index,
-          view: OrderedIndexView.make(
-            definition, attribute: attribute, base: index, delta: IndexDelta()))
+      let built = find(OrderedBuilt<Key>.self) { source in
+        guard let source else {
+          return OrderedBuilt(
+            definition, attribute: attribute,
+            base: OrderedIndex<Key>.build(
+              column: committed.column(slot, as: Key.self), stamps: committed.stamps),
+            delta: IndexDelta())
+        }
+        return source.index.carried(
+          by: IndexDelta(from: source.table, to: committed, slot: slot), definition,
+          attribute: attribute)
       }
       guard current !== committed else { return built.view }
       let delta = IndexDelta<Key>(from: committed, to: current, slot: slot)
       if delta.isEmpty { return built.view }
       return OrderedIndexView.make(
-        definition, attribute: attribute, base: built.index, delta: delta)
+        definition, attribute: attribute, base: built.base,
+        delta: built.delta.followed(by: delta))
     case .hash:
       let built = find(BuiltIndex<HashIndex<Key>>.self) { source in
         let index =

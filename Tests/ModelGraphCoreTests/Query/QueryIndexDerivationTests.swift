@@ -52,6 +52,46 @@ struct QueryIndexDerivationTests {
     }
   }
 
+  @Test("deltas chained across saves, laid over the first version's index, equal a rebuild")
+  func chainedDeltas() throws {
+    let store = try Fixture.makeStore()
+    let session = Session(store: store)
+    var random = QueryRandom(seed: 29)
+    var live: [ObjectKey] = []
+    for index in 0..<3_000 {
+      live.append(session.insert(entity: Fixture.trip, name: "t\(index)", days: Int64(index % 40)))
+    }
+    try session.save()
+    var previous = store.version.tables[Fixture.trip]
+    let base = OrderedIndex<Int64>.build(
+      column: previous.column(Fixture.days, as: Int64.self), stamps: previous.stamps)
+    var chained = IndexDelta<Int64>()
+    for round in 0..<12 {
+      // Rows updated twice, inserted then deleted, deleted then reused: across rounds too.
+      for _ in 0..<40 {
+        let key = live[Int.random(in: 0..<live.count, using: &random)]
+        if session.contains(key) {
+          session.set(Int64.random(in: 0..<40, using: &random), slot: Fixture.days, of: key)
+        }
+      }
+      for _ in 0..<15 { session.delete(live[Int.random(in: 0..<live.count, using: &random)]) }
+      for index in 0..<20 {
+        live.append(
+          session.insert(entity: Fixture.trip, name: "r\(round)-\(index)", days: Int64(index)))
+      }
+      try session.save()
+      let current = store.version.tables[Fixture.trip]
+      chained = chained.followed(by: IndexDelta(from: previous, to: current, slot: Fixture.days))
+      let rebuilt = OrderedIndex<Int64>.build(
+        column: current.column(Fixture.days, as: Int64.self), stamps: current.stamps)
+      let carried = base.applying(chained)
+      #expect(carried.keys == rebuilt.keys && carried.rows == rebuilt.rows, "round \(round)")
+      #expect(Set(chained.removed.map(\.row)).count == chained.removed.count)
+      #expect(Set(chained.added.map(\.row)).count == chained.added.count)
+      previous = current
+    }
+  }
+
   @Test("a hash index of unique keys carried across saves, growing past its partitioning")
   func hashIndexGrowsAndRepartitions() throws {
     let store = try Fixture.makeStore()
