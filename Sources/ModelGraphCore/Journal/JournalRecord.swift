@@ -26,10 +26,11 @@ enum JournalRecord {
   }
 
   /// The payload of a save that published `tables`, with `catalog` when it grew; `coders`
-  /// caches the row coders of each entity. The writer's ``ByteWriter/oversized`` says when a
-  /// value was too long for the format.
+  /// caches the row coders of each entity (indexed by entity number, `nil` until its first
+  /// record). The writer's ``ByteWriter/oversized`` says when a value was too long for the
+  /// format.
   static func payload(
-    catalog: SchemaCatalog?, tables: [TableRows], coders: inout [Int: [RowCoder]],
+    catalog: SchemaCatalog?, tables: [TableRows], coders: inout [[RowCoder]?],
     change: CommittedChange? = nil, historyDroppedThrough: UInt64 = 0,
     lengthLimit: Int = Int(UInt32.max)
   ) -> ByteWriter {
@@ -45,9 +46,13 @@ enum JournalRecord {
     writer.append(UInt32(tables.count))
     for part in tables {
       let table = part.table
-      let columns = table.attributeColumns + table.relationshipColumns
+      if coders.count <= part.entity {
+        coders += Array(repeating: nil, count: part.entity + 1 - coders.count)
+      }
       let rowCoders = coders[part.entity] ?? RowCoder.coders(of: table)
       coders[part.entity] = rowCoders
+      let attributes = table.attributeColumns
+      let relationships = table.relationshipColumns
       writer.append(UInt32(part.entity))
       writer.append(UInt64(table.rowCount))
       writer.append(UInt64(part.rows.count))
@@ -56,7 +61,13 @@ enum JournalRecord {
         let stamp = row < table.rowCount ? table.stamps[row] : 0
         writer.append(stamp)
         guard stamp & 1 == 1 else { continue }
-        for (column, coder) in zip(columns, rowCoders) { coder.encode(column, row, &writer) }
+        // The coders of the attribute columns, then those of the relationship columns.
+        for (index, column) in attributes.enumerated() {
+          rowCoders[index].encode(column, row, &writer)
+        }
+        for (index, column) in relationships.enumerated() {
+          rowCoders[attributes.count + index].encode(column, row, &writer)
+        }
       }
     }
     if let change {
