@@ -44,8 +44,9 @@ public final class Journal: @unchecked Sendable {
   private var thresholdAction: (@Sendable () -> Void)?
   /// The longest string or data value a record takes (a 4-byte length); tests lower it.
   var valueLengthLimit = Int(UInt32.max)
-  /// The row coders of each entity's columns, made on the entity's first record.
-  private var coders: [Int: [RowCoder]] = [:]
+  /// The row coders of each entity's columns (indexed by entity number), made on the
+  /// entity's first record.
+  private var coders: [[RowCoder]?] = []
 
   /// A journal open for appending at the end of `fileSize` bytes.
   init(
@@ -334,7 +335,7 @@ public final class Journal: @unchecked Sendable {
     knownShapes = shapes
     // The new snapshot's schema may differ from the old one (a migrated store): row coders are
     // made again from the tables of the next records.
-    coders = [:]
+    coders = []
     fileSize = bytes.count
     allocated = bytes.count
     synced = appended

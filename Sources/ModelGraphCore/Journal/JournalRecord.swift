@@ -26,10 +26,11 @@ enum JournalRecord {
   }
 
   /// The payload of a save that published `tables`, with `catalog` when it grew; `coders`
-  /// caches the row coders of each entity. The writer's ``ByteWriter/oversized`` says when a
-  /// value was too long for the format.
+  /// caches the row coders of each entity (indexed by entity number, `nil` until its first
+  /// record). The writer's ``ByteWriter/oversized`` says when a value was too long for the
+  /// format.
   static func payload(
-    catalog: SchemaCatalog?, tables: [TableRows], coders: inout [Int: [RowCoder]],
+    catalog: SchemaCatalog?, tables: [TableRows], coders: inout [[RowCoder]?],
     change: CommittedChange? = nil, historyDroppedThrough: UInt64 = 0,
     lengthLimit: Int = Int(UInt32.max)
   ) -> ByteWriter {
@@ -45,9 +46,13 @@ enum JournalRecord {
     writer.append(UInt32(tables.count))
     for part in tables {
       let table = part.table
-      let columns = table.attributeColumns + table.relationshipColumns
+      if coders.count <= part.entity {
+        coders += Array(repeating: nil, count: part.entity + 1 - coders.count)
+      }
       let rowCoders = coders[part.entity] ?? RowCoder.coders(of: table)
       coders[part.entity] = rowCoders
+      let attributes = table.attributeColumns
+      let relationships = table.relationshipColumns
       writer.append(UInt32(part.entity))
       writer.append(UInt64(table.rowCount))
       writer.append(UInt64(part.rows.count))
@@ -56,7 +61,13 @@ enum JournalRecord {
         let stamp = row < table.rowCount ? table.stamps[row] : 0
         writer.append(stamp)
         guard stamp & 1 == 1 else { continue }
-        for (column, coder) in zip(columns, rowCoders) { coder.encode(column, row, &writer) }
+        // The coders of the attribute columns, then those of the relationship columns.
+        for (index, column) in attributes.enumerated() {
+          rowCoders[index].encode(column, row, &writer)
+        }
+        for (index, column) in relationships.enumerated() {
+          rowCoders[attributes.count + index].encode(column, row, &writer)
+        }
       }
     }
     if let change {
@@ -71,15 +82,19 @@ enum JournalRecord {
 struct JournalApplier {
   var catalog: SchemaCatalog
   var tables: [Table]
-  /// Per entity: its table's attribute and relationship columns, their row coders, and the
-  /// bytes a row takes in all its columns (stamps included).
-  private var columns: [Int: (columns: [AnyColumn], coders: [RowCoder], rowBytes: Int)] = [:]
-  /// Per entity: the destination entity index of each relationship slot (-1: unknown).
-  private var destinations: [Int: [Int]] = [:]
+  /// Per entity (indexed by entity number, `nil` until its first record): its table's
+  /// attribute and relationship columns, their row coders, and the bytes a row takes in all
+  /// its columns (stamps included).
+  private var layouts: [Layout?] = []
+  /// Per entity (indexed by entity number, `nil` until needed): the destination entity index
+  /// of each relationship slot (-1: unknown).
+  private var destinations: [[Int]?] = []
   /// The most memory the records may add to the tables, and what they added so far: a
   /// hostile record naming a huge row count is refused instead of allocated.
   private let memoryBudget: Int
   private var committed = 0
+  /// The rows with relationships the current record wrote (kept to reuse its storage).
+  private var written: [(entity: Int, row: Int)] = []
 
   init(catalog: SchemaCatalog, tables: [Table], memoryBudget: Int) {
     self.catalog = catalog
@@ -87,16 +102,16 @@ struct JournalApplier {
     self.memoryBudget = memoryBudget
   }
 
-  /// Applies one payload, the record of version `number`.
+  /// Applies the tables of one payload, the record of version `number`; the save's change
+  /// for the history (when the record carries one) is left for the caller to decode, at
+  /// ``HistoryPart/offset``, or to skip when the history drops it anyway.
   ///
-  /// - Returns: The save's change for the history and the newest version the history no
-  ///   longer kept after it, or `nil` when the record carries none.
+  /// - Returns: Where the record's history change starts and the newest version the history
+  ///   no longer kept after it, or `nil` when the record carries none.
   /// - Throws: ``SnapshotError`` for an impossible payload (the caller reports it as a
   ///   ``JournalError``); the tables may then be partly changed.
   @discardableResult
-  mutating func apply(_ reader: inout ByteReader, number: UInt64 = 0) throws -> (
-    change: CommittedChange, droppedThrough: UInt64
-  )? {
+  mutating func apply(_ reader: inout ByteReader, number: UInt64 = 0) throws -> HistoryPart? {
     let fullFlag = try reader.read(UInt8.self)
     let hasHistory = fullFlag & JournalRecord.historyFlag != 0
     let flag = fullFlag & ~JournalRecord.historyFlag
@@ -115,21 +130,23 @@ struct JournalApplier {
       else { throw reader.error("the record's catalog does not extend the store's") }
       for entity in grown.entities.dropFirst(tables.count) { tables.append(Table(entity: entity)) }
       catalog = grown
-      destinations = [:]
+      destinations = []
     case _: throw reader.error("catalog flag \(fullFlag)")
     }
     let count = Int(try reader.read(UInt32.self))
-    var written: [(entity: Int, row: Int)] = []
+    written.removeAll(keepingCapacity: true)
     for _ in 0..<count {
       let entity = Int(try reader.read(UInt32.self))
       guard entity < tables.count else { throw reader.error("entity \(entity) does not exist") }
       let table = tables[entity]
-      let (columns, rowCoders, rowBytes) = self.columns[entity] ?? layout(of: entity)
+      let layout =
+        entity < layouts.count ? layouts[entity] ?? layout(of: entity) : layout(of: entity)
       let rowCount = try reader.read(UInt64.self)
       guard rowCount <= UInt64(Int32.max) else { throw reader.error("row count \(rowCount)") }
-      try reserve(growing: table, to: Int(rowCount), rowBytes: rowBytes, reader: reader)
+      try reserve(growing: table, to: Int(rowCount), rowBytes: layout.rowBytes, reader: reader)
       table.grow(to: Int(rowCount))
       let rows = try reader.readCount(minimumSize: 12)
+      let hasRelationships = !table.relationshipColumns.isEmpty
       for _ in 0..<rows {
         let rawRow = try reader.read(UInt64.self)
         guard rawRow < UInt64(table.rowCount) else {
@@ -140,15 +157,17 @@ struct JournalApplier {
         if table.stamps[row] & 1 == 1 { table.liveCount -= 1 }
         table.stamps[row] = stamp
         guard stamp & 1 == 1 else {
-          for column in columns { column.clear(row: row) }
+          for column in layout.columns { column.clear(row: row) }
           continue
         }
         table.liveCount += 1
-        for (column, coder) in zip(columns, rowCoders) { try coder.decode(column, row, &reader) }
-        if !table.relationshipColumns.isEmpty { written.append((entity, row)) }
+        for index in layout.columns.indices {
+          try layout.coders[index].decode(layout.columns[index], row, &reader)
+        }
+        if hasRelationships { written.append((entity, row)) }
       }
     }
-    var history: (change: CommittedChange, droppedThrough: UInt64)?
+    var history: HistoryPart?
     if hasHistory {
       let start = reader.position
       let dropped = try reader.read(UInt64.self)
@@ -157,24 +176,44 @@ struct JournalApplier {
           "the history dropped through version \(dropped), past the record's \(number)",
           at: start)
       }
-      history = (try CommittedChange.decode(from: &reader, version: number), dropped)
+      history = HistoryPart(offset: reader.position, droppedThrough: dropped)
+    } else {
+      try reader.expectEnd()
     }
-    try reader.expectEnd()
     for (entity, row) in written { try validateKeys(entity: entity, row: row, reader: reader) }
     return history
   }
 
+  /// Where a record's change for the history lies, and what the history dropped after it.
+  struct HistoryPart {
+    /// The offset of the ``CommittedChange`` encoding in the record's payload; it runs to the
+    /// payload's end.
+    var offset: Int
+    /// The newest version the history no longer kept once it recorded the save.
+    var droppedThrough: UInt64
+  }
+
+  /// An entity's columns as records write them.
+  private struct Layout {
+    /// The table's attribute columns, then its relationship columns.
+    var columns: [AnyColumn]
+    /// The row coder of each column.
+    var coders: [RowCoder]
+    /// The bytes a row takes in all the columns, stamps included.
+    var rowBytes: Int
+  }
+
   /// The columns, row coders and row size of `entity`'s table, made once and kept.
-  private mutating func layout(of entity: Int) -> (
-    columns: [AnyColumn], coders: [RowCoder], rowBytes: Int
-  ) {
+  private mutating func layout(of entity: Int) -> Layout {
     let table = tables[entity]
     let columns = table.attributeColumns + table.relationshipColumns
-    let layout = (
-      columns, RowCoder.coders(of: table),
-      columns.reduce(table.stamps.elementStride) { $0 + $1.elementStride }
-    )
-    self.columns[entity] = layout
+    let layout = Layout(
+      columns: columns, coders: RowCoder.coders(of: table),
+      rowBytes: columns.reduce(table.stamps.elementStride) { $0 + $1.elementStride })
+    if layouts.count <= entity {
+      layouts += Array(repeating: nil, count: entity + 1 - layouts.count)
+    }
+    layouts[entity] = layout
     return layout
   }
 
@@ -196,6 +235,9 @@ struct JournalApplier {
   /// Every relationship key of `row` must name a row of its destination's hierarchy.
   private mutating func validateKeys(entity: Int, row: Int, reader: ByteReader) throws {
     let table = tables[entity]
+    if destinations.count <= entity {
+      destinations += Array(repeating: nil, count: entity + 1 - destinations.count)
+    }
     let targets =
       destinations[entity]
       ?? table.entity.relationships.map { catalog.entity(named: $0.destination)?.index ?? -1 }

@@ -117,4 +117,74 @@ struct JournalHistoryTests {
     #expect(versions(third.store) == [number + 1])
     #expect(third.store.history.droppedThrough == number)
   }
+
+  @Test("a long journal under a small retention recovers exactly the history the store kept")
+  func smallRetention() throws {
+    let files = StoreFiles(path: "/sim/h.mgs", io: SimFS())
+    let first = try open(files)
+    first.store.history.retention = .init(transactions: 3)
+    for step in 0..<12 { try JournalFixture.save(step: step, store: first.store) }
+    // A save with history off in the middle: its record drops every change before it.
+    first.store.history.retention = .init(transactions: 0)
+    try JournalFixture.save(step: 12, store: first.store)
+    first.store.history.retention = .init(transactions: 3)
+    for step in 13..<30 { try JournalFixture.save(step: step, store: first.store) }
+    let expected = first.store.history.changes(after: 0)
+    let dropped = first.store.history.droppedThrough
+    #expect(expected.count == 3)
+    first.journal.close()
+    let second = try open(files)
+    #expect(second.report.replayedRecords == 30)
+    let restored = second.store.history.changes(after: 0)
+    #expect(restored.map(\.version) == expected.map(\.version))
+    #expect(restored.map(\.inserted) == expected.map(\.inserted))
+    #expect(restored.map(\.updated) == expected.map(\.updated))
+    #expect(restored.map(\.deleted) == expected.map(\.deleted))
+    #expect(second.store.history.droppedThrough == dropped)
+  }
+
+  @Test("the history kept after a save with history off holds only the saves after it")
+  func historyOffLate() throws {
+    let files = StoreFiles(path: "/sim/h.mgs", io: SimFS())
+    let first = try open(files)
+    for step in 0..<5 { try JournalFixture.save(step: step, store: first.store) }
+    first.store.history.retention = .init(transactions: 0)
+    try JournalFixture.save(step: 5, store: first.store)
+    let off = first.store.version.number
+    first.store.history.retention = .init()
+    for step in 6..<8 { try JournalFixture.save(step: step, store: first.store) }
+    let expected = versions(first.store)
+    #expect(expected == [off + 1, off + 2])
+    first.journal.close()
+    let second = try open(files)
+    #expect(versions(second.store) == expected)
+    // The record without a change drops the history through its own version.
+    #expect(second.store.history.droppedThrough == off)
+  }
+
+  @Test("a kept record whose history change is impossible is a clear error")
+  func impossibleChange() throws {
+    let disk = SimFS()
+    let files = StoreFiles(path: "/sim/h.mgs", io: disk)
+    let first = try open(files)
+    for step in 0..<2 { try JournalFixture.save(step: step, store: first.store) }
+    let number = first.store.version.number
+    first.journal.close()
+    var bytes = try disk.readFile(files.journalPath)
+    let generation = bytes.withUnsafeBytes {
+      $0.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+    }
+    let end = try bytes.withUnsafeBytes { try JournalReader($0, path: "j").validLength }
+    bytes.removeSubrange(end...)
+    // The history flag, no tables, nothing dropped, then a change cut short.
+    var payload: [UInt8] = [JournalRecord.historyFlag, 0, 0, 0, 0]
+    withUnsafeBytes(of: UInt64(0).littleEndian) { payload += $0 }
+    payload += [0xFF, 0xFF, 0xFF]
+    JournalFormat.appendRecord(
+      to: &bytes, generation: generation, number: number + 1, payload: payload)
+    try SnapshotFile(path: files.journalPath, io: disk).replace(with: bytes)
+    let error = try #require(throws: JournalError.self) { try files.recover() }
+    #expect(error.code == .malformed, "\(error)")
+    #expect(error.message.contains("record of version \(number + 1)"), "\(error)")
+  }
 }
