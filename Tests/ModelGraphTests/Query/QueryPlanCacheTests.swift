@@ -2,8 +2,8 @@ import Foundation
 import ModelGraph
 import Testing
 
-/// Fetches of the same shape reuse the first one's plan with their own values, and the cache
-/// never outlives the tables, the schema or the unsaved-changes state it was made for.
+/// Fetches of the same shape reuse the first one's plan with their own values, with or without
+/// unsaved changes, and never after the tables, the schema or the columns it read changed.
 @Suite("Query: the plan cache")
 struct QueryPlanCacheTests {
   let fixture: QueryFixture
