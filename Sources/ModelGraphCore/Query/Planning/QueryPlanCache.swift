@@ -84,9 +84,19 @@ public final class QueryPlanCache {
 
 /// What a plan keeps for reuse: the tables, their access recipes, the order and comparators.
 struct PlanTemplate {
+  /// An index the plan reads: its declaration, and the view found when the plan was made,
+  /// which serves again while the session reads the same committed table without changes.
+  struct IndexReference {
+    let definition: IndexDefinition
+    let view: any TableIndex
+    /// The committed table the view was found for, with no unsaved changes over it; `nil`
+    /// when the view held some.
+    let cleanCommitted: Table?
+  }
+
   /// An index that can answer the conjuncts on its attribute (`==`/`IN`, or a range).
   struct IndexChoice {
-    let definition: IndexDefinition
+    let index: IndexReference
     let isEqual: Bool
   }
 
@@ -97,7 +107,7 @@ struct PlanTemplate {
     case filter([IndexChoice])
     /// An ordered index walked in key order, within the range the conjuncts on its attribute
     /// give when `isRanged`, else all of it.
-    case walk(IndexDefinition, isRanged: Bool)
+    case walk(IndexReference, isRanged: Bool)
   }
 
   struct TableRecipe {

@@ -137,9 +137,9 @@ public struct QueryPlanner {
         for choice in choices {
           guard
             let condition = found.first(where: {
-              $0.attribute == choice.definition.attribute && $0.isEqual == choice.isEqual
+              $0.attribute == choice.index.definition.attribute && $0.isEqual == choice.isEqual
             }),
-            let index = resolver.view(choice.definition, entity: entity),
+            let index = view(choice.index, entity, resolver),
             let option = IndexOption(index: index, condition: condition)
           else { return nil }
           options.append(option)
@@ -148,9 +148,9 @@ public struct QueryPlanner {
         let chosen = Self.filterAccess(
           best, live: recipe.table.liveCount, stop: request.stopAfter, recipe: recipe.recipe)
         (access, note, covered) = (chosen.access, chosen.note, chosen.covered)
-      case .walk(let definition, let isRanged):
-        guard let index = resolver.view(definition, entity: entity) else { return nil }
-        let attribute = definition.attribute
+      case .walk(let reference, let isRanged):
+        guard let index = view(reference, entity, resolver) else { return nil }
+        let attribute = reference.definition.attribute
         var range = IndexValueRange()
         if isRanged {
           guard let predicate,
@@ -177,6 +177,28 @@ public struct QueryPlanner {
       pruned: template.pruned, order: template.order, comparator: template.comparator,
       firstKeyComparator: template.firstKeyComparator, onlyCommitted: source.onlyCommittedObjects,
       isFromCache: true)
+  }
+
+  /// The view of a cached plan's index over the tables read now: the one the plan found, when
+  /// it had no unsaved changes over the same committed table and has none now.
+  private func view(
+    _ reference: PlanTemplate.IndexReference, _ entity: ResolvedEntity, _ resolver: IndexResolver
+  ) -> (any TableIndex)? {
+    if !source.hasPendingChanges, let committed = reference.cleanCommitted,
+      committed === source.committedTables[entity.index]
+    {
+      return reference.view
+    }
+    return resolver.view(reference.definition, entity: entity)
+  }
+
+  /// A reference to `index`, a view of the table of `entity` found now, for a cached plan.
+  private func reference(_ index: any TableIndex, _ entity: ResolvedEntity)
+    -> PlanTemplate.IndexReference
+  {
+    PlanTemplate.IndexReference(
+      definition: index.definition, view: index,
+      cleanCommitted: source.hasPendingChanges ? nil : source.committedTables[entity.index])
   }
 
   /// The plan of one table: `access`, then the test of the conjuncts it does not answer.
@@ -258,7 +280,8 @@ public struct QueryPlanner {
               "\(walk.index.definition) walk \(walk.range) \(ascending ? "ascending" : "descending")"
                 + " (~\(walk.estimate) rows)"
             }, covered: walk.covered,
-            recipe: .walk(walk.index.definition, isRanged: walk.isRanged))
+            recipe: .walk(
+              reference(walk.index, candidates[position].entity), isRanged: walk.isRanged))
         }
         return (chosen, .indexMerge(ascending: first.isAscending))
       }
@@ -269,7 +292,8 @@ public struct QueryPlanner {
       let recipe = PlanTemplate.Recipe.filter(
         options[position].map {
           PlanTemplate.IndexChoice(
-            definition: $0.index.definition, isEqual: $0.condition.isEqual)
+            index: reference($0.index, candidates[position].entity),
+            isEqual: $0.condition.isEqual)
         })
       chosen[position] = Self.filterAccess(filter, live: live, stop: stop, recipe: recipe)
     }
