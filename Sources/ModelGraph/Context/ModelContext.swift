@@ -20,6 +20,8 @@ public final class ModelContext {
   var refusedInserts: [RefusedInsert] = []
   /// The related objects the last prefetching fetch resolved, kept alive until the next one.
   var prefetchedObjects: [ModelObject] = []
+  /// The translations of the predicate shapes this context fetched with.
+  let predicateShapes = PredicateShapeCache()
   /// What a save does when a new object duplicates a saved object's unique attribute.
   ///
   /// ``UniquenessPolicy/reject`` (the default) throws; SwiftData upserts silently, which

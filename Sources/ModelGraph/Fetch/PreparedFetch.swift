@@ -26,10 +26,7 @@ extension ModelContext {
     var expression: QueryExpression?
     var untranslated: [String] = []
     if let predicate = descriptor.predicate {
-      let translator = PredicateTranslator(context: self) { [unowned self] type in
-        named.append(try entityIndex(for: type))
-      }
-      (expression, untranslated) = translator.translate(predicate)
+      (expression, untranslated) = translate(predicate, named: &named)
     }
     _ = session.catalog(covering: named.reduce(entity, max))
     let sortKeys = SortTranslation.keys(descriptor.sortBy)
@@ -60,6 +57,31 @@ extension ModelContext {
     return PreparedFetch(
       plan: plan, residual: residual, sortsInMemory: sortKeys == nil, offset: offset,
       limit: descriptor.fetchLimit)
+  }
+
+  /// The translation of `predicate`: from the context's shape cache when a predicate of the
+  /// same shape was translated before, else translated (and its shape learnt).
+  private func translate<T>(_ predicate: Predicate<T>, named: inout [Int]) -> (
+    QueryExpression?, untranslated: [String]
+  ) {
+    let walker = PredicateShapeWalker.walk(predicate)
+    if let walker, let expression = predicateShapes.translation(walker, context: self) {
+      return (expression, [])
+    }
+    var classes: [Int] = []
+    let translator = PredicateTranslator(context: self) { [unowned self] type in
+      classes.append(try entityIndex(for: type))
+    }
+    let (expression, untranslated) = translator.translate(predicate)
+    named += classes
+    if let walker {
+      if let expression, untranslated.isEmpty, classes.isEmpty {
+        predicateShapes.learn(predicate, walker: walker, translation: expression, context: self)
+      } else {
+        predicateShapes.refuse(walker)
+      }
+    }
+    return (expression, untranslated)
   }
 
   /// Refuses a negative limit or offset.

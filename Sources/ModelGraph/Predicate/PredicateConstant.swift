@@ -63,28 +63,36 @@ private func sequenceElements<S: Sequence>(_ sequence: S) -> [Any] {
 enum ConstantConversion {
   typealias Converter = (Any, PredicateTranslator) throws -> QueryExpression
 
-  private struct Entry: @unchecked Sendable {
+  /// The converter of one type, and whether it reads the translator (its context).
+  struct Entry: @unchecked Sendable {
     // @unchecked Sendable: the closure captures nothing mutable.
     let convert: Converter
+    let needsTranslator: Bool
   }
 
   private static let cache = ThreadCache<ObjectIdentifier, Entry>()
 
   /// The converter of values of `type`.
-  static func converter(for type: Any.Type) -> Converter {
-    cache.value(for: ObjectIdentifier(type)) { Entry(convert: make(type)) }.convert
+  static func converter(for type: Any.Type) -> Converter { entry(for: type).convert }
+
+  /// The converter of values of `type`, and whether it reads the translator.
+  static func entry(for type: Any.Type) -> Entry {
+    cache.value(for: ObjectIdentifier(type)) { make(type) }
   }
 
-  private static func make(_ type: Any.Type) -> Converter {
+  private static func make(_ type: Any.Type) -> Entry {
     let unwrapped = PredicateValueTypes.unwrapped(type)
-    let general: Converter = { value, translator in try translator.constant(value) }
+    let general = Entry(
+      convert: { value, translator in try translator.constant(value) }, needsTranslator: true)
     if unwrapped is ModelObject.Type || unwrapped == PersistentIdentifier.self
       || unwrapped == ComparisonResult.self || type is any CompositeValue.Type
       || unwrapped is any CompositeValue.Type
     {
       return general
     }
-    if let persistent = type as? any PersistentValue.Type { return stored(persistent) }
+    if let persistent = type as? any PersistentValue.Type {
+      return Entry(convert: stored(persistent), needsTranslator: false)
+    }
     return general
   }
 

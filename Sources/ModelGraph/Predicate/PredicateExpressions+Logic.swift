@@ -34,7 +34,8 @@ where Test: QueryTranslatable, If: QueryTranslatable, Else: QueryTranslatable {
 
 extension PredicateExpressions.Value: QueryTranslatable {
   func translate(_ translator: PredicateTranslator) throws -> QueryExpression {
-    try ConstantConversion.converter(for: Output.self)(value, translator)
+    if let slot = translator.slot(Output.self) { return slot }
+    return try ConstantConversion.converter(for: Output.self)(value, translator)
   }
 }
 

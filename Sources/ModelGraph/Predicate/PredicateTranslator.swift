@@ -13,10 +13,24 @@ final class PredicateTranslator {
   let context: ModelContext?
   private var variables: [PredicateExpressions.VariableID: Int] = [:]
   private var nextVariable = 1
+  /// When not `nil`, captured values translate to numbered slots (``PredicateSlot``) instead
+  /// of constants, and this lists the type of each slot's value, in translation order.
+  private(set) var slotTypes: [Any.Type]?
 
-  init(context: ModelContext?, register: @escaping (ModelObject.Type) throws -> Void) {
+  init(
+    context: ModelContext?, recordsSlots: Bool = false,
+    register: @escaping (ModelObject.Type) throws -> Void
+  ) {
     self.context = context
     self.register = register
+    if recordsSlots { slotTypes = [] }
+  }
+
+  /// A slot for a captured value of `type`, when recording slots; else `nil`.
+  func slot(_ type: Any.Type) -> QueryExpression? {
+    guard slotTypes != nil else { return nil }
+    defer { slotTypes!.append(type) }
+    return PredicateSlot.expression(slotTypes!.count)
   }
 
   /// The translation of `predicate`, split into the conjuncts the engine evaluates and a

@@ -10,14 +10,11 @@ public final class Session {
   public let store: Store
   /// The committed version the session's working tables started from.
   public internal(set) var base: StoreVersion {
-    didSet {
-      indexMemo.removeAll()
-      planCache.removeAll()
-    }
+    didSet { indexMemo.removeAll() }
   }
   /// The indexes this session's queries and saves found for its base version's tables.
   let indexMemo = IndexMemo()
-  /// The plans of this session's queries on its base version, by shape.
+  /// The plans of this session's queries, by shape (kept across saves and refreshes).
   public let planCache = QueryPlanCache()
   @exclusivity(unchecked) var working: [Table?] = []
   /// The committed table each working table holds the rows of, while it has no changes.

@@ -8,11 +8,13 @@
 /// it redoes only what does: the index lookups with the new values and the compiled test of
 /// the conjuncts the index does not answer.
 ///
-/// Plans are cached only for a session without unsaved changes, and each is used only with
-/// the very table versions and index declarations it was made for; the session forgets them
-/// all when it moves to another store version (a save, a refresh, a schema change). At most
-/// ``capacity`` shapes are kept; the oldest goes first. Not `Sendable`: it belongs to its
-/// session.
+/// A plan names the indexes it reads by their declarations, so it serves whatever the session
+/// reads now: its unsaved changes (each use finds the index views with them laid over the
+/// committed indexes) and the newer store versions a save or a refresh moves it to. A plan is
+/// used only with the very working tables, classes and index declarations it was made for,
+/// and, when it sorts, only while those tables hold the very columns its comparators read (a
+/// rollback or a refresh that replaces a column makes it unusable). At most ``capacity``
+/// shapes are kept; the oldest goes first. Not `Sendable`: it belongs to its session.
 public final class QueryPlanCache {
   /// The most plans kept.
   public static let capacity = 64
@@ -82,10 +84,19 @@ public final class QueryPlanCache {
 
 /// What a plan keeps for reuse: the tables, their access recipes, the order and comparators.
 struct PlanTemplate {
-  /// An index that can answer the conjuncts on `attribute` (`==`/`IN`, or a range).
+  /// An index the plan reads: its declaration, and the view found when the plan was made,
+  /// which serves again while the session reads the same committed table without changes.
+  struct IndexReference {
+    let definition: IndexDefinition
+    let view: any TableIndex
+    /// The committed table the view was found for, with no unsaved changes over it; `nil`
+    /// when the view held some.
+    let cleanCommitted: Table?
+  }
+
+  /// An index that can answer the conjuncts on its attribute (`==`/`IN`, or a range).
   struct IndexChoice {
-    let index: any TableIndex
-    let attribute: String
+    let index: IndexReference
     let isEqual: Bool
   }
 
@@ -94,9 +105,9 @@ struct PlanTemplate {
     /// Through the index among `choices` that yields the fewest rows for the request's values,
     /// or a scan when none is given or the best would yield too many.
     case filter([IndexChoice])
-    /// An ordered index walked in key order, within the range the conjuncts on `attribute`
+    /// An ordered index walked in key order, within the range the conjuncts on its attribute
     /// give when `isRanged`, else all of it.
-    case walk(any TableIndex, attribute: String, isRanged: Bool)
+    case walk(IndexReference, isRanged: Bool)
   }
 
   struct TableRecipe {
@@ -113,13 +124,46 @@ struct PlanTemplate {
   /// The catalog and index declarations the plan was made with.
   let entityCount: Int
   let indexes: [[IndexDefinition]]
+  /// The columns of every table read, in order, when the plan sorts: its comparators read
+  /// them.
+  let columns: [ObjectIdentifier]
 
-  /// Whether the template reads exactly `source`'s tables, with its index declarations.
+  /// Whether the template reads exactly `source`'s tables and classes, with its index
+  /// declarations, and its comparators read their columns.
   func fits(_ source: QuerySource) -> Bool {
-    guard source.catalog.entities.count == entityCount,
-      tables.allSatisfy({ source.tables[$0.entity.index] === $0.table }),
-      pruned.allSatisfy({ source.catalog.entities[$0.entity.index] === $0.entity })
+    let entities = source.catalog.entities
+    guard entities.count == entityCount,
+      tables.allSatisfy({
+        source.tables[$0.entity.index] === $0.table && entities[$0.entity.index] === $0.entity
+      }),
+      pruned.allSatisfy({ entities[$0.entity.index] === $0.entity }),
+      columns.isEmpty || Self.hasColumns(columns, source.tables)
     else { return false }
     return source.indexes == indexes
+  }
+
+  /// The identities of the attribute and relationship columns of `tables`, in order.
+  static func columnIdentities(_ tables: [Table]) -> [ObjectIdentifier] {
+    tables.flatMap { table in
+      (table.attributeColumns + table.relationshipColumns).map { ObjectIdentifier($0) }
+    }
+  }
+
+  /// Whether `tables` hold exactly the columns `identities` lists.
+  private static func hasColumns(_ identities: [ObjectIdentifier], _ tables: [Table]) -> Bool {
+    var position = 0
+    for table in tables {
+      for column in table.attributeColumns {
+        guard position < identities.count, identities[position] == ObjectIdentifier(column)
+        else { return false }
+        position += 1
+      }
+      for column in table.relationshipColumns {
+        guard position < identities.count, identities[position] == ObjectIdentifier(column)
+        else { return false }
+        position += 1
+      }
+    }
+    return position == identities.count
   }
 }

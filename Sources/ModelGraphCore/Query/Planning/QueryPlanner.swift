@@ -18,19 +18,17 @@ public struct QueryPlanner {
 
   /// The plan of `request`.
   ///
-  /// When the source reads a session without unsaved changes, a request of a shape the
-  /// session planned before reuses that plan with its own values (``QueryPlanCache``).
+  /// When the source reads a session, a request of a shape the session planned before reuses
+  /// that plan with its own values (``QueryPlanCache``), with or without unsaved changes.
   /// - Throws: ``QueryError`` for an unknown class, attribute or relationship, or operands
   ///   whose types do not fit.
   /// - Complexity: O(classes × size of the condition), plus O(log n) per index consulted, plus
   ///   the first build of an index for a committed table version (O(n log n)); from the
   ///   cache, O(tables read × size of the condition) plus the index lookups.
   public func plan(_ request: QueryRequest) throws -> QueryPlan {
-    // Cached plans read the committed tables as they are; a session's unsaved changes make
-    // every query's tables and index views its own.
-    guard let cache = source.planCache, !source.hasPendingChanges else {
-      return try makePlan(request).plan
-    }
+    // A cached plan names the indexes it reads, not their views: each use finds the views of
+    // the session's current tables, with its unsaved changes laid over them.
+    guard let cache = source.planCache else { return try makePlan(request).plan }
     let key = QueryPlanCache.Key(request, onlyCommitted: source.onlyCommittedObjects)
     if let template = cache.template(for: key, source: source),
       let plan = try bind(request, to: template)
@@ -93,7 +91,8 @@ public struct QueryPlanner {
           entity: $0.0.entity, table: source.tables[$0.0.entity.index], recipe: $0.1.recipe)
       }, pruned: pruned, order: order, comparator: comparator,
       firstKeyComparator: keyComparators.first, entityCount: catalog.entities.count,
-      indexes: source.indexes)
+      indexes: source.indexes,
+      columns: request.sort.isEmpty ? [] : PlanTemplate.columnIdentities(source.tables))
     return (plan, template)
   }
 
@@ -102,6 +101,9 @@ public struct QueryPlanner {
   /// template after all (then the caller plans anew).
   private func bind(_ request: QueryRequest, to template: PlanTemplate) throws -> QueryPlan? {
     let catalog = source.catalog
+    let resolver = IndexResolver(
+      store: source.store, tables: source.tables, committedTables: source.committedTables,
+      hasPendingChanges: source.hasPendingChanges, memo: source.indexMemo)
     var tables: [TablePlan] = []
     // A predicate without type tests, casts or foldable constants is every table's own: its
     // indexable conditions are found once, not per table.
@@ -135,9 +137,10 @@ public struct QueryPlanner {
         for choice in choices {
           guard
             let condition = found.first(where: {
-              $0.attribute == choice.attribute && $0.isEqual == choice.isEqual
+              $0.attribute == choice.index.definition.attribute && $0.isEqual == choice.isEqual
             }),
-            let option = IndexOption(index: choice.index, condition: condition)
+            let index = view(choice.index, entity, resolver),
+            let option = IndexOption(index: index, condition: condition)
           else { return nil }
           options.append(option)
         }
@@ -145,7 +148,9 @@ public struct QueryPlanner {
         let chosen = Self.filterAccess(
           best, live: recipe.table.liveCount, stop: request.stopAfter, recipe: recipe.recipe)
         (access, note, covered) = (chosen.access, chosen.note, chosen.covered)
-      case .walk(let index, let attribute, let isRanged):
+      case .walk(let reference, let isRanged):
+        guard let index = view(reference, entity, resolver) else { return nil }
+        let attribute = reference.definition.attribute
         var range = IndexValueRange()
         if isRanged {
           guard let predicate,
@@ -172,6 +177,28 @@ public struct QueryPlanner {
       pruned: template.pruned, order: template.order, comparator: template.comparator,
       firstKeyComparator: template.firstKeyComparator, onlyCommitted: source.onlyCommittedObjects,
       isFromCache: true)
+  }
+
+  /// The view of a cached plan's index over the tables read now: the one the plan found, when
+  /// it had no unsaved changes over the same committed table and has none now.
+  private func view(
+    _ reference: PlanTemplate.IndexReference, _ entity: ResolvedEntity, _ resolver: IndexResolver
+  ) -> (any TableIndex)? {
+    if !source.hasPendingChanges, let committed = reference.cleanCommitted,
+      committed === source.committedTables[entity.index]
+    {
+      return reference.view
+    }
+    return resolver.view(reference.definition, entity: entity)
+  }
+
+  /// A reference to `index`, a view of the table of `entity` found now, for a cached plan.
+  private func reference(_ index: any TableIndex, _ entity: ResolvedEntity)
+    -> PlanTemplate.IndexReference
+  {
+    PlanTemplate.IndexReference(
+      definition: index.definition, view: index,
+      cleanCommitted: source.hasPendingChanges ? nil : source.committedTables[entity.index])
   }
 
   /// The plan of one table: `access`, then the test of the conjuncts it does not answer.
@@ -253,7 +280,8 @@ public struct QueryPlanner {
               "\(walk.index.definition) walk \(walk.range) \(ascending ? "ascending" : "descending")"
                 + " (~\(walk.estimate) rows)"
             }, covered: walk.covered,
-            recipe: .walk(walk.index, attribute: attribute, isRanged: walk.isRanged))
+            recipe: .walk(
+              reference(walk.index, candidates[position].entity), isRanged: walk.isRanged))
         }
         return (chosen, .indexMerge(ascending: first.isAscending))
       }
@@ -264,7 +292,8 @@ public struct QueryPlanner {
       let recipe = PlanTemplate.Recipe.filter(
         options[position].map {
           PlanTemplate.IndexChoice(
-            index: $0.index, attribute: $0.condition.attribute, isEqual: $0.condition.isEqual)
+            index: reference($0.index, candidates[position].entity),
+            isEqual: $0.condition.isEqual)
         })
       chosen[position] = Self.filterAccess(filter, live: live, stop: stop, recipe: recipe)
     }

@@ -1,0 +1,115 @@
+/// The translations of the predicate shapes a context met, with a slot for each captured
+/// value: a fetch whose predicate has a known ``PredicateShape`` converts its captured values
+/// and fills the slots, without translating the tree again.
+///
+/// A shape is kept only when its translation is proven to take the captured values as they
+/// are: the predicate translated with slots must list the walk's values, of the same types in
+/// the same order, and filled with this fetch's values it must equal the plain translation.
+/// Shapes with a part the engine cannot evaluate, or a class named in a cast or type test, are
+/// translated on every fetch. The translation does not depend on the store's contents, schema
+/// or indexes (the planner's own cache checks those). At most ``capacity`` shapes are kept;
+/// the oldest goes first. Not `Sendable`: it belongs to its context.
+final class PredicateShapeCache {
+  /// The most shapes kept.
+  static let capacity = 64
+
+  private struct Entry {
+    /// The translation with slots, or `nil` for a shape translated on every fetch.
+    let template: QueryExpression?
+    /// The conversion of each slot's value.
+    let converters: [ConstantConversion.Entry]
+  }
+
+  private var entries: [PredicateShape: Entry] = [:]
+  private var order: [PredicateShape] = []
+  /// How many fetches took their translation from the cache, and how many shapes were learnt
+  /// (for tests).
+  private(set) var hits = 0
+  private(set) var learnt = 0
+
+  /// The number of shapes kept.
+  var count: Int { entries.count }
+
+  /// The translation of the predicate `walker` walked, if its shape is known and its values
+  /// convert; `nil` otherwise (the caller translates).
+  func translation(_ walker: PredicateShapeWalker, context: ModelContext) -> QueryExpression? {
+    guard let entry = entries[walker.shape], let template = entry.template,
+      let values = convert(walker.values, entry.converters, context)
+    else { return nil }
+    hits += 1
+    return template.fillingSlots(values)
+  }
+
+  /// Learns the shape of `predicate`, whose plain translation is `translation` and whose walk
+  /// is `walker`, if it was not met before.
+  func learn<T>(
+    _ predicate: Predicate<T>, walker: PredicateShapeWalker, translation: QueryExpression,
+    context: ModelContext
+  ) {
+    guard entries[walker.shape] == nil else { return }
+    store(entry(predicate, walker, translation, context), for: walker.shape)
+  }
+
+  /// Forgets a shape as not reusable (its predicate named a class, or left a part untranslated).
+  func refuse(_ walker: PredicateShapeWalker) {
+    guard entries[walker.shape] == nil else { return }
+    store(Entry(template: nil, converters: []), for: walker.shape)
+  }
+
+  private func entry<T>(
+    _ predicate: Predicate<T>, _ walker: PredicateShapeWalker, _ translation: QueryExpression,
+    _ context: ModelContext
+  ) -> Entry {
+    let refused = Entry(template: nil, converters: [])
+    let recorder = PredicateTranslator(context: context, recordsSlots: true) { _ in
+      throw Untranslatable("a class named in the predicate")
+    }
+    let (template, untranslated) = recorder.translate(predicate)
+    guard untranslated.isEmpty, let template, let types = recorder.slotTypes,
+      types.count == walker.valueTypes.count,
+      zip(types, walker.valueTypes).allSatisfy({ $0 == $1 })
+    else { return refused }
+    let converters = types.map(ConstantConversion.entry(for:))
+    guard let values = convert(walker.values, converters, context),
+      template.fillingSlots(values) == translation
+    else { return refused }
+    return Entry(template: template, converters: converters)
+  }
+
+  /// The captured `values` converted, or `nil` when one has no engine equivalent.
+  private func convert(
+    _ values: [Any], _ converters: [ConstantConversion.Entry], _ context: ModelContext
+  ) -> [QueryExpression]? {
+    var translator: PredicateTranslator?
+    var converted: [QueryExpression] = []
+    converted.reserveCapacity(values.count)
+    for (value, converter) in zip(values, converters) {
+      if converter.needsTranslator && translator == nil {
+        translator = PredicateTranslator(context: context) { _ in
+          throw Untranslatable("a class named in the predicate")
+        }
+      }
+      // A converter that reads its translator gets one of `context`.
+      guard let expression = try? converter.convert(value, translator ?? plainTranslator)
+      else { return nil }
+      converted.append(expression)
+    }
+    return converted
+  }
+
+  /// The translator passed to converters that do not read it (it holds no context, so the
+  /// cache holds no reference to its context).
+  private let plainTranslator = PredicateTranslator(context: nil) { _ in
+    throw Untranslatable("a class named in the predicate")
+  }
+
+  private func store(_ entry: Entry, for shape: PredicateShape) {
+    if entry.template != nil { learnt += 1 }
+    if entries.updateValue(entry, forKey: shape) == nil {
+      order.append(shape)
+      if order.count > Self.capacity {
+        entries[order.removeFirst()] = nil
+      }
+    }
+  }
+}
