@@ -15,9 +15,19 @@ extension PostgreSQLStore {
   public func catchUp() throws {
     catchUpLock.lock()
     defer { catchUpLock.unlock() }
+    try catchUpHoldingLock()
+  }
+
+  /// ``catchUp()``, with `catchUpLock` held.
+  func catchUpHoldingLock() throws {
     // Read before taking `lock`: the store's lock is always taken before this one.
-    let known = store?.catalog ?? SchemaCatalog()
-    guard let fetched = try withLock({ () throws -> Fetched? in try fetchNewCommits(known) })
+    let version = store?.version
+    let known = version?.catalog ?? SchemaCatalog()
+    let isResident = version.map { Self.residency(in: $0) }
+    guard
+      let fetched = try withLock({ () throws -> Fetched? in
+        try fetchNewCommits(known, isResident: isResident)
+      })
     else {
       return
     }
@@ -27,8 +37,8 @@ extension PostgreSQLStore {
         guard applied == fetched.from else { return nil }
         applied = fetched.to
         var catalog = current.catalog
-        for description in fetched.newEntities where catalog.entity(named: description.name) == nil
-        {
+        for description in fetched.newEntities + fetched.reached.newEntities
+        where catalog.entity(named: description.name) == nil {
           catalog = try catalog.adding([description])
         }
         var tables = current.tables
@@ -45,6 +55,8 @@ extension PostgreSQLStore {
           tables[entity.index] = table
           written[entity.index] = part.ids.map { Int($0 & mask) }.sorted()
         }
+        // Objects the changed ones now reference, brought into memory (not changes).
+        try apply(fetched.reached.rows, to: &tables, catalog: catalog)
         return (catalog, tables, written)
       }
     }
@@ -56,11 +68,16 @@ extension PostgreSQLStore {
     var to: UInt64
     var newEntities: [EntityDescription]
     var parts: [String: (ids: [Int64], rows: FetchedRows)]
+    /// With only fetched objects resident: the objects the changed ones reach that were not.
+    var reached = Loaded()
   }
 
-  /// Reads, in one snapshot, the rows the change log names since the applied version; called
-  /// with `lock` held.
-  private func fetchNewCommits(_ known: SchemaCatalog) throws -> Fetched? {
+  /// Reads, in one snapshot, the rows the change log names since the applied version (with
+  /// only fetched objects resident: the resident ones, and what they now reach); called with
+  /// `lock` held.
+  private func fetchNewCommits(
+    _ known: SchemaCatalog, isResident: ((String?, Int64) -> Bool)?
+  ) throws -> Fetched? {
     let connection = try connected()
     try connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
     defer { if connection.isInTransaction { _ = try? connection.run("ROLLBACK") } }
@@ -72,6 +89,9 @@ extension PostgreSQLStore {
     var byCode: [Int64: [Int64]] = [:]
     for index in 0..<log.count {
       guard let id = log.text(index, 0).flatMap(Int64.init) else { continue }
+      if keepsOnlyFetched, let isResident, !isResident(names[id >> SQLMapping.rowBits], id) {
+        continue
+      }
       byCode[id >> SQLMapping.rowBits, default: []].append(id)
     }
     var newEntities: [EntityDescription] = []
@@ -97,8 +117,19 @@ extension PostgreSQLStore {
         ids, FetchedRows(entity: name, rows: try connection.query(queries.rows), joins: joins)
       )
     }
+    var fetched = Fetched(from: applied, to: latest, newEntities: newEntities, parts: parts)
+    if keepsOnlyFetched, let isResident {
+      var references: [Int64] = []
+      for (name, part) in parts {
+        guard let entity = catalogNow.entity(named: name) else { continue }
+        references += part.rows.references(of: entity)
+      }
+      fetched.reached = try loadClosure(
+        of: references, connection: connection, known: catalogNow,
+        isResident: { isResident(self.names[$0 >> SQLMapping.rowBits], $0) })
+    }
     try connection.run("COMMIT")
-    return Fetched(from: applied, to: latest, newEntities: newEntities, parts: parts)
+    return fetched
   }
 
   /// Starts the thread that waits for other processes' notifications and catches up.

@@ -1,3 +1,5 @@
+internal import ModelGraphPostgreSQL
+
 /// A fetch descriptor compiled for one context: the engine's plan, the part of the predicate
 /// left to Foundation, and whether Foundation sorts.
 struct PreparedFetch {
@@ -11,13 +13,20 @@ struct PreparedFetch {
   /// The offset and limit to apply after an in-memory sort.
   let offset: Int
   let limit: Int?
+  /// The SQL that brought the candidates into memory, with a store that keeps only fetched
+  /// objects.
+  var sql: SQLFetch? = nil
 }
 
 extension ModelContext {
   /// Translates and plans `descriptor`.
   ///
+  /// With a store that keeps only fetched objects in memory, the candidates are first loaded
+  /// through SQL (unless `loading` is false, for `explain`).
   /// - Throws: ``SchemaError`` when `T` (or a class named in a type test) cannot be registered.
-  func prepareFetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> PreparedFetch {
+  func prepareFetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, loading: Bool = true)
+    throws -> PreparedFetch
+  {
     try checkWindow(descriptor)
     if descriptor.includePendingChanges { try checkRefusedInserts(of: T.self) }
     refreshIfClean()
@@ -39,6 +48,7 @@ extension ModelContext {
       sort: sortKeys ?? [], offset: sortKeys == nil ? 0 : offset,
       limit: sortKeys == nil ? nil : descriptor.fetchLimit)
     if !untranslated.isEmpty { request.residual = untranslated.joined(separator: "; and for ") }
+    let sql = try loadFetched(request, loading: loading)
     let source = QuerySource(
       session: session, includePendingChanges: descriptor.includePendingChanges,
       indexes: { [unowned self] entity in
@@ -59,7 +69,7 @@ extension ModelContext {
     let residual = request.residual == nil ? nil : descriptor.predicate.map(makeResidual)
     return PreparedFetch(
       plan: plan, residual: residual, sortsInMemory: sortKeys == nil, offset: offset,
-      limit: descriptor.fetchLimit)
+      limit: descriptor.fetchLimit, sql: sql)
   }
 
   /// Refuses a negative limit or offset.
