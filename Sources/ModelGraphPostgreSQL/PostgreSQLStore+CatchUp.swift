@@ -22,11 +22,10 @@ extension PostgreSQLStore {
   func catchUpHoldingLock() throws {
     // Read before taking `lock`: the store's lock is always taken before this one.
     let version = store?.version
-    let known = version?.catalog ?? SchemaCatalog()
     let isResident = version.map { Self.residency(in: $0) }
     guard
       let fetched = try withLock({ () throws -> Fetched? in
-        try fetchNewCommits(known, isResident: isResident)
+        try fetchNewCommits(version, isResident: isResident)
       })
     else {
       return
@@ -62,6 +61,17 @@ extension PostgreSQLStore {
     }
   }
 
+  /// The identifiers of the objects `version` holds; called with `lock` held.
+  private func residentIdentifiers(_ version: StoreVersion?) -> [Int64] {
+    guard let version else { return [] }
+    var ids: [Int64] = []
+    for (index, table) in version.tables.enumerated() {
+      guard let code = codes[version.catalog.entities[index].name] else { continue }
+      table.forEachLiveRow { ids.append(code << SQLMapping.rowBits | Int64($0)) }
+    }
+    return ids
+  }
+
   /// What other processes committed between two database versions.
   struct Fetched {
     var from: UInt64
@@ -76,19 +86,34 @@ extension PostgreSQLStore {
   /// only fetched objects resident: the resident ones, and what they now reach); called with
   /// `lock` held.
   private func fetchNewCommits(
-    _ known: SchemaCatalog, isResident: ((String?, Int64) -> Bool)?
+    _ version: StoreVersion?, isResident: ((String?, Int64) -> Bool)?
   ) throws -> Fetched? {
+    let known = version?.catalog ?? SchemaCatalog()
     let connection = try connected()
     try connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
     defer { if connection.isInTransaction { _ = try? connection.run("ROLLBACK") } }
     let latest =
       try connection.query("SELECT version FROM mg_state").text(0, 0).flatMap(UInt64.init) ?? 0
     guard latest > applied else { return nil }
-    let log = try connection.query(
-      "SELECT DISTINCT unnest(ids) FROM mg_log WHERE version > \(applied) AND version <= \(latest)")
+    let range = "FROM mg_log WHERE version > \(applied) AND version <= \(latest)"
+    let logged = try connection.query("SELECT count(*) \(range)").text(0, 0).flatMap(UInt64.init)
+    var changed: [Int64] = []
+    if logged == latest - applied {
+      let log = try connection.query("SELECT DISTINCT unnest(ids) \(range)")
+      changed = (0..<log.count).compactMap { log.text($0, 0).flatMap(Int64.init) }
+    } else {
+      // The log was pruned past the applied version: every object is read again.
+      changed = residentIdentifiers(version)
+      if !keepsOnlyFetched {
+        _ = try readEntities(connection, onlyCodes: [])
+        for name in described.sorted() {
+          let all = try connection.query("SELECT id FROM \(SQLMapping.table(name))")
+          changed += (0..<all.count).compactMap { all.text($0, 0).flatMap(Int64.init) }
+        }
+      }
+    }
     var byCode: [Int64: [Int64]] = [:]
-    for index in 0..<log.count {
-      guard let id = log.text(index, 0).flatMap(Int64.init) else { continue }
+    for id in Set(changed) {
       if keepsOnlyFetched, let isResident, !isResident(names[id >> SQLMapping.rowBits], id) {
         continue
       }

@@ -45,7 +45,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   private var fault: (@Sendable (String) -> PostgreSQLFault?)?
   /// The database version the in-memory store holds every commit of.
   var applied: UInt64 = 0
-  private var codes: [String: Int64] = [:]
+  var codes: [String: Int64] = [:]
   var names: [Int64: String] = [:]
   /// Entities whose table and lineage are in the database.
   var described: Set<String> = []
@@ -100,10 +100,14 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
 
   /// Makes `store` commit through this persistence, and starts listening for other
   /// processes' commits.
-  public func attach(to store: Store) {
+  public func attach(to store: Store) { attach(to: store, listening: true) }
+
+  /// Makes `store` commit through this persistence; tests leave `listening` off to make a
+  /// store that sees other saves only when it catches up.
+  func attach(to store: Store, listening: Bool) {
     withLock { self.store = store }
     store.attach(persistence: self)
-    startListening()
+    if listening { startListening() }
   }
 
   /// The server process of the connection saves use (tests end it to simulate a lost
@@ -519,7 +523,11 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
     sql +=
       "INSERT INTO mg_log (version, token, ids) VALUES (\(version), '\(token)', "
       + "'{\(ids.map(String.init).joined(separator: ","))}');\n"
-      + "NOTIFY \(channel);\n" + (rewriting ? "" : "COMMIT;")
+      + "NOTIFY \(channel);\n"
+      + (version % max(pruneInterval, 1) == 0
+        ? "DELETE FROM mg_log WHERE version < \(version) AND committed_at < "
+          + "now() - interval '\(Int(retention.rounded(.up))) seconds';\n" : "")
+      + (rewriting ? "" : "COMMIT;")
     return sql
   }
 
@@ -572,6 +580,20 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
       }
     }
   }
+
+  /// How long the change log keeps a save's row; a store that was behind by more reads
+  /// every object it holds again when it catches up.
+  var logRetention: TimeInterval {
+    get { withLock { retention } }
+    set { withLock { retention = newValue } }
+  }
+  private var retention: TimeInterval = 3600
+  /// Every this many versions, a save also prunes the change log.
+  var pruneEvery: UInt64 {
+    get { withLock { pruneInterval } }
+    set { withLock { pruneInterval = newValue } }
+  }
+  private var pruneInterval: UInt64 = 64
 
   /// The database makes a save durable before its commit returns.
   public func waitUntilDurable(_ ticket: UInt64) throws {}

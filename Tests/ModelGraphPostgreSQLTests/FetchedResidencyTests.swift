@@ -103,6 +103,11 @@ extension PostgreSQLStoreSuites {
       let partial = ModelContext(try TestServer.container(teamTypes, at: Self.fetchedOnly(url)))
       for (name, descriptor) in Self.descriptors() {
         let expected = try full.fetch(descriptor).map(\.persistentModelID)
+        print(
+          "DIFF", name,
+          try partial.explain(descriptor).split(separator: "\n").filter {
+            $0.hasPrefix("sql") || $0.hasPrefix("fallback")
+          })
         let fresh = ModelContext(
           try TestServer.container(teamTypes, at: Self.fetchedOnly(url)))
         #expect(try fresh.fetch(descriptor).map(\.persistentModelID) == expected, "\(name)")

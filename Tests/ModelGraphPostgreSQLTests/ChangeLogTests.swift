@@ -1,0 +1,76 @@
+import Foundation
+import ModelGraph
+import ModelGraphCore
+import Testing
+
+@testable import ModelGraphPostgreSQL
+
+extension PostgreSQLStoreSuites {
+  /// The change log (`mg_log`) is pruned, and a store behind what it still holds reads its
+  /// objects again.
+  @Suite("Change log") struct ChangeLog {
+    /// A store on `url` that does not listen: it sees other saves only when it catches up.
+    static func deafStore(_ url: URL, residency: String? = nil) throws -> (PostgreSQLStore, Store) {
+      let opened = try PostgreSQLStore.open(
+        url: url.absoluteString + (residency.map { "&residency=\($0)" } ?? ""))
+      let store = opened.stored.map { Store(loading: $0) } ?? Store()
+      opened.store.attach(to: store, listening: false)
+      return (opened.store, store)
+    }
+
+    @Test("saves prune rows older than the retention; a store behind them reads everything again")
+    func pruning() throws {
+      let url = try TestServer.freshURL()
+      let writer = try TestServer.container(teamTypes, at: url)
+      let context = ModelContext(writer)
+      let kept = Member(name: "kept", score: 1)
+      let gone = Member(name: "gone", score: 2)
+      context.insert(kept)
+      context.insert(gone)
+      try context.save()
+      let (behind, behindStore) = try Self.deafStore(url)
+      defer { behind.close() }
+      let (partial, partialStore) = try Self.deafStore(url, residency: "fetched")
+      defer { partial.close() }
+      // The fetched-only store holds `kept` alone.
+      let member = try #require(partialStore.catalog.entity(named: "Member"))
+      _ = try partial.makeResident(
+        for: QueryRequest(
+          entity: member.index,
+          predicate: .comparison(.attribute("name"), .equal, .constant(.string("kept")))))
+      #expect(partialStore.version.tables[member.index].liveCount == 1)
+
+      let persistence = try #require(writer.store.persistence as? PostgreSQLStore)
+      persistence.logRetention = 0
+      persistence.pruneEvery = 1
+      kept.score = 10
+      context.delete(gone)
+      context.insert(Member(name: "new", score: 3))
+      try context.save()
+      kept.score = 11
+      try context.save()
+      let rows = try TestServer.query("SELECT count(*) FROM mg_log", at: url)
+      #expect(rows == ["1"])
+
+      // Both stores missed pruned saves: they read again what they hold (and, with every
+      // object in memory, everything).
+      try behind.catchUp()
+      let all = behindStore.version.tables[member.index]
+      #expect(all.liveCount == 2)
+      try partial.catchUp()
+      let resident = partialStore.version.tables[member.index]
+      #expect(resident.liveCount == 1)
+      #expect(behind.appliedVersion == persistence.appliedVersion)
+      #expect(partial.appliedVersion == persistence.appliedVersion)
+      let reader = ModelContext(
+        try ModelContainer(
+          for: teamTypes,
+          configurations: [
+            ModelConfiguration(url: URL(string: url.absoluteString + "&residency=fetched")!)
+          ]))
+      #expect(
+        try reader.fetch(FetchDescriptor<Member>(sortBy: [SortDescriptor(\.name)])).map(\.score)
+          == [11, 3])
+    }
+  }
+}
