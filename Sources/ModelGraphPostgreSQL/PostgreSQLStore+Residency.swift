@@ -32,7 +32,7 @@ extension PostgreSQLStore {
   }
 
   func compiler(_ catalog: SchemaCatalog) -> SQLQueryCompiler {
-    SQLQueryCompiler(catalog: catalog, described: described, unicode: unicode)
+    SQLQueryCompiler(catalog: catalog, described: described, unicode: unicode, codes: codes)
   }
 
   /// Runs `request` in PostgreSQL and makes resident, as a new version of the in-memory store,

@@ -40,6 +40,8 @@ struct SQLQueryCompiler {
   let described: Set<String>
   /// Whether the database's encoding is UTF-8 (`normalize` needs it).
   let unicode: Bool
+  /// The code of each described entity, for identifiers of objects named in a query.
+  let codes: [String: Int64]
 
   /// Why a part has no exact translation.
   struct Untranslatable: Error {
@@ -54,6 +56,39 @@ struct SQLQueryCompiler {
     case value(String, ValueType?)
     /// An object: the row of the table being read (as `entity`), or none.
     case object(ResolvedEntity?)
+    /// An object reached through a to-one relationship: the SQL of its identifier (NULL when
+    /// there is none, or the object no longer exists) and the class it is declared as.
+    case related(String, ResolvedEntity)
+  }
+
+  /// The tables of `entity` and its subclasses (or of it alone) that exist.
+  private func tables(_ entity: ResolvedEntity, exact: Bool = false) -> [String] {
+    (exact ? [entity.index] : catalog.subtree(of: entity.index))
+      .map { catalog.entities[$0].name }.filter { described.contains($0) }
+      .map { SQLMapping.table($0) }
+  }
+
+  /// The column `column` of the object whose identifier is `id`, among the tables of `entity`.
+  private func column(
+    _ column: String, of id: String, in entity: ResolvedEntity, exact: Bool = false
+  )
+    -> String
+  {
+    let sources = tables(entity, exact: exact)
+    guard !sources.isEmpty else { return "NULL" }
+    let union = sources.map { "SELECT id, \(column) AS c FROM \($0)" }
+      .joined(separator: " UNION ALL ")
+    return "(SELECT d.c FROM (\(union)) d WHERE d.id = \(id))"
+  }
+
+  /// The identifier of `object`, or NULL for none.
+  private func identifier(_ object: Term) throws -> String? {
+    switch object {
+    case .object(nil): return nil
+    case .object(.some): return "t.id"
+    case .related(let id, _): return id
+    default: throw Untranslatable(reason: "not an object")
+    }
   }
 
   /// The statement selecting what `request` may return.
@@ -187,8 +222,34 @@ struct SQLQueryCompiler {
     switch term {
     case .condition(let sql): return (sql, .bool)
     case .value(let sql, let type): return (sql, type)
-    case .object: throw Untranslatable(reason: "objects are compared in memory only")
+    case .object, .related: throw Untranslatable(reason: "an object where a value is needed")
     }
+  }
+
+  /// `a == b` or `a != b` on objects (or an object and `nil`): the same identifier.
+  private func identityComparison(_ a: Term, _ op: QueryComparisonOperator, _ b: Term) throws
+    -> Term?
+  {
+    func isObject(_ term: Term) -> Bool {
+      switch term {
+      case .object, .related: true
+      default: false
+      }
+    }
+    func isNil(_ term: Term) -> Bool {
+      if case .value("NULL", nil) = term { return true }
+      return false
+    }
+    guard isObject(a) && (isObject(b) || isNil(b)) || isObject(b) && isNil(a) else {
+      return nil
+    }
+    guard op == .equal || op == .notEqual else {
+      throw Untranslatable(reason: "objects have no order")
+    }
+    let left = isNil(a) ? nil : try identifier(a)
+    let right = isNil(b) ? nil : try identifier(b)
+    let equal = "(\(left ?? "NULL::bigint") IS NOT DISTINCT FROM \(right ?? "NULL::bigint"))"
+    return .condition(op == .equal ? equal : "(NOT \(equal))")
   }
 
   /// Translates `expression` with the variables bound in `variables`.
@@ -202,30 +263,64 @@ struct SQLQueryCompiler {
       }
       return term
     case .attribute(let base, let name):
-      guard case .object(let entity) = try translate(base, variables) else {
-        throw Untranslatable(reason: "an attribute of a value")
+      let owner: ResolvedEntity
+      var related: String?
+      switch try translate(base, variables) {
+      case .object(nil): return .value("NULL", nil)
+      case .object(let entity?): owner = entity
+      case .related(let id, let entity): (owner, related) = (entity, id)
+      default: throw Untranslatable(reason: "an attribute of a value")
       }
-      guard let entity else { return .value("NULL", nil) }
-      guard let slot = entity.attributeSlot(named: name) else {
-        throw Untranslatable(reason: "\(entity.name) has no attribute \(name)")
+      guard let slot = owner.attributeSlot(named: name) else {
+        throw Untranslatable(reason: "\(owner.name) has no attribute \(name)")
       }
-      let type = entity.attributes[slot].valueType
+      let type = owner.attributes[slot].valueType
       switch type {
-      case .bool, .int, .uint, .double, .date, .string, .uuid:
-        return .value("t.\(SQLMapping.quoted(name))", type)
+      case .bool, .int, .uint, .double, .date, .string, .uuid: break
       default: throw Untranslatable(reason: "\(type) attributes are tested in memory")
       }
+      let quoted = SQLMapping.quoted(name)
+      return .value(related.map { column(quoted, of: $0, in: owner) } ?? "t.\(quoted)", type)
+    case .relationship(let base, let name):
+      let owner: ResolvedEntity
+      var related: String?
+      switch try translate(base, variables) {
+      case .object(nil): return .object(nil)
+      case .object(let entity?): owner = entity
+      case .related(let id, let entity): (owner, related) = (entity, id)
+      default: throw Untranslatable(reason: "a relationship of a value")
+      }
+      guard let slot = owner.relationshipSlot(named: name),
+        !owner.relationships[slot].isToMany,
+        let destination = catalog.entity(named: owner.relationships[slot].destination)
+      else { throw Untranslatable(reason: "to-many relationships are tested in memory") }
+      let quoted = SQLMapping.quoted(name)
+      let raw = related.map { column(quoted, of: $0, in: owner) } ?? "t.\(quoted)"
+      // A reference to an object deleted since reads as nil, as in the engine.
+      return .related(column("id", of: raw, in: destination), destination)
     case .cast(let base, let name):
-      guard case .object(let entity) = try translate(base, variables),
-        let target = catalog.entity(named: name)
-      else { throw Untranslatable(reason: "a cast of a value or to an unknown class") }
-      return .object(entity.flatMap { $0.isKind(of: target) ? $0 : nil })
+      guard let target = catalog.entity(named: name) else {
+        throw Untranslatable(reason: "a cast to an unknown class")
+      }
+      switch try translate(base, variables) {
+      case .object(let entity):
+        return .object(entity.flatMap { $0.isKind(of: target) ? $0 : nil })
+      case .related(let id, _):
+        return .related(column("id", of: id, in: target), target)
+      default: throw Untranslatable(reason: "a cast of a value")
+      }
     case .typeTest(let base, let name, let isExact):
-      guard case .object(let entity?) = try translate(base, variables),
-        let target = catalog.entity(named: name)
-      else { throw Untranslatable(reason: "a type test of a value or an unknown class") }
-      let holds = isExact ? entity.index == target.index : entity.isKind(of: target)
-      return .condition(holds ? "true" : "false")
+      guard let target = catalog.entity(named: name) else {
+        throw Untranslatable(reason: "a type test of an unknown class")
+      }
+      switch try translate(base, variables) {
+      case .object(let entity?):
+        let holds = isExact ? entity.index == target.index : entity.isKind(of: target)
+        return .condition(holds ? "true" : "false")
+      case .related(let id, _):
+        return .condition("(\(column("id", of: id, in: target, exact: isExact)) IS NOT NULL)")
+      default: throw Untranslatable(reason: "a type test of a value or nil")
+      }
     case .and(let parts):
       let sql = try parts.map { try condition(translate($0, variables)) }
       return .condition(sql.isEmpty ? "true" : "(" + sql.joined(separator: " AND ") + ")")
@@ -235,8 +330,15 @@ struct SQLQueryCompiler {
     case .not(let operand):
       return .condition("(NOT \(try condition(translate(operand, variables))))")
     case .comparison(let left, let op, let right):
-      return try comparison(
-        value(translate(left, variables)), op, value(translate(right, variables)))
+      let (a, b) = (try translate(left, variables), try translate(right, variables))
+      if let identity = try identityComparison(a, op, b) { return identity }
+      return try comparison(value(a), op, value(b))
+    case .object(let key):
+      guard let key, Int(key.entity) < catalog.entities.count,
+        let code = codes[catalog.entities[Int(key.entity)].name]
+      else { throw Untranslatable(reason: "an object that was never saved") }
+      let entity = catalog.entities[Int(key.entity)]
+      return .related(String(code << SQLMapping.rowBits | Int64(key.row)), entity)
     case .coalesce(let first, let second):
       let (a, typeA) = try value(translate(first, variables))
       let (b, typeB) = try value(translate(second, variables))
@@ -262,6 +364,10 @@ struct SQLQueryCompiler {
       case .condition(let sql):
         bound[variable] = .condition(sql)
         return try translate(body, bound)
+      case .related(let id, let entity):
+        bound[variable] = .related(id, entity)
+        let (result, resultType) = try value(translate(body, bound))
+        return .value("CASE WHEN \(id) IS NULL THEN NULL ELSE \(result) END", resultType)
       case .value(let sql, let type):
         bound[variable] = .value(sql, type)
         let (result, resultType) = try value(translate(body, bound))
