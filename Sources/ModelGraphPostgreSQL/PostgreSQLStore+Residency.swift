@@ -98,6 +98,45 @@ extension PostgreSQLStore {
       .server, message: "other saves kept changing the database while a fetch read it")
   }
 
+  /// The number of objects `request` selects in the database (before its offset and limit),
+  /// counted by PostgreSQL at the version the store holds; `nil`, with nothing run, when a
+  /// part of the request has no exact SQL translation.
+  ///
+  /// - Throws: ``PostgreSQLError``.
+  public func count(for request: QueryRequest) throws -> Int? {
+    var whole = request
+    (whole.offset, whole.limit) = (0, nil)
+    catchUpLock.lock()
+    defer { catchUpLock.unlock() }
+    for _ in 0..<50 {
+      guard let store, !isClosed else {
+        throw PostgreSQLError(.closed, message: "the store was closed")
+      }
+      let catalog = store.catalog
+      let counted = try withLock { () throws -> Int?? in
+        let fetch = compiler(catalog).compile(whole)
+        guard fetch.fallbacks.isEmpty else { return .some(nil) }
+        let connection = try connected()
+        try connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        defer { if connection.isInTransaction { _ = try? connection.run("ROLLBACK") } }
+        let latest =
+          try connection.query("SELECT version FROM mg_state").text(0, 0).flatMap(UInt64.init)
+          ?? 0
+        guard latest == applied else { return nil }
+        let count = try connection.query("SELECT count(*) FROM (\(fetch.sql)) s").text(0, 0)
+        try connection.run("COMMIT")
+        return .some(count.flatMap(Int.init))
+      }
+      guard let counted else {
+        try catchUpHoldingLock()
+        continue
+      }
+      return counted
+    }
+    throw PostgreSQLError(
+      .server, message: "other saves kept changing the database while a count read it")
+  }
+
   /// Whether an object (by its class name and identifier) is resident in `version`.
   static func residency(in version: StoreVersion) -> (String?, Int64) -> Bool {
     let mask = (Int64(1) << SQLMapping.rowBits) - 1

@@ -185,7 +185,17 @@ extension PostgreSQLStoreSuites {
       #expect(lowest.team?.name == "Small")
       #expect(lowest.team?.members.map(\.name) == ["far", "near"])
       #expect(try residentCount(container, "Member") == 12)
+      // PostgreSQL counts; nothing more is read.
       #expect(try context.fetchCount(FetchDescriptor<Member>()) == 502)
+      var window = FetchDescriptor<Member>(predicate: #Predicate { $0.score >= 100 })
+      window.fetchOffset = 10
+      window.fetchLimit = 500
+      #expect(try context.fetchCount(window) == 390)
+      #expect(try residentCount(container, "Member") == 12)
+      // A count the SQL cannot give whole reads the candidates.
+      #expect(
+        try context.fetchCount(
+          FetchDescriptor<Member>(predicate: #Predicate { $0.name.starts(with: "n4") })) == 111)
       #expect(try residentCount(container, "Member") == 502)
     }
 

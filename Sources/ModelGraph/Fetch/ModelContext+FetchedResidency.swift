@@ -19,14 +19,28 @@ extension ModelContext {
   func loadFetched(_ request: QueryRequest, loading: Bool) throws -> SQLFetch? {
     guard let store = fetchedOnlyStore else { return nil }
     guard loading else { return store.sqlFetch(for: request, catalog: session.catalog) }
+    try checkNoUnsavedChanges()
+    let fetch = try store.makeResident(for: request)
+    refreshIfClean()
+    return fetch
+  }
+
+  /// With a store that keeps only fetched objects in memory: the number of objects `request`
+  /// selects, counted by PostgreSQL, when the whole request compiles to SQL; `nil` otherwise.
+  ///
+  /// - Throws: As ``loadFetched(_:loading:)``.
+  func countFetched(_ request: QueryRequest) throws -> Int? {
+    guard let store = fetchedOnlyStore else { return nil }
+    try checkNoUnsavedChanges()
+    return try store.count(for: request)
+  }
+
+  private func checkNoUnsavedChanges() throws {
     if session.hasChanges {
       throw PostgreSQLError(
         .unsavedChanges,
         message: "this container keeps only fetched objects in memory, and a fetch there needs "
           + "a context without unsaved changes: save or roll back first")
     }
-    let fetch = try store.makeResident(for: request)
-    refreshIfClean()
-    return fetch
   }
 }

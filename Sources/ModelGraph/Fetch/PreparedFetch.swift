@@ -16,17 +16,21 @@ struct PreparedFetch {
   /// The SQL that brought the candidates into memory, with a store that keeps only fetched
   /// objects.
   var sql: SQLFetch? = nil
+  /// The number of objects selected before the offset and limit, when the database counted
+  /// them (the plan then runs over objects in memory that may not include them).
+  var databaseCount: Int? = nil
 }
 
 extension ModelContext {
   /// Translates and plans `descriptor`.
   ///
   /// With a store that keeps only fetched objects in memory, the candidates are first loaded
-  /// through SQL (unless `loading` is false, for `explain`).
+  /// through SQL (unless `loading` is false, for `explain`, or `counted` answers the count).
   /// - Throws: ``SchemaError`` when `T` (or a class named in a type test) cannot be registered.
-  func prepareFetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, loading: Bool = true)
-    throws -> PreparedFetch
-  {
+  func prepareFetch<T: PersistentModel>(
+    _ descriptor: FetchDescriptor<T>, loading: Bool = true,
+    counted: ((QueryRequest) throws -> Int?)? = nil
+  ) throws -> PreparedFetch {
     try checkWindow(descriptor)
     if descriptor.includePendingChanges { try checkRefusedInserts(of: T.self) }
     refreshIfClean()
@@ -48,7 +52,9 @@ extension ModelContext {
       sort: sortKeys ?? [], offset: sortKeys == nil ? 0 : offset,
       limit: sortKeys == nil ? nil : descriptor.fetchLimit)
     if !untranslated.isEmpty { request.residual = untranslated.joined(separator: "; and for ") }
-    let sql = try loadFetched(request, loading: loading)
+    // With a store that keeps only fetched objects, a count the database gave loads nothing.
+    let databaseCount = try counted?(request)
+    let sql = databaseCount == nil ? try loadFetched(request, loading: loading) : nil
     let source = QuerySource(
       session: session, includePendingChanges: descriptor.includePendingChanges,
       indexes: { [unowned self] entity in
@@ -69,7 +75,7 @@ extension ModelContext {
     let residual = request.residual == nil ? nil : descriptor.predicate.map(makeResidual)
     return PreparedFetch(
       plan: plan, residual: residual, sortsInMemory: sortKeys == nil, offset: offset,
-      limit: descriptor.fetchLimit, sql: sql)
+      limit: descriptor.fetchLimit, sql: sql, databaseCount: databaseCount)
   }
 
   /// Refuses a negative limit or offset.
