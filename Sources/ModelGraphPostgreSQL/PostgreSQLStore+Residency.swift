@@ -7,8 +7,9 @@ extension PostgreSQLStore {
   /// - Throws: ``PostgreSQLError`` with code `invalidURL` for a value other than `all` or
   ///   `fetched`.
   static func residency(of url: String) throws -> (url: String, keepsOnlyFetched: Bool) {
+    // Percent-encoded items: the other parameters go to libpq exactly as given.
     guard url.contains("residency="), var components = URLComponents(string: url),
-      let items = components.queryItems
+      let items = components.percentEncodedQueryItems
     else { return (url, false) }
     var keepsOnlyFetched = false
     for item in items where item.name == "residency" {
@@ -22,7 +23,7 @@ extension PostgreSQLStore {
       }
     }
     let rest = items.filter { $0.name != "residency" }
-    components.queryItems = rest.isEmpty ? nil : rest
+    components.percentEncodedQueryItems = rest.isEmpty ? nil : rest
     return (components.string ?? url, keepsOnlyFetched)
   }
 
