@@ -93,6 +93,11 @@ struct SQLQueryCompiler {
 
   /// The statement selecting what `request` may return.
   func compile(_ request: QueryRequest) -> SQLFetch {
+    guard request.entity < catalog.entities.count else {
+      // A class the store has not seen has no table.
+      return SQLFetch(
+        sql: "SELECT NULL::bigint AS id WHERE false", fallbacks: [], windowPushed: true)
+    }
     let root = catalog.entities[request.entity]
     let entities = (request.includesSubclasses ? catalog.subtree(of: root.index) : [root.index])
       .map { catalog.entities[$0] }.filter { described.contains($0.name) }
