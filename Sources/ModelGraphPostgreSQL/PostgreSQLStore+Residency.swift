@@ -47,6 +47,29 @@ extension PostgreSQLStore {
   /// - Returns: The SQL run.
   /// - Throws: ``PostgreSQLError``; nothing was loaded.
   public func makeResident(for request: QueryRequest) throws -> SQLFetch {
+    try makeResident { connection, catalog in
+      let fetch = compiler(catalog).compile(request)
+      let result = try connection.query(fetch.sql)
+      return (fetch, (0..<result.count).compactMap { result.text($0, 0).flatMap(Int64.init) })
+    }
+  }
+
+  /// Makes resident the object of class `entity` and row `row` if the database holds it,
+  /// with every object it reaches, as ``makeResident(for:)`` does.
+  ///
+  /// - Throws: ``PostgreSQLError``; nothing was loaded.
+  public func makeResident(entity: String, row: Int) throws {
+    _ = try makeResident { _, _ in
+      guard let code = codes[entity] else { return ((), []) }
+      return ((), [code << SQLMapping.rowBits | Int64(row)])
+    }
+  }
+
+  /// Makes resident the objects `select` names (called with `lock` held, in a read-only
+  /// snapshot at the version the store holds) and every object they reach.
+  private func makeResident<Selected>(
+    _ select: (PostgreSQLConnection, SchemaCatalog) throws -> (Selected, [Int64])
+  ) throws -> Selected {
     catchUpLock.lock()
     defer { catchUpLock.unlock() }
     for _ in 0..<50 {
@@ -55,7 +78,7 @@ extension PostgreSQLStore {
       }
       let current = store.version
       let isResident = Self.residency(in: current)
-      let read = try withLock { () throws -> (UInt64, SQLFetch, Loaded)? in
+      let read = try withLock { () throws -> (UInt64, Selected, Loaded)? in
         let connection = try connected()
         try connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         defer { if connection.isInTransaction { _ = try? connection.run("ROLLBACK") } }
@@ -63,9 +86,7 @@ extension PostgreSQLStore {
           try connection.query("SELECT version FROM mg_state").text(0, 0).flatMap(UInt64.init)
           ?? 0
         guard latest == applied else { return nil }
-        let fetch = compiler(current.catalog).compile(request)
-        let result = try connection.query(fetch.sql)
-        let ids = (0..<result.count).compactMap { result.text($0, 0).flatMap(Int64.init) }
+        let (fetch, ids) = try select(connection, current.catalog)
         let loaded = try loadClosure(
           of: ids, connection: connection, known: current.catalog,
           isResident: { isResident(self.names[$0 >> SQLMapping.rowBits], $0) })

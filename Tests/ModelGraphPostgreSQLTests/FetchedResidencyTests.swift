@@ -185,13 +185,19 @@ extension PostgreSQLStoreSuites {
       #expect(lowest.team?.name == "Small")
       #expect(lowest.team?.members.map(\.name) == ["far", "near"])
       #expect(try residentCount(container, "Member") == 12)
+      // An identifier from elsewhere finds its object, as in a fully loaded store.
+      let elsewhere = try ModelContext(TestServer.container(teamTypes, at: url)).fetch(
+        FetchDescriptor<Member>(predicate: #Predicate { $0.name == "n7" }))[0].persistentModelID
+      let found = try #require(context.model(for: elsewhere) as? Member)
+      #expect(found.score == 7)
+      #expect(try residentCount(container, "Member") == 13)
       // PostgreSQL counts; nothing more is read.
       #expect(try context.fetchCount(FetchDescriptor<Member>()) == 502)
       var window = FetchDescriptor<Member>(predicate: #Predicate { $0.score >= 100 })
       window.fetchOffset = 10
       window.fetchLimit = 500
       #expect(try context.fetchCount(window) == 390)
-      #expect(try residentCount(container, "Member") == 12)
+      #expect(try residentCount(container, "Member") == 13)
       // A count the SQL cannot give whole reads the candidates.
       #expect(
         try context.fetchCount(

@@ -35,6 +35,20 @@ extension ModelContext {
     return try store.count(for: request)
   }
 
+  /// With a store that keeps only fetched objects in memory: brings the object of
+  /// `identifier` into memory when it is not, so that `model(for:)` finds what a fully loaded
+  /// store would. A context with unsaved changes cannot move to the version holding it, and a
+  /// server that cannot be read leaves it out: `model(for:)` then answers `nil` as for a
+  /// missing object.
+  func loadIdentified(_ identifier: PersistentIdentifier) {
+    guard let store = fetchedOnlyStore, !session.hasChanges, let key = key(for: identifier),
+      !session.contains(key)
+    else { return }
+    guard (try? store.makeResident(entity: identifier.entityName, row: Int(key.row))) != nil
+    else { return }
+    refreshIfClean()
+  }
+
   private func checkNoUnsavedChanges() throws {
     if session.hasChanges {
       throw PostgreSQLError(
