@@ -243,6 +243,18 @@ extension PostgreSQLStoreSuites {
             FetchDescriptor<Member>(predicate: #Predicate { $0.score == 43 || $0.name == "theirs" })
           ).map(\.name).sorted() == ["m1", "theirs"]
         })
+      // Another server points a resident object at a new team: the team (and its members)
+      // come into memory with the change, so the relationship never reads a missing object.
+      let team = Team(name: "Green")
+      full.insert(team)
+      theirs.team = team
+      try full.save()
+      #expect(
+        eventually {
+          let reader = ModelContext(partialContainer)
+          let member = reader.model(for: mine.persistentModelID) as? Member
+          return member?.team?.name == "Green" && member?.team?.members.count == 1
+        })
       // A stale save of that object is refused with the usual conflict.
       let stale = ModelContext(partialContainer)
       let object = try #require(
