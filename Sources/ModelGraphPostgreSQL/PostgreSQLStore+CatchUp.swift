@@ -157,11 +157,21 @@ extension PostgreSQLStore {
     return fetched
   }
 
+  /// Records in `mg_listeners`, under the listener's server process, the version this store
+  /// holds every commit of: the change log's rows up to the oldest such version of the live
+  /// listeners are pruned.
+  func recordConsumed(on connection: PostgreSQLConnection) {
+    _ = try? connection.run(
+      "INSERT INTO mg_listeners (pid, applied) VALUES (pg_backend_pid(), \(appliedVersion)) "
+        + "ON CONFLICT (pid) DO UPDATE SET applied = EXCLUDED.applied")
+  }
+
   /// Starts the thread that waits for other processes' notifications and catches up.
   func startListening() {
     let (url, channel) = (self.url, self.channel)
     let thread = Thread { [weak self] in
       var listener: PostgreSQLConnection?
+      var justConnected = false
       while true {
         guard let store = self, !store.isClosed else { return }
         if listener == nil {
@@ -174,18 +184,29 @@ extension PostgreSQLStore {
             continue
           }
           // Whatever was committed while nobody listened.
+          store.recordConsumed(on: connection)
           try? store.catchUp()
+          store.recordConsumed(on: connection)
           store.withLock { store.listening = true }
+          justConnected = true
         }
         guard let connection = listener else { continue }
         var descriptor = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&descriptor, 1, 100)
+        // Right after connecting, notifications may already wait in libpq (read with the
+        // replies to the statements above): no poll then.
+        let ready = justConnected ? 1 : poll(&descriptor, 1, 100)
+        justConnected = false
         guard ready > 0 else { continue }
         do {
-          // A store's own commits are already published.
-          let senders = try connection.drainNotifications()
-          let own = store.backendPID
-          if senders.contains(where: { $0 != own }) { try? store.catchUp() }
+          var senders = try connection.drainNotifications()
+          while !senders.isEmpty {
+            // A store's own commits are already published.
+            let own = store.backendPID
+            if senders.contains(where: { $0 != own }) { try? store.catchUp() }
+            store.recordConsumed(on: connection)
+            // The reply to that statement may have brought more notifications into libpq.
+            senders = try connection.drainNotifications()
+          }
         } catch {
           listener = nil
         }

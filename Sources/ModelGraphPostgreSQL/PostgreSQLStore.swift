@@ -525,8 +525,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
       + "'{\(ids.map(String.init).joined(separator: ","))}');\n"
       + "NOTIFY \(channel);\n"
       + (version % max(pruneInterval, 1) == 0
-        ? "DELETE FROM mg_log WHERE version < \(version) AND committed_at < "
-          + "now() - interval '\(Int(retention.rounded(.up))) seconds';\n" : "")
+        ? PostgreSQLSchema.prune(before: version, retention: Int(retention.rounded(.up))) : "")
       + (rewriting ? "" : "COMMIT;")
     return sql
   }
@@ -581,8 +580,8 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
     }
   }
 
-  /// How long the change log keeps a save's row; a store that was behind by more reads
-  /// every object it holds again when it catches up.
+  /// How long the change log keeps a save's row that some live listener has not consumed; a
+  /// store that was behind by more reads every object it holds again when it catches up.
   var logRetention: TimeInterval {
     get { withLock { retention } }
     set { withLock { retention = newValue } }

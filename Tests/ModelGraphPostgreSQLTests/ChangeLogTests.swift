@@ -18,6 +18,45 @@ extension PostgreSQLStoreSuites {
       return (opened.store, store)
     }
 
+    @Test("saves prune the rows every live listener has consumed")
+    func consumed() throws {
+      let url = try TestServer.freshURL()
+      let writer = try TestServer.container(teamTypes, at: url)
+      let reader = try TestServer.container(teamTypes, at: url)
+      let persistence = try #require(writer.store.persistence as? PostgreSQLStore)
+      let other = try #require(reader.store.persistence as? PostgreSQLStore)
+      #expect(eventually { persistence.isListening && other.isListening })
+      persistence.pruneEvery = 1
+      let context = ModelContext(writer)
+      let member = Member(name: "a", score: 0)
+      context.insert(member)
+      for score in 1...5 {
+        member.score = score
+        try context.save()
+      }
+      // Both listeners record that they hold version 5.
+      #expect(
+        try eventually {
+          try TestServer.query("SELECT min(applied) FROM mg_listeners", at: url) == ["5"]
+            && TestServer.query("SELECT count(*) FROM mg_listeners", at: url) == ["2"]
+        })
+      member.score = 6
+      try context.save()
+      // Rows 1 to 5 were consumed by both; 6 is not yet.
+      #expect(try TestServer.query("SELECT version FROM mg_log", at: url) == ["6"])
+      // A listener that ended no longer holds the log back.
+      reader.store.persistence?.close()
+      #expect(
+        try eventually {
+          try TestServer.query(
+            "SELECT count(*) FROM mg_listeners WHERE pid IN (SELECT pid FROM pg_stat_activity)",
+            at: url) == ["1"]
+        })
+      member.score = 7
+      try context.save()
+      #expect(try TestServer.query("SELECT count(*) FROM mg_listeners", at: url) == ["1"])
+    }
+
     @Test("saves prune rows older than the retention; a store behind them reads everything again")
     func pruning() throws {
       let url = try TestServer.freshURL()
