@@ -45,7 +45,7 @@ extension ModelContext {
           - max(descriptor.fetchOffset ?? 0, 0), 0)
       return descriptor.fetchLimit.map { min(count, max($0, 0)) } ?? count
     }
-    let prepared = try prepareFetch(descriptor, counted: countFetched)
+    let prepared = try prepareFetch(descriptor, counting: true)
     if let count = prepared.databaseCount {
       let remaining = max(count - prepared.offset, 0)
       return prepared.limit.map { min(remaining, max($0, 0)) } ?? remaining

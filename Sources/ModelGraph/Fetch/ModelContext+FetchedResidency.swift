@@ -9,30 +9,25 @@ extension ModelContext {
     return store
   }
 
-  /// With a store that keeps only fetched objects in memory: runs `request` in PostgreSQL and
-  /// brings the objects it selects into memory (when `loading`), then moves the context to the
-  /// version holding them; returns the SQL, or `nil` for any other store.
+  /// With a store that keeps only fetched objects in memory: runs `request` in PostgreSQL
+  /// first. When `counting` and the whole request compiles to SQL, PostgreSQL counts its
+  /// objects (before the offset and limit) and nothing is read; otherwise, when `loading`, the
+  /// objects it selects are brought into memory and the context moves to the version holding
+  /// them. Returns the SQL and the count; both `nil` for any other store (one lock taken).
   ///
   /// - Throws: ``PostgreSQLError`` with code `unsavedChanges` when the context has unsaved
   ///   changes (its objects cannot move to the version holding what was loaded), or as
-  ///   ``PostgreSQLStore/makeResident(for:)`` throws.
-  func loadFetched(_ request: QueryRequest, loading: Bool) throws -> SQLFetch? {
-    guard let store = fetchedOnlyStore else { return nil }
-    guard loading else { return store.sqlFetch(for: request, catalog: session.catalog) }
+  ///   ``PostgreSQLStore/makeResident(for:)`` and ``PostgreSQLStore/count(for:)`` throw.
+  func runFetched(_ request: QueryRequest, loading: Bool, counting: Bool) throws -> (
+    sql: SQLFetch?, count: Int?
+  ) {
+    guard let store = fetchedOnlyStore else { return (nil, nil) }
+    guard loading else { return (store.sqlFetch(for: request, catalog: session.catalog), nil) }
     try checkNoUnsavedChanges()
+    if counting, let count = try store.count(for: request) { return (nil, count) }
     let fetch = try store.makeResident(for: request)
     refreshIfClean()
-    return fetch
-  }
-
-  /// With a store that keeps only fetched objects in memory: the number of objects `request`
-  /// selects, counted by PostgreSQL, when the whole request compiles to SQL; `nil` otherwise.
-  ///
-  /// - Throws: As ``loadFetched(_:loading:)``.
-  func countFetched(_ request: QueryRequest) throws -> Int? {
-    guard let store = fetchedOnlyStore else { return nil }
-    try checkNoUnsavedChanges()
-    return try store.count(for: request)
+    return (fetch, nil)
   }
 
   /// With a store that keeps only fetched objects in memory: brings the object of

@@ -25,11 +25,11 @@ extension ModelContext {
   /// Translates and plans `descriptor`.
   ///
   /// With a store that keeps only fetched objects in memory, the candidates are first loaded
-  /// through SQL (unless `loading` is false, for `explain`, or `counted` answers the count).
+  /// through SQL (unless `loading` is false, for `explain`, or, when `counting`, PostgreSQL
+  /// counts them: see `runFetched`).
   /// - Throws: ``SchemaError`` when `T` (or a class named in a type test) cannot be registered.
   func prepareFetch<T: PersistentModel>(
-    _ descriptor: FetchDescriptor<T>, loading: Bool = true,
-    counted: ((QueryRequest) throws -> Int?)? = nil
+    _ descriptor: FetchDescriptor<T>, loading: Bool = true, counting: Bool = false
   ) throws -> PreparedFetch {
     try checkWindow(descriptor)
     if descriptor.includePendingChanges { try checkRefusedInserts(of: T.self) }
@@ -52,9 +52,7 @@ extension ModelContext {
       sort: sortKeys ?? [], offset: sortKeys == nil ? 0 : offset,
       limit: sortKeys == nil ? nil : descriptor.fetchLimit)
     if !untranslated.isEmpty { request.residual = untranslated.joined(separator: "; and for ") }
-    // With a store that keeps only fetched objects, a count the database gave loads nothing.
-    let databaseCount = try counted?(request)
-    let sql = databaseCount == nil ? try loadFetched(request, loading: loading) : nil
+    let (sql, databaseCount) = try runFetched(request, loading: loading, counting: counting)
     let source = QuerySource(
       session: session, includePendingChanges: descriptor.includePendingChanges,
       indexes: { [unowned self] entity in
