@@ -160,10 +160,20 @@ extension PostgreSQLStore {
   /// Records in `mg_listeners`, under the listener's server process, the version this store
   /// holds every commit of: the change log's rows up to the oldest such version of the live
   /// listeners are pruned.
-  func recordConsumed(on connection: PostgreSQLConnection) {
+  ///
+  /// The record is advisory (a lost one only keeps rows longer), so it commits without
+  /// waiting for the disk, and the listener sends it at most twice a second: a durable commit
+  /// per notification held the next catch-up back by a disk sync.
+  /// - Returns: The version recorded.
+  @discardableResult
+  func recordConsumed(on connection: PostgreSQLConnection) -> UInt64 {
+    let version = appliedVersion
     _ = try? connection.run(
-      "INSERT INTO mg_listeners (pid, applied) VALUES (pg_backend_pid(), \(appliedVersion)) "
-        + "ON CONFLICT (pid) DO UPDATE SET applied = EXCLUDED.applied")
+      "BEGIN; SET LOCAL synchronous_commit TO off; "
+        + "INSERT INTO mg_listeners (pid, applied) VALUES (pg_backend_pid(), \(version)) "
+        + "ON CONFLICT (pid) DO UPDATE SET applied = EXCLUDED.applied; COMMIT")
+    if connection.isInTransaction { _ = try? connection.run("ROLLBACK") }
+    return version
   }
 
   /// Starts the thread that waits for other processes' notifications and catches up.
@@ -171,7 +181,9 @@ extension PostgreSQLStore {
     let (url, channel) = (self.url, self.channel)
     let thread = Thread { [weak self] in
       var listener: PostgreSQLConnection?
-      var justConnected = false
+      var mayHaveQueued = false
+      var recorded: UInt64 = 0
+      var lastRecord = Date.distantPast
       while true {
         guard let store = self, !store.isClosed else { return }
         if listener == nil {
@@ -186,16 +198,23 @@ extension PostgreSQLStore {
           // Whatever was committed while nobody listened.
           store.recordConsumed(on: connection)
           try? store.catchUp()
-          store.recordConsumed(on: connection)
+          recorded = store.recordConsumed(on: connection)
+          lastRecord = Date()
           store.withLock { store.listening = true }
-          justConnected = true
+          mayHaveQueued = true
         }
         guard let connection = listener else { continue }
+        if recorded != store.appliedVersion, Date().timeIntervalSince(lastRecord) >= 0.5 {
+          recorded = store.recordConsumed(on: connection)
+          lastRecord = Date()
+          // Its reply may have brought notifications into libpq.
+          mayHaveQueued = true
+        }
         var descriptor = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
-        // Right after connecting, notifications may already wait in libpq (read with the
-        // replies to the statements above): no poll then.
-        let ready = justConnected ? 1 : poll(&descriptor, 1, 100)
-        justConnected = false
+        // After a statement on this connection, notifications may already wait in libpq
+        // (read with its reply): no poll then.
+        let ready = mayHaveQueued ? 1 : poll(&descriptor, 1, 100)
+        mayHaveQueued = false
         guard ready > 0 else { continue }
         do {
           var senders = try connection.drainNotifications()
@@ -203,8 +222,6 @@ extension PostgreSQLStore {
             // A store's own commits are already published.
             let own = store.backendPID
             if senders.contains(where: { $0 != own }) { try? store.catchUp() }
-            store.recordConsumed(on: connection)
-            // The reply to that statement may have brought more notifications into libpq.
             senders = try connection.drainNotifications()
           }
         } catch {
