@@ -21,6 +21,12 @@ public struct PostgreSQLError: Error, Sendable, Equatable, CustomStringConvertib
     case unsupportedValue
     /// The store was closed.
     case closed
+    /// A store that keeps only fetched objects in memory cannot migrate: open it once with
+    /// every object (without `residency=fetched`).
+    case migrationNeedsAllObjects
+    /// A fetch from a store that keeps only fetched objects was asked of a context with
+    /// unsaved changes: save or roll back first.
+    case unsavedChanges
   }
 
   /// What went wrong.

@@ -17,6 +17,8 @@ enum PostgreSQLSchema {
     CREATE TABLE IF NOT EXISTS mg_log (
       version bigint PRIMARY KEY, token uuid NOT NULL, ids bigint[] NOT NULL,
       committed_at timestamptz NOT NULL DEFAULT now());
+    CREATE INDEX IF NOT EXISTS mg_log_committed_at ON mg_log (committed_at);
+    CREATE TABLE IF NOT EXISTS mg_listeners (pid integer PRIMARY KEY, applied bigint NOT NULL);
     CREATE OR REPLACE FUNCTION mg_begin_commit(expected bigint) RETURNS bigint AS $$
     DECLARE v bigint;
     BEGIN
@@ -34,6 +36,17 @@ enum PostgreSQLSchema {
     END $$ LANGUAGE plpgsql;
     COMMIT;
     """
+
+  /// Deletes the change log's rows before `version` that every live listener has consumed or
+  /// that are older than `retention` seconds, and the rows of listeners that ended.
+  static func prune(before version: UInt64, retention: Int) -> String {
+    """
+    DELETE FROM mg_listeners WHERE pid NOT IN (SELECT pid FROM pg_stat_activity);
+    DELETE FROM mg_log WHERE version < \(version) AND (committed_at < now() - interval '\(retention) seconds'
+      OR version <= (SELECT min(applied) FROM mg_listeners));
+
+    """
+  }
 
   /// The SQLSTATE of a commit that found the store behind the database.
   static let behind = "MG001"

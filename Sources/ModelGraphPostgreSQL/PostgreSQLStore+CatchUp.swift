@@ -15,9 +15,18 @@ extension PostgreSQLStore {
   public func catchUp() throws {
     catchUpLock.lock()
     defer { catchUpLock.unlock() }
+    try catchUpHoldingLock()
+  }
+
+  /// ``catchUp()``, with `catchUpLock` held.
+  func catchUpHoldingLock() throws {
     // Read before taking `lock`: the store's lock is always taken before this one.
-    let known = store?.catalog ?? SchemaCatalog()
-    guard let fetched = try withLock({ () throws -> Fetched? in try fetchNewCommits(known) })
+    let version = store?.version
+    let isResident = version.map { Self.residency(in: $0) }
+    guard
+      let fetched = try withLock({ () throws -> Fetched? in
+        try fetchNewCommits(version, isResident: isResident)
+      })
     else {
       return
     }
@@ -27,8 +36,8 @@ extension PostgreSQLStore {
         guard applied == fetched.from else { return nil }
         applied = fetched.to
         var catalog = current.catalog
-        for description in fetched.newEntities where catalog.entity(named: description.name) == nil
-        {
+        for description in fetched.newEntities + fetched.reached.newEntities
+        where catalog.entity(named: description.name) == nil {
           catalog = try catalog.adding([description])
         }
         var tables = current.tables
@@ -45,9 +54,22 @@ extension PostgreSQLStore {
           tables[entity.index] = table
           written[entity.index] = part.ids.map { Int($0 & mask) }.sorted()
         }
+        // Objects the changed ones now reference, brought into memory (not changes).
+        try apply(fetched.reached.rows, to: &tables, catalog: catalog)
         return (catalog, tables, written)
       }
     }
+  }
+
+  /// The identifiers of the objects `version` holds; called with `lock` held.
+  private func residentIdentifiers(_ version: StoreVersion?) -> [Int64] {
+    guard let version else { return [] }
+    var ids: [Int64] = []
+    for (index, table) in version.tables.enumerated() {
+      guard let code = codes[version.catalog.entities[index].name] else { continue }
+      table.forEachLiveRow { ids.append(code << SQLMapping.rowBits | Int64($0)) }
+    }
+    return ids
   }
 
   /// What other processes committed between two database versions.
@@ -56,22 +78,45 @@ extension PostgreSQLStore {
     var to: UInt64
     var newEntities: [EntityDescription]
     var parts: [String: (ids: [Int64], rows: FetchedRows)]
+    /// With only fetched objects resident: the objects the changed ones reach that were not.
+    var reached = Loaded()
   }
 
-  /// Reads, in one snapshot, the rows the change log names since the applied version; called
-  /// with `lock` held.
-  private func fetchNewCommits(_ known: SchemaCatalog) throws -> Fetched? {
+  /// Reads, in one snapshot, the rows the change log names since the applied version (with
+  /// only fetched objects resident: the resident ones, and what they now reach); called with
+  /// `lock` held.
+  private func fetchNewCommits(
+    _ version: StoreVersion?, isResident: ((String?, Int64) -> Bool)?
+  ) throws -> Fetched? {
+    let known = version?.catalog ?? SchemaCatalog()
     let connection = try connected()
     try connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
     defer { if connection.isInTransaction { _ = try? connection.run("ROLLBACK") } }
     let latest =
       try connection.query("SELECT version FROM mg_state").text(0, 0).flatMap(UInt64.init) ?? 0
     guard latest > applied else { return nil }
-    let log = try connection.query(
-      "SELECT DISTINCT unnest(ids) FROM mg_log WHERE version > \(applied) AND version <= \(latest)")
+    let range = "FROM mg_log WHERE version > \(applied) AND version <= \(latest)"
+    let logged = try connection.query("SELECT count(*) \(range)").text(0, 0).flatMap(UInt64.init)
+    var changed: [Int64] = []
+    if logged == latest - applied {
+      let log = try connection.query("SELECT DISTINCT unnest(ids) \(range)")
+      changed = (0..<log.count).compactMap { log.text($0, 0).flatMap(Int64.init) }
+    } else {
+      // The log was pruned past the applied version: every object is read again.
+      changed = residentIdentifiers(version)
+      if !keepsOnlyFetched {
+        _ = try readEntities(connection, onlyCodes: [])
+        for name in described.sorted() {
+          let all = try connection.query("SELECT id FROM \(SQLMapping.table(name))")
+          changed += (0..<all.count).compactMap { all.text($0, 0).flatMap(Int64.init) }
+        }
+      }
+    }
     var byCode: [Int64: [Int64]] = [:]
-    for index in 0..<log.count {
-      guard let id = log.text(index, 0).flatMap(Int64.init) else { continue }
+    for id in Set(changed) {
+      if keepsOnlyFetched, let isResident, !isResident(names[id >> SQLMapping.rowBits], id) {
+        continue
+      }
       byCode[id >> SQLMapping.rowBits, default: []].append(id)
     }
     var newEntities: [EntityDescription] = []
@@ -97,8 +142,38 @@ extension PostgreSQLStore {
         ids, FetchedRows(entity: name, rows: try connection.query(queries.rows), joins: joins)
       )
     }
+    var fetched = Fetched(from: applied, to: latest, newEntities: newEntities, parts: parts)
+    if keepsOnlyFetched, let isResident {
+      var references: [Int64] = []
+      for (name, part) in parts {
+        guard let entity = catalogNow.entity(named: name) else { continue }
+        references += part.rows.references(of: entity)
+      }
+      fetched.reached = try loadClosure(
+        of: references, connection: connection, known: catalogNow,
+        isResident: { isResident(self.names[$0 >> SQLMapping.rowBits], $0) })
+    }
     try connection.run("COMMIT")
-    return Fetched(from: applied, to: latest, newEntities: newEntities, parts: parts)
+    return fetched
+  }
+
+  /// Records in `mg_listeners`, under the listener's server process, the version this store
+  /// holds every commit of: the change log's rows up to the oldest such version of the live
+  /// listeners are pruned.
+  ///
+  /// The record is advisory (a lost one only keeps rows longer), so it commits without
+  /// waiting for the disk, and the listener sends it at most twice a second: a durable commit
+  /// per notification held the next catch-up back by a disk sync.
+  /// - Returns: The version recorded.
+  @discardableResult
+  func recordConsumed(on connection: PostgreSQLConnection) -> UInt64 {
+    let version = appliedVersion
+    _ = try? connection.run(
+      "BEGIN; SET LOCAL synchronous_commit TO off; "
+        + "INSERT INTO mg_listeners (pid, applied) VALUES (pg_backend_pid(), \(version)) "
+        + "ON CONFLICT (pid) DO UPDATE SET applied = EXCLUDED.applied; COMMIT")
+    if connection.isInTransaction { _ = try? connection.run("ROLLBACK") }
+    return version
   }
 
   /// Starts the thread that waits for other processes' notifications and catches up.
@@ -106,6 +181,9 @@ extension PostgreSQLStore {
     let (url, channel) = (self.url, self.channel)
     let thread = Thread { [weak self] in
       var listener: PostgreSQLConnection?
+      var mayHaveQueued = false
+      var recorded: UInt64 = 0
+      var lastRecord = Date.distantPast
       while true {
         guard let store = self, !store.isClosed else { return }
         if listener == nil {
@@ -118,18 +196,34 @@ extension PostgreSQLStore {
             continue
           }
           // Whatever was committed while nobody listened.
+          store.recordConsumed(on: connection)
           try? store.catchUp()
+          recorded = store.recordConsumed(on: connection)
+          lastRecord = Date()
           store.withLock { store.listening = true }
+          mayHaveQueued = true
         }
         guard let connection = listener else { continue }
+        if recorded != store.appliedVersion, Date().timeIntervalSince(lastRecord) >= 0.5 {
+          recorded = store.recordConsumed(on: connection)
+          lastRecord = Date()
+          // Its reply may have brought notifications into libpq.
+          mayHaveQueued = true
+        }
         var descriptor = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&descriptor, 1, 100)
+        // After a statement on this connection, notifications may already wait in libpq
+        // (read with its reply): no poll then.
+        let ready = mayHaveQueued ? 1 : poll(&descriptor, 1, 100)
+        mayHaveQueued = false
         guard ready > 0 else { continue }
         do {
-          // A store's own commits are already published.
-          let senders = try connection.drainNotifications()
-          let own = store.backendPID
-          if senders.contains(where: { $0 != own }) { try? store.catchUp() }
+          var senders = try connection.drainNotifications()
+          while !senders.isEmpty {
+            // A store's own commits are already published.
+            let own = store.backendPID
+            if senders.contains(where: { $0 != own }) { try? store.catchUp() }
+            senders = try connection.drainNotifications()
+          }
         } catch {
           listener = nil
         }

@@ -13,8 +13,13 @@ internal import Synchronization
 public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   // @unchecked Sendable: every mutable property is read and written with `lock` held.
 
-  /// The URL or connection string the store was opened with.
+  /// The URL or connection string the store was opened with (without `residency`).
   public let url: String
+  /// Whether the store keeps in memory only the objects fetched (and those they reach), with
+  /// every fetch compiled to SQL; set by `residency=fetched` in the URL's query.
+  public let keepsOnlyFetched: Bool
+  /// Whether the database's encoding is UTF-8, so strings compare in SQL as in Swift.
+  let unicode: Bool
   private let lock = NSLock()
   let catchUpLock = NSLock()
   private var connection: PostgreSQLConnection?
@@ -40,7 +45,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   private var fault: (@Sendable (String) -> PostgreSQLFault?)?
   /// The database version the in-memory store holds every commit of.
   var applied: UInt64 = 0
-  private var codes: [String: Int64] = [:]
+  var codes: [String: Int64] = [:]
   var names: [Int64: String] = [:]
   /// Entities whose table and lineage are in the database.
   var described: Set<String> = []
@@ -59,34 +64,50 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   var isListening: Bool { withLock { listening } }
   var listening = false
 
-  private init(url: String, connection: PostgreSQLConnection, schema: String) {
+  private init(
+    url: String, connection: PostgreSQLConnection, schema: String, keepsOnlyFetched: Bool,
+    unicode: Bool
+  ) {
     self.url = url
+    self.keepsOnlyFetched = keepsOnlyFetched
+    self.unicode = unicode
     self.connection = connection
     ownBackend.store(connection.backendPID, ordering: .relaxed)
     channel = SQLMapping.quoted("\(PostgreSQLSchema.channel).\(schema)")
   }
 
   /// Connects to the database at `url` (a `postgresql://` URI or a libpq connection string),
-  /// creates the store's bookkeeping tables if they are missing, and reads every stored object.
+  /// creates the store's bookkeeping tables if they are missing, and reads every stored object
+  /// (with `residency=fetched` in the URL's query, only the classes: objects are read by
+  /// fetches, see ``makeResident(for:)``).
   ///
   /// - Returns: The store, and the stored version (`nil` when the database holds no classes).
   /// - Throws: ``PostgreSQLError`` with code `libraryUnavailable` (install `libpq5`),
-  ///   `invalidURL`, `unreachable`, `authenticationFailed`, `malformed` or `server`.
+  ///   `invalidURL` (also for a `residency` other than `all` or `fetched`), `unreachable`,
+  ///   `authenticationFailed`, `malformed` or `server`.
   public static func open(url: String) throws -> (store: PostgreSQLStore, stored: StoreVersion?) {
+    let (url, keepsOnlyFetched) = try residency(of: url)
     let connection = try PostgreSQLConnection(url)
     try connection.run(PostgreSQLSchema.setup)
     let schema = try connection.query("SELECT current_schema()").text(0, 0) ?? "public"
-    let store = PostgreSQLStore(url: url, connection: connection, schema: schema)
+    let encoding = try connection.query("SHOW server_encoding").text(0, 0)
+    let store = PostgreSQLStore(
+      url: url, connection: connection, schema: schema, keepsOnlyFetched: keepsOnlyFetched,
+      unicode: encoding == "UTF8")
     let stored = try store.withLock { () throws -> StoreVersion? in try store.loadAll() }
     return (store, stored)
   }
 
   /// Makes `store` commit through this persistence, and starts listening for other
   /// processes' commits.
-  public func attach(to store: Store) {
+  public func attach(to store: Store) { attach(to: store, listening: true) }
+
+  /// Makes `store` commit through this persistence; tests leave `listening` off to make a
+  /// store that sees other saves only when it catches up.
+  func attach(to store: Store, listening: Bool) {
     withLock { self.store = store }
     store.attach(persistence: self)
-    startListening()
+    if listening { startListening() }
   }
 
   /// The server process of the connection saves use (tests end it to simulate a lost
@@ -152,6 +173,10 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
     var tables: [Table] = []
     for entity in catalog.entities {
       let table = Table(entity: entity)
+      if keepsOnlyFetched {
+        tables.append(table)
+        continue
+      }
       let queries = FetchedRows.queries(for: entity, ids: nil)
       var joins: [Int: PostgreSQLResult] = [:]
       for (slot, sql) in queries.joins { joins[slot] = try connection.query(sql) }
@@ -498,7 +523,10 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
     sql +=
       "INSERT INTO mg_log (version, token, ids) VALUES (\(version), '\(token)', "
       + "'{\(ids.map(String.init).joined(separator: ","))}');\n"
-      + "NOTIFY \(channel);\n" + (rewriting ? "" : "COMMIT;")
+      + "NOTIFY \(channel);\n"
+      + (version % max(pruneInterval, 1) == 0
+        ? PostgreSQLSchema.prune(before: version, retention: Int(retention.rounded(.up))) : "")
+      + (rewriting ? "" : "COMMIT;")
     return sql
   }
 
@@ -507,6 +535,12 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   ///
   /// - Throws: ``PostgreSQLError``; the database is then left as it was.
   public func rewrite(_ version: StoreVersion) throws {
+    if keepsOnlyFetched {
+      throw PostgreSQLError(
+        .migrationNeedsAllObjects,
+        message: "the stored classes differ from the app's, and a store opened with "
+          + "residency=fetched holds too few objects to migrate: open it once without it")
+    }
     try withLock {
       let connection = try connected()
       let previousDescribed = described
@@ -545,6 +579,20 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
       }
     }
   }
+
+  /// How long the change log keeps a save's row that some live listener has not consumed; a
+  /// store that was behind by more reads every object it holds again when it catches up.
+  var logRetention: TimeInterval {
+    get { withLock { retention } }
+    set { withLock { retention = newValue } }
+  }
+  private var retention: TimeInterval = 3600
+  /// Every this many versions, a save also prunes the change log.
+  var pruneEvery: UInt64 {
+    get { withLock { pruneInterval } }
+    set { withLock { pruneInterval = newValue } }
+  }
+  private var pruneInterval: UInt64 = 64
 
   /// The database makes a save durable before its commit returns.
   public func waitUntilDurable(_ ticket: UInt64) throws {}

@@ -106,8 +106,8 @@ struct PostgreSQLStoreSuites {
         "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY 1", at: url)
       #expect(
         tables == [
-          "Captain", "Member", "Tag", "Team", "Team.members", "Team.tags", "mg_entities", "mg_log",
-          "mg_state",
+          "Captain", "Member", "Tag", "Team", "Team.members", "Team.tags", "mg_entities",
+          "mg_listeners", "mg_log", "mg_state",
         ])
       let captainColumns = try TestServer.query(
         "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() "

@@ -14,6 +14,14 @@ extension PostgreSQLStoreSuites {
       return (stdout, stderr, succeeded)
     }
 
+    @Test("the runner keeps every object in memory: it refuses residency=fetched, saying so")
+    func refusesFetchedResidency() throws {
+      let url = try TestServer.freshURL().absoluteString + "&residency=fetched"
+      let result = run("open \"\(url)\"")
+      #expect(!result.succeeded)
+      #expect(result.stderr.contains("the runner keeps every object in memory"))
+    }
+
     @Test(
       "`open \"postgresql://…\"` binds the runner to the database: saves land there, a new runner reads them"
     )

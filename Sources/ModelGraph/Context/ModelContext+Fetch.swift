@@ -31,7 +31,7 @@ extension ModelContext {
   /// - Complexity: O(1) per class visited without a predicate; otherwise as ``fetch(_:)``'s
   ///   filtering, counted column by column for a test of one attribute.
   public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
-    if descriptor.predicate == nil && descriptor.includePendingChanges {
+    if descriptor.predicate == nil && descriptor.includePendingChanges && fetchedOnlyStore == nil {
       // Every object of the classes: the tables' live counts, without planning.
       try checkWindow(descriptor)
       try checkRefusedInserts(of: T.self)
@@ -45,7 +45,11 @@ extension ModelContext {
           - max(descriptor.fetchOffset ?? 0, 0), 0)
       return descriptor.fetchLimit.map { min(count, max($0, 0)) } ?? count
     }
-    let prepared = try prepareFetch(descriptor)
+    let prepared = try prepareFetch(descriptor, counting: true)
+    if let count = prepared.databaseCount {
+      let remaining = max(count - prepared.offset, 0)
+      return prepared.limit.map { min(remaining, max($0, 0)) } ?? remaining
+    }
     let count = try prepared.plan.count(residual: prepared.residual)
     guard prepared.sortsInMemory else { return count }
     let remaining = max(count - prepared.offset, 0)
@@ -80,7 +84,7 @@ extension ModelContext {
   /// - Complexity: The planning of ``fetch(_:)``: O(tables of the class hierarchy × indexes
   ///   considered × log n) for the row estimates; no row is fetched.
   public func explain<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> String {
-    let prepared = try prepareFetch(descriptor)
+    let prepared = try prepareFetch(descriptor, loading: false)
     var text = prepared.plan.explanation
     if prepared.sortsInMemory && !descriptor.sortBy.isEmpty {
       let reason =
@@ -92,6 +96,7 @@ extension ModelContext {
           ", then offset \(prepared.offset), limit \(prepared.limit.map(String.init) ?? "none")"
       }
     }
+    if let sql = prepared.sql { text += "\n" + sql.description }
     return text
   }
 

@@ -138,6 +138,7 @@ extension ModelContext {
   ///   refresh, O(registered objects).
   public func model(for identifier: PersistentIdentifier) -> (any PersistentModel)? {
     refreshIfClean()
+    loadIdentified(identifier)
     guard let key = key(for: identifier), session.contains(key),
       registeredObject(for: key) != nil || modelClassIfAny(forEntity: Int(key.entity)) != nil
     else { return nil }

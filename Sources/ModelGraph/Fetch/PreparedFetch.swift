@@ -1,3 +1,5 @@
+internal import ModelGraphPostgreSQL
+
 /// A fetch descriptor compiled for one context: the engine's plan, the part of the predicate
 /// left to Foundation, and whether Foundation sorts.
 struct PreparedFetch {
@@ -11,13 +13,24 @@ struct PreparedFetch {
   /// The offset and limit to apply after an in-memory sort.
   let offset: Int
   let limit: Int?
+  /// The SQL that brought the candidates into memory, with a store that keeps only fetched
+  /// objects.
+  var sql: SQLFetch? = nil
+  /// The number of objects selected before the offset and limit, when the database counted
+  /// them (the plan then runs over objects in memory that may not include them).
+  var databaseCount: Int? = nil
 }
 
 extension ModelContext {
   /// Translates and plans `descriptor`.
   ///
+  /// With a store that keeps only fetched objects in memory, the candidates are first loaded
+  /// through SQL (unless `loading` is false, for `explain`, or, when `counting`, PostgreSQL
+  /// counts them: see `runFetched`).
   /// - Throws: ``SchemaError`` when `T` (or a class named in a type test) cannot be registered.
-  func prepareFetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> PreparedFetch {
+  func prepareFetch<T: PersistentModel>(
+    _ descriptor: FetchDescriptor<T>, loading: Bool = true, counting: Bool = false
+  ) throws -> PreparedFetch {
     try checkWindow(descriptor)
     if descriptor.includePendingChanges { try checkRefusedInserts(of: T.self) }
     refreshIfClean()
@@ -36,6 +49,7 @@ extension ModelContext {
       sort: sortKeys ?? [], offset: sortKeys == nil ? 0 : offset,
       limit: sortKeys == nil ? nil : descriptor.fetchLimit)
     if !untranslated.isEmpty { request.residual = untranslated.joined(separator: "; and for ") }
+    let (sql, databaseCount) = try runFetched(request, loading: loading, counting: counting)
     let source = QuerySource(
       session: session, includePendingChanges: descriptor.includePendingChanges,
       indexes: { [unowned self] entity in
@@ -56,7 +70,7 @@ extension ModelContext {
     let residual = request.residual == nil ? nil : descriptor.predicate.map(makeResidual)
     return PreparedFetch(
       plan: plan, residual: residual, sortsInMemory: sortKeys == nil, offset: offset,
-      limit: descriptor.fetchLimit)
+      limit: descriptor.fetchLimit, sql: sql, databaseCount: databaseCount)
   }
 
   /// The translation of `predicate`: from the context's shape cache when a predicate of the

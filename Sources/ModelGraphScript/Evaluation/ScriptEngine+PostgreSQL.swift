@@ -13,6 +13,12 @@ extension ScriptEngine {
     let store: Store
     do {
       let opened = try PostgreSQLStore.open(url: url)
+      if opened.store.keepsOnlyFetched {
+        opened.store.close()
+        throw ScriptError(
+          "cannot open \(url): the runner keeps every object in memory; drop residency=fetched",
+          at: location)
+      }
       store = opened.stored.map { Store(loading: $0) } ?? Store()
       opened.store.attach(to: store)
     } catch let error as PostgreSQLError {

@@ -1,0 +1,55 @@
+internal import ModelGraphCore
+internal import ModelGraphPostgreSQL
+
+extension ModelContext {
+  /// The PostgreSQL store of the container, when it keeps only fetched objects in memory.
+  var fetchedOnlyStore: PostgreSQLStore? {
+    guard let store = container.store.persistence as? PostgreSQLStore, store.keepsOnlyFetched
+    else { return nil }
+    return store
+  }
+
+  /// With a store that keeps only fetched objects in memory: runs `request` in PostgreSQL
+  /// first. When `counting` and the whole request compiles to SQL, PostgreSQL counts its
+  /// objects (before the offset and limit) and nothing is read; otherwise, when `loading`, the
+  /// objects it selects are brought into memory and the context moves to the version holding
+  /// them. Returns the SQL and the count; both `nil` for any other store (one lock taken).
+  ///
+  /// - Throws: ``PostgreSQLError`` with code `unsavedChanges` when the context has unsaved
+  ///   changes (its objects cannot move to the version holding what was loaded), or as
+  ///   ``PostgreSQLStore/makeResident(for:)`` and ``PostgreSQLStore/count(for:)`` throw.
+  func runFetched(_ request: QueryRequest, loading: Bool, counting: Bool) throws -> (
+    sql: SQLFetch?, count: Int?
+  ) {
+    guard let store = fetchedOnlyStore else { return (nil, nil) }
+    guard loading else { return (store.sqlFetch(for: request, catalog: session.catalog), nil) }
+    try checkNoUnsavedChanges()
+    if counting, let count = try store.count(for: request) { return (nil, count) }
+    let fetch = try store.makeResident(for: request)
+    refreshIfClean()
+    return (fetch, nil)
+  }
+
+  /// With a store that keeps only fetched objects in memory: brings the object of
+  /// `identifier` into memory when it is not, so that `model(for:)` finds what a fully loaded
+  /// store would. A context with unsaved changes cannot move to the version holding it, and a
+  /// server that cannot be read leaves it out: `model(for:)` then answers `nil` as for a
+  /// missing object.
+  func loadIdentified(_ identifier: PersistentIdentifier) {
+    guard let store = fetchedOnlyStore, !session.hasChanges, let key = key(for: identifier),
+      !session.contains(key)
+    else { return }
+    guard (try? store.makeResident(entity: identifier.entityName, row: Int(key.row))) != nil
+    else { return }
+    refreshIfClean()
+  }
+
+  private func checkNoUnsavedChanges() throws {
+    if session.hasChanges {
+      throw PostgreSQLError(
+        .unsavedChanges,
+        message: "this container keeps only fetched objects in memory, and a fetch there needs "
+          + "a context without unsaved changes: save or roll back first")
+    }
+  }
+}

@@ -1,0 +1,256 @@
+internal import Foundation
+public import ModelGraphCore
+
+extension PostgreSQLStore {
+  /// The URL without its `residency` query item, and whether that item says `fetched`.
+  ///
+  /// - Throws: ``PostgreSQLError`` with code `invalidURL` for a value other than `all` or
+  ///   `fetched`.
+  static func residency(of url: String) throws -> (url: String, keepsOnlyFetched: Bool) {
+    // Percent-encoded items: the other parameters go to libpq exactly as given.
+    guard url.contains("residency="), var components = URLComponents(string: url),
+      let items = components.percentEncodedQueryItems
+    else { return (url, false) }
+    var keepsOnlyFetched = false
+    for item in items where item.name == "residency" {
+      switch item.value {
+      case "fetched": keepsOnlyFetched = true
+      case "all": keepsOnlyFetched = false
+      default:
+        throw PostgreSQLError(
+          .invalidURL,
+          message: "residency=\(item.value ?? "") is neither `all` nor `fetched`")
+      }
+    }
+    let rest = items.filter { $0.name != "residency" }
+    components.percentEncodedQueryItems = rest.isEmpty ? nil : rest
+    return (components.string ?? url, keepsOnlyFetched)
+  }
+
+  /// The SQL a fetch of `request` runs, without running it (for `explain`).
+  public func sqlFetch(for request: QueryRequest, catalog: SchemaCatalog) -> SQLFetch {
+    withLock { compiler(catalog).compile(request) }
+  }
+
+  func compiler(_ catalog: SchemaCatalog) -> SQLQueryCompiler {
+    SQLQueryCompiler(catalog: catalog, described: described, unicode: unicode, codes: codes)
+  }
+
+  /// Runs `request` in PostgreSQL and makes resident, as a new version of the in-memory store,
+  /// every object it selects that is not resident yet, with every object those reach through
+  /// relationships (so that no relationship of a resident object points at a missing one).
+  ///
+  /// The rows are read at the version the store holds, catching up first when other processes
+  /// committed since. The engine then runs the request over the resident objects: since the
+  /// SQL selected a superset of the request's answer in the database (see ``SQLFetch``), the
+  /// engine's answer is the one a fully loaded store gives.
+  /// - Returns: The SQL run.
+  /// - Throws: ``PostgreSQLError``; nothing was loaded.
+  public func makeResident(for request: QueryRequest) throws -> SQLFetch {
+    try makeResident { connection, catalog in
+      let fetch = compiler(catalog).compile(request)
+      let result = try connection.query(fetch.sql)
+      return (fetch, (0..<result.count).compactMap { result.text($0, 0).flatMap(Int64.init) })
+    }
+  }
+
+  /// Makes resident the object of class `entity` and row `row` if the database holds it,
+  /// with every object it reaches, as ``makeResident(for:)`` does.
+  ///
+  /// - Throws: ``PostgreSQLError``; nothing was loaded.
+  public func makeResident(entity: String, row: Int) throws {
+    _ = try makeResident { _, _ in
+      guard let code = codes[entity] else { return ((), []) }
+      return ((), [code << SQLMapping.rowBits | Int64(row)])
+    }
+  }
+
+  /// Makes resident the objects `select` names (called with `lock` held, in a read-only
+  /// snapshot at the version the store holds) and every object they reach.
+  private func makeResident<Selected>(
+    _ select: (PostgreSQLConnection, SchemaCatalog) throws -> (Selected, [Int64])
+  ) throws -> Selected {
+    catchUpLock.lock()
+    defer { catchUpLock.unlock() }
+    for _ in 0..<50 {
+      guard let store, !isClosed else {
+        throw PostgreSQLError(.closed, message: "the store was closed")
+      }
+      let current = store.version
+      let isResident = Self.residency(in: current)
+      let read = try withLock { () throws -> (UInt64, Selected, Loaded)? in
+        let connection = try connected()
+        try connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        defer { if connection.isInTransaction { _ = try? connection.run("ROLLBACK") } }
+        let latest =
+          try connection.query("SELECT version FROM mg_state").text(0, 0).flatMap(UInt64.init)
+          ?? 0
+        guard latest == applied else { return nil }
+        let (fetch, ids) = try select(connection, current.catalog)
+        let loaded = try loadClosure(
+          of: ids, connection: connection, known: current.catalog,
+          isResident: { isResident(self.names[$0 >> SQLMapping.rowBits], $0) })
+        try connection.run("COMMIT")
+        return (applied, fetch, loaded)
+      }
+      guard let (from, fetch, loaded) = read else {
+        try catchUpHoldingLock()
+        continue
+      }
+      if loaded.rows.isEmpty && loaded.newEntities.isEmpty { return fetch }
+      let published = try store.publishForeign { current in
+        try withLock {
+          () throws -> (catalog: SchemaCatalog, tables: [Table], written: [Int: [Int]])? in
+          guard applied == from else { return nil }
+          var catalog = current.catalog
+          for description in loaded.newEntities
+          where catalog.entity(named: description.name) == nil {
+            catalog = try catalog.adding([description])
+          }
+          var tables = current.tables
+          tables += catalog.entities.dropFirst(tables.count).map { Table(entity: $0) }
+          try apply(loaded.rows, to: &tables, catalog: catalog)
+          // Objects brought into memory are not changes: observers hear of none.
+          return (catalog, tables, [:])
+        }
+      }
+      if published != nil { return fetch }
+    }
+    throw PostgreSQLError(
+      .server, message: "other saves kept changing the database while a fetch read it")
+  }
+
+  /// The number of objects `request` selects in the database (before its offset and limit),
+  /// counted by PostgreSQL at the version the store holds; `nil`, with nothing run, when a
+  /// part of the request has no exact SQL translation.
+  ///
+  /// - Throws: ``PostgreSQLError``.
+  public func count(for request: QueryRequest) throws -> Int? {
+    var whole = request
+    (whole.offset, whole.limit) = (0, nil)
+    catchUpLock.lock()
+    defer { catchUpLock.unlock() }
+    for _ in 0..<50 {
+      guard let store, !isClosed else {
+        throw PostgreSQLError(.closed, message: "the store was closed")
+      }
+      let catalog = store.catalog
+      let counted = try withLock { () throws -> Int?? in
+        let fetch = compiler(catalog).compile(whole)
+        guard fetch.fallbacks.isEmpty else { return .some(nil) }
+        let connection = try connected()
+        try connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        defer { if connection.isInTransaction { _ = try? connection.run("ROLLBACK") } }
+        let latest =
+          try connection.query("SELECT version FROM mg_state").text(0, 0).flatMap(UInt64.init)
+          ?? 0
+        guard latest == applied else { return nil }
+        let count = try connection.query("SELECT count(*) FROM (\(fetch.sql)) s").text(0, 0)
+        try connection.run("COMMIT")
+        return .some(count.flatMap(Int.init))
+      }
+      guard let counted else {
+        try catchUpHoldingLock()
+        continue
+      }
+      return counted
+    }
+    throw PostgreSQLError(
+      .server, message: "other saves kept changing the database while a count read it")
+  }
+
+  /// Whether an object (by its class name and identifier) is resident in `version`.
+  static func residency(in version: StoreVersion) -> (String?, Int64) -> Bool {
+    let mask = (Int64(1) << SQLMapping.rowBits) - 1
+    return { name, id in
+      guard let name, let entity = version.catalog.entity(named: name),
+        entity.index < version.tables.count
+      else { return false }
+      let table = version.tables[entity.index]
+      let row = Int(id & mask)
+      return row < table.rowCount && table.isAlive(row)
+    }
+  }
+
+  /// Rows read to be made resident, by class, and the classes first met on the way.
+  struct Loaded {
+    var rows: [String: [FetchedRows]] = [:]
+    var newEntities: [EntityDescription] = []
+  }
+
+  /// Reads the objects of `ids` that are not resident and, transitively, every object they
+  /// reference that is not; called with `lock` held, inside a transaction.
+  func loadClosure(
+    of ids: [Int64], connection: PostgreSQLConnection, known: SchemaCatalog,
+    isResident: (Int64) -> Bool
+  ) throws -> Loaded {
+    var loaded = Loaded()
+    var catalog = known
+    var seen: Set<Int64> = []
+    var pending = ids.filter { !isResident($0) && seen.insert($0).inserted }
+    while !pending.isEmpty {
+      var byCode: [Int64: [Int64]] = [:]
+      for id in pending { byCode[id >> SQLMapping.rowBits, default: []].append(id) }
+      pending = []
+      let unknown = byCode.keys.contains { code in
+        names[code].map { catalog.entity(named: $0) == nil } ?? true
+      }
+      if unknown {
+        let added = try readEntities(connection, onlyCodes: nil).filter {
+          catalog.entity(named: $0.name) == nil
+        }
+        for description in added { catalog = try catalog.adding([description]) }
+        loaded.newEntities += added
+      }
+      for (code, group) in byCode.sorted(by: { $0.key < $1.key }) {
+        guard let name = names[code], let entity = catalog.entity(named: name) else { continue }
+        let queries = FetchedRows.queries(for: entity, ids: group)
+        var joins: [Int: PostgreSQLResult] = [:]
+        for (slot, sql) in queries.joins { joins[slot] = try connection.query(sql) }
+        let rows = FetchedRows(entity: name, rows: try connection.query(queries.rows), joins: joins)
+        loaded.rows[name, default: []].append(rows)
+        for reference in rows.references(of: entity)
+        where !isResident(reference) && seen.insert(reference).inserted {
+          pending.append(reference)
+        }
+      }
+    }
+    return loaded
+  }
+
+  /// Writes `rows` into copies of their tables; called with `lock` held.
+  func apply(_ rows: [String: [FetchedRows]], to tables: inout [Table], catalog: SchemaCatalog)
+    throws
+  {
+    for (name, parts) in rows {
+      guard let entity = catalog.entity(named: name) else { continue }
+      let table = tables[entity.index].copy()
+      for part in parts {
+        _ = try part.apply(to: table) { code in
+          names[code].flatMap { catalog.entity(named: $0)?.index }
+        }
+      }
+      tables[entity.index] = table
+    }
+  }
+}
+
+extension FetchedRows {
+  /// The identifiers the rows' relationships hold.
+  func references(of entity: ResolvedEntity) -> [Int64] {
+    var found: [Int64] = []
+    let toOne = entity.relationships.filter { !$0.isToMany }.count
+    let first = entity.attributes.count + 1
+    for index in 0..<rows.count {
+      for column in first..<(first + toOne) {
+        if let id = rows.text(index, column).flatMap(Int64.init) { found.append(id) }
+      }
+    }
+    for result in joins.values {
+      for index in 0..<result.count {
+        if let id = result.text(index, 1).flatMap(Int64.init) { found.append(id) }
+      }
+    }
+    return found
+  }
+}

@@ -1,0 +1,474 @@
+internal import Foundation
+internal import ModelGraphCore
+
+/// A query request compiled to SQL: the statement that selects the identifiers of every
+/// object the request may return, and what it leaves to the engine.
+///
+/// The statement selects a superset of the request's answer in the database: every match when
+/// a part of the condition or the sort could not be translated (that part is left to the
+/// engine, which evaluates the whole request again over the objects loaded), and exactly the
+/// window's objects (plus ties and `NaN` keys) when everything was translated.
+public struct SQLFetch: Sendable, CustomStringConvertible {
+  /// The statement; its one column, `id`, is an object identifier.
+  public var sql: String
+  /// The parts the SQL does not test or order by, described; empty when it selects exactly
+  /// the request's window.
+  public var fallbacks: [String]
+  /// Whether the offset and limit were pushed into the SQL.
+  public var windowPushed: Bool
+
+  /// `sql: …`, then a `fallback:` line for each part left to the engine.
+  public var description: String {
+    (["sql: \(sql)"] + fallbacks.map { "fallback: \($0), evaluated in memory over the rows loaded" })
+      .joined(separator: "\n")
+  }
+}
+
+/// Compiles the engine's query IR to SQL over the store's tables: a deep query is a
+/// `UNION ALL` of the class tables, a shallow one reads one table, a type test chooses
+/// tables, and sorts and limits are pushed down when the whole request was translated.
+///
+/// Every condition compiles to a two-valued SQL boolean with Swift's semantics: `nil == nil`
+/// holds, a comparison with `nil` or with `NaN` is false, strings compare by canonical
+/// equivalence (`normalize(…, NFC)`) and order by Unicode scalars (`COLLATE "C"`). A part
+/// without an exact translation is never approximated: its conjunct is dropped from the SQL
+/// (so the SQL selects more, never fewer, objects) and reported in ``SQLFetch/fallbacks``.
+struct SQLQueryCompiler {
+  /// The catalog the request's entity indices refer to.
+  let catalog: SchemaCatalog
+  /// Entities whose tables exist in the database.
+  let described: Set<String>
+  /// Whether the database's encoding is UTF-8 (`normalize` needs it).
+  let unicode: Bool
+  /// The code of each described entity, for identifiers of objects named in a query.
+  let codes: [String: Int64]
+
+  /// Why a part has no exact translation.
+  struct Untranslatable: Error {
+    var reason: String
+  }
+
+  /// An expression's translation.
+  enum Term {
+    /// A boolean that is never NULL.
+    case condition(String)
+    /// A value, NULL for `nil`; its type, or `nil` for the `nil` constant.
+    case value(String, ValueType?)
+    /// An object: the row of the table being read (as `entity`), or none.
+    case object(ResolvedEntity?)
+    /// An object reached through a to-one relationship: the SQL of its identifier (NULL when
+    /// there is none, or the object no longer exists) and the class it is declared as.
+    case related(String, ResolvedEntity)
+  }
+
+  /// The tables of `entity` and its subclasses (or of it alone) that exist.
+  private func tables(_ entity: ResolvedEntity, exact: Bool = false) -> [String] {
+    (exact ? [entity.index] : catalog.subtree(of: entity.index))
+      .map { catalog.entities[$0].name }.filter { described.contains($0) }
+      .map { SQLMapping.table($0) }
+  }
+
+  /// The column `column` of the object whose identifier is `id`, among the tables of `entity`.
+  private func column(
+    _ column: String, of id: String, in entity: ResolvedEntity, exact: Bool = false
+  )
+    -> String
+  {
+    let sources = tables(entity, exact: exact)
+    guard !sources.isEmpty else { return "NULL" }
+    let union = sources.map { "SELECT id, \(column) AS c FROM \($0)" }
+      .joined(separator: " UNION ALL ")
+    return "(SELECT d.c FROM (\(union)) d WHERE d.id = \(id))"
+  }
+
+  /// The identifier of `object`, or NULL for none.
+  private func identifier(_ object: Term) throws -> String? {
+    switch object {
+    case .object(nil): return nil
+    case .object(.some): return "t.id"
+    case .related(let id, _): return id
+    default: throw Untranslatable(reason: "not an object")
+    }
+  }
+
+  /// The statement selecting what `request` may return.
+  func compile(_ request: QueryRequest) -> SQLFetch {
+    guard request.entity < catalog.entities.count else {
+      // A class the store has not seen has no table.
+      return SQLFetch(
+        sql: "SELECT NULL::bigint AS id WHERE false", fallbacks: [], windowPushed: true)
+    }
+    let root = catalog.entities[request.entity]
+    let entities = (request.includesSubclasses ? catalog.subtree(of: root.index) : [root.index])
+      .map { catalog.entities[$0] }.filter { described.contains($0.name) }
+    var fallbacks: [String] = []
+    if let residual = request.residual { fallbacks.append("\(residual) (untranslated predicate)") }
+    // Conjuncts translated on every table, or dropped.
+    var conjuncts = Self.conjuncts(request.predicate)
+    var conditions: [[String]] = Array(repeating: [], count: entities.count)
+    conjuncts.removeAll { conjunct in
+      var translated: [String] = []
+      do {
+        for entity in entities {
+          translated.append(try condition(translate(conjunct, [0: .object(entity)])))
+        }
+      } catch let error as Untranslatable {
+        fallbacks.append("\(conjunct): \(error.reason)")
+        return true
+      } catch { return true }
+      for index in entities.indices { conditions[index].append(translated[index]) }
+      return false
+    }
+    // Sort keys: one value per table and key, of an orderable type.
+    var keys: [[String]] = Array(repeating: [], count: entities.count)
+    var nanKeys: [Int] = []
+    var sortTranslated = true
+    for (position, key) in request.sort.enumerated() {
+      do {
+        var type: ValueType?
+        for (index, entity) in entities.enumerated() {
+          let (sql, keyType) = try sortValue(key.expression, entity)
+          keys[index].append(sql)
+          type = keyType
+        }
+        if type == .double || type == .date { nanKeys.append(position) }
+      } catch {
+        fallbacks.append(
+          "the sort by \(key) (\((error as? Untranslatable)?.reason ?? "untranslatable"))")
+        sortTranslated = false
+        break
+      }
+    }
+    if entities.isEmpty {
+      return SQLFetch(
+        sql: "SELECT NULL::bigint AS id WHERE false", fallbacks: fallbacks, windowPushed: true)
+    }
+    func select(_ index: Int, withKeys: Bool) -> String {
+      let columns =
+        ["id"] + (withKeys ? keys[index].enumerated().map { "\($1) AS k\($0)" } : [])
+      let condition =
+        conditions[index].isEmpty ? "" : " WHERE " + conditions[index].joined(separator: " AND ")
+      return
+        "SELECT \(columns.joined(separator: ", ")) FROM \(SQLMapping.table(entities[index].name)) t"
+        + condition
+    }
+    let pushable = fallbacks.isEmpty && sortTranslated
+    guard pushable, let limit = request.limit else {
+      let sql = entities.indices.map { select($0, withKeys: false) }.joined(
+        separator: " UNION ALL ")
+      return SQLFetch(sql: sql, fallbacks: fallbacks, windowPushed: false)
+    }
+    let count = QueryRequest.clippedEnd(offset: request.offset, limit: limit)
+    if request.sort.isEmpty {
+      // The engine's order is class by class, row by row: the first `count` rows of each
+      // table hold every object the window can take.
+      let sql = entities.indices.map {
+        "(\(select($0, withKeys: false)) ORDER BY id LIMIT \(count))"
+      }
+      .joined(separator: " UNION ALL ")
+      return SQLFetch(sql: sql, fallbacks: [], windowPushed: true)
+    }
+    let inner = entities.indices.map { select($0, withKeys: true) }.joined(separator: " UNION ALL ")
+    let order = request.sort.enumerated().map { position, key in
+      "k\(position) " + (key.isAscending ? "ASC NULLS FIRST" : "DESC NULLS LAST")
+    }
+    // Ties with the last row are kept: the engine breaks them by class and row.
+    let top =
+      "SELECT id FROM q ORDER BY \(order.joined(separator: ", ")) FETCH FIRST \(count) ROWS WITH TIES"
+    guard !nanKeys.isEmpty else {
+      return SQLFetch(
+        sql: "WITH q AS (\(inner)) \(top)", fallbacks: [], windowPushed: true)
+    }
+    // Swift's `<` gives NaN no place in an order, so the engine's answer over fewer objects
+    // could differ: when a match has a NaN key, every match is loaded.
+    let nan = nanKeys.map { "k\($0) = 'NaN'::float8" }.joined(separator: " OR ")
+    return SQLFetch(
+      sql: "WITH q AS (\(inner)), n AS (SELECT EXISTS (SELECT 1 FROM q WHERE \(nan)) AS nan) "
+        + "(\(top.replacingOccurrences(of: "FROM q ORDER", with: "FROM q, n WHERE NOT n.nan ORDER"))) "
+        + "UNION ALL SELECT id FROM q, n WHERE n.nan",
+      fallbacks: [], windowPushed: true)
+  }
+
+  /// The operands of a conjunction, or the expression itself.
+  static func conjuncts(_ expression: QueryExpression?) -> [QueryExpression] {
+    guard let expression else { return [] }
+    if case .and(let parts) = expression { return parts.flatMap { conjuncts($0) } }
+    return [expression]
+  }
+
+  /// A sort key's value on the rows of `entity`, in an order PostgreSQL sorts as Swift does.
+  private func sortValue(_ expression: QueryExpression, _ entity: ResolvedEntity) throws -> (
+    String, ValueType
+  ) {
+    guard case .value(let sql, let type) = try translate(expression, [0: .object(entity)]),
+      let type
+    else { throw Untranslatable(reason: "not a value of the object") }
+    switch type {
+    case .int, .uint, .double, .date: return (sql, type)
+    case .string:
+      guard unicode else { throw Untranslatable(reason: "the database is not UTF-8") }
+      return ("normalize(\(sql), NFC) COLLATE \"C\"", type)
+    default: throw Untranslatable(reason: "\(type) values have no SQL order like Swift's")
+    }
+  }
+
+  /// `term` as a condition that is never NULL (a `nil` Boolean is false).
+  private func condition(_ term: Term) throws -> String {
+    switch term {
+    case .condition(let sql): return sql
+    case .value(let sql, .bool): return "COALESCE(\(sql), false)"
+    case .value(_, nil): return "false"
+    default: throw Untranslatable(reason: "not a condition")
+    }
+  }
+
+  /// `term` as a value.
+  private func value(_ term: Term) throws -> (String, ValueType?) {
+    switch term {
+    case .condition(let sql): return (sql, .bool)
+    case .value(let sql, let type): return (sql, type)
+    case .object, .related: throw Untranslatable(reason: "an object where a value is needed")
+    }
+  }
+
+  /// `a == b` or `a != b` on objects (or an object and `nil`): the same identifier.
+  private func identityComparison(_ a: Term, _ op: QueryComparisonOperator, _ b: Term) throws
+    -> Term?
+  {
+    func isObject(_ term: Term) -> Bool {
+      switch term {
+      case .object, .related: true
+      default: false
+      }
+    }
+    func isNil(_ term: Term) -> Bool {
+      if case .value("NULL", nil) = term { return true }
+      return false
+    }
+    guard isObject(a) && (isObject(b) || isNil(b)) || isObject(b) && isNil(a) else {
+      return nil
+    }
+    guard op == .equal || op == .notEqual else {
+      throw Untranslatable(reason: "objects have no order")
+    }
+    let left = isNil(a) ? nil : try identifier(a)
+    let right = isNil(b) ? nil : try identifier(b)
+    let equal = "(\(left ?? "NULL::bigint") IS NOT DISTINCT FROM \(right ?? "NULL::bigint"))"
+    return .condition(op == .equal ? equal : "(NOT \(equal))")
+  }
+
+  /// Translates `expression` with the variables bound in `variables`.
+  func translate(_ expression: QueryExpression, _ variables: [Int: Term]) throws -> Term {
+    switch expression {
+    case .constant(let value):
+      return try constant(value)
+    case .variable(let number):
+      guard let term = variables[number] else {
+        throw Untranslatable(reason: "variable \(number) is not bound")
+      }
+      return term
+    case .attribute(let base, let name):
+      let owner: ResolvedEntity
+      var related: String?
+      switch try translate(base, variables) {
+      case .object(nil): return .value("NULL", nil)
+      case .object(let entity?): owner = entity
+      case .related(let id, let entity): (owner, related) = (entity, id)
+      default: throw Untranslatable(reason: "an attribute of a value")
+      }
+      guard let slot = owner.attributeSlot(named: name) else {
+        throw Untranslatable(reason: "\(owner.name) has no attribute \(name)")
+      }
+      let type = owner.attributes[slot].valueType
+      switch type {
+      case .bool, .int, .uint, .double, .date, .string, .uuid: break
+      default: throw Untranslatable(reason: "\(type) attributes are tested in memory")
+      }
+      let quoted = SQLMapping.quoted(name)
+      return .value(related.map { column(quoted, of: $0, in: owner) } ?? "t.\(quoted)", type)
+    case .relationship(let base, let name):
+      let owner: ResolvedEntity
+      var related: String?
+      switch try translate(base, variables) {
+      case .object(nil): return .object(nil)
+      case .object(let entity?): owner = entity
+      case .related(let id, let entity): (owner, related) = (entity, id)
+      default: throw Untranslatable(reason: "a relationship of a value")
+      }
+      guard let slot = owner.relationshipSlot(named: name),
+        !owner.relationships[slot].isToMany,
+        let destination = catalog.entity(named: owner.relationships[slot].destination)
+      else { throw Untranslatable(reason: "to-many relationships are tested in memory") }
+      let quoted = SQLMapping.quoted(name)
+      let raw = related.map { column(quoted, of: $0, in: owner) } ?? "t.\(quoted)"
+      // A reference to an object deleted since reads as nil, as in the engine.
+      return .related(column("id", of: raw, in: destination), destination)
+    case .cast(let base, let name):
+      guard let target = catalog.entity(named: name) else {
+        throw Untranslatable(reason: "a cast to an unknown class")
+      }
+      switch try translate(base, variables) {
+      case .object(let entity):
+        return .object(entity.flatMap { $0.isKind(of: target) ? $0 : nil })
+      case .related(let id, _):
+        return .related(column("id", of: id, in: target), target)
+      default: throw Untranslatable(reason: "a cast of a value")
+      }
+    case .typeTest(let base, let name, let isExact):
+      guard let target = catalog.entity(named: name) else {
+        throw Untranslatable(reason: "a type test of an unknown class")
+      }
+      switch try translate(base, variables) {
+      case .object(let entity?):
+        let holds = isExact ? entity.index == target.index : entity.isKind(of: target)
+        return .condition(holds ? "true" : "false")
+      case .related(let id, _):
+        return .condition("(\(column("id", of: id, in: target, exact: isExact)) IS NOT NULL)")
+      default: throw Untranslatable(reason: "a type test of a value or nil")
+      }
+    case .and(let parts):
+      let sql = try parts.map { try condition(translate($0, variables)) }
+      return .condition(sql.isEmpty ? "true" : "(" + sql.joined(separator: " AND ") + ")")
+    case .or(let parts):
+      let sql = try parts.map { try condition(translate($0, variables)) }
+      return .condition(sql.isEmpty ? "false" : "(" + sql.joined(separator: " OR ") + ")")
+    case .not(let operand):
+      return .condition("(NOT \(try condition(translate(operand, variables))))")
+    case .comparison(let left, let op, let right):
+      let (a, b) = (try translate(left, variables), try translate(right, variables))
+      if let identity = try identityComparison(a, op, b) { return identity }
+      return try comparison(value(a), op, value(b))
+    case .object(let key):
+      guard let key, Int(key.entity) < catalog.entities.count,
+        let code = codes[catalog.entities[Int(key.entity)].name]
+      else { throw Untranslatable(reason: "an object that was never saved") }
+      let entity = catalog.entities[Int(key.entity)]
+      return .related(String(code << SQLMapping.rowBits | Int64(key.row)), entity)
+    case .coalesce(let first, let second):
+      let (a, typeA) = try value(translate(first, variables))
+      let (b, typeB) = try value(translate(second, variables))
+      guard typeA == nil || typeB == nil || typeA == typeB else {
+        throw Untranslatable(reason: "?? of two types")
+      }
+      return .value("COALESCE(\(a), \(b))", typeA ?? typeB)
+    case .conditional(let test, let then, let otherwise):
+      let test = try condition(translate(test, variables))
+      let (a, typeA) = try value(translate(then, variables))
+      let (b, typeB) = try value(translate(otherwise, variables))
+      guard typeA == nil || typeB == nil || typeA == typeB else {
+        throw Untranslatable(reason: "?: of two types")
+      }
+      return .value("CASE WHEN \(test) THEN \(a) ELSE \(b) END", typeA ?? typeB)
+    case .flatMap(let base, let variable, let body):
+      var bound = variables
+      switch try translate(base, variables) {
+      case .object(nil): return .value("NULL", nil)
+      case .object(let entity?):
+        bound[variable] = .object(entity)
+        return try translate(body, bound)
+      case .condition(let sql):
+        bound[variable] = .condition(sql)
+        return try translate(body, bound)
+      case .related(let id, let entity):
+        bound[variable] = .related(id, entity)
+        let (result, resultType) = try value(translate(body, bound))
+        return .value("CASE WHEN \(id) IS NULL THEN NULL ELSE \(result) END", resultType)
+      case .value(let sql, let type):
+        bound[variable] = .value(sql, type)
+        let (result, resultType) = try value(translate(body, bound))
+        return .value("CASE WHEN \(sql) IS NULL THEN NULL ELSE \(result) END", resultType)
+      }
+    case .negative(let operand):
+      let (sql, type) = try value(translate(operand, variables))
+      guard type == .int || type == .double else {
+        throw Untranslatable(reason: "a negation of \(type.map { "\($0)" } ?? "nil")")
+      }
+      return .value("(-\(sql))", type)
+    case .arithmetic(let left, let op, let right):
+      // Integers only: SQL and Swift agree on bigint results, and both fail on overflow and
+      // division by zero (floating point differs there: SQL fails where Swift gives infinity).
+      let (a, typeA) = try value(translate(left, variables))
+      let (b, typeB) = try value(translate(right, variables))
+      guard typeA == .int, typeB == .int else {
+        throw Untranslatable(reason: "arithmetic other than on integers")
+      }
+      return .value("(\(a) \(op.rawValue) \(b))", .int)
+    default:
+      throw Untranslatable(reason: "no SQL translation")
+    }
+  }
+
+  /// A constant as SQL.
+  private func constant(_ value: ModelValue) throws -> Term {
+    let type: ValueType
+    switch value {
+    case .null: return .value("NULL", nil)
+    case .bool: type = .bool
+    case .int: type = .int
+    case .uint: type = .uint
+    case .double: type = .double
+    case .date: type = .date
+    case .uuid: type = .uuid
+    case .string(let text):
+      guard !text.utf8.contains(0) else {
+        throw Untranslatable(reason: "a string with the NUL character")
+      }
+      type = .string
+    default: throw Untranslatable(reason: "constants of this type are compared in memory")
+    }
+    let literal = SQLMapping.literal(value, type: type)
+    // Typed, so that `NULL` on the other side or a CASE takes the right type.
+    let cast: String =
+      switch type {
+      case .bool: "boolean"
+      case .int: "bigint"
+      case .uint: "numeric"
+      case .double, .date: "float8"
+      case .uuid: "uuid"
+      default: "text"
+      }
+    return .value("(\(literal))::\(cast)", type)
+  }
+
+  /// `a op b` with Swift's semantics, never NULL.
+  private func comparison(
+    _ left: (String, ValueType?), _ op: QueryComparisonOperator, _ right: (String, ValueType?)
+  ) throws -> Term {
+    guard left.1 == nil || right.1 == nil || left.1 == right.1 else {
+      throw Untranslatable(reason: "values of two types")
+    }
+    guard let type = left.1 ?? right.1 else {
+      // nil against nil.
+      return .condition(op == .equal ? "true" : "false")
+    }
+    var (a, b) = (left.0, right.0)
+    if type == .string {
+      guard unicode else { throw Untranslatable(reason: "the database is not UTF-8") }
+      a = "normalize(\(a), NFC) COLLATE \"C\""
+      b = "normalize(\(b), NFC) COLLATE \"C\""
+    }
+    let isFloat = type == .double || type == .date
+    switch op {
+    case .equal, .notEqual:
+      var equal = "(\(a) IS NOT DISTINCT FROM \(b)"
+      if isFloat { equal += " AND \(a) IS DISTINCT FROM 'NaN'::float8" }
+      equal += ")"
+      return .condition(op == .equal ? equal : "(NOT \(equal))")
+    case .less, .lessOrEqual, .greater, .greaterOrEqual:
+      switch type {
+      case .int, .uint, .double, .date, .string: break
+      default: throw Untranslatable(reason: "\(type) values have no SQL order like Swift's")
+      }
+      let symbol: String =
+        switch op {
+        case .less: "<"
+        case .lessOrEqual: "<="
+        case .greater: ">"
+        default: ">="
+        }
+      var test = "\(a) \(symbol) \(b)"
+      if isFloat { test += " AND \(a) <> 'NaN'::float8 AND \(b) <> 'NaN'::float8" }
+      return .condition("COALESCE(\(test), false)")
+    }
+  }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import ModelGraphCore
+import Testing
+
+@testable import ModelGraphPostgreSQL
+
+/// The SQL compiler alone: no server needed.
+@Suite("SQL compilation of queries") struct SQLQueryCompilerTests {
+  /// `Trip(name, days, score?)` with subclasses `BusinessTrip` and `PersonalTrip`.
+  static let catalog = try! SchemaCatalog().adding([
+    EntityDescription(
+      name: "Trip",
+      attributes: [
+        AttributeDescription(name: "name", valueType: .string),
+        AttributeDescription(name: "days", valueType: .int),
+        AttributeDescription(name: "score", valueType: .double, isOptional: true),
+        AttributeDescription(name: "photo", valueType: .data, isOptional: true),
+      ]),
+    EntityDescription(name: "BusinessTrip", parent: "Trip"),
+    EntityDescription(name: "PersonalTrip", parent: "Trip"),
+  ])
+
+  static let compiler = SQLQueryCompiler(
+    catalog: catalog, described: ["Trip", "BusinessTrip", "PersonalTrip"], unicode: true,
+    codes: ["Trip": 1, "BusinessTrip": 2, "PersonalTrip": 3])
+
+  @Test("a deep query reads every table of the hierarchy; a shallow one, one table")
+  func tables() {
+    let deep = Self.compiler.compile(QueryRequest(entity: 0))
+    #expect(
+      deep.sql
+        == "SELECT id FROM \"Trip\" t UNION ALL SELECT id FROM \"BusinessTrip\" t "
+        + "UNION ALL SELECT id FROM \"PersonalTrip\" t")
+    let shallow = Self.compiler.compile(QueryRequest(entity: 0, includesSubclasses: false))
+    #expect(shallow.sql == "SELECT id FROM \"Trip\" t")
+    // A class without a table yet reads nothing.
+    let none = SQLQueryCompiler(catalog: Self.catalog, described: [], unicode: true, codes: [:])
+      .compile(QueryRequest(entity: 0))
+    #expect(none.sql == "SELECT NULL::bigint AS id WHERE false")
+  }
+
+  @Test("a type test chooses tables: it is a constant per table")
+  func typeTest() {
+    let request = QueryRequest(
+      entity: 0, predicate: .typeTest(.root, "BusinessTrip", isExact: false))
+    let sql = Self.compiler.compile(request).sql
+    #expect(sql.contains("FROM \"Trip\" t WHERE false"))
+    #expect(sql.contains("FROM \"BusinessTrip\" t WHERE true"))
+    #expect(sql.contains("FROM \"PersonalTrip\" t WHERE false"))
+  }
+
+  @Test("comparisons follow Swift: nil equals nil, NaN equals nothing, never NULL")
+  func comparisons() {
+    let equalNil = Self.compiler.compile(
+      QueryRequest(
+        entity: 0, includesSubclasses: false,
+        predicate: .comparison(.attribute("score"), .equal, .constant(.null))))
+    #expect(
+      equalNil.sql.hasSuffix(
+        "WHERE (t.\"score\" IS NOT DISTINCT FROM NULL AND t.\"score\" IS DISTINCT FROM 'NaN'::float8)"
+      ))
+    let notEqual = Self.compiler.compile(
+      QueryRequest(
+        entity: 0, includesSubclasses: false,
+        predicate: .comparison(.attribute("score"), .notEqual, .constant(.double(1)))))
+    #expect(
+      notEqual.sql.hasSuffix(
+        "WHERE (NOT (t.\"score\" IS NOT DISTINCT FROM ('1.0'::float8)::float8 "
+          + "AND t.\"score\" IS DISTINCT FROM 'NaN'::float8))"))
+    let less = Self.compiler.compile(
+      QueryRequest(
+        entity: 0, includesSubclasses: false,
+        predicate: .not(.comparison(.attribute("days"), .less, .constant(.int(3))))))
+    #expect(less.sql.hasSuffix("WHERE (NOT COALESCE(t.\"days\" < (3)::bigint, false))"))
+  }
+
+  @Test("an untranslatable conjunct is dropped and reported, and the window is not pushed")
+  func fallback() {
+    var request = QueryRequest(
+      entity: 0, includesSubclasses: false,
+      predicate: .and([
+        .comparison(.attribute("days"), .greater, .constant(.int(2))),
+        .string(.attribute("name"), .hasPrefix, .constant(.string("a"))),
+      ]),
+      sort: [QuerySortKey(.attribute("days"))], limit: 5)
+    let fetch = Self.compiler.compile(request)
+    #expect(
+      fetch.sql == "SELECT id FROM \"Trip\" t WHERE COALESCE(t.\"days\" > (2)::bigint, false)")
+    #expect(fetch.fallbacks.count == 1)
+    #expect(!fetch.windowPushed)
+    // A sort key without an SQL order like Swift's keeps the window in memory too.
+    request.predicate = nil
+    request.sort = [QuerySortKey(.attribute("photo"))]
+    let unsorted = Self.compiler.compile(request)
+    #expect(!unsorted.windowPushed)
+    #expect(unsorted.fallbacks.first?.contains("the sort by") == true)
+  }
+
+  @Test("a sort with a limit is pushed down with ties; a Double key loads every NaN match")
+  func window() {
+    let request = QueryRequest(
+      entity: 0, includesSubclasses: false,
+      sort: [QuerySortKey(.attribute("days"), ascending: false)],
+      offset: 2, limit: 3)
+    let fetch = Self.compiler.compile(request)
+    #expect(fetch.windowPushed)
+    #expect(
+      fetch.sql
+        == "WITH q AS (SELECT id, t.\"days\" AS k0 FROM \"Trip\" t) SELECT id FROM q "
+        + "ORDER BY k0 DESC NULLS LAST FETCH FIRST 5 ROWS WITH TIES")
+    var byScore = request
+    byScore.sort = [QuerySortKey(.attribute("score"))]
+    let nan = Self.compiler.compile(byScore)
+    #expect(nan.sql.contains("WHERE NOT n.nan ORDER BY k0 ASC NULLS FIRST FETCH FIRST 5 ROWS"))
+    #expect(nan.sql.hasSuffix("UNION ALL SELECT id FROM q, n WHERE n.nan"))
+  }
+
+  @Test("residency in the URL: fetched, all, or a clear error")
+  func residencyOption() throws {
+    let (url, fetched) = try PostgreSQLStore.residency(
+      of: "postgresql://u@/db?host=%2Ftmp&residency=fetched&options=-csearch_path%3Ds")
+    #expect(url == "postgresql://u@/db?host=%2Ftmp&options=-csearch_path%3Ds")
+    #expect(fetched)
+    #expect(
+      try PostgreSQLStore.residency(of: "postgresql://u@/db?residency=all").keepsOnlyFetched
+        == false)
+    let error = #expect(throws: PostgreSQLError.self) {
+      try PostgreSQLStore.residency(of: "postgresql://u@/db?residency=some")
+    }
+    #expect(error?.code == .invalidURL)
+  }
+}
