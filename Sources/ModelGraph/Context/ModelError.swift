@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 /// A failure of a context operation that the caller can act on: a save that breaks a rule, a
 /// fetch that cannot run.
 public struct ModelError: Error, Sendable, CustomStringConvertible {

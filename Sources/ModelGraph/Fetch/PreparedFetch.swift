@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 /// A fetch descriptor compiled for one context: the engine's plan, the part of the predicate
 /// left to Foundation, and whether Foundation sorts.
 struct PreparedFetch {

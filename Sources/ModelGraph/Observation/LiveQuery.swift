@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 /// A fetch whose results are delivered again whenever a save changes them.
 ///
 /// ```swift

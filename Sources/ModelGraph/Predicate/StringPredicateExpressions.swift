@@ -1,4 +1,5 @@
 public import Foundation
+import ModelGraphCore
 
 /// `#Predicate` expressions for the string methods SwiftData code uses that Foundation on Linux
 /// does not provide: `localizedStandardContains` and `caseInsensitiveCompare`.

@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 /// How the values of an attribute's declared type reach the engine: through the type's own
 /// ``PersistentValue`` conformance, or, for a `Codable` type without one, through
 /// ``CodableStorage`` or ``OptionalCodableStorage``.

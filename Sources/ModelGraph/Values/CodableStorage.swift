@@ -1,4 +1,5 @@
 import Foundation
+import ModelGraphCore
 
 /// The stored form of an attribute whose type is `Codable` but not ``PersistentValue`` (a
 /// struct or enum as written, a dictionary, a set of such values): the value encoded as JSON

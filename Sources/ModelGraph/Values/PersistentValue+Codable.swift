@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 /// A `Codable` struct stored as one composite attribute value, encoded as JSON.
 ///
 /// ```swift

@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 /// A Swift type that can be the type of an `@Attribute` property.
 ///
 /// Conforming types map to one of the engine's storage types: `Bool`, the integer types,
