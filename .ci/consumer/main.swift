@@ -32,12 +32,13 @@ let identifier: PersistentIdentifier = found[0].persistentModelID
 let rule: DeleteRule = .cascade
 let durability: Durability = .full
 print("consumer: \(identifier.entityName), \(rule), \(durability)")
-// The app's own Table, Session, Store and Column, unqualified: ModelGraph's engine types of
-// these names are not in scope (an ambiguity here would fail the build).
-let names = [
-  Table(name: "orders").name, Session(user: "ana").user, Store(city: "Porto").city,
-  Column(title: "total").title,
-]
+// The app's own Table, Session, Store and Column, named in type position: ModelGraph's engine
+// types of these names are not in scope ("'Table' is ambiguous for type lookup" otherwise).
+let table: Table = Table(name: "orders")
+let session: Session = Session(user: "ana")
+let store: Store = Store(city: "Porto")
+let column: Column = Column(title: "total")
+let names = [table.name, session.user, store.city, column.title]
 guard names == ["orders", "ana", "Porto", "total"] else {
   print("consumer: the app's own types read \(names)")
   exit(1)
