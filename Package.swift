@@ -54,14 +54,16 @@ let package = Package(
     .testTarget(
       name: "ModelGraphCoreTests", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),
     .testTarget(
-      name: "ModelGraphTests", dependencies: ["ModelGraph"], swiftSettings: swiftSettings),
+      name: "ModelGraphTests", dependencies: ["ModelGraph", "ModelGraphCore"],
+      swiftSettings: swiftSettings),
     // Runs against the server in MODELGRAPH_POSTGRESQL_URL; skipped without it.
     .testTarget(
       name: "ModelGraphPostgreSQLTests",
       dependencies: ["ModelGraph", "ModelGraphPostgreSQL", "ModelGraphScript"],
       swiftSettings: swiftSettings),
     .testTarget(
-      name: "ModelGraphScriptTests", dependencies: ["ModelGraphScript", "ModelGraph"],
+      name: "ModelGraphScriptTests",
+      dependencies: ["ModelGraphScript", "ModelGraph", "ModelGraphCore"],
       exclude: ["Golden"], swiftSettings: swiftSettings),
     // Runs the playground executables and compares their output with Expected/.
     .testTarget(

@@ -32,10 +32,14 @@ let package = Package(
     // The harness, the workload, and the SQLite and plain-array engines.
     .target(
       name: "BenchmarkKit", dependencies: ["CSQLite", "CMallocInfo"], swiftSettings: swiftSettings),
-    // The ModelGraph engine, through the public typed API.
+    // The ModelGraph engine, through the public typed API; the probes that drive sessions
+    // and stores directly import ModelGraphCore.
     .target(
       name: "ModelGraphEngine",
-      dependencies: ["BenchmarkKit", .product(name: "ModelGraph", package: "ModelGraph")],
+      dependencies: [
+        "BenchmarkKit", .product(name: "ModelGraph", package: "ModelGraph"),
+        .product(name: "ModelGraphCore", package: "ModelGraph"),
+      ],
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "modelgraph-benchmark",

@@ -1,3 +1,4 @@
+import AppNames
 import ModelGraph
 
 // The README's dependency snippet, used: a model, a container, a save, a fetch with the
@@ -24,6 +25,22 @@ let wanted = "Lisbon"
 let found = try context.fetch(FetchDescriptor(predicate: #Predicate<Trip> { $0.name == wanted }))
 guard found.map(\.name) == ["Lisbon"] else {
   print("consumer: expected [Lisbon], fetched \(found.map(\.name))")
+  exit(1)
+}
+// The engine types an app names come with `import ModelGraph`.
+let identifier: PersistentIdentifier = found[0].persistentModelID
+let rule: DeleteRule = .cascade
+let durability: Durability = .full
+print("consumer: \(identifier.entityName), \(rule), \(durability)")
+// The app's own Table, Session, Store and Column, named in type position: ModelGraph's engine
+// types of these names are not in scope ("'Table' is ambiguous for type lookup" otherwise).
+let table: Table = Table(name: "orders")
+let session: Session = Session(user: "ana")
+let store: Store = Store(city: "Porto")
+let column: Column = Column(title: "total")
+let names = [table.name, session.user, store.city, column.title]
+guard names == ["orders", "ana", "Porto", "total"] else {
+  print("consumer: the app's own types read \(names)")
   exit(1)
 }
 print("consumer: ModelGraph by version works (fetched \(found[0].name))")

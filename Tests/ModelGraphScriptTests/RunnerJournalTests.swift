@@ -1,5 +1,6 @@
 import Foundation
 import ModelGraph
+import ModelGraphCore
 import Testing
 
 private final class Memo: PersistentModel {

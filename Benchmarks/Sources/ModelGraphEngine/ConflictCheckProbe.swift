@@ -1,6 +1,7 @@
 import BenchmarkKit
 import Foundation
 import ModelGraph
+import ModelGraphCore
 
 /// The cost of the conflict check inside a W12 save, measured on the engine's own sessions.
 ///

@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 /// An actor that owns a ``ModelContext`` and runs on that context's executor, as SwiftData's
 /// `@ModelActor` actors do.
 ///

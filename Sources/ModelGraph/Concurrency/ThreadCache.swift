@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 /// Where a container keeps its data: only in memory, or also in a snapshot file and its journal.
 public struct ModelConfiguration: Sendable, Hashable {
   /// The snapshot file, or `nil` for a store that lives only in memory.

@@ -1,4 +1,5 @@
 import Foundation
+import ModelGraphCore
 
 extension ModelContainer {
   /// Writes one line to standard error naming what an automatic migration of the file at

@@ -1,4 +1,5 @@
 internal import Foundation
+import ModelGraphCore
 internal import ModelGraphPostgreSQL
 
 extension ModelConfiguration {

@@ -1,4 +1,5 @@
 internal import Dispatch
+public import ModelGraphCore
 
 /// The store of a set of model classes, shared by every ``ModelContext`` made on it.
 ///

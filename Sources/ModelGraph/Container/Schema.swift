@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 /// The model classes of a container, listed once and handed to ``ModelContainer``, as
 /// SwiftData's `Schema` is.
 ///

@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 /// Opens a container's snapshot file: loads it, and brings its schema to the code's, through a
 /// migration plan or (without one) by an automatic lightweight migration when every
 /// difference is one that needs no decision.

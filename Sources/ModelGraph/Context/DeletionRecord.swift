@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 /// What remains of a deleted object after the save that deleted it: its identity, class and
 /// the values of its attributes marked `.preserveValueOnDeletion`.
 public struct DeletionRecord: Sendable, Hashable {

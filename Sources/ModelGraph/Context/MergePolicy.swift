@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 /// How a context's ``ModelContext/save()`` settles changes that collide with saves other
 /// contexts published after this context read the objects.
 ///

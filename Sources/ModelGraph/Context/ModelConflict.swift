@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 /// A change of a context that collides with a save another context published since the first
 /// one read the object; ``ModelError/conflicts`` lists them when a save is refused.
 public struct ModelConflict: Sendable, Hashable, CustomStringConvertible {

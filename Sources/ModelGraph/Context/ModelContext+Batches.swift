@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 extension ModelContext {
   /// The objects `descriptor` selects, in its order, made one batch at a time as the returned
   /// collection is read.

@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 extension ModelContext {
   /// Inserts a new object, and the new objects its relationships point at, into the context.
   ///

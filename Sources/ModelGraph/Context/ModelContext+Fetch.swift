@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 extension ModelContext {
   /// The objects `descriptor` selects, sorted, offset and limited as it says.
   ///

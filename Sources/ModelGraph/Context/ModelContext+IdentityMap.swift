@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 extension ModelContext {
   /// Records `model` as the one object of its key in this context.
   func register(_ model: ModelObject) {

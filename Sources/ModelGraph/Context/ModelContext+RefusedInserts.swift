@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 /// An object whose insert the context refused: its class, which the container was not given,
 /// cannot be registered.
 struct RefusedInsert {

@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 extension ModelContext {
   /// The keys relationship `slot` of the object `key` holds, in order (dead ones included).
   func relatedKeys(of key: ObjectKey, slot: Int) -> [ObjectKey] {

@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 extension ModelContext {
   /// Publishes every unsaved change to the container, all at once, or none of them.
   ///

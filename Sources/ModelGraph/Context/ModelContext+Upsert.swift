@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 extension ModelContext {
   /// Under ``UniquenessPolicy/upsert``: merges each new object whose unique attribute or unique
   /// constraint matches a saved object into that object (see ``UniquenessPolicy/upsert``).

@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 extension ModelContext {
   /// Checks the whole change set and throws one error listing every broken rule.
   func validate() throws {

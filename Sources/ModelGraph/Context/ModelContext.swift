@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 /// The place where model objects are inserted, fetched, changed, deleted and saved.
 ///
 /// A context keeps one object per persisted identity (an identity map) and its unsaved changes;

@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 /// A failure of a context operation that the caller can act on: a save that breaks a rule, a
 /// fetch that cannot run.
 public struct ModelError: Error, Sendable, CustomStringConvertible {
@@ -19,6 +21,9 @@ public struct ModelError: Error, Sendable, CustomStringConvertible {
     case conflict
     /// An `enumerate` block left unsaved changes, which `allowEscapingMutations` did not allow.
     case escapingMutations
+    /// Saved attribute values are no values of their declared types (written by another
+    /// version of an enum or a `Codable` type); ``violations`` names each.
+    case storedValueMismatch
   }
 
   /// One rule a save found broken.

@@ -1,4 +1,5 @@
 public import Foundation
+import ModelGraphCore
 
 /// Predicates combined at run time: the analogue of Core Data's `NSCompoundPredicate`.
 ///

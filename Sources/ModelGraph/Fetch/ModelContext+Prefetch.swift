@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 extension ModelContext {
   /// Resolves the relationships `keyPaths` names for every object of `results` in one pass:
   /// the related objects are created (or found) once and kept by the context until the next

@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 /// The index definitions of each model class, resolved from its declarations once.
 enum ModelIndexCatalog {
   private static let cache = ThreadCache<ObjectIdentifier, [IndexDefinition]>()

@@ -1,3 +1,4 @@
+import ModelGraphCore
 internal import ModelGraphPostgreSQL
 
 /// A fetch descriptor compiled for one context: the engine's plan, the part of the predicate

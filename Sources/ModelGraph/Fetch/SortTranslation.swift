@@ -1,4 +1,5 @@
 import Foundation
+import ModelGraphCore
 
 /// Translates Foundation `SortDescriptor`s into the engine's sort keys.
 enum SortTranslation {

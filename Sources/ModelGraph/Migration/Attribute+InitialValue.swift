@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 /// An attribute wrapper whose declared initial value can be read without its value type.
 protocol _AttributeInitialValue {
   /// The initial value of the wrapper stored at `address`, in storage form, if it has one.

@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 /// Runs one custom stage: a read-only context on the old version's data and classes, a
 /// context on the new version's classes holding what a lightweight stage carries over, the
 /// closure, then the checks and the save.

@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 /// A checked ``SchemaMigrationPlan``: the schema of every version, and the stage leaving each.
 ///
 /// Checking the plan needs no data, so a broken plan fails every time a container opens with

@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 extension ModelClassInfo {
   /// The entity this class declares, with what a file's schema carries beyond the data's
   /// meaning: the indexes the class declares itself (``IndexedModel``) and the initial values

@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 /// The schema a set of model classes declares, without a store: the catalog of the classes,
 /// their ancestors and relationship destinations, and the initial values of their attributes.
 struct ModelSchema {

@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 /// Marks a stored property of a model class as a persisted attribute.
 ///
 /// ```swift

@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 /// An option of an `@Attribute` declaration, spelled as SwiftData spells its
 /// `Schema.Attribute.Option`.
 ///

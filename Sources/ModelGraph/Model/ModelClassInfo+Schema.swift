@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 extension ModelClassInfo {
   /// The entity this class declares: its own attributes and relationships, and its parent.
   ///

@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 extension ModelClassInfo {
   /// The unique constraints this class declares in ``IndexedModel/indexes`` and its parent
   /// does not: attribute names, one group per ``ModelIndex/unique(_:_:_:)`` or

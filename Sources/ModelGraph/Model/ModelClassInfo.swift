@@ -1,3 +1,4 @@
+import ModelGraphCore
 @_spi(Reflection) import Swift
 
 /// What reflection found in one model class: its wrappers, their offsets and slots, its entity.

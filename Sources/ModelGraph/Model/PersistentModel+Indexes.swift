@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 /// An index a model class declares on one of its attributes: the analogue of SwiftData's
 /// `#Index` and `#Unique`.
 ///

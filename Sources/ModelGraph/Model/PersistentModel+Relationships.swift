@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 extension ModelObject {
   /// The objects relationship `slot` points at, in order.
   @usableFromInline

@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 /// The storage every model class inherits: the object's context, table and row.
 ///
 /// Declare a model with ``PersistentModel``, which is this class together with

@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 // Declarations SwiftData accepts and ModelGraph does not: each fails to compile with a message
 // that names the fix, instead of a message about generic requirements.
 

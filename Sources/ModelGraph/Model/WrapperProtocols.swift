@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 /// A property wrapper the model reflection recognizes and binds to its object (through
 /// ``AttributeLayout`` and ``RelationshipLayout``, which need no generic code).
 protocol _ModelPropertyWrapper {

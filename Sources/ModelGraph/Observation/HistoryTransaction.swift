@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 /// A saved transaction as the history API returns it (SwiftData's `HistoryTransaction`).
 public protocol HistoryTransaction: Sendable {
   /// The transaction's token, to fetch the transactions after it.

@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 /// A fetch whose results are delivered again whenever a save changes them.
 ///
 /// ```swift
@@ -22,6 +24,7 @@ public struct LiveQuery<T: PersistentModel>: Sendable {
   ///
   /// - Throws: ``ModelError`` when the descriptor's window is invalid, or ``SchemaError`` when
   ///   its class cannot be registered.
+  /// - Complexity: O(size of the predicate and sort); it runs no fetch.
   public init(_ descriptor: FetchDescriptor<T>, in container: ModelContainer) throws {
     let context = ModelContext(container)
     try context.checkWindow(descriptor)
@@ -34,6 +37,8 @@ public struct LiveQuery<T: PersistentModel>: Sendable {
   /// a subclass, when the descriptor includes them), or wrote an attribute that the predicate
   /// or the sort reads. A query whose predicate follows relationships, or has parts only
   /// `Predicate.evaluate` can run, counts every save as one that can change it.
+  ///
+  /// - Complexity: O(classes the change touched × attributes it wrote there); no fetch.
   public func isAffected(by change: CommittedChange) -> Bool {
     reads.isAffected(by: change)
   }
@@ -46,6 +51,10 @@ public struct LiveQuery<T: PersistentModel>: Sendable {
   /// save that does not change the results (or the order) delivers nothing. The stream ends
   /// with the error when a fetch throws, and stops observing when the consumer's task is
   /// cancelled or the stream is released.
+  ///
+  /// - Complexity: One fetch of the descriptor at the start and one per affecting save
+  ///   (coalesced), plus one ``isAffected(by:)`` per save of the query's classes (of every
+  ///   class when the predicate follows relationships).
   public func updates() -> AsyncThrowingStream<LiveQueryUpdate, any Error> {
     let (output, results) = AsyncThrowingStream.makeStream(of: LiveQueryUpdate.self)
     let (signals, wake) = AsyncStream.makeStream(
@@ -93,6 +102,8 @@ public struct LiveQuery<T: PersistentModel>: Sendable {
 extension ModelContainer {
   /// The results of `descriptor` now and after every save that changes them; a shorthand for
   /// ``LiveQuery/updates()``.
+  ///
+  /// - Complexity: As ``LiveQuery/updates()``.
   public func observe<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws
     -> AsyncThrowingStream<LiveQueryUpdate, any Error>
   {

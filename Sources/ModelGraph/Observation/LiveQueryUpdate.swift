@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 /// The results of a live query after a save changed them, and how they differ from the
 /// results it delivered before.
 public struct LiveQueryUpdate: Sendable, Hashable {

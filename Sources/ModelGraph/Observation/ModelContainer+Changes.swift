@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 extension ModelContainer {
   /// The changes every later save publishes, from every context on this container and every
   /// session on its store (the runner's too), in commit order.

@@ -2,7 +2,8 @@ extension ModelContext {
   /// The saved transactions the history keeps that `descriptor` accepts, oldest first.
   ///
   /// The history is kept per store: every save of every context and of the runner, up to the
-  /// store's ``ChangeHistory/retention`` (1,000 saves and 100,000 object changes by default).
+  /// store's history retention (`ChangeHistory.retention` in ModelGraphCore; 1,000 saves and
+  /// 100,000 object changes by default).
   /// On a file-backed container it survives restarts, checkpoints and crashes: each save's
   /// journal record carries its change, and a snapshot carries the kept history. A file
   /// written before history was kept opens with an empty history (older tokens expired).

@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 /// What a fetch reads: the tables of its class (and subclasses) and the attributes its
 /// predicate and sort name; a save that touches none of them cannot change its results.
 struct QueryReads: Sendable {

@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 /// The persisted property a model key path reads, cached per key path.
 enum PersistedProperty: Sendable, Hashable {
   /// An attribute, by name.

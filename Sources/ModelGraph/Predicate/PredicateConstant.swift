@@ -1,4 +1,5 @@
 import Foundation
+import ModelGraphCore
 
 extension PredicateTranslator {
   /// A value captured by a predicate, in the engine's storage representation.

@@ -1,4 +1,5 @@
 import Foundation
+import ModelGraphCore
 
 /// `==`, `!=` and a captured list's `contains` on an attribute stored as JSON (a `Codable`
 /// type without a ``PersistentValue`` conformance), evaluated by the engine as a comparison of

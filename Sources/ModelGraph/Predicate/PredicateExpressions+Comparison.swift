@@ -1,4 +1,5 @@
 import Foundation
+import ModelGraphCore
 
 extension PredicateExpressions.Equal: QueryTranslatable
 where LHS: QueryTranslatable, RHS: QueryTranslatable {

@@ -1,4 +1,5 @@
 import Foundation
+import ModelGraphCore
 
 extension PredicateExpressions.KeyPath: QueryTranslatable
 where Root: QueryTranslatable {

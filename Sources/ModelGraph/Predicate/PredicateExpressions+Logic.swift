@@ -1,4 +1,5 @@
 import Foundation
+import ModelGraphCore
 
 extension PredicateExpressions.Conjunction: QueryTranslatable, _ConjunctionParts
 where LHS: QueryTranslatable, RHS: QueryTranslatable {

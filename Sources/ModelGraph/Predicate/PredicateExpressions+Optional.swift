@@ -1,4 +1,5 @@
 import Foundation
+import ModelGraphCore
 
 extension PredicateExpressions.OptionalFlatMap: QueryTranslatable
 where LHS: QueryTranslatable, RHS: QueryTranslatable {

@@ -1,4 +1,5 @@
 import Foundation
+import ModelGraphCore
 
 extension PredicateExpressions.SequenceContains: QueryTranslatable
 where LHS: QueryTranslatable, RHS: QueryTranslatable {

@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 /// The translations of the predicate shapes a context met, with a slot for each captured
 /// value: a fetch whose predicate has a known ``PredicateShape`` converts its captured values
 /// and fills the slots, without translating the tree again.

@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 /// A numbered place for a captured value in a translated predicate kept for reuse.
 ///
 /// A slot is written as an ``QueryExpression/opaque(_:)`` node with a reserved text, which

@@ -1,4 +1,5 @@
 import Foundation
+import ModelGraphCore
 
 /// Translates a Foundation `#Predicate` tree into the engine's ``QueryExpression``.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import ModelGraphCore
 
 /// Which Swift types the engine compares, orders and computes exactly as Swift does.
 ///

@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 extension StringPredicateExpressions.LocalizedStandardContains: QueryTranslatable
 where Root: QueryTranslatable, Other: QueryTranslatable {
   func translate(_ translator: PredicateTranslator) throws -> QueryExpression {

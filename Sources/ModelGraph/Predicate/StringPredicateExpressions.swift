@@ -1,4 +1,5 @@
 public import Foundation
+import ModelGraphCore
 
 /// `#Predicate` expressions for the string methods SwiftData code uses that Foundation on Linux
 /// does not provide: `localizedStandardContains` and `caseInsensitiveCompare`.
@@ -8,7 +9,7 @@ public import Foundation
 ///
 /// You never name these types: with ModelGraph imported, `#Predicate` builds them for calls
 /// such as `$0.name.localizedStandardContains(text)`. They evaluate as the Swift and Foundation
-/// methods do (see ``StringMatching``), and the engine evaluates them over columns.
+/// methods do (see `StringMatching` in ModelGraphCore), and the engine evaluates them over columns.
 ///
 /// > Important: `caseInsensitiveCompare` returns a `ComparisonResult`, and `#Predicate` cannot
 /// > name enum cases: capture the case in a constant first,

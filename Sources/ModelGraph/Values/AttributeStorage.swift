@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 /// How the values of an attribute's declared type reach the engine: through the type's own
 /// ``PersistentValue`` conformance, or, for a `Codable` type without one, through
 /// ``CodableStorage`` or ``OptionalCodableStorage``.
@@ -84,7 +86,11 @@ enum AttributeStorage {
 @usableFromInline
 func _readCodableAttribute<Value>(_ table: Table, slot: Int, row: Int) -> Value {
   func open<Storage: _CodableStorage>(_: Storage.Type) -> Value {
-    Storage.fromStored(table.value(slot, row: row, as: Storage.Stored.self)).userValue as! Value
+    let stored = table.value(slot, row: row, as: Storage.Stored.self)
+    guard let value = Storage._fromStoredIfValid(stored) else {
+      _storedValueMismatch(Storage.self, stored, table, slot: slot, row: row)
+    }
+    return value.userValue as! Value
   }
   return open(AttributeStorage.codableType(of: Value.self))
 }
@@ -99,7 +105,8 @@ func _writeCodableAttribute<Value>(_ value: Value, _ table: Table, slot: Int, ro
   open(AttributeStorage.codableType(of: Value.self))
 }
 
-/// Reads a ``PersistentValue`` attribute; `Storage` is `Value`, which the optimizer sees once
+/// Reads a ``PersistentValue`` attribute, stopping with the class, property and value named when
+/// the stored value is no value of the type; `Storage` is `Value`, which the optimizer sees once
 /// the accessor is specialized, so the casts cost nothing there. Not `@inline(__always)`:
 /// inlined before the existential is folded, it would read the column through generic code.
 @inlinable
@@ -108,7 +115,13 @@ func _readPersistentAttribute<Storage: PersistentValue, Value>(
 ) -> Value {
   // The context keeps its tables alive while it manages the owner: no retain needed.
   table._withUnsafeGuaranteedRef {
-    Storage.fromStored($0.value(slot, row: row, as: Storage.Stored.self))
+    let stored = $0.value(slot, row: row, as: Storage.Stored.self)
+    // Folded away for the types whose stored values all convert (`_fromStoredIfValid` is the
+    // plain conversion): a check only for narrower integers, enums and `Codable` values.
+    guard let value = Storage._fromStoredIfValid(stored) else {
+      _storedValueMismatch(Storage.self, stored, $0, slot: slot, row: row)
+    }
+    return value
   } as! Value
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ModelGraphCore
 
 /// The stored form of an attribute whose type is `Codable` but not ``PersistentValue`` (a
 /// struct or enum as written, a dictionary, a set of such values): the value encoded as JSON
@@ -107,16 +108,22 @@ func encodeCanonically<Value: Encodable>(_ value: Value) throws -> Data {
 }
 
 /// Decodes a stored value; bytes that do not decode (a stored value written by a version of the
-/// type with other fields or cases) stop with a message naming the type.
+/// type with other fields or cases) stop with a message naming the type. Attribute reads check
+/// first (``_fromStoredIfValid(_:)``) and stop naming the class and property instead.
 func decodeStored<Value: Decodable>(_ data: Data, _: Value.Type) -> Value {
   do {
-    let decoder = JSONDecoder()
-    decoder.nonConformingFloatDecodingStrategy = .convertFromString(
-      positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-    return try decoder.decode(Value.self, from: data)
+    return try decodeStoredChecked(data, Value.self)
   } catch {
     fatalError("stored \(Value.self) value does not decode as the declared type: \(error)")
   }
+}
+
+/// Decodes a stored value, throwing the decoder's error when the bytes are no `Value`.
+func decodeStoredChecked<Value: Decodable>(_ data: Data, _: Value.Type) throws -> Value {
+  let decoder = JSONDecoder()
+  decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+    positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+  return try decoder.decode(Value.self, from: data)
 }
 
 /// A value built from zeros, for key-path probes only.

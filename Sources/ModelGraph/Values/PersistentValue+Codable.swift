@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 /// A `Codable` struct stored as one composite attribute value, encoded as JSON.
 ///
 /// ```swift
@@ -14,10 +16,7 @@ extension CompositeValue {
   /// stop with a message naming the type.
   public static func fromStored(_ stored: Data) -> Self {
     do {
-      let decoder = JSONDecoder()
-      decoder.nonConformingFloatDecodingStrategy = .convertFromString(
-        positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-      return try decoder.decode(Self.self, from: stored)
+      return try decodeStoredChecked(stored, Self.self)
     } catch {
       fatalError("stored \(Self.self) value does not decode: \(error)")
     }

@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 extension PersistentValue where Self: RawRepresentable, RawValue: PersistentValue {
   /// The raw value's storage type.
   public static var valueType: ValueType { RawValue.valueType }

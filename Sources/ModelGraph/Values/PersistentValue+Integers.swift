@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 /// A signed integer type stored as a 64-bit integer.
 public protocol _SignedPersistentInteger: FixedWidthInteger, SignedInteger, PersistentValue
 where Stored == Int64 {}

@@ -1,4 +1,5 @@
 import Foundation
+public import ModelGraphCore
 
 extension Set: PersistentValue where Element: PersistentValue {
   /// An array of the element's storage type, as for `Array`.

@@ -1,3 +1,5 @@
+public import ModelGraphCore
+
 /// A Swift type that can be the type of an `@Attribute` property.
 ///
 /// Conforming types map to one of the engine's storage types: `Bool`, the integer types,
@@ -20,6 +22,13 @@ public protocol PersistentValue {
   static var probeValue: Self { get }
   /// Converts from the storage representation.
   static func fromStored(_ stored: Stored) -> Self
+  /// Converts from the storage representation, or `nil` when the stored value is no value of
+  /// this type: one written by another version of the type (an enum case since removed, a
+  /// `Codable` shape since changed, an integer wider than the type now declared).
+  static func _fromStoredIfValid(_ stored: Stored) -> Self?
+  /// Why `stored` is no value of this type, naming the value; asked only after
+  /// ``_fromStoredIfValid(_:)`` returned `nil`.
+  static func _storedValueProblem(_ stored: Stored) -> String
   /// The storage representation.
   var stored: Stored { get }
   /// Moves the `Self?` at `address` (an attribute wrapper's value of an object without a row)

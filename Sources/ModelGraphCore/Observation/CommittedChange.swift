@@ -4,7 +4,7 @@ public import Foundation
 /// inserted, updated and deleted.
 ///
 /// Every save of every session on a store produces one, in commit order; subscribers of
-/// ``Store/changes(bufferingNewest:)`` receive them.
+/// `Store.changes(bufferingNewest:)` receive them.
 public struct CommittedChange: Sendable {
   /// The version the save published; consecutive saves have consecutive numbers.
   public let version: UInt64

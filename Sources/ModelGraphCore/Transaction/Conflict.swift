@@ -46,13 +46,13 @@ public struct Conflict: Sendable, Hashable {
   }
 }
 
-/// How one ``Conflict`` is settled when a session replays its changes onto a newer version.
+/// How one `Conflict` is settled when a session replays its changes onto a newer version.
 public enum ConflictResolution: Sendable, Hashable {
   /// This session's change wins: its attribute value or relationship target is kept; its
   /// deletion goes ahead, with the delete rules applied to what the object is related to now.
   case keepMine
   /// The published change wins: this session's value is dropped. A deletion is never undone:
-  /// for ``Conflict/Kind/deletedChangedObject`` this session's deletion still goes ahead.
+  /// for `Conflict.Kind.deletedChangedObject` this session's deletion still goes ahead.
   case keepStore
   /// The save is refused: nothing is published and the session keeps its changes.
   case reject

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import ModelGraph
+import ModelGraphCore
 import Synchronization
 import Testing
 

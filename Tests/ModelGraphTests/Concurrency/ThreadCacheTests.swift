@@ -1,4 +1,5 @@
 import Foundation
+import ModelGraphCore
 import Testing
 
 @testable import ModelGraph

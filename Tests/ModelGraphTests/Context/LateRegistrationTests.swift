@@ -1,4 +1,5 @@
 import ModelGraph
+import ModelGraphCore
 import Testing
 
 class LRMember: PersistentModel {

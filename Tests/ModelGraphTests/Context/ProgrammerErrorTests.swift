@@ -50,11 +50,14 @@ struct ProgrammerErrorTests {
     }
   }
 
-  @Test("reading a non-optional attribute that was never set stops")
-  func readBeforeSet() async {
-    await #expect(processExitsWith: .failure) {
-      _ = BusinessTrip(name: "No company").company
-    }
+  @Test("reading a non-optional attribute that was never set stops, naming class and property")
+  func readBeforeSet() async throws {
+    let result = try #require(
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        _ = BusinessTrip(name: "No company").company
+      })
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(message.contains("BusinessTrip.company was read before it was set"), "\(message)")
   }
 
   @Test("asking a new object for its persistentModelID stops")

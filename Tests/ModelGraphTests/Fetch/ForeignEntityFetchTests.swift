@@ -1,5 +1,6 @@
 import Foundation
 import ModelGraph
+import ModelGraphCore
 import Testing
 
 /// A store may hold classes no Swift type maps to (declared by the runner, or by another

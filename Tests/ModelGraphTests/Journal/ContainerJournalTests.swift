@@ -1,5 +1,6 @@
 import Foundation
 import ModelGraph
+import ModelGraphCore
 import Synchronization
 import Testing
 

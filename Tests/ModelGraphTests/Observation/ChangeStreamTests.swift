@@ -1,5 +1,6 @@
 import Dispatch
 import ModelGraph
+import ModelGraphCore
 import Testing
 
 /// Takes the next `count` changes from `stream`.

@@ -1,5 +1,6 @@
 import Foundation
 import ModelGraph
+import ModelGraphCore
 import Testing
 
 /// One notification as a test sees it: its name and the identifier arrays of its `userInfo`.

@@ -1,5 +1,6 @@
 import Foundation
 import ModelGraph
+import ModelGraphCore
 import Testing
 
 /// The real file system, except that reading a file fails as a file without read permission

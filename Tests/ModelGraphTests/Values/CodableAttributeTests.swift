@@ -95,4 +95,37 @@ struct CodableAttributeTests {
     #expect(isFilled(items[0]))
     #expect(items[1].optionalPayment == nil && items[1].tags.isEmpty)
   }
+
+  @Test("inserted and changed values survive the journal: reopened without a snapshot")
+  func journal() throws {
+    let scratch = try SnapshotScratch()
+    do {
+      let container = try ModelContainer(
+        for: CAItem.self, configurations: ModelConfiguration(url: scratch.store))
+      let context = ModelContext(container)
+      let changed = makeFilledItem("changed")
+      context.insert(makeFilledItem())
+      context.insert(changed)
+      try context.save()
+      changed.labels["color"] = "blue"
+      changed.numbers.remove(.max)
+      changed.payment = .transfer("X", amount: 1)
+      changed.optionalPayment = nil
+      changed.forecast = [3: rainy]
+      try context.save()
+    }
+    let container = try ModelContainer(
+      for: CAItem.self, configurations: ModelConfiguration(url: scratch.store))
+    #expect(container.recoveryReport.replayedRecords == 2)
+    let items = try ModelContext(container).fetch(
+      FetchDescriptor<CAItem>(sortBy: [SortDescriptor(\.name)]))
+    #expect(items.map(\.name) == ["changed", "filled"])
+    #expect(isFilled(items[1]))
+    #expect(items[0].labels["color"] == "blue")
+    #expect(items[0].numbers == [1, 2, 3])
+    #expect(items[0].payment == .transfer("X", amount: 1))
+    #expect(items[0].optionalPayment == nil)
+    #expect(items[0].forecast == [3: rainy])
+    #expect(items[0].places == [sunny, rainy] && items[0].history == [.cash, card])
+  }
 }

@@ -1,6 +1,7 @@
 import BenchmarkKit
 import Foundation
 import ModelGraph
+import ModelGraphCore
 
 extension ModelGraphBenchmarkEngine {
   /// W10.save: the committed store written to a snapshot file (atomic and durable: temporary

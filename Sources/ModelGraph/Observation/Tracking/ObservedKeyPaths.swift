@@ -1,3 +1,5 @@
+import ModelGraphCore
+
 /// The key paths a model class reports to the observation registrar, one per property and row
 /// bucket, made once per class.
 ///

@@ -1,3 +1,4 @@
+public import ModelGraphCore
 public import Observation
 
 /// Model objects are `Observable`, as SwiftData's are: inside `withObservationTracking`,

@@ -1,0 +1,158 @@
+import Foundation
+import ModelGraph
+import Testing
+
+/// The app's first version: an enum with three cases, a `Codable` address with a `city`, and an
+/// `Int` count.
+enum StoredV1 {
+  enum Level: Int, PersistentValue { case low, medium, high }
+  struct Address: Codable { var city: String }
+
+  final class Ticket: PersistentModel {
+    @Attribute var title: String
+    @Attribute var level: Level
+    @Attribute var address: Address?
+    @Attribute var count: Int
+    @Attribute var history: [Level] = []
+  }
+}
+
+/// The next version: the enum lost `high`, the address's field is now `town`, the count is an
+/// `Int8`. The stored kinds are the same, so the file opens without a migration plan.
+enum StoredV2 {
+  enum Level: Int, PersistentValue { case low, medium }
+  struct Address: Codable { var town: String }
+
+  final class Ticket: PersistentModel {
+    @Attribute var title: String
+    @Attribute var level: Level
+    @Attribute var address: Address?
+    @Attribute var count: Int8
+    @Attribute var history: [Level] = []
+  }
+}
+
+/// Writes a version-1 store at `url` with a ticket every version-2 type can read (`fine`) and,
+/// when `withStale` is true, one whose level, address, count and history it cannot (`stale`).
+private func writeVersion1(at url: URL, withStale: Bool) throws {
+  let container = try ModelContainer(
+    for: StoredV1.Ticket.self, configurations: ModelConfiguration(url: url))
+  let context = ModelContext(container)
+  let fine = StoredV1.Ticket()
+  fine.title = "fine"
+  fine.level = .medium
+  fine.count = 5
+  context.insert(fine)
+  if withStale {
+    let stale = StoredV1.Ticket()
+    stale.title = "stale"
+    stale.level = .high
+    stale.address = StoredV1.Address(city: "Porto")
+    stale.count = 300
+    stale.history = [.low, .high]
+    context.insert(stale)
+  }
+  try context.save()
+}
+
+/// A context on the store at `url`, with the version-2 classes.
+private func openVersion2(at url: URL) throws -> ModelContext {
+  ModelContext(
+    try ModelContainer(for: StoredV2.Ticket.self, configurations: ModelConfiguration(url: url)))
+}
+
+/// Reads `property` of the stale ticket of a version-1 store with version 2, which stops.
+private func readStale(_ property: String) throws {
+  let scratch = try SnapshotScratch()
+  try writeVersion1(at: scratch.store, withStale: true)
+  let context = try openVersion2(at: scratch.store)
+  let tickets = try context.fetch(FetchDescriptor<StoredV2.Ticket>())
+  guard let stale = tickets.first(where: { $0.title == "stale" }) else { return }
+  switch property {
+  case "level": _ = stale.level
+  case "address": _ = stale.address
+  case "count": _ = stale.count
+  default: _ = stale.history
+  }
+}
+
+@Suite("Values stored by another version of their type")
+struct StoredValueMismatchTests {
+  @Test("validateStoredValues names each value the declared type has no value for")
+  func validationListsMismatches() throws {
+    let scratch = try SnapshotScratch()
+    try writeVersion1(at: scratch.store, withStale: true)
+    let context = try openVersion2(at: scratch.store)
+    let tickets = try context.fetch(FetchDescriptor<StoredV2.Ticket>())
+    let stale = try #require(tickets.first(where: { $0.title == "stale" }))
+    let error = try #require(throws: ModelError.self) { try context.validateStoredValues() }
+    #expect(error.code == .storedValueMismatch)
+    #expect(error.violations.count == 4, "\(error)")
+    #expect(error.violations.allSatisfy { $0.entity == "Ticket" })
+    #expect(error.violations.allSatisfy { $0.identifier == stale.persistentModelID })
+    let rules = Dictionary(uniqueKeysWithValues: error.violations.map { ($0.property, $0.rule) })
+    #expect(rules["level"] == "no case of Level has the raw value 2")
+    #expect(rules["count"] == "300 is out of the range of Int8")
+    #expect(rules["history"] == "element 1: no case of Level has the raw value 2")
+    let address = try #require(rules["address"])
+    #expect(address.hasPrefix("'{\"city\":\"Porto\"}' does not decode as Address"), "\(address)")
+    // The other ticket reads as it was stored.
+    let fine = try #require(tickets.first(where: { $0.title == "fine" }))
+    #expect(fine.level == .medium)
+    #expect(fine.count == 5)
+    #expect(fine.address == nil)
+  }
+
+  @Test("validateStoredValues passes a store whose values all fit the declared types")
+  func validationPasses() throws {
+    let scratch = try SnapshotScratch()
+    try writeVersion1(at: scratch.store, withStale: false)
+    let context = try openVersion2(at: scratch.store)
+    try context.validateStoredValues()
+    #expect(try context.fetch(FetchDescriptor<StoredV2.Ticket>()).map(\.level) == [.medium])
+  }
+
+  @Test("reading a raw value no case has stops, naming the class, property, object and value")
+  func readRemovedCase() async throws {
+    let result = try #require(
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        try readStale("level")
+      })
+    expectNamed(result, "level", "no case of Level has the raw value 2")
+  }
+
+  @Test("reading a Codable value of another shape stops, naming the value and the error")
+  func readChangedShape() async throws {
+    let result = try #require(
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        try readStale("address")
+      })
+    expectNamed(result, "address", "'{\"city\":\"Porto\"}' does not decode as Address")
+  }
+
+  @Test("reading an integer too wide for the declared type stops")
+  func readTooWide() async throws {
+    let result = try #require(
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        try readStale("count")
+      })
+    expectNamed(result, "count", "300 is out of the range of Int8")
+  }
+
+  @Test("reading an array with an element no case has stops, naming the element")
+  func readArrayElement() async throws {
+    let result = try #require(
+      await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        try readStale("history")
+      })
+    expectNamed(result, "history", "element 1: no case of Level has the raw value 2")
+  }
+
+  private func expectNamed(_ result: ExitTest.Result, _ property: String, _ problem: String) {
+    let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+    #expect(message.contains("Ticket.\(property) of Ticket/"), "\(message)")
+    #expect(message.contains("holds a value stored by another version of its type"))
+    #expect(message.contains(problem), "\(message)")
+    #expect(message.contains("validateStoredValues()"))
+  }
+}
