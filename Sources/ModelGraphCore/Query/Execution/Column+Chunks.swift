@@ -21,7 +21,9 @@ extension Column {
   ///
   /// - Complexity: O(1).
   func chunkStorage(_ index: Int) -> UnsafeRawPointer {
-    if let strings { return UnsafeRawPointer(Unmanaged.passUnretained(strings.chunk(index)).toOpaque()) }
+    if let strings {
+      return UnsafeRawPointer(Unmanaged.passUnretained(strings.chunk(index)).toOpaque())
+    }
     return UnsafeRawPointer(bases[index])
   }
 
