@@ -84,4 +84,40 @@ struct StringScanTests {
       }
     }
   }
+
+  @Test("== and != of a constant agree with Swift's String and Optional equality")
+  func equality() throws {
+    let values: [String?] =
+      Self.haystacks + ["K", "\u{212A}", "é", "e\u{301}", "Café", "Cafe\u{301}", "x\r\ny"]
+    let column = column(values)
+    let constants: [String?] = [nil] + Self.needles + ["K", "é", "Cafe\u{301}", "x\r\ny", "Oslo"]
+    for constant in constants {
+      let equal = try #require(
+        StringScan.equality(DirectColumn.optional(column), constant, EqualKernel.self))
+      let unequal = try #require(
+        StringScan.equality(DirectColumn.optional(column), constant, NotEqualKernel.self))
+      let wanted = (0..<column.count).filter { values[$0 % values.count] == constant }
+      #expect(
+        (0..<column.count).filter { equal.test($0) } == wanted, "\(String(describing: constant))")
+      #expect(
+        (0..<column.count).filter { !unequal.test($0) } == wanted,
+        "\(String(describing: constant))")
+      let selection = RowSelection()
+      var refined: [Int] = []
+      let stamps = [UInt32](repeating: 1, count: 1 << AnyColumn.chunkShift)
+      for chunk in 0..<column.chunkCount {
+        let start = chunk << AnyColumn.chunkShift
+        let rows = min(column.count - start, 1 << AnyColumn.chunkShift)
+        stamps.withUnsafeBufferPointer {
+          selection.selectLive(UnsafeBufferPointer(rebasing: $0[0..<rows]), chunkStart: start)
+        }
+        equal.refine!(selection)
+        _ = selection.forEachRow {
+          refined.append($0)
+          return true
+        }
+      }
+      #expect(refined == wanted, "\(String(describing: constant))")
+    }
+  }
 }

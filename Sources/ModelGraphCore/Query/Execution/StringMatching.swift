@@ -84,6 +84,19 @@ struct StringPattern {
     return matches(chunk.string(row), op)
   }
 
+  /// Whether row `row` of `chunk` equals the needle (`String`'s `==`): over the bytes when
+  /// both are simple ASCII, else on the decoded string.
+  @inline(__always)
+  func equals(_ chunk: StringChunk, row: Int) -> Bool {
+    let view = view
+    let (start, length) = chunk.span(row)
+    if view.isSimple && chunk.isSimple(row) {
+      return length == view.count && memcmp(chunk.bytes + start, view.bytes, length) == 0
+    }
+    if view.count == 0 { return length == 0 }
+    return chunk.string(row) == needle
+  }
+
   /// The test `op` of a string against the needle.
   func matches(_ string: String, _ op: QueryStringOperator) -> Bool {
     let view = view
