@@ -104,6 +104,19 @@ final class StringChunk: @unchecked Sendable {
     string.withUTF8 { replace(row, with: $0) }
   }
 
+  /// Stores the UTF-8 bytes `source` (valid UTF-8) at `row`, as a value (not `nil`).
+  func setBytes(_ source: UnsafeBufferPointer<UInt8>, at row: Int) {
+    precondition(row >= 0 && row < Self.capacity, "row \(row) out of chunk")
+    setBit(nils, row, false)
+    replace(row, with: source)
+  }
+
+  /// The bytes rows `0 ..< rows` take.
+  func byteCount(rows: Int) -> Int { rows >= filled ? used : Int(offsets[rows]) }
+
+  /// Grows the arena to hold at least `count` bytes, for writes known to come.
+  func reserveBytes(_ count: Int) { reserve(count) }
+
   /// Replaces `row`'s bytes with `source`, moving the bytes of later rows.
   private func replace(_ row: Int, with source: UnsafeBufferPointer<UInt8>) {
     var flags: UInt8 = 0
