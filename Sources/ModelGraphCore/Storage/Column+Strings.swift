@@ -2,7 +2,7 @@
 /// ``StringColumnStorage`` (see ``Column/strings``).
 extension Column {
   /// The value at `row` of a string column.
-  @usableFromInline
+  @inlinable @inline(__always)
   func stringValue(at row: Int) -> Element {
     let strings = strings.unsafelyUnwrapped
     if Element.self == String.self { return unsafeBitCast(strings.string(row), to: Element.self) }
@@ -10,7 +10,7 @@ extension Column {
   }
 
   /// Stores `value` at `row` of a string column.
-  @usableFromInline
+  @inlinable @inline(__always)
   func setString(_ value: Element, at row: Int) {
     let strings = strings.unsafelyUnwrapped
     if Element.self == String.self {

@@ -54,16 +54,19 @@ final class StringColumnStorage: @unchecked Sendable {
   }
 
   /// The string at `row`.
+  @usableFromInline
   func string(_ row: Int) -> String {
     chunk(row &>> AnyColumn.chunkShift).string(row & AnyColumn.chunkMask)
   }
 
   /// The optional string at `row`.
+  @usableFromInline
   func optionalString(_ row: Int) -> String? {
     chunk(row &>> AnyColumn.chunkShift).optionalString(row & AnyColumn.chunkMask)
   }
 
   /// Stores `value` at `row`, copying the row's chunk first if it is shared.
+  @usableFromInline
   func set(_ value: String?, at row: Int) {
     chunkForWriting(row &>> AnyColumn.chunkShift).set(value, at: row & AnyColumn.chunkMask)
   }
@@ -79,9 +82,12 @@ final class StringColumnStorage: @unchecked Sendable {
       tableCapacity = capacity
     }
     while directory.count < count {
-      let chunk = StringChunk(isOptional: isOptional)
-      table[directory.count] = .passUnretained(chunk)
-      directory.append(chunk)
+      // A new chunk's arena starts at the size of the last one's bytes, so columns of
+      // similar values fill it without growing it step by step.
+      let previous = directory.count > 0 ? chunk(directory.count - 1).used : 0
+      let fresh = StringChunk(isOptional: isOptional, byteCapacity: previous + previous / 16)
+      table[directory.count] = .passUnretained(fresh)
+      directory.append(fresh)
     }
   }
 
