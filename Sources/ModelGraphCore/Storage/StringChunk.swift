@@ -158,9 +158,9 @@ final class StringChunk: @unchecked Sendable {
     if let base = source.baseAddress { (bytes + start).update(from: base, count: source.count) }
   }
 
-  /// Reallocates the arena to exactly the bytes in use, when more than a sixteenth is spare.
+  /// Reallocates the arena to exactly the bytes in use, when more than an eighth is spare.
   private func shrink() {
-    guard byteCapacity - used > used / 16 else { return }
+    guard byteCapacity - used > used / 8 else { return }
     let fitted = UnsafeMutablePointer<UInt8>.allocate(capacity: max(used, 1))
     fitted.update(from: bytes, count: used)
     bytes.deallocate()

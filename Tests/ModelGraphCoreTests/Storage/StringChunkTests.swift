@@ -80,7 +80,7 @@ struct StringChunkTests {
     #expect(contents(chunk) == values)
     let total = values.reduce(0) { $0 + $1.utf8.count }
     #expect(chunk.used == total)
-    #expect(chunk.byteCapacity >= total && chunk.byteCapacity <= total + total / 16)
+    #expect(chunk.byteCapacity >= total && chunk.byteCapacity <= total + total / 8)
   }
 
   @Test("a clone is independent of its source")
