@@ -39,6 +39,12 @@ extension Column {
     var index = 0
     while start < rowCount {
       let count = min(rowCount - start, 1 << AnyColumn.chunkShift)
+      if strings != nil {
+        try withStringChunkForWriting(index, body)
+        start += count
+        index += 1
+        continue
+      }
       try body(UnsafeMutableBufferPointer(start: bases[index], count: count))
       start += count
       index += 1
@@ -109,6 +115,13 @@ extension Column {
     as _: Coded.Type, count: Int, from reader: inout ByteReader
   ) throws {
     precondition(Coded.self == Element.self)
+    if strings != nil {
+      return try forEachChunkForWriting { values in
+        try values.withMemoryRebound(to: Coded.self) {
+          try ColumnCoding.decode(into: $0, from: &reader)
+        }
+      }
+    }
     var row = 0
     while row < count {
       let chunkCount = min(count - row, 1 << AnyColumn.chunkShift)

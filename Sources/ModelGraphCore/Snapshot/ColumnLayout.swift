@@ -83,6 +83,10 @@ extension ColumnLayout {
   static func encodeStrings<Value: ArenaString & ColumnValue>(
     _ column: Column<Value>, into writer: inout ByteWriter
   ) {
+    if let strings = column.strings {
+      return encodeArena(
+        strings, count: column.count, isOptional: Value.arenaAbsent != nil, into: &writer)
+    }
     let count = column.count
     let optional = Value.arenaAbsent != nil
     var total = 0
@@ -141,6 +145,10 @@ extension ColumnLayout {
   static func decodeStrings<Value: ArenaString & ColumnValue>(
     _ column: Column<Value>, count: Int, from reader: inout ByteReader
   ) throws {
+    if let strings = column.strings {
+      return try decodeArena(
+        strings, count: count, isOptional: Value.arenaAbsent != nil, from: &reader)
+    }
     var bitmap: UnsafeRawBufferPointer?
     if Value.arenaAbsent != nil {
       let bits = try reader.readBytes((count + 7) / 8)

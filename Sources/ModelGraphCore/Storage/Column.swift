@@ -64,6 +64,8 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
     UnsafeMutablePointer<UnsafeMutablePointer<Element>>
   @exclusivity(unchecked) @usableFromInline var basesCapacity: Int
   @exclusivity(unchecked) @usableFromInline var rowCount: Int
+  /// For `String` and `String?`: the values as UTF-8 arenas (the element chunks stay empty).
+  @usableFromInline let strings: StringColumnStorage?
 
   /// An empty column.
   public override init() {
@@ -71,6 +73,8 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
     basesCapacity = 4
     bases = .allocate(capacity: basesCapacity)
     rowCount = 0
+    strings =
+      Element.storesUTF8 ? StringColumnStorage(isOptional: Element.self == String?.self) : nil
   }
 
   private init(sharing other: Column<Element>) {
@@ -79,6 +83,7 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
     bases = .allocate(capacity: basesCapacity)
     bases.initialize(from: other.bases, count: directory.count)
     rowCount = other.rowCount
+    strings = other.strings.map { StringColumnStorage(sharing: $0) }
   }
 
   deinit {
@@ -96,10 +101,12 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   public subscript(row: Int) -> Element {
     get {
       precondition(row >= 0 && row < rowCount, "row \(row) out of range")
+      if Element.storesUTF8 { return stringValue(at: row) }
       return bases[row &>> AnyColumn.chunkShift][row & AnyColumn.chunkMask]
     }
     set {
       precondition(row >= 0 && row < rowCount, "row \(row) out of range")
+      if Element.storesUTF8 { return setString(newValue, at: row) }
       let index = row &>> AnyColumn.chunkShift
       if !directory.owns(index) { unshare(index) }
       bases[index][row & AnyColumn.chunkMask] = newValue
@@ -123,6 +130,7 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   /// Calls `body` with each chunk's values in row order, and the row of the chunk's first value.
   @inlinable
   public func forEachChunk(_ body: (Int, UnsafeBufferPointer<Element>) throws -> Void) rethrows {
+    if Element.storesUTF8 { return try forEachStringChunk(body) }
     var start = 0
     var index = 0
     while start < rowCount {
@@ -173,6 +181,11 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
       return
     }
     let needed = (count + ColumnChunk<Element>.capacity - 1) >> AnyColumn.chunkShift
+    if let strings {
+      strings.grow(toChunks: needed)
+      rowCount = count
+      return
+    }
     if needed > basesCapacity {
       let capacity = max(needed, basesCapacity * 2)
       let grown = UnsafeMutablePointer<UnsafeMutablePointer<Element>>.allocate(capacity: capacity)
@@ -193,10 +206,16 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
 
   override func copy() -> AnyColumn { Column(sharing: self) }
 
-  override func freeze() { directory.disown() }
+  override func freeze() {
+    directory.disown()
+    strings?.freeze()
+  }
 
   override func sharesAllChunks(with other: AnyColumn) -> Bool {
     guard let other = other as? Column<Element> else { return false }
+    if let strings, let others = other.strings {
+      return rowCount == other.rowCount && strings.sharesAllChunks(with: others)
+    }
     return rowCount == other.rowCount && directory.sharesAllChunks(with: other.directory)
   }
 

@@ -113,6 +113,10 @@ enum PredicateCases {
     let kelvin = "K"
     let accent = "e"
     let empty = ""
+    let digits = "99"
+    let accented = "É"
+    let lower = "oslo"
+    let combining = "\u{301}"
     return [
       PredicateCase("contains", #Predicate { $0.name.contains(cafe) }),
       PredicateCase("contains non-ASCII haystacks", #Predicate { $0.name.contains(accent) }),
@@ -130,6 +134,22 @@ enum PredicateCases {
         "caseInsensitiveCompare <",
         #Predicate { $0.name.caseInsensitiveCompare(oslo) == ascending }),
       PredicateCase("optional string contains", #Predicate { $0.code?.contains("1") ?? false }),
+      PredicateCase(
+        "localizedStandardContains without letters",
+        #Predicate { $0.name.localizedStandardContains(digits) }),
+      PredicateCase(
+        "localizedStandardContains non-ASCII needle",
+        #Predicate { $0.name.localizedStandardContains(accented) }),
+      PredicateCase(
+        "localizedStandardContains folds case",
+        #Predicate { $0.name.localizedStandardContains(lower) }),
+      PredicateCase("contains a combining mark", #Predicate { $0.name.contains(combining) }),
+      PredicateCase("starts(with:) empty", #Predicate { $0.name.starts(with: empty) }),
+      PredicateCase(
+        "optional string localizedStandardContains",
+        #Predicate { $0.code?.localizedStandardContains("c1") ?? false }),
+      PredicateCase("String == empty", #Predicate { $0.name == empty }),
+      PredicateCase("optional string == nil", #Predicate { $0.code == nil }),
       PredicateCase("isEmpty on a string", #Predicate { $0.name.isEmpty }),
       PredicateCase("count on a string", #Predicate { $0.name.count > 8 }),
     ]

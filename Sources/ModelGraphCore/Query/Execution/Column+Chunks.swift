@@ -1,6 +1,6 @@
 extension Column {
   /// The number of chunks.
-  @inlinable var chunkCount: Int { directory.count }
+  @inlinable var chunkCount: Int { strings?.chunkCount ?? directory.count }
 
   /// Calls `body` with the values of chunk `index` (rows `index << chunkShift` onwards, up to
   /// the column's count).
@@ -10,6 +10,7 @@ extension Column {
   func withChunk<R>(_ index: Int, _ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows
     -> R
   {
+    if Element.storesUTF8 { return try withStringChunk(index, body) }
     let start = index &<< AnyColumn.chunkShift
     let count = Swift.min(rowCount &- start, 1 << AnyColumn.chunkShift)
     return try body(UnsafeBufferPointer(start: bases[index], count: Swift.max(count, 0)))
@@ -20,7 +21,10 @@ extension Column {
   ///
   /// - Complexity: O(1).
   func chunkStorage(_ index: Int) -> UnsafeRawPointer {
-    UnsafeRawPointer(bases[index])
+    if let strings {
+      return UnsafeRawPointer(Unmanaged.passUnretained(strings.chunk(index)).toOpaque())
+    }
+    return UnsafeRawPointer(bases[index])
   }
 
   /// Whether this column and `other` share the whole group of chunks `group` (chunks
@@ -28,7 +32,8 @@ extension Column {
   ///
   /// - Complexity: O(1).
   func sharesChunkGroup(_ group: Int, with other: Column<Element>) -> Bool {
-    directory.sharesGroup(group, with: other.directory)
+    if let strings, let others = other.strings { return strings.sharesGroup(group, with: others) }
+    return directory.sharesGroup(group, with: other.directory)
   }
 }
 

@@ -92,6 +92,9 @@ enum ColumnScan {
   static func equality<T: QueryScalar, K: EqualityKernel>(
     _ column: DirectColumn<T>, _ constant: T?, _: K.Type
   ) -> CompiledCondition {
+    if T.self == String.self, let bytes = StringScan.equality(column, constant, K.self) {
+      return bytes
+    }
     switch column {
     case .plain(let column):
       guard let constant else {
@@ -118,7 +121,13 @@ enum ColumnScan {
   static func make<M: ValueMatcher>(_ column: Column<M.Element>, _ matcher: M)
     -> CompiledCondition
   {
-    CompiledCondition(
+    if M.Element.storesUTF8 {
+      // Strings are decoded row by row from their arena (see StringScan), not chunk by chunk.
+      return CompiledCondition(
+        test: { matcher.matches(column[$0]) },
+        refine: { selection in selection.keepRows { matcher.matches(column[$0]) } })
+    }
+    return CompiledCondition(
       test: { matcher.matches(column[$0]) },
       refine: { selection in
         column.withChunk(selection.chunkStart &>> AnyColumn.chunkShift) { values in

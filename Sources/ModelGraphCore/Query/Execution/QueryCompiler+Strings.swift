@@ -17,9 +17,11 @@ extension QueryCompiler {
       }
       switch subject.column {
       case .plain(let column):
-        return ColumnScan.make(column, PatternMatcher(pattern: pattern, op: op))
+        return StringScan.make(column, pattern, op)
+          ?? ColumnScan.make(column, PatternMatcher(pattern: pattern, op: op))
       case .optional(let column):
-        return ColumnScan.make(column, OptionalPatternMatcher(pattern: pattern, op: op))
+        return StringScan.make(column, pattern, op)
+          ?? ColumnScan.make(column, OptionalPatternMatcher(pattern: pattern, op: op))
       case nil:
         let evaluate = subject.evaluate
         return CompiledCondition(test: { row in

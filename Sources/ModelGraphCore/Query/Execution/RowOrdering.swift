@@ -9,6 +9,7 @@ enum RowOrdering {
     -> (RowReference, RowReference) -> Int
   {
     guard let first = values.first else { return { _, _ in 0 } }
+    if let bytes = StringOrdering.comparator(values, ascending: ascending) { return bytes }
     guard
       let built = try first.visitComparable(
         KeyComparator(values: values, ascending: ascending, key: key))

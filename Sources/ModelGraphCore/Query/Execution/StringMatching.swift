@@ -68,6 +68,35 @@ struct StringPattern {
       hasLetters: bytes.contains { asciiLowercased($0) != $0 || (0x61...0x7A).contains($0) })
   }
 
+  /// The test `op` of row `row` of `chunk` against the needle: over the row's bytes when both
+  /// are simple ASCII, else as ``matches(_:_:)`` on the decoded string.
+  @inline(__always)
+  func matches(_ chunk: StringChunk, row: Int, _ op: QueryStringOperator) -> Bool {
+    let view = view
+    let (start, length) = chunk.span(row)
+    let base = UnsafePointer(chunk.bytes + start)
+    if view.isSimple {
+      if chunk.isSimple(row) { return view.matchSimple(base, length, op) }
+      if op == .contains && view.hasNoEquivalents && !view.bytesContain(base, length) {
+        return false
+      }
+    }
+    return matches(chunk.string(row), op)
+  }
+
+  /// Whether row `row` of `chunk` equals the needle (`String`'s `==`): over the bytes when
+  /// both are simple ASCII, else on the decoded string.
+  @inline(__always)
+  func equals(_ chunk: StringChunk, row: Int) -> Bool {
+    let view = view
+    let (start, length) = chunk.span(row)
+    if view.isSimple && chunk.isSimple(row) {
+      return length == view.count && memcmp(chunk.bytes + start, view.bytes, length) == 0
+    }
+    if view.count == 0 { return length == 0 }
+    return chunk.string(row) == needle
+  }
+
   /// The test `op` of a string against the needle.
   func matches(_ string: String, _ op: QueryStringOperator) -> Bool {
     let view = view
@@ -112,6 +141,14 @@ private struct NeedleView {
       returns |= byte == 0x0D ? 1 : 0
     }
     guard flags < 0x80, returns == 0 else { return nil }
+    return matchSimple(base, length, op)
+  }
+
+  /// The answer for a simple (ASCII, no carriage return) string of `length` bytes at `base`.
+  @inline(__always)
+  func matchSimple(_ base: UnsafePointer<UInt8>, _ length: Int, _ op: QueryStringOperator)
+    -> Bool
+  {
     guard length >= count else { return false }
     switch op {
     case .hasPrefix:
@@ -135,7 +172,7 @@ private struct NeedleView {
 
   /// Whether the bytes hold the needle's bytes.
   @inline(__always)
-  private func bytesContain(_ base: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+  func bytesContain(_ base: UnsafePointer<UInt8>, _ length: Int) -> Bool {
     guard length >= count else { return false }
     let first = bytes[0]
     var start = 0

@@ -1,0 +1,53 @@
+import Foundation
+
+/// Sort comparators of string attributes over their UTF-8 arenas (``StringColumnStorage``):
+/// rows that are both simple ASCII compare their bytes (where byte order is `String`'s order);
+/// other rows compare as decoded strings.
+enum StringOrdering {
+  /// The comparator of a sort key that reads a `String` or `String?` attribute of the sorted
+  /// object in every table (`values[t]` for table `t`); `nil` sorts first ascending and last
+  /// descending. `nil` when some table's key is not such an attribute.
+  static func comparator(_ values: [CompiledValue], ascending: Bool)
+    -> ((RowReference, RowReference) -> Int)?
+  {
+    var storages: [StringColumnStorage] = []
+    for value in values {
+      guard case .string(let function) = value, let column = function.column else { return nil }
+      let strings: StringColumnStorage?
+      switch column {
+      case .plain(let column): strings = column.strings
+      case .optional(let column): strings = column.strings
+      }
+      guard let strings else { return nil }
+      storages.append(strings)
+    }
+    let sign = ascending ? 1 : -1
+    return { a, b in
+      let x = storages[a.table].chunk(a.row &>> AnyColumn.chunkShift)
+      let y = storages[b.table].chunk(b.row &>> AnyColumn.chunkShift)
+      let xRow = a.row & AnyColumn.chunkMask
+      let yRow = b.row & AnyColumn.chunkMask
+      switch (x.isNil(xRow), y.isNil(yRow)) {
+      case (true, true): return 0
+      case (true, false): return -sign
+      case (false, true): return sign
+      case (false, false): return sign * compare(x, xRow, y, yRow)
+      }
+    }
+  }
+
+  /// -1, 0 or 1 as row `xRow` of `x` is before, equal to or after row `yRow` of `y` by `<`.
+  @inline(__always)
+  static func compare(_ x: StringChunk, _ xRow: Int, _ y: StringChunk, _ yRow: Int) -> Int {
+    if x.isSimple(xRow) && y.isSimple(yRow) {
+      let (xStart, xCount) = x.span(xRow)
+      let (yStart, yCount) = y.span(yRow)
+      let order = memcmp(x.bytes + xStart, y.bytes + yStart, min(xCount, yCount))
+      if order != 0 { return order < 0 ? -1 : 1 }
+      return xCount < yCount ? -1 : xCount > yCount ? 1 : 0
+    }
+    let first = x.string(xRow)
+    let second = y.string(yRow)
+    return first < second ? -1 : second < first ? 1 : 0
+  }
+}

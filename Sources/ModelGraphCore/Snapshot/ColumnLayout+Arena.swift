@@ -1,0 +1,139 @@
+/// The string layout of ``ColumnLayout`` written from and read into a column's UTF-8 arenas
+/// (``StringColumnStorage``) directly: the bytes of each chunk are copied whole, and no
+/// `String` is made except to validate rows that are not ASCII.
+extension ColumnLayout {
+  /// Writes the rows below `count` of `strings` in the string layout (the row count is already
+  /// written).
+  static func encodeArena(
+    _ strings: StringColumnStorage, count: Int, isOptional: Bool, into writer: inout ByteWriter
+  ) {
+    let shift = AnyColumn.chunkShift
+    let chunks = (count + (1 << shift) - 1) >> shift
+    func rows(in chunk: Int) -> Int { min(count - (chunk << shift), 1 << shift) }
+    var total = 0
+    for chunk in 0..<chunks { total += strings.chunk(chunk).byteCount(rows: rows(in: chunk)) }
+    if isOptional {
+      writer.appendUninitialized((count + 7) / 8) { bitmap in
+        bitmap.initializeMemory(as: UInt8.self, repeating: 0)
+        for chunk in 0..<chunks {
+          let strings = strings.chunk(chunk)
+          let start = chunk << shift
+          for offset in 0..<rows(in: chunk) where !strings.isNil(offset) {
+            let row = start + offset
+            bitmap[row >> 3] |= UInt8(1) << (row & 7)
+          }
+        }
+      }
+    }
+    let width = total <= Int(UInt32.max) ? 4 : 8
+    writer.append(UInt8(width))
+    writer.appendUninitialized(count * width) { offsets in
+      var base = 0
+      var position = 0
+      for chunk in 0..<chunks {
+        let strings = strings.chunk(chunk)
+        for offset in 0..<rows(in: chunk) {
+          let (start, length) = strings.span(offset)
+          let end = base + start + length
+          if width == 4 {
+            offsets.storeBytes(
+              of: UInt32(truncatingIfNeeded: end).littleEndian, toByteOffset: position,
+              as: UInt32.self)
+          } else {
+            offsets.storeBytes(
+              of: UInt64(end).littleEndian, toByteOffset: position, as: UInt64.self)
+          }
+          position += width
+        }
+        base += strings.byteCount(rows: rows(in: chunk))
+      }
+    }
+    writer.append(UInt64(total))
+    writer.appendUninitialized(total) { arena in
+      var position = 0
+      for chunk in 0..<chunks {
+        let strings = strings.chunk(chunk)
+        let length = strings.byteCount(rows: rows(in: chunk))
+        guard length > 0 else { continue }
+        (arena.baseAddress! + position).copyMemory(from: strings.bytes, byteCount: length)
+        position += length
+      }
+    }
+  }
+
+  /// Reads `count` rows in the string layout into `strings` (new, grown to `count` rows of
+  /// placeholders), checking every length, offset and UTF-8 sequence as ``decodeStrings``.
+  static func decodeArena(
+    _ strings: StringColumnStorage, count: Int, isOptional: Bool,
+    from reader: inout ByteReader
+  ) throws {
+    var bitmap: UnsafeRawBufferPointer?
+    if isOptional {
+      let bits = try reader.readBytes((count + 7) / 8)
+      if count & 7 != 0, bits[bits.count - 1] >> (count & 7) != 0 {
+        throw reader.error("the presence bitmap has bits set past the last row")
+      }
+      bitmap = bits
+    }
+    let width = Int(try reader.read(UInt8.self))
+    guard width == 4 || width == 8 else {
+      throw reader.error("string offsets of \(width) bytes; 4 or 8 expected")
+    }
+    let offsetsStart = reader.position
+    let offsets = try reader.readBytes(count * width)
+    let arenaLength = try reader.readCount(minimumSize: 1)
+    let arena = try reader.readBytes(arenaLength)
+    let ascii = isASCII(arena)
+    var start = 0
+    var row = 0
+    let shift = AnyColumn.chunkShift
+    while row < count {
+      let chunk = strings.chunkForWriting(row >> shift)
+      let rows = min(count - row, 1 << shift)
+      let chunkEnd =
+        width == 4
+        ? Int(
+          UInt32(
+            littleEndian: offsets.loadUnaligned(
+              fromByteOffset: (row + rows - 1) * 4, as: UInt32.self)))
+        : Int(
+          truncatingIfNeeded: UInt64(
+            littleEndian: offsets.loadUnaligned(
+              fromByteOffset: (row + rows - 1) * 8, as: UInt64.self)))
+      if chunkEnd >= start && chunkEnd <= arenaLength { chunk.reserveBytes(chunkEnd - start) }
+      for offset in 0..<rows {
+        let end =
+          width == 4
+          ? Int(
+            UInt32(littleEndian: offsets.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self)))
+          : Int(
+            truncatingIfNeeded: UInt64(
+              littleEndian: offsets.loadUnaligned(fromByteOffset: row * 8, as: UInt64.self)))
+        guard end >= start, end <= arenaLength else {
+          throw reader.error(
+            "row \(row)'s string ends at \(end), outside \(start)...\(arenaLength)",
+            at: offsetsStart + row * width)
+        }
+        if let bitmap, bitmap[row >> 3] & (UInt8(1) << (row & 7)) == 0 {
+          guard end == start else {
+            throw reader.error(
+              "row \(row) has no value but \(end - start) bytes", at: offsetsStart + row * width)
+          }
+        } else {
+          let utf8 = UnsafeRawBufferPointer(rebasing: arena[start..<end])
+            .assumingMemoryBound(to: UInt8.self)
+          guard ascii || makeString(utf8, isASCII: false) != nil else {
+            throw reader.error(
+              "row \(row)'s string is not valid UTF-8", at: offsetsStart + row * width)
+          }
+          chunk.setBytes(utf8, at: offset)
+        }
+        start = end
+        row += 1
+      }
+    }
+    guard start == arenaLength else {
+      throw reader.error("the strings end at \(start), the arena at \(arenaLength)")
+    }
+  }
+}

@@ -1,0 +1,114 @@
+/// The chunks of a `String` or `String?` column: UTF-8 arenas (``StringChunk``) in a
+/// ``ChunkDirectory``, shared between column copies and copied on write like element chunks.
+///
+/// ``Column`` holds one when its element type is `String` or `String?` and keeps its values here
+/// instead of in element chunks; reading a value decodes a `String` from the row's bytes.
+@usableFromInline
+final class StringColumnStorage: @unchecked Sendable {
+  // @unchecked Sendable: see AnyColumn.
+
+  private var directory: ChunkDirectory<StringChunk>
+  /// `table[i]` is chunk `i`, unretained (the directory owns it), so a read takes no reference.
+  private var table: UnsafeMutablePointer<Unmanaged<StringChunk>>
+  private var tableCapacity: Int
+
+  /// Whether the rows are `String?`: new rows hold `nil`, else the empty string.
+  private let isOptional: Bool
+
+  /// An empty storage; new rows hold the placeholder of `String?` (`nil`) when `isOptional`,
+  /// else of `String` (`""`).
+  init(isOptional: Bool) {
+    self.isOptional = isOptional
+    directory = ChunkDirectory()
+    tableCapacity = 4
+    table = .allocate(capacity: tableCapacity)
+  }
+
+  /// A storage sharing `other`'s chunks: the next write on either side copies the chunk.
+  init(sharing other: StringColumnStorage) {
+    isOptional = other.isOptional
+    directory = ChunkDirectory(sharing: other.directory)
+    tableCapacity = max(directory.count, 4)
+    table = .allocate(capacity: tableCapacity)
+    table.initialize(from: other.table, count: directory.count)
+  }
+
+  deinit {
+    table.deallocate()
+    directory.deallocate()
+  }
+
+  /// The number of chunks.
+  @usableFromInline var chunkCount: Int { directory.count }
+
+  /// Chunk `index`, to read.
+  @inline(__always)
+  func chunk(_ index: Int) -> StringChunk { table[index].takeUnretainedValue() }
+
+  /// Chunk `index`, this storage's alone (copied first when shared), to write.
+  func chunkForWriting(_ index: Int) -> StringChunk {
+    if !directory.owns(index), let copy = directory.own(index, clone: { $0.clone() }) {
+      table[index] = .passUnretained(copy)
+    }
+    return chunk(index)
+  }
+
+  /// The string at `row`.
+  @usableFromInline
+  func string(_ row: Int) -> String {
+    chunk(row &>> AnyColumn.chunkShift).string(row & AnyColumn.chunkMask)
+  }
+
+  /// The optional string at `row`.
+  @usableFromInline
+  func optionalString(_ row: Int) -> String? {
+    chunk(row &>> AnyColumn.chunkShift).optionalString(row & AnyColumn.chunkMask)
+  }
+
+  /// Stores `value` at `row`, copying the row's chunk first if it is shared.
+  @usableFromInline
+  func set(_ value: String?, at row: Int) {
+    chunkForWriting(row &>> AnyColumn.chunkShift).set(value, at: row & AnyColumn.chunkMask)
+  }
+
+  /// Adds empty chunks until there are `count`.
+  func grow(toChunks count: Int) {
+    if count > tableCapacity {
+      let capacity = max(count, tableCapacity * 2)
+      let grown = UnsafeMutablePointer<Unmanaged<StringChunk>>.allocate(capacity: capacity)
+      grown.initialize(from: table, count: directory.count)
+      table.deallocate()
+      table = grown
+      tableCapacity = capacity
+    }
+    while directory.count < count {
+      // A new chunk's arena starts at the size of the last one's bytes, so columns of
+      // similar values fill it without growing it step by step.
+      let previous = directory.count > 0 ? chunk(directory.count - 1).used : 0
+      let fresh = StringChunk(isOptional: isOptional, byteCapacity: previous + previous / 16)
+      table[directory.count] = .passUnretained(fresh)
+      directory.append(fresh)
+    }
+  }
+
+  /// See ``AnyColumn/freeze()``.
+  func freeze() { directory.disown() }
+
+  /// Whether `other` holds the same chunks in the same groups (see
+  /// ``ChunkDirectory/sharesAllChunks(with:)``).
+  func sharesAllChunks(with other: StringColumnStorage) -> Bool {
+    directory.sharesAllChunks(with: other.directory)
+  }
+
+  /// Whether `other` holds the very same group of chunks `group`.
+  func sharesGroup(_ group: Int, with other: StringColumnStorage) -> Bool {
+    directory.sharesGroup(group, with: other.directory)
+  }
+}
+
+extension ColumnValue {
+  /// Whether a column of `Self` keeps its values as UTF-8 (`String` and `String?`); folded to a
+  /// constant in code specialized for one type.
+  @inlinable @inline(__always)
+  static var storesUTF8: Bool { Self.self == String.self || Self.self == String?.self }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+@testable import ModelGraphCore
+
+/// Scans of string columns over their bytes agree with the character-level definitions.
+@Suite("Query engine: string scans over UTF-8 arenas")
+struct StringScanTests {
+  static let haystacks: [String?] =
+    QueryStringMatchingTests.haystacks.map { $0 as String? } + [
+      nil, "trip 99", "TRIP 1990", "9 9", "\u{301}", "a\u{301}", "Ünïcödé 99", "",
+    ]
+  static let needles =
+    QueryStringMatchingTests.needles + ["\u{301}", "99", "É", "ÉCLAIR", "tRiP", "9 9", "Ü"]
+  static let operators: [QueryStringOperator] = [
+    .contains, .hasPrefix, .hasSuffix, .localizedStandardContains,
+  ]
+
+  /// The expected answer, as array filtering computes it.
+  private func expected(_ hay: String?, _ needle: String, _ op: QueryStringOperator) -> Bool {
+    guard let hay else { return false }
+    switch op {
+    case .contains: return StringMatching.contains(hay, needle)
+    case .hasPrefix: return StringMatching.hasPrefix(hay, needle)
+    case .hasSuffix: return StringMatching.hasSuffix(hay, needle)
+    case .localizedStandardContains: return StringMatching.localizedStandardContains(hay, needle)
+    }
+  }
+
+  /// A column of `values` repeated past one chunk, so scans cross a chunk boundary.
+  private func column(_ values: [String?]) -> Column<String?> {
+    let column = Column<String?>()
+    let count = (1 << AnyColumn.chunkShift) + values.count * 3
+    column.grow(to: count)
+    for row in 0..<count { column[row] = values[row % values.count] }
+    return column
+  }
+
+  @Test("test, refine and count agree with array filtering for every needle and operator")
+  func differential() throws {
+    let values = Self.haystacks
+    let column = column(values)
+    let stamps = [UInt32](repeating: 1, count: 1 << AnyColumn.chunkShift)
+    for needle in Self.needles {
+      for op in Self.operators {
+        let condition = try #require(StringScan.make(column, StringPattern(needle), op))
+        let wanted = (0..<column.count).filter { expected(values[$0 % values.count], needle, op) }
+        let tested = (0..<column.count).filter { condition.test($0) }
+        #expect(tested == wanted, "\(needle) \(op)")
+        var refined: [Int] = []
+        var counted = 0
+        let selection = RowSelection()
+        for chunk in 0..<column.chunkCount {
+          let start = chunk << AnyColumn.chunkShift
+          let rows = min(column.count - start, 1 << AnyColumn.chunkShift)
+          stamps.withUnsafeBufferPointer { all in
+            let live = UnsafeBufferPointer(rebasing: all[0..<rows])
+            selection.selectLive(live, chunkStart: start)
+            counted += condition.countChunk!(chunk, live)
+          }
+          condition.refine!(selection)
+          _ = selection.forEachRow {
+            refined.append($0)
+            return true
+          }
+        }
+        #expect(refined == wanted, "\(needle) \(op)")
+        #expect(counted == wanted.count, "\(needle) \(op)")
+      }
+    }
+  }
+
+  @Test("a non-optional column scans the same as its optional twin without nils")
+  func plainColumn() throws {
+    let values = Self.haystacks.compactMap { $0 }
+    let column = Column<String>()
+    column.grow(to: values.count)
+    for (row, value) in values.enumerated() { column[row] = value }
+    for needle in Self.needles {
+      for op in Self.operators {
+        let condition = try #require(StringScan.make(column, StringPattern(needle), op))
+        let wanted = values.indices.filter { expected(values[$0], needle, op) }
+        #expect(values.indices.filter { condition.test($0) } == wanted, "\(needle) \(op)")
+      }
+    }
+  }
+
+  @Test("== and != of a constant agree with Swift's String and Optional equality")
+  func equality() throws {
+    let values: [String?] =
+      Self.haystacks + ["K", "\u{212A}", "é", "e\u{301}", "Café", "Cafe\u{301}", "x\r\ny"]
+    let column = column(values)
+    let constants: [String?] = [nil] + Self.needles + ["K", "é", "Cafe\u{301}", "x\r\ny", "Oslo"]
+    for constant in constants {
+      let equal = try #require(
+        StringScan.equality(DirectColumn.optional(column), constant, EqualKernel.self))
+      let unequal = try #require(
+        StringScan.equality(DirectColumn.optional(column), constant, NotEqualKernel.self))
+      let wanted = (0..<column.count).filter { values[$0 % values.count] == constant }
+      #expect(
+        (0..<column.count).filter { equal.test($0) } == wanted, "\(String(describing: constant))")
+      #expect(
+        (0..<column.count).filter { !unequal.test($0) } == wanted,
+        "\(String(describing: constant))")
+      let selection = RowSelection()
+      var refined: [Int] = []
+      let stamps = [UInt32](repeating: 1, count: 1 << AnyColumn.chunkShift)
+      for chunk in 0..<column.chunkCount {
+        let start = chunk << AnyColumn.chunkShift
+        let rows = min(column.count - start, 1 << AnyColumn.chunkShift)
+        stamps.withUnsafeBufferPointer {
+          selection.selectLive(UnsafeBufferPointer(rebasing: $0[0..<rows]), chunkStart: start)
+        }
+        equal.refine!(selection)
+        _ = selection.forEachRow {
+          refined.append($0)
+          return true
+        }
+      }
+      #expect(refined == wanted, "\(String(describing: constant))")
+    }
+  }
+}

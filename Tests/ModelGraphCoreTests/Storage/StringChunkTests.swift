@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+@testable import ModelGraphCore
+
+@Suite("String columns: UTF-8 arenas per chunk, copied on write")
+struct StringChunkTests {
+  private static let rows = StringChunk.capacity
+
+  /// The rows of `chunk` as optional strings.
+  private func contents(_ chunk: StringChunk, count: Int = rows) -> [String?] {
+    (0..<count).map { chunk.optionalString($0) }
+  }
+
+  @Test("rows written in order, then out of order, read back; unwritten rows are empty")
+  func writes() {
+    let chunk = StringChunk()
+    chunk.set("alpha", at: 0)
+    chunk.set("βeta", at: 1)
+    chunk.set("gamma", at: 5)
+    #expect(chunk.string(0) == "alpha")
+    #expect(chunk.string(1) == "βeta")
+    #expect(chunk.string(2) == "")
+    #expect(chunk.string(5) == "gamma")
+    #expect(chunk.string(900) == "")
+    chunk.set("delta", at: 3)
+    #expect(chunk.string(3) == "delta")
+    #expect(chunk.string(5) == "gamma")
+    #expect(chunk.used == "alphaβetadeltagamma".utf8.count)
+  }
+
+  @Test("overwriting with a longer or shorter value moves only the later rows' bytes")
+  func overwrite() {
+    let chunk = StringChunk()
+    let values = ["one", "two", "three", "four", "five"]
+    for (row, value) in values.enumerated() { chunk.set(value, at: row) }
+    chunk.set("a much longer second value", at: 1)
+    chunk.set("3", at: 2)
+    chunk.set("", at: 4)
+    #expect(
+      contents(chunk, count: 6) == ["one", "a much longer second value", "3", "four", "", ""])
+    #expect(chunk.used == "onea much longer second value3four".utf8.count)
+    chunk.set("ONE", at: 0)
+    #expect(contents(chunk, count: 4) == ["ONE", "a much longer second value", "3", "four"])
+  }
+
+  @Test("nil is distinct from the empty string; an optional chunk starts all nil")
+  func nils() {
+    let optional = StringChunk(isOptional: true)
+    #expect(optional.optionalString(7) == nil)
+    optional.set("", at: 7)
+    optional.set("x", at: 8)
+    #expect(optional.optionalString(7) == "")
+    #expect(optional.optionalString(8) == "x")
+    optional.set(nil, at: 8)
+    #expect(optional.optionalString(8) == nil)
+    #expect(optional.used == 0)
+    let plain = StringChunk()
+    #expect(plain.optionalString(7) == "")
+  }
+
+  @Test("the simple-ASCII bit follows each row's bytes")
+  func simpleBits() {
+    let chunk = StringChunk()
+    chunk.set("plain", at: 0)
+    chunk.set("Café", at: 1)
+    chunk.set("x\r\ny", at: 2)
+    #expect(chunk.isSimple(0))
+    #expect(!chunk.isSimple(1))
+    #expect(!chunk.isSimple(2))
+    chunk.set("Cafe", at: 1)
+    #expect(chunk.isSimple(1))
+  }
+
+  @Test("the arena grows past many long values and fits them once the chunk is full")
+  func growth() {
+    let chunk = StringChunk()
+    let values = (0..<Self.rows).map { "a longer value, number \($0), past the small-string size" }
+    for (row, value) in values.enumerated() { chunk.set(value, at: row) }
+    #expect(contents(chunk) == values)
+    let total = values.reduce(0) { $0 + $1.utf8.count }
+    #expect(chunk.used == total)
+    #expect(chunk.byteCapacity >= total && chunk.byteCapacity <= total + total / 8)
+  }
+
+  @Test("a clone is independent of its source")
+  func cloneIsIndependent() {
+    let chunk = StringChunk()
+    for row in 0..<10 { chunk.set("row \(row)", at: row) }
+    let copy = chunk.clone()
+    copy.set("changed", at: 3)
+    chunk.set("other", at: 4)
+    #expect(chunk.string(3) == "row 3")
+    #expect(copy.string(3) == "changed")
+    #expect(copy.string(4) == "row 4")
+    #expect(chunk.string(4) == "other")
+  }
+
+  @Test("column copies share chunks until one writes; a frozen column never changes")
+  func copyOnWrite() {
+    let column = Column<String>()
+    column.grow(to: 3 * Self.rows)
+    for row in 0..<column.count { column[row] = "v\(row)" }
+    column.freeze()
+    let copy = unsafeDowncast(column.copy(), to: Column<String>.self)
+    #expect(copy.sharesAllChunks(with: column))
+    copy[5] = "changed"
+    #expect(column[5] == "v5")
+    #expect(copy[5] == "changed")
+    #expect(!copy.sharesAllChunks(with: column))
+    #expect(copy.chunkStorage(at: 0) != column.chunkStorage(at: 0))
+    #expect(copy.chunkStorage(at: 1) == column.chunkStorage(at: 1))
+    #expect(copy.hasSameValue(at: Self.rows + 1, as: column))
+    #expect(!copy.hasSameValue(at: 5, as: column))
+  }
+
+  @Test("random writes to a chain of copies agree with plain arrays on every side")
+  func differential() {
+    var random = QueryRandom(seed: 11)
+    let rows = 2 * Self.rows + 77
+    let pool: [String?] = [nil, "", "a", "Café", "e\u{301}", "x\r\ny", "a longer value of bytes"]
+    let first = Column<String?>()
+    first.grow(to: rows)
+    var columns: [(column: Column<String?>, model: [String?])] = [
+      (first, [String?](repeating: nil, count: rows))
+    ]
+    for step in 0..<3_000 {
+      let pick = Int.random(in: 0..<columns.count, using: &random)
+      if step % 300 == 0 {
+        columns[pick].column.freeze()
+        let copy = unsafeDowncast(columns[pick].column.copy(), to: Column<String?>.self)
+        columns.append((copy, columns[pick].model))
+        continue
+      }
+      let row = Int.random(in: 0..<rows, using: &random)
+      let value = pool.randomElement(using: &random)!.map { "\($0)\(step % 7)" }
+      columns[pick].column[row] = value
+      columns[pick].model[row] = value
+    }
+    for (index, entry) in columns.enumerated() {
+      let mismatches = (0..<rows).filter { entry.column[$0] != entry.model[$0] }
+      #expect(mismatches.isEmpty, "column \(index)")
+    }
+  }
+}
