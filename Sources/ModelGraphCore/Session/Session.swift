@@ -310,15 +310,19 @@ public final class Session {
         let target =
           !retires && entity < tables.count
           ? mine.publishedCopy(over: tables[entity]) : mine.copy()
+        var retired: [Int] = []
         for row in change.inserted where !mine.isAlive(row) {
           let generation = mine.generation(of: row)
-          _ = target.retire(row: row, generation)
+          if target.retire(row: row, generation) { retired.append(row) }
           released.append((entity, row, generation &+ 1))
         }
         for (row, generation) in change.deleted where target.retire(row: row, generation) {
           deletedKeys.append(ObjectKey(entity: entity, row: row, generation: generation))
           released.append((entity, row, generation &+ 1))
+          retired.append(row)
         }
+        retired.sort()
+        target.clearRows(retired)
         if entity < tables.count {
           tables[entity] = target
         } else {

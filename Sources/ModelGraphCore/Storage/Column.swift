@@ -33,6 +33,10 @@ public class AnyColumn: @unchecked Sendable {
   func grow(to count: Int) { fatalError("abstract") }
   /// Resets `row` to the placeholder value, releasing what it held.
   func clear(row: Int) { fatalError("abstract") }
+  /// Resets `rows` (ascending, no repeats) to the placeholder value.
+  func clear(rows: [Int]) {
+    for row in rows { clear(row: row) }
+  }
   /// A new column object sharing this one's chunks (copy-on-write).
   func copy() -> AnyColumn { fatalError("abstract") }
   /// Makes the next write to any chunk check whether another column shares it; called before
@@ -203,6 +207,11 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   }
 
   override func clear(row: Int) { Element.clear(row: row, in: self) }
+
+  override func clear(rows: [Int]) {
+    if let strings { return strings.clear(rows: rows) }
+    for row in rows { Element.clear(row: row, in: self) }
+  }
 
   override func copy() -> AnyColumn { Column(sharing: self) }
 

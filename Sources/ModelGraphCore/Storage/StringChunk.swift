@@ -117,6 +117,38 @@ final class StringChunk: @unchecked Sendable {
   /// Grows the arena to hold at least `count` bytes, for writes known to come.
   func reserveBytes(_ count: Int) { reserve(count) }
 
+  /// Empties `rows` (ascending), flagged `nil` when `toNil`, moving each kept row's bytes
+  /// once.
+  ///
+  /// - Complexity: O(rows + bytes after the first row).
+  func clear(_ rows: [Int], toNil: Bool) {
+    for row in rows {
+      setBit(nils, row, toNil)
+      setBit(complex, row, false)
+    }
+    guard let first = rows.first, first < filled else { return }
+    var write = Int(offsets[first])
+    var oldStart = write
+    var next = 0
+    for row in first..<filled {
+      let oldEnd = Int(offsets[row + 1])
+      offsets[row] = UInt32(truncatingIfNeeded: write)
+      while next < rows.count && rows[next] < row { next += 1 }
+      if next < rows.count && rows[next] == row {
+        next += 1
+      } else if oldEnd > oldStart {
+        if write != oldStart {
+          UnsafeMutableRawPointer(bytes + write).copyMemory(
+            from: bytes + oldStart, byteCount: oldEnd - oldStart)
+        }
+        write += oldEnd - oldStart
+      }
+      oldStart = oldEnd
+    }
+    offsets[filled] = UInt32(truncatingIfNeeded: write)
+    used = write
+  }
+
   /// Replaces `row`'s bytes with `source`, moving the bytes of later rows.
   private func replace(_ row: Int, with source: UnsafeBufferPointer<UInt8>) {
     var flags: UInt8 = 0

@@ -71,6 +71,20 @@ final class StringColumnStorage: @unchecked Sendable {
     chunkForWriting(row &>> AnyColumn.chunkShift).set(value, at: row & AnyColumn.chunkMask)
   }
 
+  /// Resets `rows` (ascending, no repeats) to the placeholder (`nil` or `""`), rewriting each
+  /// chunk's bytes once instead of moving them once per row.
+  func clear(rows: [Int]) {
+    var start = 0
+    while start < rows.count {
+      let index = rows[start] &>> AnyColumn.chunkShift
+      var end = start + 1
+      while end < rows.count && rows[end] &>> AnyColumn.chunkShift == index { end += 1 }
+      chunkForWriting(index).clear(
+        rows[start..<end].map { $0 & AnyColumn.chunkMask }, toNil: isOptional)
+      start = end
+    }
+  }
+
   /// Adds empty chunks until there are `count`.
   func grow(toChunks count: Int) {
     if count > tableCapacity {

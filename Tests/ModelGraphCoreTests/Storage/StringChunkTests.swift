@@ -59,6 +59,38 @@ struct StringChunkTests {
     #expect(plain.optionalString(7) == "")
   }
 
+  @Test(
+    "clearing a set of rows at once leaves what clearing them one by one leaves",
+    arguments: [false, true])
+  func clearRows(toNil: Bool) {
+    var seed: UInt64 = toNil ? 7 : 11
+    func next(_ bound: Int) -> Int {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((seed >> 33) % UInt64(bound))
+    }
+    let words = ["", "a", "ünïcode", "carriage\r\nreturn", "a longer value of some bytes"]
+    for round in 0..<20 {
+      let batched = StringChunk(isOptional: toNil)
+      let single = StringChunk(isOptional: toNil)
+      let filled = [0, 1, 300, Self.rows][round % 4]
+      for row in 0..<filled {
+        let value: String? = next(6) == 0 ? nil : words[next(words.count)] + "\(row)"
+        batched.set(value, at: row)
+        single.set(value, at: row)
+      }
+      // Rows to clear, ascending, some past the filled rows; one repeated.
+      var rows = (0..<Self.rows).filter { _ in next(4) == 0 }
+      if let first = rows.first { rows.insert(first, at: 0) }
+      batched.clear(rows, toNil: toNil)
+      for row in rows { single.set(toNil ? nil : "", at: row) }
+      #expect(contents(batched) == contents(single), "round \(round)")
+      #expect(batched.used == single.used, "round \(round)")
+      for row in 0..<Self.rows {
+        #expect(batched.isSimple(row) == single.isSimple(row), "round \(round) row \(row)")
+      }
+    }
+  }
+
   @Test("the simple-ASCII bit follows each row's bytes")
   func simpleBits() {
     let chunk = StringChunk()
