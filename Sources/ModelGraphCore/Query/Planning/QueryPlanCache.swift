@@ -125,8 +125,9 @@ struct PlanTemplate {
   let entityCount: Int
   let indexes: [[IndexDefinition]]
   /// The columns of every table read, in order, when the plan sorts: its comparators read
-  /// them.
-  let columns: [ObjectIdentifier]
+  /// them. Held, not just named: a column freed while the template lives could leave its
+  /// address to a new column, which an identity check would take for the old one.
+  let columns: [AnyColumn]
 
   /// Whether the template reads exactly `source`'s tables and classes, with its index
   /// declarations, and its comparators read their columns.
@@ -142,28 +143,24 @@ struct PlanTemplate {
     return source.indexes == indexes
   }
 
-  /// The identities of the attribute and relationship columns of `tables`, in order.
-  static func columnIdentities(_ tables: [Table]) -> [ObjectIdentifier] {
-    tables.flatMap { table in
-      (table.attributeColumns + table.relationshipColumns).map { ObjectIdentifier($0) }
-    }
+  /// The attribute and relationship columns of `tables`, in order.
+  static func columns(of tables: [Table]) -> [AnyColumn] {
+    tables.flatMap { $0.attributeColumns + $0.relationshipColumns }
   }
 
-  /// Whether `tables` hold exactly the columns `identities` lists.
-  private static func hasColumns(_ identities: [ObjectIdentifier], _ tables: [Table]) -> Bool {
+  /// Whether `tables` hold exactly `columns`, in order.
+  private static func hasColumns(_ columns: [AnyColumn], _ tables: [Table]) -> Bool {
     var position = 0
     for table in tables {
       for column in table.attributeColumns {
-        guard position < identities.count, identities[position] == ObjectIdentifier(column)
-        else { return false }
+        guard position < columns.count, columns[position] === column else { return false }
         position += 1
       }
       for column in table.relationshipColumns {
-        guard position < identities.count, identities[position] == ObjectIdentifier(column)
-        else { return false }
+        guard position < columns.count, columns[position] === column else { return false }
         position += 1
       }
     }
-    return position == identities.count
+    return position == columns.count
   }
 }

@@ -92,7 +92,7 @@ public struct QueryPlanner {
       }, pruned: pruned, order: order, comparator: comparator,
       firstKeyComparator: keyComparators.first, entityCount: catalog.entities.count,
       indexes: source.indexes,
-      columns: request.sort.isEmpty ? [] : PlanTemplate.columnIdentities(source.tables))
+      columns: request.sort.isEmpty ? [] : PlanTemplate.columns(of: source.tables))
     return (plan, template)
   }
 
