@@ -57,153 +57,35 @@ enum ColumnLayout {
 /// each row's UTF-8 bytes in the arena (an absent value's range is empty), the arena's length
 /// and the arena.
 protocol ArenaString {
-  /// The string, or `nil` for an absent value.
-  var arenaValue: String? { get }
-  /// The value of a present string.
-  init(arenaString: String)
   /// The absent value; `nil` when the type has none.
   static var arenaAbsent: Self? { get }
 }
 
 extension String: ArenaString {
-  var arenaValue: String? { self }
-  init(arenaString: String) { self = arenaString }
   static var arenaAbsent: String? { nil }
 }
 
 extension Optional: ArenaString where Wrapped == String {
-  var arenaValue: String? { self }
-  init(arenaString: String) { self = arenaString }
   static var arenaAbsent: String?? { .some(nil) }
 }
 
 extension ColumnLayout {
-  @_specialize(where Value == String)
-  @_specialize(where Value == String?)
+  /// Writes a `String` or `String?` column (whose values live in UTF-8 arenas) in the
+  /// string layout.
   static func encodeStrings<Value: ArenaString & ColumnValue>(
     _ column: Column<Value>, into writer: inout ByteWriter
   ) {
-    if let strings = column.strings {
-      return encodeArena(
-        strings, count: column.count, isOptional: Value.arenaAbsent != nil, into: &writer)
-    }
-    let count = column.count
-    let optional = Value.arenaAbsent != nil
-    var total = 0
-    column.forEachChunk { _, values in
-      for value in values { total += value.arenaValue?.utf8.count ?? 0 }
-    }
-    if optional {
-      writer.appendUninitialized((count + 7) / 8) { bitmap in
-        bitmap.initializeMemory(as: UInt8.self, repeating: 0)
-        column.forEachChunk { start, values in
-          for (index, value) in values.enumerated() where value.arenaValue != nil {
-            let row = start + index
-            bitmap[row >> 3] |= UInt8(1) << (row & 7)
-          }
-        }
-      }
-    }
-    let width = total <= Int(UInt32.max) ? 4 : 8
-    writer.append(UInt8(width))
-    writer.appendUninitialized(count * width) { offsets in
-      var end = 0
-      var position = 0
-      column.forEachChunk { _, values in
-        for value in values {
-          end += value.arenaValue?.utf8.count ?? 0
-          if width == 4 {
-            offsets.storeBytes(
-              of: UInt32(truncatingIfNeeded: end).littleEndian, toByteOffset: position,
-              as: UInt32.self)
-          } else {
-            offsets.storeBytes(
-              of: UInt64(end).littleEndian, toByteOffset: position, as: UInt64.self)
-          }
-          position += width
-        }
-      }
-    }
-    writer.append(UInt64(total))
-    writer.appendUninitialized(total) { arena in
-      var position = 0
-      column.forEachChunk { _, values in
-        for value in values {
-          guard var string = value.arenaValue else { continue }
-          string.withUTF8 { utf8 in
-            UnsafeMutableRawBufferPointer(rebasing: arena[position..<position + utf8.count])
-              .copyMemory(from: UnsafeRawBufferPointer(utf8))
-            position += utf8.count
-          }
-        }
-      }
-    }
+    encodeArena(
+      column.stringStorage, count: column.count, isOptional: Value.arenaAbsent != nil,
+      into: &writer)
   }
 
-  @_specialize(where Value == String)
-  @_specialize(where Value == String?)
+  /// Reads `count` rows of a `String` or `String?` column in the string layout.
   static func decodeStrings<Value: ArenaString & ColumnValue>(
     _ column: Column<Value>, count: Int, from reader: inout ByteReader
   ) throws {
-    if let strings = column.strings {
-      return try decodeArena(
-        strings, count: count, isOptional: Value.arenaAbsent != nil, from: &reader)
-    }
-    var bitmap: UnsafeRawBufferPointer?
-    if Value.arenaAbsent != nil {
-      let bits = try reader.readBytes((count + 7) / 8)
-      if count & 7 != 0, bits[bits.count - 1] >> (count & 7) != 0 {
-        throw reader.error("the presence bitmap has bits set past the last row")
-      }
-      bitmap = bits
-    }
-    let width = Int(try reader.read(UInt8.self))
-    guard width == 4 || width == 8 else {
-      throw reader.error("string offsets of \(width) bytes; 4 or 8 expected")
-    }
-    let offsetsStart = reader.position
-    let offsets = try reader.readBytes(count * width)
-    let arenaLength = try reader.readCount(minimumSize: 1)
-    let arena = try reader.readBytes(arenaLength)
-    let ascii = isASCII(arena)
-    var start = 0
-    var row = 0
-    try column.forEachChunkForWriting { values in
-      for index in values.indices {
-        let end =
-          width == 4
-          ? Int(
-            UInt32(littleEndian: offsets.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self)))
-          : Int(
-            truncatingIfNeeded: UInt64(
-              littleEndian: offsets.loadUnaligned(fromByteOffset: row * 8, as: UInt64.self)))
-        guard end >= start, end <= arenaLength else {
-          throw reader.error(
-            "row \(row)'s string ends at \(end), outside \(start)...\(arenaLength)",
-            at: offsetsStart + row * width)
-        }
-        if let bitmap, bitmap[row >> 3] & (UInt8(1) << (row & 7)) == 0 {
-          guard end == start else {
-            throw reader.error(
-              "row \(row) has no value but \(end - start) bytes", at: offsetsStart + row * width)
-          }
-          values[index] = Value.arenaAbsent!
-        } else {
-          let utf8 = UnsafeRawBufferPointer(rebasing: arena[start..<end])
-          guard let string = makeString(utf8.assumingMemoryBound(to: UInt8.self), isASCII: ascii)
-          else {
-            throw reader.error(
-              "row \(row)'s string is not valid UTF-8", at: offsetsStart + row * width)
-          }
-          values[index] = Value(arenaString: string)
-        }
-        start = end
-        row += 1
-      }
-    }
-    guard start == arenaLength else {
-      throw reader.error("the strings end at \(start), the arena at \(arenaLength)")
-    }
+    try decodeArena(
+      column.stringStorage, count: count, isOptional: Value.arenaAbsent != nil, from: &reader)
   }
 }
 

@@ -20,6 +20,12 @@ extension Column {
     }
   }
 
+  /// The UTF-8 arenas of a `String` or `String?` column, which always has them.
+  var stringStorage: StringColumnStorage {
+    guard let strings else { preconditionFailure("a column of \(Element.self) has no arenas") }
+    return strings
+  }
+
   /// ``forEachChunk(_:)`` of a string column: each chunk's values decoded into a buffer.
   @usableFromInline
   func forEachStringChunk(_ body: (Int, UnsafeBufferPointer<Element>) throws -> Void) rethrows {
