@@ -47,11 +47,20 @@ public final class ChangeHistory: Sendable {
   /// Appends `change`, dropping the oldest changes beyond the retention.
   func record(_ change: CommittedChange) {
     state.withLock { state in
-      guard state.retention.transactions > 0 else { return }
+      guard state.retention.transactions > 0 else {
+        state.droppedThrough = max(state.droppedThrough, change.version)
+        return
+      }
       state.entries.append(change)
       state.changeCount += Self.size(of: change)
       Self.trim(&state)
     }
+  }
+
+  /// Notes that the version `version` was shown without a change (history was off when it
+  /// was committed): its change is missing, as recovery also says.
+  func skip(_ version: UInt64) {
+    state.withLock { state in state.droppedThrough = max(state.droppedThrough, version) }
   }
 
   /// The kept changes with a version greater than `version`, oldest first.

@@ -28,6 +28,8 @@ extension Store {
       if let change = entry.change {
         history.record(change)
         changeHub.deliver(change)
+      } else {
+        history.skip(entry.version.number)
       }
       shown += 1
     }

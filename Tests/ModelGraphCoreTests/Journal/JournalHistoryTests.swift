@@ -53,6 +53,7 @@ struct JournalHistoryTests {
     first.store.history.retention = .init()
     try JournalFixture.save(step: 4, store: first.store)
     let last = first.store.version.number
+    #expect(first.store.history.droppedThrough == last - 1)
     first.journal.close()
     let second = try open(files)
     #expect(versions(second.store) == [last])
@@ -155,6 +156,8 @@ struct JournalHistoryTests {
     for step in 6..<8 { try JournalFixture.save(step: step, store: first.store) }
     let expected = versions(first.store)
     #expect(expected == [off + 1, off + 2])
+    // The live store says the same as recovery will: the save with history off is dropped.
+    #expect(first.store.history.droppedThrough == off)
     first.journal.close()
     let second = try open(files)
     #expect(versions(second.store) == expected)
