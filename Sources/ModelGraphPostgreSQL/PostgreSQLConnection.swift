@@ -78,6 +78,9 @@ final class PostgreSQLConnection {
         let state = library.resultErrorField(raw, 67).map { String(cString: $0) }  // 'C'
         let message = library.resultErrorMessage(raw).map { String(cString: $0) } ?? ""
         failure = PostgreSQLError(.server, sqlState: state, message: Self.trimmed(message))
+        failure?.table = library.resultErrorField(raw, 116).map { String(cString: $0) }  // 't'
+        failure?.detail = library.resultErrorField(raw, 68).map { String(cString: $0) }  // 'D'
+
       }
       results.append(result)
     }

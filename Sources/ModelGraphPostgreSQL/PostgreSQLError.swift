@@ -27,6 +27,22 @@ public struct PostgreSQLError: Error, Sendable, Equatable, CustomStringConvertib
     /// A fetch from a store that keeps only fetched objects was asked of a context with
     /// unsaved changes: save or roll back first.
     case unsavedChanges
+    /// A save broke a unique attribute or constraint against an object that is not in memory
+    /// (with `residency=fetched`), found by PostgreSQL at the commit; ``uniqueViolation`` says
+    /// which. Nothing was saved.
+    case notUnique
+  }
+
+  /// The unique rule a save broke, and its value, as PostgreSQL reported it.
+  public struct UniqueViolation: Sendable, Equatable {
+    /// The class of the object holding the duplicate value.
+    public var entity: String
+    /// The properties of the rule, in its order.
+    public var properties: [String]
+    /// The duplicate value as PostgreSQL prints it (values of a compound rule joined by ", ").
+    public var value: String
+    /// The row, in the save, of an object holding that value, when one could be told.
+    public var row: Int?
   }
 
   /// What went wrong.
@@ -35,6 +51,12 @@ public struct PostgreSQLError: Error, Sendable, Equatable, CustomStringConvertib
   public let sqlState: String?
   /// The explanation.
   public let message: String
+  /// With code ``Code/notUnique``: the rule broken.
+  public internal(set) var uniqueViolation: UniqueViolation?
+  /// The table a server error names (PostgreSQL's `t` field).
+  var table: String?
+  /// The server's detail line (PostgreSQL's `D` field).
+  var detail: String?
 
   /// An error of `code`.
   public init(_ code: Code, sqlState: String? = nil, message: String) {

@@ -70,33 +70,19 @@ extension PostgreSQLStore {
   private func makeResident<Selected>(
     _ select: (PostgreSQLConnection, SchemaCatalog) throws -> (Selected, [Int64])
   ) throws -> Selected {
-    catchUpLock.lock()
-    defer { catchUpLock.unlock() }
-    for _ in 0..<50 {
-      guard let store, !isClosed else {
-        throw PostgreSQLError(.closed, message: "the store was closed")
-      }
+    try retryingWhileBehind("fetch") { store -> Selected? in
       let current = store.version
       let isResident = Self.residency(in: current)
-      let read = try withLock { () throws -> (UInt64, Selected, Loaded)? in
-        let connection = try connected()
-        try connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        defer { if connection.isInTransaction { _ = try? connection.run("ROLLBACK") } }
-        let latest =
-          try connection.query("SELECT version FROM mg_state").text(0, 0).flatMap(UInt64.init)
-          ?? 0
-        guard latest == applied else { return nil }
-        let (fetch, ids) = try select(connection, current.catalog)
-        let loaded = try loadClosure(
-          of: ids, connection: connection, known: current.catalog,
-          isResident: { isResident(self.names[$0 >> SQLMapping.rowBits], $0) })
-        try connection.run("COMMIT")
-        return (applied, fetch, loaded)
-      }
-      guard let (from, fetch, loaded) = read else {
-        try catchUpHoldingLock()
-        continue
-      }
+      guard
+        let read = try readAtApplied({ connection in
+          let (fetch, ids) = try select(connection, current.catalog)
+          let loaded = try loadClosure(
+            of: ids, connection: connection, known: current.catalog,
+            isResident: { isResident(self.names[$0 >> SQLMapping.rowBits], $0) })
+          return (fetch, loaded)
+        })
+      else { return nil }
+      let (from, (fetch, loaded)) = read
       if loaded.rows.isEmpty && loaded.newEntities.isEmpty { return fetch }
       let published = try store.publishForeign { current in
         try withLock {
@@ -114,10 +100,8 @@ extension PostgreSQLStore {
           return (catalog, tables, [:])
         }
       }
-      if published != nil { return fetch }
+      return published == nil ? nil : fetch
     }
-    throw PostgreSQLError(
-      .server, message: "other saves kept changing the database while a fetch read it")
   }
 
   /// The number of objects `request` selects in the database (before its offset and limit),
@@ -128,35 +112,59 @@ extension PostgreSQLStore {
   public func count(for request: QueryRequest) throws -> Int? {
     var whole = request
     (whole.offset, whole.limit) = (0, nil)
+    return try retryingWhileBehind("count") { store -> Int?? in
+      let catalog = store.catalog
+      let fetch = withLock { compiler(catalog).compile(whole) }
+      guard fetch.fallbacks.isEmpty else { return .some(nil) }
+      guard
+        let read = try readAtApplied({ connection in
+          try connection.query("SELECT count(*) FROM (\(fetch.sql)) s").text(0, 0)
+        })
+      else { return nil }
+      return .some(read.1.flatMap(Int.init))
+    }
+  }
+
+  /// Runs `attempt` with `catchUpLock` held until it gives an answer (`nil`: other processes
+  /// committed meanwhile, try again), at most 50 times.
+  ///
+  /// - Throws: ``PostgreSQLError`` with code `closed` once the store is closed, `server` when
+  ///   other saves kept the attempts from answering; or what `attempt` throws.
+  private func retryingWhileBehind<T>(_ activity: String, _ attempt: (Store) throws -> T?)
+    throws -> T
+  {
     catchUpLock.lock()
     defer { catchUpLock.unlock() }
     for _ in 0..<50 {
       guard let store, !isClosed else {
         throw PostgreSQLError(.closed, message: "the store was closed")
       }
-      let catalog = store.catalog
-      let counted = try withLock { () throws -> Int?? in
-        let fetch = compiler(catalog).compile(whole)
-        guard fetch.fallbacks.isEmpty else { return .some(nil) }
-        let connection = try connected()
-        try connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        defer { if connection.isInTransaction { _ = try? connection.run("ROLLBACK") } }
-        let latest =
-          try connection.query("SELECT version FROM mg_state").text(0, 0).flatMap(UInt64.init)
-          ?? 0
-        guard latest == applied else { return nil }
-        let count = try connection.query("SELECT count(*) FROM (\(fetch.sql)) s").text(0, 0)
-        try connection.run("COMMIT")
-        return .some(count.flatMap(Int.init))
-      }
-      guard let counted else {
-        try catchUpHoldingLock()
-        continue
-      }
-      return counted
+      if let answer = try attempt(store) { return answer }
     }
     throw PostgreSQLError(
-      .server, message: "other saves kept changing the database while a count read it")
+      .server, message: "other saves kept changing the database while a \(activity) read it")
+  }
+
+  /// Runs `read` with `lock` held, in a read-only snapshot of the database at the version the
+  /// store holds, and returns that version with what `read` returned; `nil` after catching up
+  /// when other processes had committed since (called with `catchUpLock` held).
+  private func readAtApplied<T>(_ read: (PostgreSQLConnection) throws -> T) throws -> (
+    UInt64, T
+  )? {
+    let answer = try withLock { () throws -> (UInt64, T)? in
+      let connection = try connected()
+      try connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+      defer { if connection.isInTransaction { _ = try? connection.run("ROLLBACK") } }
+      let latest =
+        try connection.query("SELECT version FROM mg_state").text(0, 0).flatMap(UInt64.init)
+        ?? 0
+      guard latest == applied else { return nil }
+      let value = try read(connection)
+      try connection.run("COMMIT")
+      return (applied, value)
+    }
+    if answer == nil { try catchUpHoldingLock() }
+    return answer
   }
 
   /// Whether an object (by its class name and identifier) is resident in `version`.

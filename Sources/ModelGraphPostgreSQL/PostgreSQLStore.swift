@@ -347,6 +347,15 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
         if error.code == .connectionLost, try committedBeforeLoss(token, session: session) {
           return .committed(ticket: nil)
         }
+        if error.sqlState == "23505", let violation = Self.uniqueViolation(error, in: commit) {
+          var notUnique = PostgreSQLError(
+            .notUnique, sqlState: error.sqlState,
+            message: "\(violation.entity).\(violation.properties.joined(separator: "+")): value "
+              + "\(violation.value) is not unique (an object not in memory holds it); nothing "
+              + "was saved")
+          notUnique.uniqueViolation = violation
+          throw notUnique
+        }
         throw error
       }
       applied += 1

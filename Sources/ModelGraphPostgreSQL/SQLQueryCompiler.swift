@@ -17,9 +17,10 @@ public struct SQLFetch: Sendable, CustomStringConvertible {
   /// Whether the offset and limit were pushed into the SQL.
   public var windowPushed: Bool
 
-  /// `sql: …`, then a `fallback:` line for each part left to the engine.
+  /// `sql: …`, then a `not in SQL:` line for each part left to the engine (`fallback:` stays
+  /// the engine's word for what Foundation evaluates).
   public var description: String {
-    (["sql: \(sql)"] + fallbacks.map { "fallback: \($0), evaluated in memory over the rows loaded" })
+    (["sql: \(sql)"] + fallbacks.map { "not in SQL: \($0), tested in memory over the rows loaded" })
       .joined(separator: "\n")
   }
 }

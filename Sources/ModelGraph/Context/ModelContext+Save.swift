@@ -47,7 +47,7 @@ extension ModelContext {
       if uniquenessPolicy == .upsert { mergeDuplicateInserts() }
       try validate()
       records = deletionRecords()
-    } while try session.publish() == nil
+    } while try publishReportingUniqueness() == nil
     dropHandlesDeletedElsewhere()
     observationDidSave()
     defer { compactIdentityMap() }

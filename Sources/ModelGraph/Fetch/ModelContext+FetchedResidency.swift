@@ -44,6 +44,31 @@ extension ModelContext {
     refreshIfClean()
   }
 
+  /// Publishes the session's changes; a unique rule that PostgreSQL found broken at the commit
+  /// (against an object not in memory) becomes the ``ModelError`` an in-memory store gives.
+  ///
+  /// - Throws: ``ModelError`` with code ``ModelError/Code/validationFailed``, or what the
+  ///   publish throws; nothing was saved.
+  func publishReportingUniqueness() throws -> [ObjectKey]? {
+    do {
+      return try session.publish()
+    } catch let error as PostgreSQLError {
+      guard let violation = error.uniqueViolation,
+        let entity = session.catalog.entity(named: violation.entity)
+      else { throw error }
+      let holder = violation.row.map { row in
+        self.identifier(for: ObjectKey(entity: entity.index, row: row, generation: 0))
+      }
+      throw ModelError(
+        .validationFailed, message: "save failed: 1 rule broken",
+        violations: [
+          ModelError.Violation(
+            entity: violation.entity, property: violation.properties.joined(separator: "+"),
+            identifier: holder, rule: "value \(violation.value) is not unique")
+        ])
+    }
+  }
+
   private func checkNoUnsavedChanges() throws {
     if session.hasChanges {
       throw PostgreSQLError(

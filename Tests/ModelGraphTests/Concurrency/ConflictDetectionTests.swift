@@ -4,7 +4,9 @@ import Testing
 /// Every kind of change two contexts can make to the same objects: what merges, what conflicts.
 @Suite("Concurrency: conflicts between two contexts' saves")
 struct ConflictDetectionTests {
-  @Test("the same attribute changed by both: a conflict naming both values; nothing is saved")
+  @Test(
+    "the same attribute changed by both: a conflict naming both values; nothing is saved",
+    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
   func attribute() throws {
     let fixture = try ConflictFixture()
     let first = fixture.context()
@@ -30,7 +32,9 @@ struct ConflictDetectionTests {
     #expect(try fresh.trip("T2").visits == 0)
   }
 
-  @Test("different attributes of one object merge; the same value written by both conflicts")
+  @Test(
+    "different attributes of one object merge; the same value written by both conflicts",
+    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
   func differentAttributes() throws {
     let fixture = try ConflictFixture()
     let first = fixture.context()
@@ -50,7 +54,9 @@ struct ConflictDetectionTests {
     #expect(try fresh.trip("T2").visits == 1)
   }
 
-  @Test("a to-one set by both to different objects conflicts; to the same object it merges")
+  @Test(
+    "a to-one set by both to different objects conflicts; to the same object it merges",
+    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
   func toOne() throws {
     let fixture = try ConflictFixture()
     let first = fixture.context()
@@ -74,7 +80,9 @@ struct ConflictDetectionTests {
     #expect(graphViolations(fixture.container).isEmpty)
   }
 
-  @Test("to-many: different objects added and removed by both merge")
+  @Test(
+    "to-many: different objects added and removed by both merge",
+    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
   func toManyCommutes() throws {
     let fixture = try ConflictFixture()
     let first = fixture.context()

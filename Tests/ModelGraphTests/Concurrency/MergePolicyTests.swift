@@ -7,6 +7,7 @@ import Testing
 struct MergePolicyTests {
   @Test(
     "an attribute both changed: rejected, this context's value, or the store's",
+    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges),
     arguments: [
       (MergePolicyChoice.reject, "first"), (.lastWriterWins, "second"), (.storeWins, "first"),
     ])
@@ -30,7 +31,9 @@ struct MergePolicyTests {
     #expect(try fresh.trip("T1").visits == (policy == .reject ? 0 : 5))
   }
 
-  @Test("last writer wins deletes an object changed elsewhere, cascading over stops added since")
+  @Test(
+    "last writer wins deletes an object changed elsewhere, cascading over stops added since",
+    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
   func deletionWins() throws {
     let fixture = try ConflictFixture()
     let adder = fixture.context()
@@ -45,7 +48,9 @@ struct MergePolicyTests {
     #expect(graphViolations(fixture.container).isEmpty)
   }
 
-  @Test("a custom resolver sees each conflict typed and settles it one by one")
+  @Test(
+    "a custom resolver sees each conflict typed and settles it one by one",
+    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
   func custom() throws {
     let fixture = try ConflictFixture()
     let first = fixture.context()

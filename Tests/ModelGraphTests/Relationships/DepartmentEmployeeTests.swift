@@ -163,7 +163,9 @@ struct RelationshipDepartmentTests {
     #expect(try fresh.fetchCount(FetchDescriptor<RLEmployee>()) == 0)
   }
 
-  @Test("a department changed only through an inverse is listed as changed when loaded later")
+  @Test(
+    "a department changed only through an inverse is listed as changed when loaded later",
+    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
   func inverseChangeMarksUnloadedSide() throws {
     let container = try makeInMemoryContainer(RLDepartment.self)
     let setup = ModelContext(container)

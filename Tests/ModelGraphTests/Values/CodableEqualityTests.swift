@@ -34,7 +34,9 @@ struct CodableEqualityTests {
     !(try context.explain(FetchDescriptor(predicate: predicate))).contains("fallback")
   }
 
-  @Test("dictionaries of strings, integers and UUIDs: evaluated by the engine, as Swift's ==")
+  @Test(
+    "dictionaries of strings, integers and UUIDs: evaluated by the engine, as Swift's ==",
+    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
   func provableDictionaries() throws {
     for seed: UInt64 in [1, 2, 3] {
       var (context, generator) = try makeContext(seed: seed)
@@ -65,7 +67,9 @@ struct CodableEqualityTests {
     }
   }
 
-  @Test("a captured list's contains, and nil, on a dictionary attribute run in the engine")
+  @Test(
+    "a captured list's contains, and nil, on a dictionary attribute run in the engine",
+    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
   func containsAndNil() throws {
     var (context, generator) = try makeContext(seed: 9)
     for _ in 0..<20 {
@@ -102,7 +106,9 @@ struct CodableEqualityTests {
     #expect(found.map(\.index) == [0])
   }
 
-  @Test("-0.0, NaN, nested optionals and custom == stay with Foundation, and match Swift")
+  @Test(
+    "-0.0, NaN, nested optionals and custom == stay with Foundation, and match Swift",
+    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
   func unprovableTypes() throws {
     for seed: UInt64 in [4, 5] {
       var (context, generator) = try makeContext(seed: seed)
