@@ -25,18 +25,20 @@ final class SnapshotGate: Sendable {
   /// Lets the held write go on.
   func open() { opened.signal() }
 
-  /// Called by the file operations before an fsync; waits (at most 2 s) when armed.
+  /// Called by the file operations before an fsync; waits (at most 60 s) when armed.
   func pass() {
     guard armed.exchange(false, ordering: .acquiringAndReleasing) else { return }
     inTask.store(withUnsafeCurrentTask { $0 != nil }, ordering: .releasing)
     waiting.store(true, ordering: .releasing)
-    _ = opened.wait(timeout: .now() + 2)
+    _ = opened.wait(timeout: .now() + 60)
     waiting.store(false, ordering: .releasing)
   }
 
-  /// Suspends until a write is held, or 2 s passed.
+  /// Suspends until a write is held, or 60 s passed.
   func waitUntilHolding() async throws {
-    for _ in 0..<2000 where !isHolding { try await Task.sleep(for: .milliseconds(1)) }
+    // A generous deadline: on a loaded machine the snapshot task may start seconds late.
+    let deadline = ContinuousClock.now + .seconds(60)
+    while !isHolding, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
   }
 }
 
