@@ -69,6 +69,12 @@ final class ModelClassInfo: @unchecked Sendable {
   /// - Complexity: O(1), without a lock or a reference count after a thread's first use of the
   ///   class.
   static func info(for modelClass: ModelObject.Type) -> ModelClassInfo {
+    reference(for: modelClass).takeUnretainedValue()
+  }
+
+  /// The info of `modelClass`, built on first use, without a reference count (class infos are
+  /// never released).
+  static func reference(for modelClass: ModelObject.Type) -> Unmanaged<ModelClassInfo> {
     var made: Unmanaged<ModelClassInfo>?
     let info = registry.value(for: ObjectIdentifier(modelClass)) {
       made = Unmanaged.passRetained(ModelClassInfo(modelClass))
@@ -78,7 +84,7 @@ final class ModelClassInfo: @unchecked Sendable {
       // Another thread registered the class first.
       made.release()
     }
-    return info.takeUnretainedValue()
+    return info
   }
 
   private init(_ modelClass: ModelObject.Type) {

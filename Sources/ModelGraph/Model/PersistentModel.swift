@@ -44,13 +44,17 @@ open class ModelObject: Hashable {
   /// Whether an attribute wrapper is marked unset (see ``ModelClassInfo/markUnset(_:of:_:)``).
   @exclusivity(unchecked) final var _hasUnsetAttributes = false
   final var _probe: [ProbeHit]?
-  /// The class's layout; unowned, since class infos are never released.
-  final unowned(unsafe) let _classInfo: ModelClassInfo
+  /// The class's layout, unretained, since class infos are never released: making an object
+  /// takes no reference count on it.
+  final let _classInfoReference: Unmanaged<ModelClassInfo>
+
+  /// The class's layout.
+  final var _classInfo: ModelClassInfo { _classInfoReference.takeUnretainedValue() }
 
   /// Makes an object that belongs to no context yet; insert it with ``ModelContext/insert(_:)``.
   public required init() {
-    _classInfo = ModelClassInfo.info(for: type(of: self))
-    _classInfo.bind(self)
+    _classInfoReference = ModelClassInfo.reference(for: type(of: self))
+    _classInfoReference._withUnsafeGuaranteedRef { $0.bind(self) }
   }
 
   deinit {
