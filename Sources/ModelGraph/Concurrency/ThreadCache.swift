@@ -56,12 +56,15 @@ final class ThreadCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
   /// - Complexity: One thread-local read and one hash lookup on a hit; no hashing when the
   ///   thread's previous lookup was of the same key.
   func value(for key: Key, make: () throws -> Value) rethrows -> Value {
-    let local = localCopy()
-    if let last = local.last, last.key == key { return last.value }
-    if let value = local.entries[key] {
+    // The thread's copy lives until the thread ends: read it without a retain and release.
+    let hit = localCopy()._withUnsafeGuaranteedRef { local -> Value? in
+      if let last = local.last, last.key == key { return last.value }
+      guard let value = local.entries[key] else { return nil }
       local.last = (key, value)
       return value
     }
+    if let hit { return hit }
+    let local = localCopy().takeUnretainedValue()
     let value: Value
     if let found = shared.withLock({ $0[key] }) {
       value = found
@@ -78,12 +81,10 @@ final class ThreadCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
     return value
   }
 
-  private func localCopy() -> Local {
-    if let pointer = pthread_getspecific(key) {
-      return Unmanaged<Local>.fromOpaque(pointer).takeUnretainedValue()
-    }
-    let local = Local()
-    let status = pthread_setspecific(key, Unmanaged.passRetained(local as AnyObject).toOpaque())
+  private func localCopy() -> Unmanaged<Local> {
+    if let pointer = pthread_getspecific(key) { return Unmanaged<Local>.fromOpaque(pointer) }
+    let local = Unmanaged.passRetained(Local())
+    let status = pthread_setspecific(key, local.toOpaque())
     require(status == 0, "pthread_setspecific failed with \(status)")
     return local
   }

@@ -53,7 +53,8 @@ extension ModelContext {
     for slot in missing.slots(below: info.attributeWrappers.count) {
       // Until it is set, the attribute reads through the object, which stops with its name
       // instead of reading the column's zero.
-      info.bindAttribute(slot, of: model, table: nil, row: 0)
+      info.markUnset(slot, of: model, true)
+      model._hasUnsetAttributes = true
     }
     model._context = self
     model._key = key
@@ -76,8 +77,7 @@ extension ModelContext {
     case .inserted:
       session.recordAttributeWrite(slot: slot, of: model._key)
       // The attribute may have been unset: its wrapper reads the column from now on.
-      model._classInfo.bindAttribute(
-        slot, of: model, table: model._tableReference, row: model._row)
+      if model._hasUnsetAttributes { model._classInfo.markUnset(slot, of: model, false) }
       observationDidWrite(model, attributeSlot: slot)
     case .registered:
       session.recordAttributeWrite(slot: slot, of: model._key)

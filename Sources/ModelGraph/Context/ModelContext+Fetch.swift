@@ -16,7 +16,7 @@ extension ModelContext {
   public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
     let prepared = try prepareFetch(descriptor)
     let keys = try prepared.plan.keys(residual: prepared.residual)
-    var results = models(keys[...], as: T.self, made: object(for:))
+    var results = materialize(keys[...], as: T.self)
     if prepared.sortsInMemory {
       results.sort(using: descriptor.sortBy)
       results = Array(window(results, prepared))

@@ -69,13 +69,51 @@ extension ModelContext {
   func object(for key: ObjectKey) -> ModelObject {
     if let object = registeredObject(for: key) { return object }
     let entity = Int(key.entity)
-    let object = modelClass(forEntity: entity).init()
-    object.bindRow(session.table(entity), row: Int(key.row))
+    return makeObject(for: key, of: modelClass(forEntity: entity), in: session.table(entity))
+  }
+
+  /// The objects for `keys` (live rows of the session), in order, as `T`: the registered
+  /// ones, and new handles for the others.
+  ///
+  /// The model class and working table are looked up once per run of keys of one entity, not
+  /// per object (a fetch yields its keys table by table).
+  /// - Complexity: O(keys).
+  func materialize<T: ModelObject>(_ keys: ArraySlice<ObjectKey>, as _: T.Type) -> [T] {
+    var models: [T] = []
+    models.reserveCapacity(keys.count)
+    var entity = -1
+    var modelClass: ModelObject.Type = T.self
+    var table: Table?
+    for key in keys {
+      if let object = registeredObject(for: key) {
+        models.append(unsafeDowncast(object, to: T.self))
+        continue
+      }
+      if Int(key.entity) != entity {
+        entity = Int(key.entity)
+        modelClass = self.modelClass(forEntity: entity)
+        table = session.table(entity)
+      }
+      models.append(unsafeDowncast(makeObject(for: key, of: modelClass, in: table!), to: T.self))
+    }
+    return models
+  }
+
+  /// A new handle of `modelClass` for `key`'s row of `table`, registered.
+  ///
+  /// One allocation (the object, its wrappers bound to it by its class's offsets in `init`);
+  /// binding it to its row sets the object's table and row only, since its wrappers read them
+  /// through the object.
+  private func makeObject(for key: ObjectKey, of modelClass: ModelObject.Type, in table: Table)
+    -> ModelObject
+  {
+    let object = modelClass.init()
+    object.bindRow(table, row: Int(key.row))
     object._context = self
     object._key = key
     object._status = .registered
     register(object)
-    if session.isUpdated(entity: entity, row: Int(key.row)) {
+    if session.isUpdated(entity: Int(key.entity), row: Int(key.row)) {
       object._isChanged = true
       changedObjects.append(object)
     }

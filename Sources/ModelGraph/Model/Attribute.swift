@@ -21,14 +21,16 @@ public struct Attribute<Value> {
   /// An option of an attribute, as in SwiftData.
   public typealias Option = AttributeOption
 
-  /// The object the wrapper is stored in; unretained, since the object owns the wrapper.
+  /// The object the wrapper is stored in; unretained, since the object owns the wrapper. The
+  /// object holds the table and row the value is read from, so binding an object to a row
+  /// writes nothing into its wrappers.
   @usableFromInline var owner: Unmanaged<ModelObject>?
-  /// The owner's table and row while it is managed, copied here so reads touch only the wrapper.
-  @usableFromInline var table: Unmanaged<Table>?
-  @usableFromInline var row = 0
   @usableFromInline var slot: Int32 = -1
   /// The options given (``AttributeDeclaration``'s bits), beside the slot in one word.
   @usableFromInline let options: UInt8
+  /// Whether the owner was inserted without a value for this (required) attribute: reads go
+  /// through the owner, which stops with the property's name, until the first write.
+  @usableFromInline var isUnset = false
   /// The value while the owner has no row (before it is inserted); starts as the declared
   /// initial value.
   @usableFromInline var value: Value?
@@ -109,16 +111,17 @@ public struct Attribute<Value> {
   @inlinable
   public var wrappedValue: Value {
     get {
-      if let table {
-        let (slot, row) = (Int(self.slot), self.row)
-        _accessAttribute(table, owner.unsafelyUnwrapped, slot: slot, row: row)
+      guard let owner else { _wrapperOutsideModel("@Attribute") }
+      let (table, row) = owner._withUnsafeGuaranteedRef { ($0._tableReference, $0._row) }
+      if let table, !isUnset {
+        let slot = Int(self.slot)
+        _accessAttribute(table, owner, slot: slot, row: row)
         // Folded away once specialized for a `PersistentValue` type.
         guard let storage = Value.self as? any PersistentValue.Type else {
           return _readCodableAttribute(table.takeUnretainedValue(), slot: slot, row: row)
         }
         return _readPersistentAttribute(storage, table, slot: slot, row: row)
       }
-      guard let owner else { _wrapperOutsideModel("@Attribute") }
       return owner.takeUnretainedValue()._unmanagedValue(slot: Int(slot), value: value)
     }
     nonmutating set {
@@ -141,14 +144,13 @@ public struct Attribute<Value> {
   }
 }
 
-/// The fixed-size head of every `Attribute<Value>`: `owner`, `table`, `row` and `slot` come
-/// before the generic `value`, so their offsets do not depend on `Value` and binding writes
-/// them without generic code (see ``WrapperLayout``).
+/// The fixed-size head of every `Attribute<Value>`: `owner`, `slot` and `isUnset` come before
+/// the generic `value`, so their offsets do not depend on `Value` and binding writes them
+/// without generic code (see ``WrapperLayout``).
 enum AttributeLayout {
   static let owner = MemoryLayout<Attribute<Int8>>.offset(of: \.owner)!
-  static let table = MemoryLayout<Attribute<Int8>>.offset(of: \.table)!
-  static let row = MemoryLayout<Attribute<Int8>>.offset(of: \.row)!
   static let slot = MemoryLayout<Attribute<Int8>>.offset(of: \.slot)!
+  static let isUnset = MemoryLayout<Attribute<Int8>>.offset(of: \.isUnset)!
 }
 
 /// The options of `@Attribute` declarations, as bits.

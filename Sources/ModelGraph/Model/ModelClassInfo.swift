@@ -6,6 +6,15 @@ import ModelGraphCore
 /// Built once per class from the runtime's field metadata (names, offsets and types of every
 /// stored property, inherited first), so no object and no key path is needed to learn the
 /// schema, and every new object's wrappers are bound to their slots by offset in `init()`.
+///
+/// How a handle is made (materialization): a fetch looks up the model class and working table
+/// once per run of keys of one entity (`ModelContext.materialize`); each object is one
+/// allocation whose `init()` finds this info in a per-thread cache (``ThreadCache``: no lock,
+/// no reference count on a hit) and writes each wrapper's owner and slot by stored offset.
+/// Wrappers hold no table or row: an `@Attribute` reads its value through its owner's
+/// `_tableReference` and `_row`, so binding an object to a row is two stores, whatever the
+/// number of attributes. An attribute left unset at insertion is marked in its wrapper
+/// (`isUnset`) until its first write, so reading it stops with its name.
 final class ModelClassInfo: @unchecked Sendable {
   // @unchecked Sendable: every stored property is immutable after init except `lazyState`,
   // which is guarded by its mutex.
@@ -60,6 +69,12 @@ final class ModelClassInfo: @unchecked Sendable {
   /// - Complexity: O(1), without a lock or a reference count after a thread's first use of the
   ///   class.
   static func info(for modelClass: ModelObject.Type) -> ModelClassInfo {
+    reference(for: modelClass).takeUnretainedValue()
+  }
+
+  /// The info of `modelClass`, built on first use, without a reference count (class infos are
+  /// never released).
+  static func reference(for modelClass: ModelObject.Type) -> Unmanaged<ModelClassInfo> {
     var made: Unmanaged<ModelClassInfo>?
     let info = registry.value(for: ObjectIdentifier(modelClass)) {
       made = Unmanaged.passRetained(ModelClassInfo(modelClass))
@@ -69,7 +84,7 @@ final class ModelClassInfo: @unchecked Sendable {
       // Another thread registered the class first.
       made.release()
     }
-    return info.takeUnretainedValue()
+    return info
   }
 
   private init(_ modelClass: ModelObject.Type) {
@@ -161,26 +176,11 @@ final class ModelClassInfo: @unchecked Sendable {
     }
   }
 
-  /// Points every attribute wrapper of `object` at its row of `table` (or at none).
-  ///
-  /// - Complexity: O(attributes): two stores per wrapper.
-  func bindRow(_ object: ModelObject, table: Unmanaged<Table>?, row: Int) {
-    let base = Unmanaged.passUnretained(object).toOpaque()
-    attributeOffsets.withUnsafeBufferPointer { offsets in
-      for offset in offsets {
-        (base + offset + layout.attributeTable).storeBytes(of: table, as: Unmanaged<Table>?.self)
-        (base + offset + layout.attributeRow).storeBytes(of: row, as: Int.self)
-      }
-    }
-  }
-
-  /// Points attribute `slot`'s wrapper of `object` at `row` of `table`, or at none: a wrapper
-  /// at none reads through its object, which traps with the property's name when the
-  /// attribute was never set.
-  func bindAttribute(_ slot: Int, of object: ModelObject, table: Unmanaged<Table>?, row: Int) {
-    let wrapper = address(of: slot, in: object)
-    (wrapper + layout.attributeTable).storeBytes(of: table, as: Unmanaged<Table>?.self)
-    (wrapper + layout.attributeRow).storeBytes(of: row, as: Int.self)
+  /// Marks attribute `slot` of `object` as never set (reads stop with the property's name) or
+  /// as set (reads go to the object's row).
+  func markUnset(_ slot: Int, of object: ModelObject, _ isUnset: Bool) {
+    (address(of: slot, in: object) + layout.attributeIsUnset).storeBytes(
+      of: isUnset, as: Bool.self)
   }
 
   /// The name of attribute `slot`.

@@ -19,12 +19,19 @@ open class ModelObject: Hashable {
   /// ``_tableReference`` as a reference.
   @usableFromInline final var _table: Table? { _tableReference?.takeUnretainedValue() }
 
-  /// Binds the object (and each attribute wrapper, which reads without going through the
-  /// object) to `row` of `table`, or unbinds it when `table` is `nil`.
+  /// Binds the object to `row` of `table`, or unbinds it when `table` is `nil`; attributes
+  /// marked unset at insertion read the row again.
+  ///
+  /// - Complexity: O(1); O(attributes) once after an insertion left attributes unset.
   final func bindRow(_ table: Table?, row: Int) {
     _tableReference = table.map(Unmanaged.passUnretained)
     _row = row
-    _classInfo.bindRow(self, table: _tableReference, row: row)
+    if _hasUnsetAttributes {
+      for slot in _classInfo.attributeOffsets.indices {
+        _classInfo.markUnset(slot, of: self, false)
+      }
+      _hasUnsetAttributes = false
+    }
   }
   /// The object's row in ``_table``.
   @exclusivity(unchecked) @usableFromInline final var _row: Int = 0
@@ -34,14 +41,20 @@ open class ModelObject: Hashable {
   @exclusivity(unchecked) final var _status = ModelStatus.new
   final var _pending: PendingValues?
   @exclusivity(unchecked) final var _isChanged = false
+  /// Whether an attribute wrapper is marked unset (see ``ModelClassInfo/markUnset(_:of:_:)``).
+  @exclusivity(unchecked) final var _hasUnsetAttributes = false
   final var _probe: [ProbeHit]?
-  /// The class's layout; unowned, since class infos are never released.
-  final unowned(unsafe) let _classInfo: ModelClassInfo
+  /// The class's layout, unretained, since class infos are never released: making an object
+  /// takes no reference count on it.
+  final let _classInfoReference: Unmanaged<ModelClassInfo>
+
+  /// The class's layout.
+  final var _classInfo: ModelClassInfo { _classInfoReference.takeUnretainedValue() }
 
   /// Makes an object that belongs to no context yet; insert it with ``ModelContext/insert(_:)``.
   public required init() {
-    _classInfo = ModelClassInfo.info(for: type(of: self))
-    _classInfo.bind(self)
+    _classInfoReference = ModelClassInfo.reference(for: type(of: self))
+    _classInfoReference._withUnsafeGuaranteedRef { $0.bind(self) }
   }
 
   deinit {

@@ -60,9 +60,8 @@ struct RelationshipDeclaration {
 /// read once into one value so a binding loop reads no global.
 struct WrapperLayout {
   let attributeOwner = AttributeLayout.owner
-  let attributeTable = AttributeLayout.table
-  let attributeRow = AttributeLayout.row
   let attributeSlot = AttributeLayout.slot
+  let attributeIsUnset = AttributeLayout.isUnset
   let relationshipOwner = RelationshipLayout.owner
   let relationshipSlot = RelationshipLayout.slot
 
