@@ -135,10 +135,33 @@ extension ModelContext {
   }
 
   /// The objects for live keys, in order; keys of objects deleted since are skipped.
+  ///
+  /// The table and identity map of an entity are found once per run of keys of that entity,
+  /// not per key; a key without a registered object is materialized.
+  /// - Complexity: O(keys).
   func objects(for keys: some Collection<ObjectKey>) -> [ModelObject] {
     var objects: [ModelObject] = []
     objects.reserveCapacity(keys.count)
-    for key in keys where session.contains(key) { objects.append(object(for: key)) }
+    var entity = -1
+    var table: Table?
+    for key in keys {
+      if Int(key.entity) != entity {
+        // The first live key of a run shows that the session knows its entity; the run's
+        // later keys are checked against that table directly.
+        guard session.contains(key) else { continue }
+        entity = Int(key.entity)
+        table = session.table(entity)
+      } else if table?.contains(key) != true {
+        continue
+      }
+      if entity < registered.count, let found = registered[entity][Int(key.row)],
+        found._withUnsafeGuaranteedRef({ $0._key.generation == key.generation })
+      {
+        objects.append(found.takeUnretainedValue())
+      } else {
+        objects.append(object(for: key))
+      }
+    }
     return objects
   }
 

@@ -39,9 +39,4 @@ extension ModelObject {
     guard keys.count == models.count else { return }
     context.setRelationship(of: _key, slot: slot, to: keys)
   }
-
-  /// Appends the keys relationship `slot` holds to `keys`, without an array of its own.
-  final func appendRelationshipKeys(in table: Table, slot: Int, to keys: inout [ObjectKey]) {
-    table.withRelatedKeys(row: _row, slot: slot) { keys.append(contentsOf: $0) }
-  }
 }
