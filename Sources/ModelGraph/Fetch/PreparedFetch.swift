@@ -39,8 +39,9 @@ extension ModelContext {
     var named: [Int] = []
     var expression: QueryExpression?
     var untranslated: [String] = []
+    var identity: QueryShapeIdentity?
     if let predicate = descriptor.predicate {
-      (expression, untranslated) = translate(predicate, named: &named)
+      (expression, identity, untranslated) = translate(predicate, named: &named)
     }
     _ = session.catalog(covering: named.reduce(entity, max))
     let sortKeys = SortTranslation.keys(descriptor.sortBy)
@@ -49,6 +50,7 @@ extension ModelContext {
       entity: entity, includesSubclasses: descriptor.includesSubclasses, predicate: expression,
       sort: sortKeys ?? [], offset: sortKeys == nil ? 0 : offset,
       limit: sortKeys == nil ? nil : descriptor.fetchLimit)
+    request.shapeIdentity = identity
     if !untranslated.isEmpty { request.residual = untranslated.joined(separator: "; and for ") }
     let (sql, databaseCount) = try runFetched(request, loading: loading, counting: counting)
     let source = QuerySource(
@@ -65,6 +67,7 @@ extension ModelContext {
       plan = try planner.plan(request)
     } catch let error as QueryError where request.predicate != nil {
       request.predicate = nil
+      request.shapeIdentity = nil
       request.residual = "the whole predicate, which the engine cannot evaluate (\(error))"
       plan = try planner.plan(request)
     }
@@ -77,11 +80,11 @@ extension ModelContext {
   /// The translation of `predicate`: from the context's shape cache when a predicate of the
   /// same shape was translated before, else translated (and its shape learnt).
   private func translate<T>(_ predicate: Predicate<T>, named: inout [Int]) -> (
-    QueryExpression?, untranslated: [String]
+    QueryExpression?, QueryShapeIdentity?, untranslated: [String]
   ) {
     let walker = PredicateShapeWalker.walk(predicate)
-    if let walker, let expression = predicateShapes.translation(walker, context: self) {
-      return (expression, [])
+    if let walker, let found = predicateShapes.translation(walker, context: self) {
+      return (found.expression, found.identity, [])
     }
     var classes: [Int] = []
     let translator = PredicateTranslator(context: self) { [unowned self] type in
@@ -89,14 +92,16 @@ extension ModelContext {
     }
     let (expression, untranslated) = translator.translate(predicate)
     named += classes
+    var identity: QueryShapeIdentity?
     if let walker {
       if let expression, untranslated.isEmpty, classes.isEmpty {
-        predicateShapes.learn(predicate, walker: walker, translation: expression, context: self)
+        identity = predicateShapes.learn(
+          predicate, walker: walker, translation: expression, context: self)
       } else {
         predicateShapes.refuse(walker)
       }
     }
-    return (expression, untranslated)
+    return (expression, identity, untranslated)
   }
 
   /// Refuses a negative limit or offset.

@@ -20,6 +20,8 @@ final class PredicateShapeCache {
     let template: QueryExpression?
     /// The conversion of each slot's value.
     let converters: [ConstantConversion.Entry]
+    /// The template's number, for the plan cache's key (``QueryShapeIdentity``).
+    let number: Int
   }
 
   private var entries: [PredicateShape: Entry] = [:]
@@ -32,37 +34,50 @@ final class PredicateShapeCache {
   /// The number of shapes kept.
   var count: Int { entries.count }
 
-  /// The translation of the predicate `walker` walked, if its shape is known and its values
-  /// convert; `nil` otherwise (the caller translates).
-  func translation(_ walker: PredicateShapeWalker, context: ModelContext) -> QueryExpression? {
+  /// The translation of the predicate `walker` walked, with the identity of its shape for the
+  /// plan cache, if its shape is known and its values convert; `nil` otherwise (the caller
+  /// translates).
+  func translation(_ walker: PredicateShapeWalker, context: ModelContext) -> (
+    expression: QueryExpression, identity: QueryShapeIdentity?
+  )? {
     guard let entry = entries[walker.shape], let template = entry.template,
       let values = convert(walker.values, entry.converters, context)
     else { return nil }
     hits += 1
-    return template.fillingSlots(values)
+    return (
+      template.fillingSlots(values), QueryShapeIdentity(template: entry.number, values: values)
+    )
   }
 
   /// Learns the shape of `predicate`, whose plain translation is `translation` and whose walk
   /// is `walker`, if it was not met before.
+  ///
+  /// - Returns: The identity of the translation's shape, when the shape is kept for reuse (so
+  ///   this fetch's plan is found again by the next fetch of the shape).
+  @discardableResult
   func learn<T>(
     _ predicate: Predicate<T>, walker: PredicateShapeWalker, translation: QueryExpression,
     context: ModelContext
-  ) {
-    guard entries[walker.shape] == nil else { return }
-    store(entry(predicate, walker, translation, context), for: walker.shape)
+  ) -> QueryShapeIdentity? {
+    guard entries[walker.shape] == nil else { return nil }
+    let entry = entry(predicate, walker, translation, context)
+    store(entry, for: walker.shape)
+    guard entry.template != nil, let values = convert(walker.values, entry.converters, context)
+    else { return nil }
+    return QueryShapeIdentity(template: entry.number, values: values)
   }
 
   /// Forgets a shape as not reusable (its predicate named a class, or left a part untranslated).
   func refuse(_ walker: PredicateShapeWalker) {
     guard entries[walker.shape] == nil else { return }
-    store(Entry(template: nil, converters: []), for: walker.shape)
+    store(Entry(template: nil, converters: [], number: 0), for: walker.shape)
   }
 
   private func entry<T>(
     _ predicate: Predicate<T>, _ walker: PredicateShapeWalker, _ translation: QueryExpression,
     _ context: ModelContext
   ) -> Entry {
-    let refused = Entry(template: nil, converters: [])
+    let refused = Entry(template: nil, converters: [], number: 0)
     let recorder = PredicateTranslator(context: context, recordsSlots: true) { _ in
       throw Untranslatable("a class named in the predicate")
     }
@@ -75,7 +90,8 @@ final class PredicateShapeCache {
     guard let values = convert(walker.values, converters, context),
       template.fillingSlots(values) == translation
     else { return refused }
-    return Entry(template: template, converters: converters)
+    return Entry(
+      template: template, converters: converters, number: QueryShapeIdentity.newTemplate())
   }
 
   /// The captured `values` converted, or `nil` when one has no engine equivalent.

@@ -10,11 +10,15 @@ public final class Session {
   public let store: Store
   /// The committed version the session's working tables started from.
   public internal(set) var base: StoreVersion {
-    didSet { indexMemo.removeAll() }
+    didSet {
+      indexMemo.removeAll()
+      planCache.forgetViews()
+    }
   }
   /// The indexes this session's queries and saves found for its base version's tables.
   let indexMemo = IndexMemo()
-  /// The plans of this session's queries, by shape (kept across saves and refreshes).
+  /// The plans of this session's queries, by shape (kept across saves and refreshes, without
+  /// the index views of the version they were made on).
   public let planCache = QueryPlanCache()
   @exclusivity(unchecked) var working: [Table?] = []
   /// The committed table each working table holds the rows of, while it has no changes.

@@ -105,6 +105,54 @@ struct QueryPlanCacheCoreTests {
     #expect(session.planCache.hits == 1)
   }
 
+  @Test("a save drops the views plans hold; the next use finds the new version's and keeps them")
+  func viewsDroppedWhenTheBaseMoves() throws {
+    let session = try session()
+    let indexes: [[IndexDefinition]] = [[IndexDefinition(.ordered, on: "days")], [], []]
+    func request(_ days: Int64) -> QueryRequest {
+      QueryRequest(
+        entity: Fixture.trip,
+        predicate: .comparison(.attribute("days"), .equal, .constant(.int(days))))
+    }
+    #expect(try plan(session, request(3), indexes: indexes).keys().count == 3)
+    #expect(session.planCache.plansHoldingViews == 1)
+    let added = session.insert(entity: Fixture.trip, name: "new", days: 4)
+    try session.save()
+    #expect(session.planCache.plansHoldingViews == 0)
+    let reused = try plan(session, request(4), indexes: indexes)
+    #expect(reused.isFromCache)
+    #expect(try reused.keys().contains(added))
+    #expect(try reused.keys().count == 4)
+    #expect(session.planCache.plansHoldingViews == 1)
+    #expect(try plan(session, request(4), indexes: indexes).keys().count == 4)
+  }
+
+  @Test("requests named by one shape identity share a plan; their values still count")
+  func shapeIdentity() throws {
+    let session = try session()
+    let template = QueryShapeIdentity.newTemplate()
+    func request(_ days: Int64) -> QueryRequest {
+      let value = QueryExpression.constant(.int(days))
+      var request = QueryRequest(
+        entity: Fixture.trip, predicate: .comparison(.attribute("days"), .less, value))
+      request.shapeIdentity = QueryShapeIdentity(template: template, values: [value])
+      return request
+    }
+    #expect(request(2).shapeIdentity != nil)
+    let first = try plan(session, request(2), indexes: [[], [], []])
+    #expect(!first.isFromCache)
+    #expect(try first.keys().count == 6)
+    let second = try plan(session, request(5), indexes: [[], [], []])
+    #expect(second.isFromCache)
+    #expect(try second.keys().count == 15)
+    #expect(
+      QueryShapeIdentity(template: template, values: [.constant(.null)])
+        != QueryShapeIdentity(template: template, values: [.constant(.int(1))]))
+    #expect(
+      QueryShapeIdentity(template: template, values: [.constant(.bool(true))])
+        != QueryShapeIdentity(template: template, values: [.constant(.bool(false))]))
+  }
+
   @Test("at most the capacity of shapes are kept")
   func capacity() throws {
     let session = try session()

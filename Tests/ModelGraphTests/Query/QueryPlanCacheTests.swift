@@ -172,6 +172,59 @@ struct QueryPlanCacheTests {
     #expect(reusedWithChanges > 20)
   }
 
+  @Test("a captured optional that is nil in one fetch and a value in the next: each right")
+  func nilAndValueCaptures() throws {
+    let codes = Set(fixture.trips.compactMap(\.code))
+    let wanted: [String?] = [nil, codes.min(), nil, codes.max(), "no such code", nil]
+    for code in wanted {
+      for _ in 0..<2 {
+        let descriptor = FetchDescriptor<QTrip>(
+          predicate: #Predicate { $0.code == code && $0.nights >= 0 },
+          sortBy: [SortDescriptor(\.name)])
+        let expected = fixture.trips.filter { $0.code == code && $0.nights >= 0 }
+          .sorted(using: descriptor.sortBy)
+        #expect(
+          names(try context.fetch(descriptor)) == names(expected), "\(String(describing: code))")
+      }
+    }
+    let rating: Double? = nil
+    let unrated = FetchDescriptor<QTrip>(predicate: #Predicate { $0.rating == rating })
+    #expect(
+      Set(names(try context.fetch(unrated)))
+        == Set(names(fixture.trips.filter { $0.rating == nil })))
+  }
+
+  @Test("a captured Bool that changes between fetches of one shape: each right")
+  func booleanCaptures() throws {
+    for flag in [true, false, true, false] {
+      let descriptor = FetchDescriptor<QTrip>(
+        predicate: #Predicate { ($0.nights > 4) == flag }, sortBy: [SortDescriptor(\.name)])
+      let expected = fixture.trips.filter { ($0.nights > 4) == flag }
+        .sorted(using: descriptor.sortBy)
+      #expect(names(try context.fetch(descriptor)) == names(expected), "\(flag)")
+    }
+  }
+
+  @Test("plans kept across a save find the new version's indexes and see its rows")
+  func acrossSaves() throws {
+    var random = SplitMix64(seed: 11)
+    var trips = fixture.trips
+    for round in 0..<4 {
+      let descriptor = rangeDescriptor(from: 10 * round, to: 10 * round + 30, limit: 7)
+      let low = QueryFixture.epoch + Double(10 * round) * QueryFixture.day
+      let high = QueryFixture.epoch + Double(10 * round + 30) * QueryFixture.day
+      let expected = trips.filter { $0.start >= low && $0.start < high }
+        .sorted(using: descriptor.sortBy).prefix(7)
+      #expect(names(try context.fetch(descriptor)) == names(Array(expected)), "\(round)")
+      #expect(names(try context.fetch(descriptor)) == names(Array(expected)), "\(round) again")
+      let trip = QueryFixture.makeTrip(1_000 + round, &random)
+      trip.start = low
+      context.insert(trip)
+      trips.append(trip)
+      try context.save()
+    }
+  }
+
   @Test("a schema change drops the cached plans")
   func schemaChange() throws {
     let descriptor = rangeDescriptor(from: 0, to: 200, limit: 5)

@@ -142,6 +142,25 @@ enum ColumnScan {
           }
           return count
         }
-      })
+      },
+      filterRows: { rows in filter(&rows, column, matcher) })
+  }
+
+  /// Keeps the rows of `rows` whose value in `column` `matcher` accepts, in order: one loop
+  /// over the rows with the test inlined, writing the kept rows over the list.
+  static func filter<M: ValueMatcher>(
+    _ rows: inout [Int32], _ column: Column<M.Element>, _ matcher: M
+  ) {
+    let count = rows.count
+    let kept = rows.withUnsafeMutableBufferPointer { rows in
+      var kept = 0
+      for position in 0..<count {
+        let row = rows[position]
+        rows[kept] = row
+        if matcher.matches(column[Int(row)]) { kept &+= 1 }
+      }
+      return kept
+    }
+    rows.removeLast(count - kept)
   }
 }

@@ -9,6 +9,10 @@ struct CompiledCondition {
   /// Counts the live rows of a chunk that satisfy the condition, given the chunk's stamps;
   /// only for a single test on one column.
   let countChunk: ((Int, UnsafeBufferPointer<UInt32>) -> Int)?
+  /// Keeps, in order, the rows of a list (live rows an index yielded) that satisfy the
+  /// condition, reading the column in a loop without a call per row; `nil` when the condition
+  /// has no such form (then ``test`` runs per row).
+  let filterRows: ((inout [Int32]) -> Void)?
   /// The result, when it is the same for every row.
   let constant: Bool?
   /// A rough cost per row, to evaluate cheap conjuncts first.
@@ -16,11 +20,13 @@ struct CompiledCondition {
 
   init(
     test: @escaping (Int) -> Bool, refine: ((RowSelection) -> Void)? = nil,
-    countChunk: ((Int, UnsafeBufferPointer<UInt32>) -> Int)? = nil, cost: Int = 4
+    countChunk: ((Int, UnsafeBufferPointer<UInt32>) -> Int)? = nil,
+    filterRows: ((inout [Int32]) -> Void)? = nil, cost: Int = 4
   ) {
     self.test = test
     self.refine = refine
     self.countChunk = countChunk
+    self.filterRows = filterRows
     self.constant = nil
     self.cost = refine == nil ? cost : 1
   }
@@ -30,6 +36,7 @@ struct CompiledCondition {
     self.test = { _ in constant }
     self.refine = nil
     self.countChunk = nil
+    self.filterRows = nil
     self.constant = constant
     self.cost = 0
   }
@@ -42,6 +49,19 @@ struct CompiledCondition {
     } else {
       let test = test
       selection.keepRows(where: test)
+    }
+  }
+
+  /// Keeps the rows of `rows` (live rows of the table) that satisfy the condition, in order.
+  @inline(__always)
+  func filter(_ rows: inout [Int32]) {
+    if let filterRows {
+      filterRows(&rows)
+    } else if let constant {
+      if !constant { rows.removeAll() }
+    } else {
+      let test = test
+      rows.removeAll { !test(Int($0)) }
     }
   }
 
@@ -69,6 +89,9 @@ struct CompiledCondition {
       test: test,
       refine: { selection in
         for part in parts where selection.count > 0 { part.narrow(selection) }
+      },
+      filterRows: { rows in
+        for part in parts where !rows.isEmpty { part.filter(&rows) }
       }, cost: parts.reduce(0) { $0 + $1.cost })
   }
 

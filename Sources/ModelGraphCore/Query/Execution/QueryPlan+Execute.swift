@@ -118,7 +118,7 @@ extension QueryPlan {
       let key = ObjectKey(entity: entity, row: row, generation: table.generation(of: row))
       return try residual(key) ? body(row) : true
     }
-    let rows: [Int32]
+    var rows: [Int32]
     switch plan.access {
     case .scan:
       let selection = RowSelection()
@@ -137,12 +137,11 @@ extension QueryPlan {
     case .ordered(let index, let range):
       rows = index.rows(in: range) ?? []
     }
-    let test = plan.condition?.test
-    for row in rows {
-      let row = Int(row)
-      guard table.isAlive(row), test?(row) ?? true else { continue }
-      if try !accept(row) { return false }
-    }
+    // The live rows, then the condition on all of them in one loop (a column comparison
+    // reads its column without a call per row).
+    rows.removeAll { !table.isAlive(Int($0)) }
+    plan.condition?.filter(&rows)
+    for row in rows where try !accept(Int(row)) { return false }
     return true
   }
 

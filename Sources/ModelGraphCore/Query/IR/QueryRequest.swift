@@ -18,6 +18,9 @@ public struct QueryRequest: Sendable {
   public var offset: Int
   /// The most objects to return; all when `nil`.
   public var limit: Int?
+  /// The shape of ``predicate`` as the front end names it, if it does (the plan cache then
+  /// keys on it instead of the condition's shape). Clear it when changing ``predicate``.
+  package var shapeIdentity: QueryShapeIdentity?
 
   /// A request for every object of `entity` (and its subclasses when `includesSubclasses`).
   public init(
@@ -28,6 +31,7 @@ public struct QueryRequest: Sendable {
     self.includesSubclasses = includesSubclasses
     self.predicate = predicate
     self.residual = nil
+    self.shapeIdentity = nil
     self.sort = sort
     self.offset = offset
     self.limit = limit

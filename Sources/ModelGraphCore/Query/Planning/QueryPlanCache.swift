@@ -22,7 +22,9 @@ public final class QueryPlanCache {
   struct Key: Hashable {
     let entity: Int
     let includesSubclasses: Bool
+    /// The condition's shape, when the request has no ``QueryShapeIdentity``.
     let predicate: QueryExpression?
+    let identity: QueryShapeIdentity?
     let residual: String?
     let sort: [QuerySortKey]
     let offset: Int
@@ -32,7 +34,8 @@ public final class QueryPlanCache {
     init(_ request: QueryRequest, onlyCommitted: Bool) {
       entity = request.entity
       includesSubclasses = request.includesSubclasses
-      predicate = request.predicate?.shape
+      identity = request.shapeIdentity
+      predicate = identity == nil ? request.predicate?.shape : nil
       residual = request.residual
       sort = request.sort
       offset = request.offset
@@ -74,6 +77,18 @@ public final class QueryPlanCache {
     }
   }
 
+  /// Forgets the index views and committed tables the plans hold, keeping their recipes: the
+  /// session moved to another store version, which they do not fit (each plan finds its views
+  /// again on its next use, and keeps those).
+  func forgetViews() {
+    for (key, template) in templates where template.holdsViews {
+      templates[key] = template.forgettingViews()
+    }
+  }
+
+  /// The number of plans that hold index views (for tests).
+  var plansHoldingViews: Int { templates.values.filter(\.holdsViews).count }
+
   /// Forgets every plan.
   public func removeAll() {
     guard !templates.isEmpty else { return }
@@ -88,10 +103,16 @@ struct PlanTemplate {
   /// which serves again while the session reads the same committed table without changes.
   struct IndexReference {
     let definition: IndexDefinition
-    let view: any TableIndex
+    /// `nil` once the session moved to another version.
+    var view: (any TableIndex)?
     /// The committed table the view was found for, with no unsaved changes over it; `nil`
-    /// when the view held some.
-    let cleanCommitted: Table?
+    /// when the view held some, or once the session moved to another version.
+    var cleanCommitted: Table?
+
+    /// The reference without its view.
+    var withoutView: IndexReference {
+      IndexReference(definition: definition, view: nil, cleanCommitted: nil)
+    }
   }
 
   /// An index that can answer the conjuncts on its attribute (`==`/`IN`, or a range).
@@ -113,10 +134,39 @@ struct PlanTemplate {
   struct TableRecipe {
     let entity: ResolvedEntity
     let table: Table
-    let recipe: Recipe
+    var recipe: Recipe
   }
 
-  let tables: [TableRecipe]
+  /// Whether an index reference holds a view.
+  var holdsViews: Bool {
+    tables.contains {
+      switch $0.recipe {
+      case .filter(let choices): choices.contains { $0.index.view != nil }
+      case .walk(let reference, _): reference.view != nil
+      }
+    }
+  }
+
+  /// The template with `recipes` for its tables.
+  func with(recipes: [Recipe]) -> PlanTemplate {
+    var copy = self
+    for position in copy.tables.indices { copy.tables[position].recipe = recipes[position] }
+    return copy
+  }
+
+  /// The template without the views its index references hold.
+  func forgettingViews() -> PlanTemplate {
+    with(
+      recipes: tables.map {
+        switch $0.recipe {
+        case .filter(let choices):
+          .filter(choices.map { IndexChoice(index: $0.index.withoutView, isEqual: $0.isEqual) })
+        case .walk(let reference, let isRanged): .walk(reference.withoutView, isRanged: isRanged)
+        }
+      })
+  }
+
+  private(set) var tables: [TableRecipe]
   let pruned: [(entity: ResolvedEntity, reason: String)]
   let order: OrderStrategy
   let comparator: ((RowReference, RowReference) -> Int)?

@@ -31,9 +31,10 @@ public struct QueryPlanner {
     guard let cache = source.planCache else { return try makePlan(request).plan }
     let key = QueryPlanCache.Key(request, onlyCommitted: source.onlyCommittedObjects)
     if let template = cache.template(for: key, source: source),
-      let plan = try bind(request, to: template)
+      let (plan, refreshed) = try bind(request, to: template)
     {
       cache.record(hit: true)
+      if let refreshed { cache.store(refreshed, for: key) }
       return plan
     }
     cache.record(hit: false)
@@ -98,8 +99,31 @@ public struct QueryPlanner {
 
   /// `request` planned as `template` says: the same tables, indexes and order, with the
   /// index lookups and row tests of `request`'s values; `nil` when the values do not fit the
-  /// template after all (then the caller plans anew).
-  private func bind(_ request: QueryRequest, to template: PlanTemplate) throws -> QueryPlan? {
+  /// template after all (then the caller plans anew). With the plan comes the template with
+  /// the views it found, when it held none for a committed table read without changes.
+  private func bind(_ request: QueryRequest, to template: PlanTemplate) throws -> (
+    QueryPlan, refreshed: PlanTemplate?
+  )? {
+    var recipes: [PlanTemplate.Recipe]?
+    func indexView(
+      _ reference: PlanTemplate.IndexReference, _ entity: ResolvedEntity, _ position: Int,
+      _ resolver: IndexResolver
+    ) -> (any TableIndex)? {
+      let (index, refreshed) = view(reference, entity, resolver)
+      if let refreshed {
+        if recipes == nil { recipes = template.tables.map(\.recipe) }
+        switch recipes![position] {
+        case .filter(let choices):
+          recipes![position] = .filter(
+            choices.map {
+              $0.index.definition == refreshed.definition
+                ? PlanTemplate.IndexChoice(index: refreshed, isEqual: $0.isEqual) : $0
+            })
+        case .walk(_, let isRanged): recipes![position] = .walk(refreshed, isRanged: isRanged)
+        }
+      }
+      return index
+    }
     let catalog = source.catalog
     let resolver = IndexResolver(
       store: source.store, tables: source.tables, committedTables: source.committedTables,
@@ -139,7 +163,7 @@ public struct QueryPlanner {
             let condition = found.first(where: {
               $0.attribute == choice.index.definition.attribute && $0.isEqual == choice.isEqual
             }),
-            let index = view(choice.index, entity, resolver),
+            let index = indexView(choice.index, entity, position, resolver),
             let option = IndexOption(index: index, condition: condition)
           else { return nil }
           options.append(option)
@@ -149,7 +173,7 @@ public struct QueryPlanner {
           best, live: recipe.table.liveCount, stop: request.stopAfter, recipe: recipe.recipe)
         (access, note, covered) = (chosen.access, chosen.note, chosen.covered)
       case .walk(let reference, let isRanged):
-        guard let index = view(reference, entity, resolver) else { return nil }
+        guard let index = indexView(reference, entity, position, resolver) else { return nil }
         let attribute = reference.definition.attribute
         var range = IndexValueRange()
         if isRanged {
@@ -172,24 +196,29 @@ public struct QueryPlanner {
           position: position, entity: entity, predicate: predicate, access: access, note: note,
           covered: covered))
     }
-    return QueryPlan(
+    let plan = QueryPlan(
       request: request, entity: catalog.entities[request.entity], tables: tables,
       pruned: template.pruned, order: template.order, comparator: template.comparator,
       firstKeyComparator: template.firstKeyComparator, onlyCommitted: source.onlyCommittedObjects,
       isFromCache: true)
+    return (plan, recipes.map(template.with(recipes:)))
   }
 
   /// The view of a cached plan's index over the tables read now: the one the plan found, when
-  /// it had no unsaved changes over the same committed table and has none now.
+  /// it had no unsaved changes over the same committed table and has none now. With it comes
+  /// a reference to keep instead, when the plan held no view and the session reads the
+  /// committed table without changes.
   private func view(
     _ reference: PlanTemplate.IndexReference, _ entity: ResolvedEntity, _ resolver: IndexResolver
-  ) -> (any TableIndex)? {
+  ) -> (view: (any TableIndex)?, refreshed: PlanTemplate.IndexReference?) {
     if !source.hasPendingChanges, let committed = reference.cleanCommitted,
-      committed === source.committedTables[entity.index]
+      committed === source.committedTables[entity.index], let view = reference.view
     {
-      return reference.view
+      return (view, nil)
     }
-    return resolver.view(reference.definition, entity: entity)
+    let view = resolver.view(reference.definition, entity: entity)
+    guard reference.view == nil, !source.hasPendingChanges, let view else { return (view, nil) }
+    return (view, self.reference(view, entity))
   }
 
   /// A reference to `index`, a view of the table of `entity` found now, for a cached plan.
@@ -206,14 +235,20 @@ public struct QueryPlanner {
     position: Int, entity: ResolvedEntity, predicate: QueryExpression?, access: TableAccess,
     note: @escaping () -> String, covered: ConjunctSet
   ) throws -> TablePlan {
-    let catalog = source.catalog
-    let remaining = predicate.map { predicate in
-      IndexableCondition.conjuncts(of: predicate).enumerated()
-        .filter { !covered.contains($0.offset) }.map(\.element)
+    // The conjuncts the access does not answer (no list and no compiler when it answers all,
+    // as an index walk over a range does).
+    var kept: [QueryExpression] = []
+    if let predicate {
+      for (position, conjunct) in IndexableCondition.conjuncts(of: predicate).enumerated()
+      where !covered.contains(position) {
+        kept.append(conjunct)
+      }
     }
-    let predicate = remaining.flatMap { $0.isEmpty ? nil : $0.count == 1 ? $0[0] : .and($0) }
-    let compiler = QueryCompiler(catalog: catalog, tables: source.tables, entity: entity)
-    var condition = try predicate.map(compiler.condition)
+    let predicate = kept.isEmpty ? nil : kept.count == 1 ? kept[0] : .and(kept)
+    var condition = try predicate.map {
+      try QueryCompiler(catalog: source.catalog, tables: source.tables, entity: entity)
+        .condition($0)
+    }
     if condition?.constant == true { condition = nil }
     if source.onlyCommittedObjects, let committed = committedFilter(entity) {
       condition = condition.map { .all([$0, committed]) } ?? committed
