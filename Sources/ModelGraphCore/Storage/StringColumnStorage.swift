@@ -15,6 +15,10 @@ final class StringColumnStorage: @unchecked Sendable {
   /// Whether the rows are `String?`: new rows hold `nil`, else the empty string.
   private let isOptional: Bool
 
+  /// The longest value a chunk holds in its arena; longer ones are held out of line
+  /// (``StringChunk/inlineLimit`` unless a test lowers it). Copies keep it.
+  var inlineLimit = StringChunk.inlineLimit
+
   /// An empty storage; new rows hold the placeholder of `String?` (`nil`) when `isOptional`,
   /// else of `String` (`""`).
   init(isOptional: Bool) {
@@ -27,6 +31,7 @@ final class StringColumnStorage: @unchecked Sendable {
   /// A storage sharing `other`'s chunks: the next write on either side copies the chunk.
   init(sharing other: StringColumnStorage) {
     isOptional = other.isOptional
+    inlineLimit = other.inlineLimit
     directory = ChunkDirectory(sharing: other.directory)
     tableCapacity = max(directory.count, 4)
     table = .allocate(capacity: tableCapacity)
@@ -68,7 +73,8 @@ final class StringColumnStorage: @unchecked Sendable {
   /// Stores `value` at `row`, copying the row's chunk first if it is shared.
   @usableFromInline
   func set(_ value: String?, at row: Int) {
-    chunkForWriting(row &>> AnyColumn.chunkShift).set(value, at: row & AnyColumn.chunkMask)
+    chunkForWriting(row &>> AnyColumn.chunkShift).set(
+      value, at: row & AnyColumn.chunkMask, inlineLimit: inlineLimit)
   }
 
   /// Resets `rows` (ascending, no repeats) to the placeholder (`nil` or `""`), rewriting each

@@ -77,7 +77,10 @@ struct StringPattern {
     let base = UnsafePointer(chunk.bytes + start)
     if view.isSimple {
       if chunk.isSimple(row) { return view.matchSimple(base, length, op) }
-      if op == .contains && view.hasNoEquivalents && !view.bytesContain(base, length) {
+      // A complex row without arena bytes is held out of line: its bytes are not at `base`.
+      if op == .contains && view.hasNoEquivalents && length != 0
+        && !view.bytesContain(base, length)
+      {
         return false
       }
     }
@@ -93,7 +96,7 @@ struct StringPattern {
     if view.isSimple && chunk.isSimple(row) {
       return length == view.count && memcmp(chunk.bytes + start, view.bytes, length) == 0
     }
-    if view.count == 0 { return length == 0 }
+    if view.count == 0 { return length == 0 && chunk.isSimple(row) }
     return chunk.string(row) == needle
   }
 
