@@ -132,4 +132,43 @@ struct StringScanTests {
       #expect(refined == wanted, "\(String(describing: constant))")
     }
   }
+
+  @Test(
+    "<, <=, >, >= of a constant agree with String's operators; nil rows never match",
+    arguments: inlineLimits)
+  func ordering(inlineLimit: Int) throws {
+    let values: [String?] =
+      Self.haystacks + [
+        "K", "\u{212A}", "é", "e\u{301}", "e", "f", "Café", "Cafe\u{301}", "x\r\ny", "x\ny",
+        "Trip 10", "Trip 9", "trip", "tri",
+      ]
+    let column = column(values, inlineLimit: inlineLimit)
+    let constants =
+      Self.needles + ["", "K", "\u{212A}", "é", "e\u{301}", "Cafe\u{301}", "x\r\ny", "x\r", "trip"]
+    let direct = DirectColumn.optional(column)
+    func check<K: OrderingKernel>(
+      _: K.Type, _ name: String, _ expected: (String, String) -> Bool
+    ) throws {
+      for constant in constants {
+        let condition = try #require(StringScan.ordering(direct, constant, K.self))
+        let wanted = (0..<column.count).filter { row in
+          values[row % values.count].map { expected($0, constant) } ?? false
+        }
+        #expect((0..<column.count).filter { condition.test($0) } == wanted, "\(name) \(constant)")
+        var counted = 0
+        let stamps = [UInt32](repeating: 1, count: 1 << AnyColumn.chunkShift)
+        for chunk in 0..<column.chunkCount {
+          let rows = min(column.count - (chunk << AnyColumn.chunkShift), stamps.count)
+          counted += stamps.withUnsafeBufferPointer {
+            condition.countChunk!(chunk, UnsafeBufferPointer(rebasing: $0[0..<rows]))
+          }
+        }
+        #expect(counted == wanted.count, "\(name) \(constant)")
+      }
+    }
+    try check(LessKernel.self, "<") { $0 < $1 }
+    try check(LessOrEqualKernel.self, "<=") { $0 <= $1 }
+    try check(GreaterKernel.self, ">") { $0 > $1 }
+    try check(GreaterOrEqualKernel.self, ">=") { $0 >= $1 }
+  }
 }
