@@ -1,3 +1,5 @@
+import Foundation
+
 /// The chunks of a `String` or `String?` column: UTF-8 arenas (``StringChunk``) in a
 /// ``ChunkDirectory``, shared between column copies and copied on write like element chunks.
 ///
@@ -75,6 +77,22 @@ final class StringColumnStorage: @unchecked Sendable {
   func set(_ value: String?, at row: Int) {
     chunkForWriting(row &>> AnyColumn.chunkShift).set(
       value, at: row & AnyColumn.chunkMask, inlineLimit: inlineLimit)
+  }
+
+  /// Whether `row` holds the same value here and in `other` by `String?`'s `==`: the same
+  /// chunk, equal bytes, or, for rows that are not both simple ASCII, equal decoded strings.
+  func hasSameValue(at row: Int, as other: StringColumnStorage) -> Bool {
+    let x = chunk(row &>> AnyColumn.chunkShift)
+    let y = other.chunk(row &>> AnyColumn.chunkShift)
+    let offset = row & AnyColumn.chunkMask
+    if x === y { return true }
+    if x.isNil(offset) || y.isNil(offset) { return x.isNil(offset) == y.isNil(offset) }
+    if x.isSimple(offset) && y.isSimple(offset) {
+      let (xStart, xCount) = x.span(offset)
+      let (yStart, yCount) = y.span(offset)
+      return xCount == yCount && memcmp(x.bytes + xStart, y.bytes + yStart, xCount) == 0
+    }
+    return x.string(offset) == y.string(offset)
   }
 
   /// Resets `rows` (ascending, no repeats) to the placeholder (`nil` or `""`), rewriting each
