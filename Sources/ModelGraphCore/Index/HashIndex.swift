@@ -69,13 +69,7 @@ final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
   /// - Complexity: O(n) for n live rows.
   static func build(column: Column<Key>, stamps: Column<UInt32>) -> HashIndex {
     var entries: [(key: Key, row: Int32)] = []
-    stamps.forEachChunk { start, stamps in
-      column.withChunk(start >> AnyColumn.chunkShift) { values in
-        for offset in stamps.indices where stamps[offset] & 1 == 1 {
-          entries.append((values[offset], Int32(start + offset)))
-        }
-      }
-    }
+    column.forEachLiveValue(stamps: stamps) { entries.append(($0, $1)) }
     return make(entries, count: entries.count)
   }
 

@@ -29,13 +29,7 @@ final class OrderedIndex<Key: IndexKey>: @unchecked Sendable {
   /// - Complexity: O(n log n) for n live rows.
   static func build(column: Column<Key>, stamps: Column<UInt32>) -> OrderedIndex {
     var entries: [(key: Key, row: Int32)] = []
-    stamps.forEachChunk { start, stamps in
-      column.withChunk(start >> AnyColumn.chunkShift) { values in
-        for offset in stamps.indices where stamps[offset] & 1 == 1 {
-          entries.append((values[offset], Int32(start + offset)))
-        }
-      }
-    }
+    column.forEachLiveValue(stamps: stamps) { entries.append(($0, $1)) }
     return OrderedIndex(sorted: entries.sorted { precedes($0.key, $0.row, $1.key, $1.row) })
   }
 

@@ -11,7 +11,7 @@ extension ColumnLayout {
     let chunks = (count + (1 << shift) - 1) >> shift
     func rows(in chunk: Int) -> Int { min(count - (chunk << shift), 1 << shift) }
     var total = 0
-    for chunk in 0..<chunks { total += strings.chunk(chunk).byteCount(rows: rows(in: chunk)) }
+    for chunk in 0..<chunks { total += strings.chunk(chunk).valueBytes(rows: rows(in: chunk)) }
     if isOptional {
       writer.appendUninitialized((count + 7) / 8) { bitmap in
         bitmap.initializeMemory(as: UInt8.self, repeating: 0)
@@ -28,13 +28,12 @@ extension ColumnLayout {
     let width = total <= Int(UInt32.max) ? 4 : 8
     writer.append(UInt8(width))
     writer.appendUninitialized(count * width) { offsets in
-      var base = 0
+      var end = 0
       var position = 0
       for chunk in 0..<chunks {
         let strings = strings.chunk(chunk)
         for offset in 0..<rows(in: chunk) {
-          let (start, length) = strings.span(offset)
-          let end = base + start + length
+          end += strings.utf8Count(offset)
           if width == 4 {
             offsets.storeBytes(
               of: UInt32(truncatingIfNeeded: end).littleEndian, toByteOffset: position,
@@ -45,7 +44,6 @@ extension ColumnLayout {
           }
           position += width
         }
-        base += strings.byteCount(rows: rows(in: chunk))
       }
     }
     writer.append(UInt64(total))
@@ -53,6 +51,17 @@ extension ColumnLayout {
       var position = 0
       for chunk in 0..<chunks {
         let strings = strings.chunk(chunk)
+        guard !strings.hasOutOfLineValues else {
+          // Row by row, to put the values held out of line in their places.
+          for offset in 0..<rows(in: chunk) {
+            strings.withBytes(offset) { utf8 in
+              guard let base = utf8.baseAddress else { return }
+              (arena.baseAddress! + position).copyMemory(from: base, byteCount: utf8.count)
+              position += utf8.count
+            }
+          }
+          continue
+        }
         let length = strings.byteCount(rows: rows(in: chunk))
         guard length > 0 else { continue }
         (arena.baseAddress! + position).copyMemory(from: strings.bytes, byteCount: length)
@@ -126,11 +135,13 @@ extension ColumnLayout {
             throw reader.error(
               "row \(row)'s string is not valid UTF-8", at: offsetsStart + row * width)
           }
-          chunk.setBytes(utf8, at: offset)
+          chunk.setBytes(utf8, at: offset, inlineLimit: strings.inlineLimit)
         }
         start = end
         row += 1
       }
+      // The reservation held the bytes of values that went out of line.
+      chunk.shrinkToFit()
     }
     guard start == arenaLength else {
       throw reader.error("the strings end at \(start), the arena at \(arenaLength)")

@@ -166,6 +166,7 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   override func hasSameValue(at row: Int, as other: AnyColumn) -> Bool {
     let other = unsafeDowncast(other, to: Column<Element>.self)
     guard row < rowCount && row < other.rowCount else { return false }
+    if let strings, let others = other.strings { return strings.hasSameValue(at: row, as: others) }
     let index = row &>> AnyColumn.chunkShift
     if index < directory.count && index < other.directory.count
       && directory.chunk(index) === other.directory.chunk(index)

@@ -7,61 +7,96 @@
 /// carriage-return byte (where bytes and characters disagree), another a `nil` (optional
 /// strings). Like ``ColumnChunk``, a chunk shared between columns is never written: the writer
 /// takes a ``clone()`` first.
+///
+/// A value longer than the inline limit (``inlineLimit`` unless a test lowers it) is held out of
+/// line, as its `String`: its arena span is empty and it is never simple, so code that reads the
+/// arena only for simple rows decodes it through ``string(_:)``. The arena then never passes the
+/// 4 GiB its 32-bit offsets reach, and a string of any length is kept.
+///
+/// The bitmaps, the offsets and the arena share one allocation: a chunk is two (the object and
+/// that block).
 final class StringChunk: @unchecked Sendable {
   // @unchecked Sendable: written only by the column that owns it alone (see AnyColumn).
 
   /// Rows in a chunk.
   static var capacity: Int { 1 << AnyColumn.chunkShift }
   private static var words: Int { capacity / 64 }
+  /// The longest value held in the arena: a full chunk of such values stays within 4 GiB.
+  static var inlineLimit: Int { Int(UInt32.max) / capacity }
 
-  /// `capacity + 1` start offsets; entries past `filled` are stale (the row is empty).
-  private(set) var offsets: UnsafeMutablePointer<UInt32>
-  /// The arena: `used` bytes of `byteCapacity`.
-  private(set) var bytes: UnsafeMutablePointer<UInt8>
+  /// The block's layout: the `nil` bitmap, the complex bitmap, `capacity + 1` offsets, then
+  /// the arena.
+  private static var complexStart: Int { words * 8 }
+  private static var offsetsStart: Int { 2 * words * 8 }
+  private static var arenaStart: Int { offsetsStart + (capacity + 1) * 4 }
+
+  private var block: UnsafeMutableRawPointer
+  /// The arena's size: `used` bytes of it are in use.
   private(set) var byteCapacity: Int
   /// The bytes in use.
   private(set) var used: Int
   /// Rows `0 ..< filled` have valid offsets; later rows are empty.
   private(set) var filled: Int
-  /// Bit per row: the row's bytes are not simple ASCII (a byte ≥ 0x80 or a carriage return).
-  private(set) var complex: UnsafeMutablePointer<UInt64>
+  /// The values held out of line, by row.
+  private var large: [Int: String] = [:]
+
+  /// `capacity + 1` start offsets; entries past `filled` are stale (the row is empty).
+  @inline(__always)
+  var offsets: UnsafeMutablePointer<UInt32> {
+    (block + Self.offsetsStart).assumingMemoryBound(to: UInt32.self)
+  }
+  /// The arena: `used` bytes of `byteCapacity`.
+  @inline(__always)
+  var bytes: UnsafeMutablePointer<UInt8> {
+    (block + Self.arenaStart).assumingMemoryBound(to: UInt8.self)
+  }
+  /// Bit per row: the row's bytes are not simple ASCII in the arena (a byte ≥ 0x80, a carriage
+  /// return, or a value held out of line).
+  @inline(__always)
+  private var complex: UnsafeMutablePointer<UInt64> {
+    (block + Self.complexStart).assumingMemoryBound(to: UInt64.self)
+  }
   /// Bit per row: the row holds `nil`.
-  private(set) var nils: UnsafeMutablePointer<UInt64>
+  @inline(__always)
+  private var nils: UnsafeMutablePointer<UInt64> { block.assumingMemoryBound(to: UInt64.self) }
 
   /// A chunk whose every row is `nil` (`isOptional`) or the empty string.
   init(isOptional: Bool = false, byteCapacity: Int = 0) {
-    offsets = .allocate(capacity: Self.capacity + 1)
-    offsets.initialize(repeating: 0, count: Self.capacity + 1)
     self.byteCapacity = byteCapacity
-    bytes = .allocate(capacity: max(byteCapacity, 1))
+    block = Self.allocateBlock(byteCapacity: byteCapacity)
     used = 0
     filled = 0
-    complex = .allocate(capacity: Self.words)
-    complex.initialize(repeating: 0, count: Self.words)
-    nils = .allocate(capacity: Self.words)
-    nils.initialize(repeating: isOptional ? ~0 : 0, count: Self.words)
+    let bitmaps = block.assumingMemoryBound(to: UInt64.self)
+    bitmaps.initialize(repeating: isOptional ? ~0 : 0, count: Self.words)
+    (bitmaps + Self.words).initialize(repeating: 0, count: Self.words)
+    offsets[0] = 0
   }
 
-  deinit {
-    offsets.deallocate()
-    bytes.deallocate()
-    complex.deallocate()
-    nils.deallocate()
+  deinit { block.deallocate() }
+
+  /// A block for an arena of `byteCapacity` bytes, its parts bound to their types.
+  private static func allocateBlock(byteCapacity: Int) -> UnsafeMutableRawPointer {
+    let block = UnsafeMutableRawPointer.allocate(
+      byteCount: arenaStart + byteCapacity, alignment: MemoryLayout<UInt64>.alignment)
+    block.bindMemory(to: UInt64.self, capacity: 2 * words)
+    (block + offsetsStart).bindMemory(to: UInt32.self, capacity: capacity + 1)
+    (block + arenaStart).bindMemory(to: UInt8.self, capacity: byteCapacity)
+    return block
   }
 
   /// A chunk holding a copy of this one's rows, with no spare arena capacity.
   func clone() -> StringChunk {
     let copy = StringChunk(byteCapacity: used)
-    copy.offsets.update(from: offsets, count: filled + 1)
+    copy.block.copyMemory(from: block, byteCount: Self.offsetsStart + (filled + 1) * 4)
     copy.bytes.update(from: bytes, count: used)
     copy.used = used
     copy.filled = filled
-    copy.complex.update(from: complex, count: Self.words)
-    copy.nils.update(from: nils, count: Self.words)
+    copy.large = large
     return copy
   }
 
-  /// The start offset of `row`'s bytes and their count.
+  /// The start offset of `row`'s bytes in the arena and their count (empty for a value held
+  /// out of line).
   @inline(__always)
   func span(_ row: Int) -> (start: Int, count: Int) {
     guard row < filled else { return (used, 0) }
@@ -73,20 +108,38 @@ final class StringChunk: @unchecked Sendable {
   @inline(__always)
   func isNil(_ row: Int) -> Bool { nils[row &>> 6] & (1 &<< UInt64(row & 63)) != 0 }
 
-  /// Whether `row`'s bytes are simple ASCII (no byte ≥ 0x80, no carriage return).
+  /// Whether `row`'s bytes are simple ASCII (no byte ≥ 0x80, no carriage return) in the arena.
   @inline(__always)
   func isSimple(_ row: Int) -> Bool { complex[row &>> 6] & (1 &<< UInt64(row & 63)) == 0 }
 
-  /// Calls `body` with `row`'s UTF-8 bytes.
+  /// Whether `row`'s value is held out of line: not simple, yet no bytes in the arena.
+  @inline(__always)
+  func isOutOfLine(_ row: Int) -> Bool { !isSimple(row) && span(row).count == 0 }
+
+  /// The number of UTF-8 bytes of `row`'s value, wherever it is held.
+  @inline(__always)
+  func utf8Count(_ row: Int) -> Int {
+    let count = span(row).count
+    if count == 0 && !isSimple(row) { return large[row].unsafelyUnwrapped.utf8.count }
+    return count
+  }
+
+  /// Calls `body` with `row`'s UTF-8 bytes, wherever they are held.
   @inline(__always)
   func withBytes<R>(_ row: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
     let (start, count) = span(row)
+    if count == 0 && !isSimple(row) {
+      var value = large[row].unsafelyUnwrapped
+      return try value.withUTF8(body)
+    }
     return try body(UnsafeBufferPointer(start: bytes + start, count: count))
   }
 
   /// The string at `row` (`""` for `nil`).
   func string(_ row: Int) -> String {
-    withBytes(row) { String(decoding: $0, as: UTF8.self) }
+    let (start, count) = span(row)
+    if count == 0 && !isSimple(row) { return large[row].unsafelyUnwrapped }
+    return String(decoding: UnsafeBufferPointer(start: bytes + start, count: count), as: UTF8.self)
   }
 
   /// The optional string at `row`.
@@ -94,25 +147,52 @@ final class StringChunk: @unchecked Sendable {
     isNil(row) ? nil : string(row)
   }
 
-  /// Stores `value` at `row` (`nil` stores the empty string flagged as `nil`).
-  func set(_ value: String?, at row: Int) {
+  /// Stores `value` at `row` (`nil` stores the empty string flagged as `nil`); a value of more
+  /// than `inlineLimit` bytes is held out of line.
+  func set(_ value: String?, at row: Int, inlineLimit: Int = StringChunk.inlineLimit) {
     precondition(row >= 0 && row < Self.capacity, "row \(row) out of chunk")
     setBit(nils, row, value == nil)
     guard var string = value else {
       return replace(row, with: UnsafeBufferPointer(start: nil, count: 0))
     }
+    if string.utf8.count > inlineLimit { return setOutOfLine(string, at: row) }
     string.withUTF8 { replace(row, with: $0) }
   }
 
-  /// Stores the UTF-8 bytes `source` (valid UTF-8) at `row`, as a value (not `nil`).
-  func setBytes(_ source: UnsafeBufferPointer<UInt8>, at row: Int) {
+  /// Stores the UTF-8 bytes `source` (valid UTF-8) at `row`, as a value (not `nil`); more than
+  /// `inlineLimit` bytes are held out of line.
+  func setBytes(
+    _ source: UnsafeBufferPointer<UInt8>, at row: Int, inlineLimit: Int = StringChunk.inlineLimit
+  ) {
     precondition(row >= 0 && row < Self.capacity, "row \(row) out of chunk")
     setBit(nils, row, false)
+    if source.count > inlineLimit {
+      return setOutOfLine(String(decoding: source, as: UTF8.self), at: row)
+    }
     replace(row, with: source)
   }
 
-  /// The bytes rows `0 ..< rows` take.
+  /// Holds `value` out of line at `row`, whose arena span becomes empty.
+  private func setOutOfLine(_ value: String, at row: Int) {
+    replace(row, with: UnsafeBufferPointer(start: nil, count: 0))
+    var value = value
+    value.makeContiguousUTF8()
+    large[row] = value
+    setBit(complex, row, true)
+  }
+
+  /// The bytes rows `0 ..< rows` take in the arena.
   func byteCount(rows: Int) -> Int { rows >= filled ? used : Int(offsets[rows]) }
+
+  /// Whether some row's value is held out of line.
+  var hasOutOfLineValues: Bool { !large.isEmpty }
+
+  /// The UTF-8 bytes of the values of rows `0 ..< rows`, in the arena or out of line.
+  func valueBytes(rows: Int) -> Int {
+    var total = byteCount(rows: rows)
+    for (row, value) in large where row < rows { total += value.utf8.count }
+    return total
+  }
 
   /// Grows the arena to hold at least `count` bytes, for writes known to come.
   func reserveBytes(_ count: Int) { reserve(count) }
@@ -122,9 +202,11 @@ final class StringChunk: @unchecked Sendable {
   ///
   /// - Complexity: O(rows + bytes after the first row).
   func clear(_ rows: [Int], toNil: Bool) {
+    let hadLarge = !large.isEmpty
     for row in rows {
       setBit(nils, row, toNil)
       setBit(complex, row, false)
+      if hadLarge { large[row] = nil }
     }
     guard let first = rows.first, first < filled else { return }
     var write = Int(offsets[first])
@@ -149,8 +231,10 @@ final class StringChunk: @unchecked Sendable {
     used = write
   }
 
-  /// Replaces `row`'s bytes with `source`, moving the bytes of later rows.
+  /// Replaces `row`'s bytes with `source` (at most the inline limit), moving the bytes of later
+  /// rows.
   private func replace(_ row: Int, with source: UnsafeBufferPointer<UInt8>) {
+    if !large.isEmpty { large[row] = nil }
     var flags: UInt8 = 0
     var returns = false
     for byte in source {
@@ -160,16 +244,16 @@ final class StringChunk: @unchecked Sendable {
     setBit(complex, row, flags >= 0x80 || returns)
     if row >= filled {
       guard !source.isEmpty else { return }
+      // Before the offsets are written: growing moves only the filled rows' offsets.
+      reserve(used + source.count)
       // Rows filled ..< row are empty: they start (and end) where the arena ends.
       for index in filled...row { offsets[index] = UInt32(truncatingIfNeeded: used) }
-      reserve(used + source.count)
       (bytes + used).update(from: source.baseAddress!, count: source.count)
       used += source.count
-      precondition(used <= Int(UInt32.max), "a chunk's strings exceed 4 GiB")
       offsets[row + 1] = UInt32(truncatingIfNeeded: used)
       filled = row + 1
       // Rows written in order (inserts) filled the chunk: give back the arena's spare room.
-      if filled == Self.capacity { shrink() }
+      if filled == Self.capacity { shrinkToFit() }
       return
     }
     let start = Int(offsets[row])
@@ -182,7 +266,6 @@ final class StringChunk: @unchecked Sendable {
         UnsafeMutableRawPointer(bytes + end + delta).copyMemory(from: bytes + end, byteCount: tail)
       }
       used += delta
-      precondition(used <= Int(UInt32.max), "a chunk's strings exceed 4 GiB")
       for index in (row + 1)...filled {
         offsets[index] = UInt32(truncatingIfNeeded: Int(offsets[index]) + delta)
       }
@@ -191,23 +274,25 @@ final class StringChunk: @unchecked Sendable {
   }
 
   /// Reallocates the arena to exactly the bytes in use, when more than an eighth is spare.
-  private func shrink() {
+  func shrinkToFit() {
     guard byteCapacity - used > used / 8 else { return }
-    let fitted = UnsafeMutablePointer<UInt8>.allocate(capacity: max(used, 1))
-    fitted.update(from: bytes, count: used)
-    bytes.deallocate()
-    bytes = fitted
-    byteCapacity = used
+    resize(to: used)
   }
 
   /// Grows the arena to hold at least `count` bytes.
   private func reserve(_ count: Int) {
     guard count > byteCapacity else { return }
-    let capacity = max(count, byteCapacity * 2, 64)
-    let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-    grown.update(from: bytes, count: used)
-    bytes.deallocate()
-    bytes = grown
+    resize(to: max(count, byteCapacity * 2, 64))
+  }
+
+  /// Moves the bitmaps, the filled offsets and the bytes in use to a block whose arena holds
+  /// `capacity` bytes.
+  private func resize(to capacity: Int) {
+    let moved = Self.allocateBlock(byteCapacity: capacity)
+    moved.copyMemory(from: block, byteCount: Self.offsetsStart + (filled + 1) * 4)
+    (moved + Self.arenaStart).copyMemory(from: bytes, byteCount: used)
+    block.deallocate()
+    block = moved
     byteCapacity = capacity
   }
 

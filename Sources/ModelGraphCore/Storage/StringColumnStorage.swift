@@ -1,3 +1,5 @@
+import Foundation
+
 /// The chunks of a `String` or `String?` column: UTF-8 arenas (``StringChunk``) in a
 /// ``ChunkDirectory``, shared between column copies and copied on write like element chunks.
 ///
@@ -15,6 +17,10 @@ final class StringColumnStorage: @unchecked Sendable {
   /// Whether the rows are `String?`: new rows hold `nil`, else the empty string.
   private let isOptional: Bool
 
+  /// The longest value a chunk holds in its arena; longer ones are held out of line
+  /// (``StringChunk/inlineLimit`` unless a test lowers it). Copies keep it.
+  var inlineLimit = StringChunk.inlineLimit
+
   /// An empty storage; new rows hold the placeholder of `String?` (`nil`) when `isOptional`,
   /// else of `String` (`""`).
   init(isOptional: Bool) {
@@ -27,6 +33,7 @@ final class StringColumnStorage: @unchecked Sendable {
   /// A storage sharing `other`'s chunks: the next write on either side copies the chunk.
   init(sharing other: StringColumnStorage) {
     isOptional = other.isOptional
+    inlineLimit = other.inlineLimit
     directory = ChunkDirectory(sharing: other.directory)
     tableCapacity = max(directory.count, 4)
     table = .allocate(capacity: tableCapacity)
@@ -68,7 +75,24 @@ final class StringColumnStorage: @unchecked Sendable {
   /// Stores `value` at `row`, copying the row's chunk first if it is shared.
   @usableFromInline
   func set(_ value: String?, at row: Int) {
-    chunkForWriting(row &>> AnyColumn.chunkShift).set(value, at: row & AnyColumn.chunkMask)
+    chunkForWriting(row &>> AnyColumn.chunkShift).set(
+      value, at: row & AnyColumn.chunkMask, inlineLimit: inlineLimit)
+  }
+
+  /// Whether `row` holds the same value here and in `other` by `String?`'s `==`: the same
+  /// chunk, equal bytes, or, for rows that are not both simple ASCII, equal decoded strings.
+  func hasSameValue(at row: Int, as other: StringColumnStorage) -> Bool {
+    let x = chunk(row &>> AnyColumn.chunkShift)
+    let y = other.chunk(row &>> AnyColumn.chunkShift)
+    let offset = row & AnyColumn.chunkMask
+    if x === y { return true }
+    if x.isNil(offset) || y.isNil(offset) { return x.isNil(offset) == y.isNil(offset) }
+    if x.isSimple(offset) && y.isSimple(offset) {
+      let (xStart, xCount) = x.span(offset)
+      let (yStart, yCount) = y.span(offset)
+      return xCount == yCount && memcmp(x.bytes + xStart, y.bytes + yStart, xCount) == 0
+    }
+    return x.string(offset) == y.string(offset)
   }
 
   /// Resets `rows` (ascending, no repeats) to the placeholder (`nil` or `""`), rewriting each

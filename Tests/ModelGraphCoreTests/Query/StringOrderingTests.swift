@@ -5,11 +5,14 @@ import Testing
 
 @Suite("Query engine: sorting string columns over UTF-8 arenas")
 struct StringOrderingTests {
-  @Test("the byte comparator orders every pair as String's < does, nil first ascending")
-  func pairs() throws {
+  @Test(
+    "the byte comparator orders every pair as String's < does, nil first ascending",
+    arguments: StringScanTests.inlineLimits)
+  func pairs(inlineLimit: Int) throws {
     let values: [String?] =
       StringScanTests.haystacks + ["K", "\u{212A}", "é", "e\u{301}", "f", "Trip 10", "Trip 9"]
     let column = Column<String?>()
+    column.stringStorage.inlineLimit = inlineLimit
     column.grow(to: values.count)
     for (row, value) in values.enumerated() { column[row] = value }
     let key = CompiledValue.string(RowFunction(optionalColumn: column))

@@ -27,19 +27,26 @@ struct StringScanTests {
     }
   }
 
-  /// A column of `values` repeated past one chunk, so scans cross a chunk boundary.
-  private func column(_ values: [String?]) -> Column<String?> {
+  /// Inline limits: the real one, and one that holds most test values out of line.
+  static let inlineLimits = [StringChunk.inlineLimit, 3]
+
+  /// A column of `values` repeated past one chunk, so scans cross a chunk boundary; values
+  /// longer than `inlineLimit` bytes are held out of line.
+  private func column(_ values: [String?], inlineLimit: Int) -> Column<String?> {
     let column = Column<String?>()
+    column.stringStorage.inlineLimit = inlineLimit
     let count = (1 << AnyColumn.chunkShift) + values.count * 3
     column.grow(to: count)
     for row in 0..<count { column[row] = values[row % values.count] }
     return column
   }
 
-  @Test("test, refine and count agree with array filtering for every needle and operator")
-  func differential() throws {
+  @Test(
+    "test, refine and count agree with array filtering for every needle and operator",
+    arguments: inlineLimits)
+  func differential(inlineLimit: Int) throws {
     let values = Self.haystacks
-    let column = column(values)
+    let column = column(values, inlineLimit: inlineLimit)
     let stamps = [UInt32](repeating: 1, count: 1 << AnyColumn.chunkShift)
     for needle in Self.needles {
       for op in Self.operators {
@@ -70,10 +77,13 @@ struct StringScanTests {
     }
   }
 
-  @Test("a non-optional column scans the same as its optional twin without nils")
-  func plainColumn() throws {
+  @Test(
+    "a non-optional column scans the same as its optional twin without nils",
+    arguments: inlineLimits)
+  func plainColumn(inlineLimit: Int) throws {
     let values = Self.haystacks.compactMap { $0 }
     let column = Column<String>()
+    column.stringStorage.inlineLimit = inlineLimit
     column.grow(to: values.count)
     for (row, value) in values.enumerated() { column[row] = value }
     for needle in Self.needles {
@@ -85,11 +95,13 @@ struct StringScanTests {
     }
   }
 
-  @Test("== and != of a constant agree with Swift's String and Optional equality")
-  func equality() throws {
+  @Test(
+    "== and != of a constant agree with Swift's String and Optional equality",
+    arguments: inlineLimits)
+  func equality(inlineLimit: Int) throws {
     let values: [String?] =
       Self.haystacks + ["K", "\u{212A}", "é", "e\u{301}", "Café", "Cafe\u{301}", "x\r\ny"]
-    let column = column(values)
+    let column = column(values, inlineLimit: inlineLimit)
     let constants: [String?] = [nil] + Self.needles + ["K", "é", "Cafe\u{301}", "x\r\ny", "Oslo"]
     for constant in constants {
       let equal = try #require(
@@ -119,5 +131,44 @@ struct StringScanTests {
       }
       #expect(refined == wanted, "\(String(describing: constant))")
     }
+  }
+
+  @Test(
+    "<, <=, >, >= of a constant agree with String's operators; nil rows never match",
+    arguments: inlineLimits)
+  func ordering(inlineLimit: Int) throws {
+    let values: [String?] =
+      Self.haystacks + [
+        "K", "\u{212A}", "é", "e\u{301}", "e", "f", "Café", "Cafe\u{301}", "x\r\ny", "x\ny",
+        "Trip 10", "Trip 9", "trip", "tri",
+      ]
+    let column = column(values, inlineLimit: inlineLimit)
+    let constants =
+      Self.needles + ["", "K", "\u{212A}", "é", "e\u{301}", "Cafe\u{301}", "x\r\ny", "x\r", "trip"]
+    let direct = DirectColumn.optional(column)
+    func check<K: OrderingKernel>(
+      _: K.Type, _ name: String, _ expected: (String, String) -> Bool
+    ) throws {
+      for constant in constants {
+        let condition = try #require(StringScan.ordering(direct, constant, K.self))
+        let wanted = (0..<column.count).filter { row in
+          values[row % values.count].map { expected($0, constant) } ?? false
+        }
+        #expect((0..<column.count).filter { condition.test($0) } == wanted, "\(name) \(constant)")
+        var counted = 0
+        let stamps = [UInt32](repeating: 1, count: 1 << AnyColumn.chunkShift)
+        for chunk in 0..<column.chunkCount {
+          let rows = min(column.count - (chunk << AnyColumn.chunkShift), stamps.count)
+          counted += stamps.withUnsafeBufferPointer {
+            condition.countChunk!(chunk, UnsafeBufferPointer(rebasing: $0[0..<rows]))
+          }
+        }
+        #expect(counted == wanted.count, "\(name) \(constant)")
+      }
+    }
+    try check(LessKernel.self, "<") { $0 < $1 }
+    try check(LessOrEqualKernel.self, "<=") { $0 <= $1 }
+    try check(GreaterKernel.self, ">") { $0 > $1 }
+    try check(GreaterOrEqualKernel.self, ">=") { $0 >= $1 }
   }
 }

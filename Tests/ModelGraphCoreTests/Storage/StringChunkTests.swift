@@ -174,4 +174,26 @@ struct StringChunkTests {
       #expect(mismatches.isEmpty, "column \(index)")
     }
   }
+
+  @Test("a row has the same value in two columns exactly when String?'s == says so")
+  func sameValue() {
+    let pool: [String?] = [
+      nil, "", "a", "b", "é", "e\u{301}", "K", "\u{212A}", "x\r\ny", "x\ny", "a long value",
+    ]
+    let first = Column<String?>()
+    first.stringStorage.inlineLimit = 4
+    let rows = pool.count * pool.count
+    first.grow(to: rows + Self.rows)
+    for row in 0..<rows { first[row] = pool[row / pool.count] }
+    first.freeze()
+    let second = unsafeDowncast(first.copy(), to: Column<String?>.self)
+    for row in 0..<rows { second[row] = pool[row % pool.count] }
+    for row in 0..<rows {
+      #expect(
+        first.hasSameValue(at: row, as: second) == (first[row] == second[row]),
+        "\(String(describing: first[row])) / \(String(describing: second[row]))")
+    }
+    // The chunk past the rewritten rows is still shared.
+    #expect(first.hasSameValue(at: rows + Self.rows - 1, as: second))
+  }
 }

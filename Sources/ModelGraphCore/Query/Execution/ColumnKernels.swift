@@ -111,9 +111,13 @@ enum ColumnScan {
   static func ordering<T: QueryScalar & Comparable, K: OrderingKernel>(
     _ column: DirectColumn<T>, _ constant: T, _: K.Type
   ) -> CompiledCondition {
+    if T.self == String.self, let bytes = StringScan.ordering(column, constant, K.self) {
+      return bytes
+    }
     switch column {
-    case .plain(let column): make(column, OrderingMatcher<T, K>(constant: constant))
-    case .optional(let column): make(column, OptionalOrderingMatcher<T, K>(constant: constant))
+    case .plain(let column): return make(column, OrderingMatcher<T, K>(constant: constant))
+    case .optional(let column):
+      return make(column, OptionalOrderingMatcher<T, K>(constant: constant))
     }
   }
 

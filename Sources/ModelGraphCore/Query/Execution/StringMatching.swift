@@ -61,6 +61,7 @@ struct StringPattern {
     let isSimple = !bytes.isEmpty && bytes.allSatisfy { $0 < 0x80 && $0 != 0x0D }
     view = NeedleView(
       bytes: storage.bytes, lowered: storage.lowered, count: storage.count, isSimple: isSimple,
+      isOrderedAsBytes: bytes.allSatisfy { $0 < 0x80 && $0 != 0x0D },
       hasNoEquivalents: isSimple
         && !bytes.contains {
           $0 == UInt8(ascii: "K") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "`")
@@ -77,7 +78,10 @@ struct StringPattern {
     let base = UnsafePointer(chunk.bytes + start)
     if view.isSimple {
       if chunk.isSimple(row) { return view.matchSimple(base, length, op) }
-      if op == .contains && view.hasNoEquivalents && !view.bytesContain(base, length) {
+      // A complex row without arena bytes is held out of line: its bytes are not at `base`.
+      if op == .contains && view.hasNoEquivalents && length != 0
+        && !view.bytesContain(base, length)
+      {
         return false
       }
     }
@@ -93,8 +97,24 @@ struct StringPattern {
     if view.isSimple && chunk.isSimple(row) {
       return length == view.count && memcmp(chunk.bytes + start, view.bytes, length) == 0
     }
-    if view.count == 0 { return length == 0 }
+    if view.count == 0 { return length == 0 && chunk.isSimple(row) }
     return chunk.string(row) == needle
+  }
+
+  /// -1, 0 or 1 as row `row` of `chunk` sorts before, equal to or after the needle by
+  /// `String`'s `<`: over the bytes when both are ASCII without carriage returns, else on the
+  /// decoded string.
+  @inline(__always)
+  func order(_ chunk: StringChunk, row: Int) -> Int {
+    let view = view
+    if view.isOrderedAsBytes && chunk.isSimple(row) {
+      let (start, length) = chunk.span(row)
+      let order = memcmp(chunk.bytes + start, view.bytes, min(length, view.count))
+      if order != 0 { return order < 0 ? -1 : 1 }
+      return length < view.count ? -1 : length > view.count ? 1 : 0
+    }
+    let string = chunk.string(row)
+    return string < needle ? -1 : needle < string ? 1 : 0
   }
 
   /// The test `op` of a string against the needle.
@@ -118,6 +138,9 @@ private struct NeedleView {
   let count: Int
   /// ASCII, without carriage returns, not empty: bytes and characters agree.
   let isSimple: Bool
+  /// ASCII without carriage returns, perhaps empty: against a row of the same, byte order is
+  /// `String`'s order.
+  let isOrderedAsBytes: Bool
   /// Simple, and without a character that a non-ASCII character is canonically equivalent to
   /// (`K`, `;`, `` ` ``): a string whose bytes do not hold the needle's cannot contain it.
   let hasNoEquivalents: Bool
