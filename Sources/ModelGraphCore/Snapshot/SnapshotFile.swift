@@ -58,7 +58,7 @@ public struct SnapshotFile: Sendable {
     case .other?:
       throw SnapshotError(.io, path: path, section: "open", message: "the path is not a file")
     case .file?:
-      return try io.readFile(path).withUnsafeBytes {
+      return try io.withSnapshotContents(of: path) {
         try SnapshotReader.decodeWithHistory($0, path: path)
       }
     }
@@ -85,9 +85,20 @@ public struct SnapshotFile: Sendable {
   ) throws -> Int {
     var size = 0
     try replace { write in
-      let file = try SnapshotWriter.write(
-        version, lineage: lineage, history: history, lengthLimit: Int(UInt32.max),
-        draining: true, to: write)
+      // Each piece is written on a second thread while the next is encoded.
+      let file = try withoutActuallyEscaping(write) { write in
+        let pipeline = SnapshotPipeline(write)
+        do {
+          let file = try SnapshotWriter.write(
+            version, lineage: lineage, history: history, lengthLimit: Int(UInt32.max),
+            draining: true, to: { try pipeline.submit(&$0, last: $1) })
+          try pipeline.finish()
+          return file
+        } catch {
+          try? pipeline.finish()
+          throw error
+        }
+      }
       if let oversized = file.oversized {
         throw SnapshotError(
           .valueTooLarge, path: path, section: "write",
