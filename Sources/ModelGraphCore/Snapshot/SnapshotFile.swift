@@ -85,20 +85,9 @@ public struct SnapshotFile: Sendable {
   ) throws -> Int {
     var size = 0
     try replace { write in
-      // Each piece is written on a second thread while the next is encoded.
-      let file = try withoutActuallyEscaping(write) { write in
-        let pipeline = SnapshotPipeline(write)
-        do {
-          let file = try SnapshotWriter.write(
-            version, lineage: lineage, history: history, lengthLimit: Int(UInt32.max),
-            draining: true, to: { try pipeline.submit(&$0, last: $1) })
-          try pipeline.finish()
-          return file
-        } catch {
-          try? pipeline.finish()
-          throw error
-        }
-      }
+      let file = try SnapshotWriter.write(
+        version, lineage: lineage, history: history, lengthLimit: Int(UInt32.max),
+        draining: true, to: write)
       if let oversized = file.oversized {
         throw SnapshotError(
           .valueTooLarge, path: path, section: "write",

@@ -53,7 +53,7 @@ public enum SnapshotWriter {
   ) -> ByteWriter {
     write(
       version, lineage: lineage, history: history, lengthLimit: lengthLimit,
-      formatVersion: formatVersion, draining: false, to: { _, _ in })
+      formatVersion: formatVersion, draining: false, to: { _ in })
   }
 
   /// The bytes held back before they are handed to a sink.
@@ -61,9 +61,7 @@ public enum SnapshotWriter {
 
   /// Writes the file; when `draining`, the bytes go to `sink` in pieces of about
   /// ``sinkThreshold`` bytes (whole blocks) as they are made, and the writer returned holds
-  /// none of them (otherwise `sink` is not called). The sink may keep the buffer it is given
-  /// and leave another in its place; whatever it leaves is emptied and reused. Its second
-  /// argument is `true` for the last piece.
+  /// none of them (otherwise `sink` is not called).
   ///
   /// The writing goes on after a value too long for the format (``ByteWriter/oversized``);
   /// the caller must then discard what the sink received. Without `history`, the file's
@@ -72,17 +70,17 @@ public enum SnapshotWriter {
     _ version: StoreVersion, lineage: SnapshotLineage, history: KeptHistory? = nil,
     lengthLimit: Int,
     formatVersion: UInt32 = SnapshotFormat.version, draining: Bool,
-    to sink: (_ bytes: inout [UInt8], _ last: Bool) throws -> Void
+    to sink: (UnsafeRawBufferPointer) throws -> Void
   ) rethrows -> ByteWriter {
     var file = ByteWriter()
     file.lengthLimit = lengthLimit
     let estimate = estimatedSize(of: version)
     file.bytes.reserveCapacity(draining ? min(estimate, 2 * sinkThreshold) : estimate)
     /// Hands the bytes made so far to the sink.
-    func drain(last: Bool = false) throws {
+    func drain() throws {
       guard draining, !file.bytes.isEmpty else { return }
+      try file.bytes.withUnsafeBytes { try sink($0) }
       file.flushed += file.bytes.count
-      try sink(&file.bytes, last)
       file.bytes.removeAll(keepingCapacity: true)
     }
     file.bytes.append(contentsOf: SnapshotFormat.magic)
@@ -149,7 +147,7 @@ public enum SnapshotWriter {
     }
     file.append(footerOffset)
     file.bytes.append(contentsOf: SnapshotFormat.endMagic)
-    try drain(last: true)
+    try drain()
     return file
   }
 
