@@ -29,18 +29,8 @@ public enum CRC32C {
     var crc = ~seed
     var count = bytes.count
     let tables = self.tables
-    /// The entry of table `slice` for the low byte of `value`.
-    @inline(__always) func entry(_ slice: Int, _ value: UInt64) -> UInt32 {
-      tables[slice &* 256 &+ Int(truncatingIfNeeded: value & 0xFF)]
-    }
     while count >= 16 {
-      let low = UInt64(littleEndian: pointer.loadUnaligned(as: UInt64.self)) ^ UInt64(crc)
-      let high = UInt64(littleEndian: pointer.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-      crc =
-        entry(15, low) ^ entry(14, low >> 8) ^ entry(13, low >> 16) ^ entry(12, low >> 24)
-        ^ entry(11, low >> 32) ^ entry(10, low >> 40) ^ entry(9, low >> 48) ^ entry(8, low >> 56)
-        ^ entry(7, high) ^ entry(6, high >> 8) ^ entry(5, high >> 16) ^ entry(4, high >> 24)
-        ^ entry(3, high >> 32) ^ entry(2, high >> 40) ^ entry(1, high >> 48) ^ entry(0, high >> 56)
+      crc = step(crc, pointer, tables)
       pointer += 16
       count -= 16
     }
@@ -50,6 +40,32 @@ public enum CRC32C {
       count -= 1
     }
     return ~crc
+  }
+
+  /// The register after the 16 bytes at `pointer`, from register `crc`.
+  ///
+  /// Only the first four bytes mix with the register; the other twelve index their tables
+  /// straight from memory, and the lookups are joined as a tree, so the next step waits on four
+  /// lookups and three XORs, not on a chain of sixteen (which made this about half as fast).
+  @inline(__always)
+  private static func step(
+    _ crc: UInt32, _ pointer: UnsafeRawPointer, _ tables: UnsafePointer<UInt32>
+  ) -> UInt32 {
+    /// The entry for byte `index` of the 16, which is followed by `15 - index` bytes.
+    @inline(__always) func byte(_ index: Int) -> UInt32 {
+      tables[(15 &- index) &* 256 &+ Int(pointer.load(fromByteOffset: index, as: UInt8.self))]
+    }
+    /// The entry of table `slice` for the low byte of `value`.
+    @inline(__always) func entry(_ slice: Int, _ value: UInt32) -> UInt32 {
+      tables[slice &* 256 &+ Int(truncatingIfNeeded: value & 0xFF)]
+    }
+    let mixed = UInt32(littleEndian: pointer.loadUnaligned(as: UInt32.self)) ^ crc
+    let rest =
+      ((byte(4) ^ byte(5)) ^ (byte(6) ^ byte(7))) ^ ((byte(8) ^ byte(9)) ^ (byte(10) ^ byte(11)))
+      ^ ((byte(12) ^ byte(13)) ^ (byte(14) ^ byte(15)))
+    let head =
+      (entry(15, mixed) ^ entry(14, mixed >> 8)) ^ (entry(13, mixed >> 16) ^ entry(12, mixed >> 24))
+    return rest ^ head
   }
 
   /// The checksum of `bytes`.

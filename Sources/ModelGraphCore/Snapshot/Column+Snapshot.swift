@@ -83,28 +83,22 @@ extension Column {
     }
     if format >= SnapshotFormat.columnLayoutVersion, ColumnLayout.handles(Element.self) {
       let count = try reader.readCount(minimumSize: ColumnLayout.minimumRowSize(Element.self))
-      grow(to: count)
       guard try ColumnLayout.decode(self, count: count, from: &reader) else {
         preconditionFailure("ColumnLayout.handles and decode disagree on \(Element.self)")
       }
       return
     }
     let count = try reader.readCount(minimumSize: coding.minimumEncodedSize)
-    grow(to: count)
     if coding.isRaw {
+      // Raw values are copied straight into new chunks: no placeholder is written first.
       let raw = try reader.readBytes(count * MemoryLayout<Element>.stride)
-      var row = 0
-      while row < count {
-        let chunkCount = min(count - row, 1 << AnyColumn.chunkShift)
-        let source = UnsafeRawBufferPointer(
-          rebasing: raw[
-            row * MemoryLayout<Element>.stride..<(row + chunkCount) * MemoryLayout<Element>.stride])
-        let index = row >> AnyColumn.chunkShift
-        UnsafeMutableRawPointer(bases[index]).copyMemory(
-          from: source.baseAddress!, byteCount: source.count)
-        row += chunkCount
+      load(count: count) { start, values, rows in
+        UnsafeMutableRawPointer(values).copyMemory(
+          from: raw.baseAddress! + start * MemoryLayout<Element>.stride,
+          byteCount: rows * MemoryLayout<Element>.stride)
       }
     } else {
+      grow(to: count)
       try decodeValues(as: coding, count: count, from: &reader)
     }
   }

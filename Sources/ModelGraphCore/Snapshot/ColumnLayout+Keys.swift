@@ -142,16 +142,17 @@ extension ColumnLayout {
     let coding = try KeyCoding(from: &reader)
     let start = reader.position
     let bytes = try reader.readBytes(count * coding.keySize)
-    var row = 0
-    try column.forEachChunkForWriting { values in
-      for index in values.indices {
-        let offset = row * coding.keySize
-        guard let key = coding.load(from: bytes, at: offset) else {
-          throw reader.error("row \(row) holds a damaged absent key", at: start + offset)
-        }
-        values[index] = key
-        row += 1
+    var damaged: Int?
+    column.load(count: count) { first, values, rows in
+      for index in 0..<rows {
+        let key = coding.load(from: bytes, at: (first + index) * coding.keySize)
+        if key == nil, damaged == nil { damaged = first + index }
+        (values + index).initialize(to: key ?? nil)
       }
+    }
+    if let row = damaged {
+      throw reader.error(
+        "row \(row) holds a damaged absent key", at: start + row * coding.keySize)
     }
   }
 

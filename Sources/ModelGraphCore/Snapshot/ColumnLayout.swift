@@ -24,14 +24,18 @@ enum ColumnLayout {
     return true
   }
 
-  /// Reads `count` values into `column` (grown to `count` rows of placeholders); `false` when
-  /// its type has no layout here.
+  /// Reads `count` values into `column` (new and empty); `false` when its type has no layout
+  /// here.
   static func decode(_ column: AnyColumn, count: Int, from reader: inout ByteReader) throws
     -> Bool
   {
     switch column {
-    case let strings as Column<String>: try decodeStrings(strings, count: count, from: &reader)
-    case let strings as Column<String?>: try decodeStrings(strings, count: count, from: &reader)
+    case let strings as Column<String>:
+      strings.grow(to: count)
+      try decodeStrings(strings, count: count, from: &reader)
+    case let strings as Column<String?>:
+      strings.grow(to: count)
+      try decodeStrings(strings, count: count, from: &reader)
     case let flags as Column<Bool>: try decodeBools(flags, count: count, from: &reader)
     case let keys as Column<ObjectKey?>: try decodeKeys(keys, count: count, from: &reader)
     default: return false
@@ -125,21 +129,28 @@ extension ColumnLayout {
     column.forEachChunk { _, values in writer.append(raw: UnsafeRawBufferPointer(values)) }
   }
 
+  /// Reads `count` rows of bytes, each 0 or 1, into `column` (new and empty).
   static func decodeBools(_ column: Column<Bool>, count: Int, from reader: inout ByteReader)
     throws
   {
     let start = reader.position
     let bytes = try reader.readBytes(count)
-    var row = 0
-    try column.forEachChunkForWriting { values in
-      for index in values.indices {
-        switch bytes[row] {
-        case 0: values[index] = false
-        case 1: values[index] = true
-        case let byte: throw reader.error("\(byte) is not a Bool", at: start + row)
-        }
-        row += 1
+    // Checked eight bytes at a time: no bit but the lowest of any byte may be set.
+    var index = 0
+    while index + 8 <= count {
+      if bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0xFEFE_FEFE_FEFE_FEFE != 0 {
+        break
       }
+      index += 8
+    }
+    while index < count {
+      guard bytes[index] <= 1 else {
+        throw reader.error("\(bytes[index]) is not a Bool", at: start + index)
+      }
+      index += 1
+    }
+    column.load(count: count) { start, values, rows in
+      for row in 0..<rows { (values + row).initialize(to: bytes[start + row] == 1) }
     }
   }
 }

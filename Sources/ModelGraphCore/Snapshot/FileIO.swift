@@ -19,6 +19,14 @@ public enum FileKind: Sendable, Hashable {
 public protocol FileIO: Sendable {
   /// The whole contents of a regular file, read with read(2) (never mapped).
   func readFile(_ path: String) throws -> [UInt8]
+  /// Calls `body` with the whole contents of a snapshot file, which is never changed in place
+  /// (only replaced by a rename); the bytes are valid only during `body`.
+  ///
+  /// ``SystemFileIO`` maps the file instead of copying it; by default this reads it with
+  /// ``readFile(_:)``.
+  func withSnapshotContents<Result>(
+    of path: String, _ body: (UnsafeRawBufferPointer) throws -> Result
+  ) throws -> Result
   /// What is at `path`, or `nil` when nothing is.
   func kind(of path: String) -> FileKind?
   /// Creates a new file for writing; fails if it exists.
@@ -61,6 +69,13 @@ public protocol FileIO: Sendable {
 }
 
 extension FileIO {
+  /// Reads the file with ``readFile(_:)`` and calls `body` with its bytes.
+  public func withSnapshotContents<Result>(
+    of path: String, _ body: (UnsafeRawBufferPointer) throws -> Result
+  ) throws -> Result {
+    try readFile(path).withUnsafeBytes(body)
+  }
+
   /// Unsupported unless a conformance provides it: throws ``SnapshotError/Code/io``.
   public func openForWriting(_ path: String) throws -> Int32 {
     throw SnapshotError(.io, path: path, section: "open", message: "not supported")
@@ -125,6 +140,30 @@ public struct SystemFileIO: FileIO {
       if count == 0 { return bytes }
       bytes.append(contentsOf: buffer[0..<count])
     }
+  }
+
+  /// Maps the file read-only, its pages read in at once (`MAP_POPULATE`), so the bytes are
+  /// neither copied nor held twice; a file that cannot be mapped is read with ``readFile(_:)``.
+  public func withSnapshotContents<Result>(
+    of path: String, _ body: (UnsafeRawBufferPointer) throws -> Result
+  ) throws -> Result {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw failure("open", path) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else {
+      let error = failure("fstat", path)
+      _ = Glibc.close(descriptor)
+      throw error
+    }
+    let size = Int(info.st_size)
+    let mapped =
+      size > 0 ? mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0) : nil
+    _ = Glibc.close(descriptor)
+    guard let mapped, mapped != UnsafeMutableRawPointer(bitPattern: -1) else {
+      return try readFile(path).withUnsafeBytes(body)
+    }
+    defer { munmap(mapped, size) }
+    return try body(UnsafeRawBufferPointer(start: mapped, count: size))
   }
 
   public func kind(of path: String) -> FileKind? {

@@ -58,7 +58,7 @@ public struct SnapshotFile: Sendable {
     case .other?:
       throw SnapshotError(.io, path: path, section: "open", message: "the path is not a file")
     case .file?:
-      return try io.readFile(path).withUnsafeBytes {
+      return try io.withSnapshotContents(of: path) {
         try SnapshotReader.decodeWithHistory($0, path: path)
       }
     }
