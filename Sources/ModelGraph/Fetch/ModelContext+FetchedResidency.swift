@@ -57,7 +57,12 @@ extension ModelContext {
         let entity = session.catalog.entity(named: violation.entity)
       else { throw error }
       let holder = violation.row.map { row in
-        self.identifier(for: ObjectKey(entity: entity.index, row: row, generation: 0))
+        // The failed save left the working table as it was: the row's generation is the
+        // object's (the store does not reuse rows today, but the identifier must not rely on it).
+        self.identifier(
+          for: ObjectKey(
+            entity: entity.index, row: row,
+            generation: session.table(entity.index).generation(of: row)))
       }
       throw ModelError(
         .validationFailed, message: "save failed: 1 rule broken",

@@ -137,13 +137,31 @@ extension QueryPlan {
     case .ordered(let index, let range):
       rows = index.rows(in: range) ?? []
     }
-    // The live rows, then the condition on all of them in one loop (a column comparison
-    // reads its column without a call per row).
-    rows.removeAll { !table.isAlive(Int($0)) }
-    plan.condition?.filter(&rows)
-    for row in rows where try !accept(Int(row)) { return false }
+    // The live rows, then the condition on them in one loop (a column comparison reads its
+    // column without a call per row), a block at a time: a walk that `body` stops early (a
+    // limit) tests no more than one block past the row it stopped at.
+    guard rows.count > Self.filterBlock else {
+      rows.removeAll { !table.isAlive(Int($0)) }
+      plan.condition?.filter(&rows)
+      for row in rows where try !accept(Int(row)) { return false }
+      return true
+    }
+    var block: [Int32] = []
+    block.reserveCapacity(Self.filterBlock)
+    var start = 0
+    while start < rows.count {
+      let end = min(start + Self.filterBlock, rows.count)
+      block.removeAll(keepingCapacity: true)
+      for row in rows[start..<end] where table.isAlive(Int(row)) { block.append(row) }
+      start = end
+      plan.condition?.filter(&block)
+      for row in block where try !accept(Int(row)) { return false }
+    }
     return true
   }
+
+  /// The rows an index yields that are tested together before any is handed on.
+  static let filterBlock = 1024
 
   /// Merges the tables' ordered index walks by the first sort key, keeping rows that satisfy
   /// the condition and `residual`, until `stop` are found (and, with more sort keys, the rows
