@@ -55,11 +55,11 @@ extension ModelContext {
   /// The object already registered for `key`, if any.
   func registeredObject(for key: ObjectKey) -> ModelObject? {
     let entity = Int(key.entity)
-    let row = Int(key.row)
-    guard entity < registered.count, let object = registered[entity][row]?.takeUnretainedValue(),
-      object._key.generation == key.generation
+    // The generation is read without taking a reference; only a match is retained.
+    guard entity < registered.count, let found = registered[entity][Int(key.row)],
+      found._withUnsafeGuaranteedRef({ $0._key.generation == key.generation })
     else { return nil }
-    return object
+    return found.takeUnretainedValue()
   }
 
   /// The object for `key`: the registered one, or a new handle bound to its row.
@@ -144,6 +144,7 @@ extension ModelContext {
     objects.reserveCapacity(keys.count)
     var entity = -1
     var table: Table?
+    var modelClass: ModelObject.Type?
     for key in keys {
       if Int(key.entity) != entity {
         // The first live key of a run shows that the session knows its entity; the run's
@@ -151,16 +152,17 @@ extension ModelContext {
         guard session.contains(key) else { continue }
         entity = Int(key.entity)
         table = session.table(entity)
+        modelClass = nil
       } else if table?.contains(key) != true {
         continue
       }
-      if entity < registered.count, let found = registered[entity][Int(key.row)],
-        found._withUnsafeGuaranteedRef({ $0._key.generation == key.generation })
-      {
-        objects.append(found.takeUnretainedValue())
-      } else {
-        objects.append(object(for: key))
+      if let found = registeredObject(for: key) {
+        objects.append(found)
+        continue
       }
+      let type = modelClass ?? self.modelClass(forEntity: entity)
+      modelClass = type
+      objects.append(makeObject(for: key, of: type, in: table!))
     }
     return objects
   }

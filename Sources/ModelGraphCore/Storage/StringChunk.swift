@@ -114,13 +114,17 @@ final class StringChunk: @unchecked Sendable {
 
   /// Whether `row`'s value is held out of line: not simple, yet no bytes in the arena.
   @inline(__always)
-  func isOutOfLine(_ row: Int) -> Bool { !isSimple(row) && span(row).count == 0 }
+  func isOutOfLine(_ row: Int) -> Bool { isOutOfLine(row, count: span(row).count) }
+
+  /// Whether `row`, whose arena span holds `count` bytes, is held out of line.
+  @inline(__always)
+  private func isOutOfLine(_ row: Int, count: Int) -> Bool { count == 0 && !isSimple(row) }
 
   /// The number of UTF-8 bytes of `row`'s value, wherever it is held.
   @inline(__always)
   func utf8Count(_ row: Int) -> Int {
     let count = span(row).count
-    if count == 0 && !isSimple(row) { return large[row].unsafelyUnwrapped.utf8.count }
+    if isOutOfLine(row, count: count) { return large[row].unsafelyUnwrapped.utf8.count }
     return count
   }
 
@@ -128,7 +132,7 @@ final class StringChunk: @unchecked Sendable {
   @inline(__always)
   func withBytes<R>(_ row: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
     let (start, count) = span(row)
-    if count == 0 && !isSimple(row) {
+    if isOutOfLine(row, count: count) {
       var value = large[row].unsafelyUnwrapped
       return try value.withUTF8(body)
     }
@@ -138,7 +142,7 @@ final class StringChunk: @unchecked Sendable {
   /// The string at `row` (`""` for `nil`).
   func string(_ row: Int) -> String {
     let (start, count) = span(row)
-    if count == 0 && !isSimple(row) { return large[row].unsafelyUnwrapped }
+    if isOutOfLine(row, count: count) { return large[row].unsafelyUnwrapped }
     return String(decoding: UnsafeBufferPointer(start: bytes + start, count: count), as: UTF8.self)
   }
 

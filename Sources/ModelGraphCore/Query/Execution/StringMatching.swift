@@ -109,12 +109,9 @@ struct StringPattern {
     let view = view
     if view.isOrderedAsBytes && chunk.isSimple(row) {
       let (start, length) = chunk.span(row)
-      let order = memcmp(chunk.bytes + start, view.bytes, min(length, view.count))
-      if order != 0 { return order < 0 ? -1 : 1 }
-      return length < view.count ? -1 : length > view.count ? 1 : 0
+      return StringOrdering.compareBytes(chunk.bytes + start, length, view.bytes, view.count)
     }
-    let string = chunk.string(row)
-    return string < needle ? -1 : needle < string ? 1 : 0
+    return StringOrdering.compareStrings(chunk.string(row), needle)
   }
 
   /// The test `op` of a string against the needle.

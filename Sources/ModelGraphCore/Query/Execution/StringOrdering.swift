@@ -42,12 +42,25 @@ enum StringOrdering {
     if x.isSimple(xRow) && y.isSimple(yRow) {
       let (xStart, xCount) = x.span(xRow)
       let (yStart, yCount) = y.span(yRow)
-      let order = memcmp(x.bytes + xStart, y.bytes + yStart, min(xCount, yCount))
-      if order != 0 { return order < 0 ? -1 : 1 }
-      return xCount < yCount ? -1 : xCount > yCount ? 1 : 0
+      return compareBytes(x.bytes + xStart, xCount, y.bytes + yStart, yCount)
     }
-    let first = x.string(xRow)
-    let second = y.string(yRow)
-    return first < second ? -1 : second < first ? 1 : 0
+    return compareStrings(x.string(xRow), y.string(yRow))
+  }
+
+  /// -1, 0 or 1 as the `xCount` bytes at `x` are before, equal to or after the `yCount` bytes
+  /// at `y`: byte by byte, then the shorter first (`String`'s order for ASCII without `\r`).
+  @inline(__always)
+  static func compareBytes(
+    _ x: UnsafePointer<UInt8>, _ xCount: Int, _ y: UnsafePointer<UInt8>, _ yCount: Int
+  ) -> Int {
+    let order = memcmp(x, y, min(xCount, yCount))
+    if order != 0 { return order < 0 ? -1 : 1 }
+    return xCount < yCount ? -1 : xCount > yCount ? 1 : 0
+  }
+
+  /// -1, 0 or 1 as `x` is before, equal to or after `y` by `String`'s `<`.
+  @inline(__always)
+  static func compareStrings(_ x: String, _ y: String) -> Int {
+    x < y ? -1 : y < x ? 1 : 0
   }
 }
