@@ -73,6 +73,13 @@ final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
     return make(entries, count: entries.count)
   }
 
+  /// The index of `entries` (key, row), given in any order.
+  ///
+  /// - Complexity: O(n log n).
+  static func build(entries: [(key: Key, row: Int32)]) -> HashIndex {
+    make(entries.sorted { $0.row < $1.row }, count: entries.count)
+  }
+
   /// This index with `delta` applied.
   ///
   /// - Complexity: O(256 + m × (partition size + bucket size)) for m changes; O(n) when the

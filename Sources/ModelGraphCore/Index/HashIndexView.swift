@@ -27,33 +27,53 @@ final class HashIndexView: TableIndex {
     -> MergeCursor?
   { nil }
 
-  /// The view of `base` with `delta` laid over it.
+  /// The view of `base` with `overlay` laid over it.
+  ///
+  /// - Complexity: O(1) to make when the overlay is at most ``HashOverlay/foldBound`` rows,
+  ///   else O(e) for e rows it names; a lookup costs O(rows of the key × log e), plus O(e)
+  ///   through a small overlay.
   @inline(__always)
   static func make<Key: ColumnValue>(
-    _ definition: IndexDefinition, base: HashIndex<Key>, delta: IndexDelta<Key>
+    _ definition: IndexDefinition, base: HashIndex<Key>, overlay: HashOverlay<Key>
   ) -> HashIndexView {
-    let removed = Set(delta.removed.map(\.row))
-    var buckets: [Key: [Int32]] = [:]
-    for (key, row) in delta.added { buckets[key, default: []].append(row) }
-    let added = buckets.mapValues { $0.sorted() }
+    // A large overlay (a session's pending bulk insert) is looked up through a dictionary.
+    var buckets: [Key: [Int32]]?
+    if overlay.count > HashOverlay<Key>.foldBound {
+      var found: [Key: [Int32]] = [:]
+      for entry in overlay.entries {
+        if let key = entry.current { found[key, default: []].append(entry.row) }
+      }
+      buckets = found
+    }
+    func rows(_ key: Key) -> [Int32] {
+      var rows = base.rows(key)
+      guard !overlay.isEmpty else { return rows }
+      rows.removeAll { overlay.current(of: $0) != nil }
+      let before = rows.count
+      if let buckets {
+        rows += buckets[key] ?? []
+      } else {
+        for entry in overlay.entries where entry.current == key { rows.append(entry.row) }
+      }
+      if rows.count != before && before > 0 { rows.sort() }
+      return rows
+    }
     return HashIndexView(
-      definition: definition, count: base.count - removed.count + delta.added.count,
+      definition: definition, count: base.count + overlay.countChange,
       rowsEqual: { values in
-        var rows: [Int32] = []
+        var found: [Int32] = []
         for value in values {
           guard let key = Key(modelValue: value) else { return nil }
-          var found = base.rows(key)
-          if !removed.isEmpty { found.removeAll(where: removed.contains) }
-          rows += found
-          rows += added[key] ?? []
+          if values.count == 1 { return rows(key) }
+          found += rows(key)
         }
-        return values.count > 1 || !added.isEmpty ? rows.sorted() : rows
+        return found.sorted()
       },
       countEqual: { values in
         var total = 0
         for value in values {
           guard let key = Key(modelValue: value) else { return nil }
-          total += base.rows(key).count + (added[key]?.count ?? 0)
+          total += rows(key).count
         }
         return total
       })

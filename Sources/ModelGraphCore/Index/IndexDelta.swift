@@ -1,8 +1,10 @@
 /// The index entries two versions of a table disagree on, for one attribute.
 ///
-/// Found by comparing the versions chunk by chunk: a chunk whose stamps and values the two
-/// versions share (copy-on-write) cannot differ and is skipped, so the cost is proportional to
-/// the chunks written between the versions, not to the table.
+/// Found from the rows the newer version was written in, when they are known (the save's
+/// ``TableChangeNote``, a session's changes); otherwise by comparing the versions chunk by
+/// chunk: a chunk whose stamps and values the two versions share (copy-on-write) cannot differ
+/// and is skipped, so the cost is proportional to the chunks written between the versions,
+/// not to the table.
 struct IndexDelta<Key: ColumnValue> {
   /// Entries of the old version that the new one no longer has: (key, row).
   var removed: [(key: Key, row: Int32)] = []
@@ -18,9 +20,37 @@ struct IndexDelta<Key: ColumnValue> {
   /// The entries that differ between `old` and `new` (two versions of one table) for the
   /// attribute at `slot`.
   ///
+  /// - Complexity: O(rows written) when `new` was published over `old` by a save (its
+  ///   ``Table/changeNote``); otherwise O(chunks / 64 + chunks of the groups written + chunk
+  ///   size × chunks written between the versions).
+  init(from old: Table, to new: Table, slot: Int) {
+    if let note = new.changeNote, note.previous == old.serial {
+      self.init(from: old, to: new, slot: slot, rows: note.rows)
+    } else {
+      self.init(comparingChunksOf: old, to: new, slot: slot)
+    }
+  }
+
+  /// The entries that differ between `old` and `new` for the attribute at `slot`, where only
+  /// `rows` (ascending, without repeats) may differ between the two versions.
+  ///
+  /// Debug builds check the promise against a comparison of the chunks.
+  /// - Complexity: O(rows).
+  init(from old: Table, to new: Table, slot: Int, rows: [Int32]) {
+    let oldColumn = old.column(slot, as: Key.self)
+    let newColumn = new.column(slot, as: Key.self)
+    for row in rows { compare(Int(row), old, oldColumn, new, newColumn) }
+    assert(
+      sameEntries(as: IndexDelta(comparingChunksOf: old, to: new, slot: slot)),
+      "a table version differs from the one it was derived from outside the rows written")
+  }
+
+  /// The entries that differ between `old` and `new` for the attribute at `slot`, found by
+  /// comparing every chunk the two versions do not share.
+  ///
   /// - Complexity: O(chunks / 64 + chunks of the groups written + chunk size × chunks written
   ///   between the versions).
-  init(from old: Table, to new: Table, slot: Int) {
+  init(comparingChunksOf old: Table, to new: Table, slot: Int) {
     let oldColumn = old.column(slot, as: Key.self)
     let newColumn = new.column(slot, as: Key.self)
     let chunks = max(old.stamps.chunkCount, new.stamps.chunkCount)
@@ -44,19 +74,35 @@ struct IndexDelta<Key: ColumnValue> {
       }
       let start = chunk << AnyColumn.chunkShift
       let end = start + (1 << AnyColumn.chunkShift)
-      for row in start..<end {
-        let oldStamp = row < old.rowCount ? old.stamps[row] : 0
-        let newStamp = row < new.rowCount ? new.stamps[row] : 0
-        let wasAlive = oldStamp & 1 == 1
-        let isAlive = newStamp & 1 == 1
-        guard wasAlive || isAlive else { continue }
-        let oldKey = wasAlive ? oldColumn[row] : nil
-        let newKey = isAlive ? newColumn[row] : nil
-        if oldStamp == newStamp, oldKey == newKey { continue }
-        if let oldKey { removed.append((oldKey, Int32(row))) }
-        if let newKey { added.append((newKey, Int32(row))) }
-      }
+      for row in start..<end { compare(row, old, oldColumn, new, newColumn) }
     }
+  }
+
+  /// Adds the entries of `row` that differ between the two versions.
+  @inline(__always)
+  private mutating func compare(
+    _ row: Int, _ old: Table, _ oldColumn: Column<Key>, _ new: Table, _ newColumn: Column<Key>
+  ) {
+    let oldStamp = row < old.rowCount ? old.stamps[row] : 0
+    let newStamp = row < new.rowCount ? new.stamps[row] : 0
+    let wasAlive = oldStamp & 1 == 1
+    let isAlive = newStamp & 1 == 1
+    guard wasAlive || isAlive else { return }
+    let oldKey = wasAlive ? oldColumn[row] : nil
+    let newKey = isAlive ? newColumn[row] : nil
+    if oldStamp == newStamp, oldKey == newKey { return }
+    if let oldKey { removed.append((oldKey, Int32(row))) }
+    if let newKey { added.append((newKey, Int32(row))) }
+  }
+
+  /// Whether `other` holds the same entries, in any order (for debug checks).
+  func sameEntries(as other: IndexDelta) -> Bool {
+    func sorted(_ entries: [(key: Key, row: Int32)]) -> [Int32] { entries.map(\.row).sorted() }
+    guard sorted(removed) == sorted(other.removed), sorted(added) == sorted(other.added) else {
+      return false
+    }
+    let mine = Dictionary(added.map { ($0.row, $0.key) }, uniquingKeysWith: { first, _ in first })
+    return other.added.allSatisfy { mine[$0.row] == $0.key }
   }
 }
 

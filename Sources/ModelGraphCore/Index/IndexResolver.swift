@@ -10,6 +10,9 @@ struct IndexResolver {
   let hasPendingChanges: Bool
   /// The reading session's memo of indexes already found, if any.
   var memo: IndexMemo? = nil
+  /// The rows the current table of an entity may differ in from its committed version
+  /// (ascending, without repeats), when the reader knows them; `nil` compares the chunks.
+  var writtenRows: ((Int) -> [Int32]?)? = nil
 
   /// The view of `definition`'s index for the table of `entity`; `nil` when the attribute
   /// cannot be indexed.
@@ -21,20 +24,41 @@ struct IndexResolver {
     let maker = ViewMaker(
       registry: .shared, memo: memo, store: store, committed: committedTables[entity.index],
       current: hasPendingChanges ? tables[entity.index] : committedTables[entity.index],
-      definition: definition, slot: slot, attribute: entity.attributes[slot])
+      definition: definition, slot: slot, attribute: entity.attributes[slot],
+      writtenRows: writtenRows)
     return (try? entity.attributes[slot].visitIndexKey(maker)) ?? nil
   }
 }
 
-/// An index built for a frozen table version, with its view for readers of that version.
-private final class BuiltIndex<Index: AnyObject>: @unchecked Sendable {
+/// A hash index for a frozen table version: a base index built for an earlier version, with
+/// the rows the versions disagree on laid over it.
+///
+/// Carrying a hash index to a newer version copies the partitions the changes touch and the
+/// arrays that hold them; so a new version keeps its predecessor's base and adds the save's
+/// changes to the overlay, and only makes a new base once the overlay outgrows
+/// ``HashOverlay/foldBound`` rows. A save of one object then costs O(1) amortized here, at any
+/// size of the table.
+private final class HashBuilt<Key: IndexKey>: @unchecked Sendable {
   // @unchecked Sendable: immutable; the view's closures only read the immutable index.
-  let index: Index
+  let base: HashIndex<Key>
+  /// The rows of this version whose entries differ from `base`.
+  let overlay: HashOverlay<Key>
   let view: any TableIndex
 
-  init(_ index: Index, view: any TableIndex) {
-    self.index = index
-    self.view = view
+  init(_ definition: IndexDefinition, base: HashIndex<Key>, overlay: HashOverlay<Key>) {
+    self.base = base
+    self.overlay = overlay
+    view = HashIndexView.make(definition, base: base, overlay: overlay)
+  }
+
+  /// The index of the next version, whose entries differ from this one's by `step`.
+  func carried(by step: IndexDelta<Key>, _ definition: IndexDefinition) -> HashBuilt {
+    if step.isEmpty { return self }
+    let total = overlay.applying(step)
+    guard total.count > HashOverlay<Key>.foldBound else {
+      return HashBuilt(definition, base: base, overlay: total)
+    }
+    return HashBuilt(definition, base: base.applying(total.delta), overlay: HashOverlay())
   }
 }
 
@@ -85,6 +109,7 @@ private struct ViewMaker: IndexKeyVisitor {
   let definition: IndexDefinition
   let slot: Int
   let attribute: AttributeDescription
+  let writtenRows: ((Int) -> [Int32]?)?
 
   func visit<Key: IndexKey>(_: Key.Type) -> (any TableIndex)? {
     let slot = slot
@@ -106,27 +131,38 @@ private struct ViewMaker: IndexKeyVisitor {
           attribute: attribute)
       }
       guard current !== committed else { return built.view }
-      let delta = IndexDelta<Key>(from: committed, to: current, slot: slot)
+      let delta = pendingDelta(Key.self)
       if delta.isEmpty { return built.view }
       return OrderedIndexView.make(
         definition, attribute: attribute, base: built.base,
         delta: built.delta.followed(by: delta))
     case .hash:
-      let built = find(BuiltIndex<HashIndex<Key>>.self) { source in
-        let index =
-          source.map {
-            $0.index.index.applying(IndexDelta(from: $0.table, to: committed, slot: slot))
-          }
-          ?? HashIndex<Key>.build(
-            column: committed.column(slot, as: Key.self), stamps: committed.stamps)
-        return BuiltIndex(
-          index, view: HashIndexView.make(definition, base: index, delta: IndexDelta()))
+      let built = find(HashBuilt<Key>.self) { source in
+        guard let source else {
+          return HashBuilt(
+            definition,
+            base: HashIndex<Key>.build(
+              column: committed.column(slot, as: Key.self), stamps: committed.stamps),
+            overlay: HashOverlay())
+        }
+        return source.index.carried(
+          by: IndexDelta(from: source.table, to: committed, slot: slot), definition)
       }
       guard current !== committed else { return built.view }
-      let delta = IndexDelta<Key>(from: committed, to: current, slot: slot)
+      let delta = pendingDelta(Key.self)
       if delta.isEmpty { return built.view }
-      return HashIndexView.make(definition, base: built.index, delta: delta)
+      return HashIndexView.make(
+        definition, base: built.base, overlay: built.overlay.applying(delta))
     }
+  }
+
+  /// The entries the current table differs in from the committed one: from the rows the
+  /// reader says it wrote, when it knows them, else from the chunks the tables do not share.
+  private func pendingDelta<Key: IndexKey>(_: Key.Type) -> IndexDelta<Key> {
+    guard let rows = writtenRows?(committed.entity.index) else {
+      return IndexDelta(from: committed, to: current, slot: slot)
+    }
+    return IndexDelta(from: committed, to: current, slot: slot, rows: rows)
   }
 
   /// The index built for the committed table: from the session's memo, else from the

@@ -5,14 +5,14 @@ extension Session {
   ///
   /// The index of each committed table version is built once per store and carried forward
   /// from version to version (``IndexRegistry``); the session's pending changes are laid over it.
-  /// - Complexity: O(chunks of the scope's tables + chunk size × chunks the session wrote), after
-  ///   the first build.
+  /// - Complexity: O(rows the session wrote in the scope), after the first build.
   func uniqueIndexViews(slot: Int, scope: [Int]) -> [any TableIndex]? {
     var tables = base.tables
     for entity in scope { tables[entity] = table(entity) }
+    let changes = changes
     let resolver = IndexResolver(
       store: store, tables: tables, committedTables: base.tables, hasPendingChanges: true,
-      memo: indexMemo)
+      memo: indexMemo, writtenRows: { changes[$0]?.writtenRows ?? [] })
     let entity = catalog.entities[scope[0]]
     let attribute = entity.attributes[slot]
     let definition = IndexDefinition(.hash, on: attribute.name, isUnique: attribute.isUnique)

@@ -328,6 +328,8 @@ public final class Session {
         retired.sort()
         target.clearRows(retired)
         if entity < tables.count {
+          target.changeNote = TableChangeNote(
+            previous: tables[entity].serial, rows: change.writtenRows)
           tables[entity] = target
         } else {
           tables += current.catalog.entities[tables.count..<entity].map { Table(entity: $0) }

@@ -30,6 +30,11 @@ public final class Table: @unchecked Sendable {
     set { _attachment = newValue }
   }
   @exclusivity(unchecked) @usableFromInline var _attachment: Unmanaged<AnyObject>?
+  /// A number that tells this table object apart from every other of the process.
+  let serial = Table.nextSerial()
+  /// For a published version: the rows it may differ in from the version it was published
+  /// over; set by the save before it publishes the table, `nil` when unknown.
+  var changeNote: TableChangeNote?
 
   /// An empty table for `entity`.
   public init(entity: ResolvedEntity) {
