@@ -43,7 +43,7 @@ final class OrderedIndex<Key: IndexKey>: @unchecked Sendable {
   /// - Complexity: O(n + m log m) for n entries and m changes.
   func applying(_ delta: IndexDelta<Key>) -> OrderedIndex {
     guard !delta.isEmpty else { return self }
-    let removed = Set(delta.removed.map(\.row))
+    let removed = Set(delta.removed.map { $0.row })
     let added = delta.added.sorted { Self.precedes($0.key, $0.row, $1.key, $1.row) }
     var keys: [Key] = []
     var rows: [Int32] = []

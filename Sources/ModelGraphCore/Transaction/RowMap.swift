@@ -50,7 +50,10 @@ struct RowMap<Value>: Sequence {
   }
 
   /// The rows held.
-  var keys: [Int] { map(\.key) }
+  ///
+  /// A closure, not `map(\.key)`: a key path into a generic type is made at run time on every
+  /// call, which cost a save about 9 µs.
+  var keys: [Int] { map { $0.key } }
 
   func makeIterator() -> Iterator { Iterator(map: self) }
 

@@ -32,7 +32,7 @@ struct SessionChanges: Sequence {
   var isEmpty: Bool { !tables.contains { $0 != nil } }
 
   /// The entities with recorded changes, ascending.
-  var keys: [Int] { map(\.key) }
+  var keys: [Int] { map { $0.key } }
 
   /// Forgets every change.
   mutating func removeAll() { tables = [] }
