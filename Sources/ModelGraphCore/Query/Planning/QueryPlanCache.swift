@@ -51,6 +51,8 @@ public final class QueryPlanCache {
   }
 
   private var templates: [Key: PlanTemplate] = [:]
+  /// The templates' bound plans, by the same keys (found without copying a template).
+  private var bounds: [Key: BoundPlan] = [:]
   private var order: [Key] = []
   /// How many plans were reused, and how many were made and stored (for tests and `explain`).
   public private(set) var hits = 0
@@ -72,10 +74,10 @@ public final class QueryPlanCache {
 
   /// The bound plan cached for `key`, if any (it checks itself that it fits what the session
   /// reads: ``BoundPlan/plan(_:values:session:indexes:)``).
-  func bound(for key: Key) -> BoundPlan? { templates[key]?.bound }
+  func bound(for key: Key) -> BoundPlan? { bounds[key] }
 
   /// Whether a plan may be bound (none is when the cache is empty).
-  var holdsBoundPlans: Bool { !templates.isEmpty }
+  var holdsBoundPlans: Bool { !bounds.isEmpty }
 
   /// Records whether a lookup was answered.
   func record(hit: Bool, bound: Bool = false) {
@@ -85,10 +87,13 @@ public final class QueryPlanCache {
 
   /// Keeps `template` for `key`, forgetting the oldest plan when full.
   func store(_ template: PlanTemplate, for key: Key) {
+    bounds[key] = template.bound
     if templates.updateValue(template, forKey: key) == nil {
       order.append(key)
       if order.count > Self.capacity {
-        templates[order.removeFirst()] = nil
+        let oldest = order.removeFirst()
+        templates[oldest] = nil
+        bounds[oldest] = nil
       }
     }
   }
@@ -97,6 +102,7 @@ public final class QueryPlanCache {
   /// session moved to another store version, which they do not fit (each plan finds its views
   /// again on its next use, and keeps those).
   func forgetViews() {
+    if !bounds.isEmpty { bounds = [:] }
     for (key, template) in templates where template.holdsViews {
       templates[key] = template.forgettingViews()
     }
@@ -109,6 +115,7 @@ public final class QueryPlanCache {
   public func removeAll() {
     guard !templates.isEmpty else { return }
     templates = [:]
+    bounds = [:]
     order = []
   }
 }
