@@ -65,7 +65,9 @@ extension ModelContext {
     }
     if let slotted {
       request.slotted = slotted.template
-      if request.predicate == nil { request.predicate = slotted.template.fillingSlots(slotted.values) }
+      if request.predicate == nil {
+        request.predicate = slotted.template.fillingSlots(slotted.values)
+      }
     }
     if !untranslated.isEmpty { request.residual = untranslated.joined(separator: "; and for ") }
     let (sql, databaseCount) = try runFetched(request, loading: loading, counting: counting)

@@ -41,7 +41,8 @@ struct BoundPlanTests {
       let window = Array(expected.prefix(descriptor.fetchLimit ?? Int.max))
       // Ties on the sort key may come in any order: compare the keys, then the names as sets.
       #expect(fetched.map(\.start) == window.map(\.start), "\(label)")
-      #expect(Set(names(fetched)) == Set(names(window)) || fetched.count == window.count, "\(label)")
+      #expect(
+        Set(names(fetched)) == Set(names(window)) || fetched.count == window.count, "\(label)")
     }
   }
 

@@ -26,20 +26,41 @@ final class BoundPlan {
     let covered: ConjunctSet
   }
 
-  /// A table's row test, for one set of covered conjuncts.
-  enum Test {
-    /// Compiled once; `nil` when every row the access yields matches.
-    case compiled(CompiledCondition?, predicate: QueryExpression?)
-    /// The conjuncts left, which read the request's values: compiled per run.
-    case perRun(QueryExpression)
+  /// A table's row test, for one set of covered conjuncts (a class, so reading it per run
+  /// retains one reference, not each closure of the condition).
+  final class Test {
+    /// Compiled once; `nil` when every row the access yields matches, or when ``perRun``.
+    let condition: CompiledCondition?
+    /// The part of the condition tested, when ``condition`` is not `nil`.
+    let predicate: QueryExpression?
+    /// The conjuncts left, when they read the request's values: compiled per run.
+    let perRun: QueryExpression?
+
+    init(_ condition: CompiledCondition?, predicate: QueryExpression?, perRun: QueryExpression?) {
+      self.condition = condition
+      self.predicate = predicate
+      self.perRun = perRun
+    }
   }
 
-  struct BoundTable {
+  /// A table read (a class, so a run reads it without retaining each of its fields).
+  final class BoundTable {
     let entity: ResolvedEntity
     let table: Table
     let committed: Table
     let indexes: [IndexDefinition]
     let access: Access
+
+    init(
+      entity: ResolvedEntity, table: Table, committed: Table, indexes: [IndexDefinition],
+      access: Access
+    ) {
+      self.entity = entity
+      self.table = table
+      self.committed = committed
+      self.indexes = indexes
+      self.access = access
+    }
   }
 
   let tables: [BoundTable]
@@ -235,16 +256,13 @@ final class BoundPlan {
       made = try makeTest(position, choice, catalog: catalog, session: session)
       tests[position][choice] = made
     }
-    switch made {
-    case .compiled(let condition, let predicate): return (condition, predicate)
-    case .perRun(let kept):
-      let filled = kept.fillingSlots(values)
-      let table = tables[position]
-      let condition = try QueryPlanner.rowTest(
-        filled, entity: table.entity, catalog: catalog, tables: allTables(session),
-        committed: onlyCommitted ? table.committed : nil)
-      return (condition, condition == nil ? nil : filled)
-    }
+    guard let kept = made.perRun else { return (made.condition, made.predicate) }
+    let filled = kept.fillingSlots(values)
+    let table = tables[position]
+    let condition = try QueryPlanner.rowTest(
+      filled, entity: table.entity, catalog: catalog, tables: allTables(session),
+      committed: onlyCommitted ? table.committed : nil)
+    return (condition, condition == nil ? nil : filled)
   }
 
   private func makeTest(
@@ -258,11 +276,11 @@ final class BoundPlan {
     }
     let kept = conjuncts.enumerated().filter { !covered.contains($0.offset) }.map(\.element)
     let predicate = kept.isEmpty ? nil : kept.count == 1 ? kept[0] : .and(kept)
-    if let predicate, predicate.hasSlots { return .perRun(predicate) }
+    if let predicate, predicate.hasSlots { return Test(nil, predicate: nil, perRun: predicate) }
     let condition = try QueryPlanner.rowTest(
       predicate, entity: table.entity, catalog: catalog, tables: allTables(session),
       committed: onlyCommitted ? table.committed : nil)
-    return .compiled(condition, predicate: condition == nil ? nil : predicate)
+    return Test(condition, predicate: condition == nil ? nil : predicate, perRun: nil)
   }
 
   /// The session's working table of every class.

@@ -168,11 +168,11 @@ struct PlanTemplate {
   var holdsViews: Bool {
     bound != nil
       || tables.contains {
-      switch $0.recipe {
-      case .filter(let choices): choices.contains { $0.index.view != nil }
-      case .walk(let reference, _): reference.view != nil
+        switch $0.recipe {
+        case .filter(let choices): choices.contains { $0.index.view != nil }
+        case .walk(let reference, _): reference.view != nil
+        }
       }
-    }
   }
 
   /// The template with `recipes` for its tables.
