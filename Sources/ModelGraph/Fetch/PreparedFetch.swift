@@ -40,8 +40,9 @@ extension ModelContext {
     var expression: QueryExpression?
     var untranslated: [String] = []
     var identity: QueryShapeIdentity?
+    var slotted: (template: QueryExpression, values: [QueryExpression])?
     if let predicate = descriptor.predicate {
-      (expression, identity, untranslated) = translate(predicate, named: &named)
+      (expression, identity, slotted, untranslated) = translate(predicate, named: &named)
     }
     _ = session.catalog(covering: named.reduce(entity, max))
     let sortKeys = SortTranslation.keys(descriptor.sortBy)
@@ -51,16 +52,28 @@ extension ModelContext {
       sort: sortKeys ?? [], offset: sortKeys == nil ? 0 : offset,
       limit: sortKeys == nil ? nil : descriptor.fetchLimit)
     request.shapeIdentity = identity
+    // A shape planned before, read through this context's tables: the cached plan runs with
+    // this fetch's values, without translating or planning (explain plans, to describe).
+    if loading, fetchedOnlyStore == nil, descriptor.predicate == nil || identity != nil,
+      let plan = QueryPlanner.boundPlan(
+        request, values: slotted?.values ?? [], session: session,
+        includePendingChanges: descriptor.includePendingChanges, indexes: indexDefinitions)
+    {
+      return PreparedFetch(
+        plan: plan, residual: nil, sortsInMemory: sortKeys == nil, offset: offset,
+        limit: descriptor.fetchLimit)
+    }
+    if let slotted {
+      request.slotted = slotted.template
+      if request.predicate == nil {
+        request.predicate = slotted.template.fillingSlots(slotted.values)
+      }
+    }
     if !untranslated.isEmpty { request.residual = untranslated.joined(separator: "; and for ") }
     let (sql, databaseCount) = try runFetched(request, loading: loading, counting: counting)
     let source = QuerySource(
       session: session, includePendingChanges: descriptor.includePendingChanges,
-      indexes: { [unowned self] entity in
-        // An entity no Swift class maps to keeps the indexes its file declares.
-        modelClassIfAny(forEntity: entity.index).map {
-          ModelIndexCatalog.definitions(for: $0, entity: entity)
-        } ?? entity.description.indexes
-      })
+      indexes: indexDefinitions)
     let planner = QueryPlanner(source: source)
     var plan: QueryPlan
     do {
@@ -68,6 +81,7 @@ extension ModelContext {
     } catch let error as QueryError where request.predicate != nil {
       request.predicate = nil
       request.shapeIdentity = nil
+      request.slotted = nil
       request.residual = "the whole predicate, which the engine cannot evaluate (\(error))"
       plan = try planner.plan(request)
     }
@@ -77,14 +91,24 @@ extension ModelContext {
       limit: descriptor.fetchLimit, sql: sql, databaseCount: databaseCount)
   }
 
+  /// The indexes of `entity`'s table: those its model class declares, or, for an entity no
+  /// Swift class maps to, those its file declares.
+  private func indexDefinitions(_ entity: ResolvedEntity) -> [IndexDefinition] {
+    modelClassIfAny(forEntity: entity.index).map {
+      ModelIndexCatalog.definitions(for: $0, entity: entity)
+    } ?? entity.description.indexes
+  }
+
   /// The translation of `predicate`: from the context's shape cache when a predicate of the
-  /// same shape was translated before, else translated (and its shape learnt).
+  /// same shape was translated before (then only as its template with slots and the values,
+  /// which a bound plan reads without filling them in), else translated (and its shape learnt).
   private func translate<T>(_ predicate: Predicate<T>, named: inout [Int]) -> (
-    QueryExpression?, QueryShapeIdentity?, untranslated: [String]
+    QueryExpression?, QueryShapeIdentity?,
+    slotted: (template: QueryExpression, values: [QueryExpression])?, untranslated: [String]
   ) {
     let walker = PredicateShapeWalker.walk(predicate)
     if let walker, let found = predicateShapes.translation(walker, context: self) {
-      return (found.expression, found.identity, [])
+      return (nil, found.identity, (found.template, found.values), [])
     }
     var classes: [Int] = []
     let translator = PredicateTranslator(context: self) { [unowned self] type in
@@ -93,15 +117,20 @@ extension ModelContext {
     let (expression, untranslated) = translator.translate(predicate)
     named += classes
     var identity: QueryShapeIdentity?
+    var slotted: (template: QueryExpression, values: [QueryExpression])?
     if let walker {
       if let expression, untranslated.isEmpty, classes.isEmpty {
-        identity = predicateShapes.learn(
+        if let learnt = predicateShapes.learn(
           predicate, walker: walker, translation: expression, context: self)
+        {
+          identity = learnt.identity
+          slotted = (learnt.template, [])
+        }
       } else {
         predicateShapes.refuse(walker)
       }
     }
-    return (expression, identity, untranslated)
+    return (expression, identity, slotted, untranslated)
   }
 
   /// Refuses a negative limit or offset.

@@ -34,37 +34,39 @@ final class PredicateShapeCache {
   /// The number of shapes kept.
   var count: Int { entries.count }
 
-  /// The translation of the predicate `walker` walked, with the identity of its shape for the
-  /// plan cache, if its shape is known and its values convert; `nil` otherwise (the caller
-  /// translates).
+  /// The translation of the predicate `walker` walked, with a slot for each captured value,
+  /// the values converted, and the identity of its shape for the plan cache, if its shape is
+  /// known and its values convert; `nil` otherwise (the caller translates). The translation
+  /// proper is the template with its slots filled (``QueryExpression/fillingSlots(_:)``).
   func translation(_ walker: PredicateShapeWalker, context: ModelContext) -> (
-    expression: QueryExpression, identity: QueryShapeIdentity?
+    template: QueryExpression, values: [QueryExpression], identity: QueryShapeIdentity?
   )? {
     guard let entry = entries[walker.shape], let template = entry.template,
       let values = convert(walker.values, entry.converters, context)
     else { return nil }
     hits += 1
-    return (
-      template.fillingSlots(values), QueryShapeIdentity(template: entry.number, values: values)
-    )
+    return (template, values, QueryShapeIdentity(template: entry.number, values: values))
   }
 
   /// Learns the shape of `predicate`, whose plain translation is `translation` and whose walk
   /// is `walker`, if it was not met before.
   ///
-  /// - Returns: The identity of the translation's shape, when the shape is kept for reuse (so
-  ///   this fetch's plan is found again by the next fetch of the shape).
+  /// - Returns: The identity of the translation's shape and its template with slots, when the
+  ///   shape is kept for reuse (so this fetch's plan is found again by the next fetch of the
+  ///   shape).
   @discardableResult
   func learn<T>(
     _ predicate: Predicate<T>, walker: PredicateShapeWalker, translation: QueryExpression,
     context: ModelContext
-  ) -> QueryShapeIdentity? {
+  ) -> (identity: QueryShapeIdentity, template: QueryExpression)? {
     guard entries[walker.shape] == nil else { return nil }
     let entry = entry(predicate, walker, translation, context)
     store(entry, for: walker.shape)
-    guard entry.template != nil, let values = convert(walker.values, entry.converters, context)
+    guard let template = entry.template,
+      let values = convert(walker.values, entry.converters, context),
+      let identity = QueryShapeIdentity(template: entry.number, values: values)
     else { return nil }
-    return QueryShapeIdentity(template: entry.number, values: values)
+    return (identity, template)
   }
 
   /// Forgets a shape as not reusable (its predicate named a class, or left a part untranslated).

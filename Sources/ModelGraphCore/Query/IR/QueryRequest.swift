@@ -21,6 +21,11 @@ public struct QueryRequest: Sendable {
   /// The shape of ``predicate`` as the front end names it, if it does (the plan cache then
   /// keys on it instead of the condition's shape). Clear it when changing ``predicate``.
   package var shapeIdentity: QueryShapeIdentity?
+  /// ``predicate`` with a slot (``QueryExpression/slot(_:)``) where each of the values named
+  /// by ``shapeIdentity`` stands, if the front end knows it: a plan made for the request is
+  /// then kept ready to run with another request's values (``QueryPlanCache``). Clear it when
+  /// changing ``predicate``.
+  package var slotted: QueryExpression?
 
   /// A request for every object of `entity` (and its subclasses when `includesSubclasses`).
   public init(
@@ -32,6 +37,7 @@ public struct QueryRequest: Sendable {
     self.predicate = predicate
     self.residual = nil
     self.shapeIdentity = nil
+    self.slotted = nil
     self.sort = sort
     self.offset = offset
     self.limit = limit

@@ -16,6 +16,10 @@ struct IndexableCondition {
   /// The positions of the conjuncts the index answers exactly, as bits (a prefix range is
   /// only a superset of the matches, so its conjunct is not among them).
   let covered: ConjunctSet
+  /// The positions of the conjuncts whose constant operand is the condition's value: the
+  /// equality's (as `lower`), or the range's lower and upper bound's; `nil` for a bound
+  /// computed from its constant (a prefix's), which a bound plan cannot read as it is.
+  var sources: (lower: Int?, upper: Int?) = (nil, nil)
 
   /// Whether the index is asked for equal values (else for a range).
   var isEqual: Bool {
@@ -34,7 +38,11 @@ struct IndexableCondition {
   /// predicate is still tested on every row an index yields).
   static func find(in predicate: QueryExpression) -> [IndexableCondition] {
     var found: [IndexableCondition] = []
-    var ranges: [(attribute: String, range: IndexValueRange, covered: ConjunctSet)] = []
+    var ranges:
+      [(
+        attribute: String, range: IndexValueRange, covered: ConjunctSet,
+        sources: (lower: Int?, upper: Int?)
+      )] = []
     func bound(
       _ attribute: String, _ position: Int, isExact: Bool, lower: (ModelValue, Bool)?,
       upper: (ModelValue, Bool)?
@@ -42,17 +50,19 @@ struct IndexableCondition {
       let slot =
         ranges.firstIndex { $0.attribute == attribute }
         ?? {
-          ranges.append((attribute, IndexValueRange(), ConjunctSet()))
+          ranges.append((attribute, IndexValueRange(), ConjunctSet(), (nil, nil)))
           return ranges.count - 1
         }()
       var entry = ranges[slot]
       var used = false
       if entry.range.lower == nil, let lower {
         entry.range.lower = (lower.0, lower.1)
+        entry.sources.lower = isExact ? position : nil
         used = true
       }
       if entry.range.upper == nil, let upper {
         entry.range.upper = (upper.0, upper.1)
+        entry.sources.upper = isExact ? position : nil
         used = true
       }
       if used && isExact {
@@ -64,8 +74,9 @@ struct IndexableCondition {
       switch op {
       case .equal:
         found.append(
-          IndexableCondition(attribute: name, kind: .equal([value]), covered: ConjunctSet(position))
-        )
+          IndexableCondition(
+            attribute: name, kind: .equal([value]), covered: ConjunctSet(position),
+            sources: (position, nil)))
       case .notEqual: break
       case .less where !value.isNull:
         bound(name, position, isExact: true, lower: nil, upper: (value, false))
@@ -86,7 +97,9 @@ struct IndexableCondition {
         add(name, op.swapped, value, position)
       case .contains(.constant(.array(let values)), .attribute(.variable(0), let name)):
         found.append(
-          IndexableCondition(attribute: name, kind: .equal(values), covered: ConjunctSet(position)))
+          IndexableCondition(
+            attribute: name, kind: .equal(values), covered: ConjunctSet(position),
+            sources: (position, nil)))
       case .string(.attribute(.variable(0), let name), .hasPrefix, .constant(.string(let prefix))):
         if let upper = asciiSuccessor(prefix) {
           bound(
@@ -99,7 +112,9 @@ struct IndexableCondition {
     }
     return found
       + ranges.map {
-        IndexableCondition(attribute: $0.attribute, kind: .range($0.range), covered: $0.covered)
+        IndexableCondition(
+          attribute: $0.attribute, kind: .range($0.range), covered: $0.covered,
+          sources: $0.sources)
       }
   }
 

@@ -8,6 +8,12 @@
 /// it redoes only what does: the index lookups with the new values and the compiled test of
 /// the conjuncts the index does not answer.
 ///
+/// A request whose front end names the slots of its values (``QueryRequest/slotted``), read
+/// by a session without unsaved changes, also leaves a ``BoundPlan``: the same plan with the
+/// index views of that version, its index bounds read from the slots and its row tests
+/// compiled, which the next request of the shape runs with its own values without planning
+/// (``QueryPlanner/boundPlan(_:values:session:includePendingChanges:indexes:)``).
+///
 /// A plan names the indexes it reads by their declarations, so it serves whatever the session
 /// reads now: its unsaved changes (each use finds the index views with them laid over the
 /// committed indexes) and the newer store versions a save or a refresh moves it to. A plan is
@@ -45,10 +51,14 @@ public final class QueryPlanCache {
   }
 
   private var templates: [Key: PlanTemplate] = [:]
+  /// The templates' bound plans, by the same keys (found without copying a template).
+  private var bounds: [Key: BoundPlan] = [:]
   private var order: [Key] = []
   /// How many plans were reused, and how many were made and stored (for tests and `explain`).
   public private(set) var hits = 0
   public private(set) var misses = 0
+  /// How many of the ``hits`` ran a bound plan, without the planner (for tests).
+  public private(set) var boundHits = 0
 
   /// An empty cache.
   public init() {}
@@ -62,17 +72,28 @@ public final class QueryPlanCache {
     return template
   }
 
+  /// The bound plan cached for `key`, if any (it checks itself that it fits what the session
+  /// reads: ``BoundPlan/plan(_:values:session:indexes:)``).
+  func bound(for key: Key) -> BoundPlan? { bounds[key] }
+
+  /// Whether a plan may be bound (none is when the cache is empty).
+  var holdsBoundPlans: Bool { !bounds.isEmpty }
+
   /// Records whether a lookup was answered.
-  func record(hit: Bool) {
+  func record(hit: Bool, bound: Bool = false) {
     if hit { hits += 1 } else { misses += 1 }
+    if bound { boundHits += 1 }
   }
 
   /// Keeps `template` for `key`, forgetting the oldest plan when full.
   func store(_ template: PlanTemplate, for key: Key) {
+    bounds[key] = template.bound
     if templates.updateValue(template, forKey: key) == nil {
       order.append(key)
       if order.count > Self.capacity {
-        templates[order.removeFirst()] = nil
+        let oldest = order.removeFirst()
+        templates[oldest] = nil
+        bounds[oldest] = nil
       }
     }
   }
@@ -81,6 +102,7 @@ public final class QueryPlanCache {
   /// session moved to another store version, which they do not fit (each plan finds its views
   /// again on its next use, and keeps those).
   func forgetViews() {
+    if !bounds.isEmpty { bounds = [:] }
     for (key, template) in templates where template.holdsViews {
       templates[key] = template.forgettingViews()
     }
@@ -93,6 +115,7 @@ public final class QueryPlanCache {
   public func removeAll() {
     guard !templates.isEmpty else { return }
     templates = [:]
+    bounds = [:]
     order = []
   }
 }
@@ -137,14 +160,19 @@ struct PlanTemplate {
     var recipe: Recipe
   }
 
-  /// Whether an index reference holds a view.
+  /// The plan ready to run with a request's values, when the template was bound to the
+  /// committed version the session reads without changes; it holds that version's views.
+  var bound: BoundPlan?
+
+  /// Whether an index reference (or the bound plan) holds a view.
   var holdsViews: Bool {
-    tables.contains {
-      switch $0.recipe {
-      case .filter(let choices): choices.contains { $0.index.view != nil }
-      case .walk(let reference, _): reference.view != nil
+    bound != nil
+      || tables.contains {
+        switch $0.recipe {
+        case .filter(let choices): choices.contains { $0.index.view != nil }
+        case .walk(let reference, _): reference.view != nil
+        }
       }
-    }
   }
 
   /// The template with `recipes` for its tables.
@@ -154,9 +182,9 @@ struct PlanTemplate {
     return copy
   }
 
-  /// The template without the views its index references hold.
+  /// The template without the views its index references and bound plan hold.
   func forgettingViews() -> PlanTemplate {
-    with(
+    var copy = with(
       recipes: tables.map {
         switch $0.recipe {
         case .filter(let choices):
@@ -164,6 +192,8 @@ struct PlanTemplate {
         case .walk(let reference, let isRanged): .walk(reference.withoutView, isRanged: isRanged)
         }
       })
+    copy.bound = nil
+    return copy
   }
 
   private(set) var tables: [TableRecipe]
@@ -199,7 +229,7 @@ struct PlanTemplate {
   }
 
   /// Whether `tables` hold exactly `columns`, in order.
-  private static func hasColumns(_ columns: [AnyColumn], _ tables: [Table]) -> Bool {
+  static func hasColumns(_ columns: [AnyColumn], _ tables: [Table]) -> Bool {
     var position = 0
     for table in tables {
       for column in table.attributeColumns {

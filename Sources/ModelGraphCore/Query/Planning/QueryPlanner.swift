@@ -34,12 +34,49 @@ public struct QueryPlanner {
       let (plan, refreshed) = try bind(request, to: template)
     {
       cache.record(hit: true)
-      if let refreshed { cache.store(refreshed, for: key) }
+      var stored = refreshed
+      // A bound plan for the version read now, unless the template holds one that fits.
+      if refreshed != nil
+        || (!source.hasPendingChanges && !(template.bound?.fits(source) ?? false))
+      {
+        var next = refreshed ?? template
+        next.bound = BoundPlan.make(request, template: next, source: source)
+        if next.bound != nil || refreshed != nil { stored = next }
+      }
+      if let stored { cache.store(stored, for: key) }
       return plan
     }
     cache.record(hit: false)
-    let (plan, template) = try makePlan(request)
+    let made = try makePlan(request)
+    var template = made.template
+    template.bound = BoundPlan.make(request, template: template, source: source)
     cache.store(template, for: key)
+    return made.plan
+  }
+
+  /// The plan of `request` from `session`'s plan cache, ready to run with `values` in the
+  /// slots of its condition (``QueryRequest/slotted``) without planning: `nil` when the cache
+  /// has no bound plan of the request's shape that fits what the session reads now (then
+  /// plan with ``plan(_:)``, which makes one).
+  ///
+  /// The request needs no ``QueryRequest/predicate``: its shape is its
+  /// ``QueryRequest/shapeIdentity``. The plan has no explanation of its accesses.
+  /// - Parameters:
+  ///   - includePendingChanges: As for ``QuerySource/init(session:includePendingChanges:indexes:)``.
+  ///   - indexes: The indexes of each class's table.
+  /// - Complexity: O(tables read + columns of every table), plus the index lookups with the
+  ///   values; the first run of a shape's access also compiles its row test.
+  package static func boundPlan(
+    _ request: QueryRequest, values: [QueryExpression], session: Session,
+    includePendingChanges: Bool, indexes: (ResolvedEntity) -> [IndexDefinition]
+  ) -> QueryPlan? {
+    let cache = session.planCache
+    guard cache.holdsBoundPlans else { return nil }
+    let key = QueryPlanCache.Key(request, onlyCommitted: !includePendingChanges)
+    guard let bound = cache.bound(for: key),
+      let plan = try? bound.plan(request, values: values, session: session, indexes: indexes)
+    else { return nil }
+    cache.record(hit: true, bound: true)
     return plan
   }
 
@@ -245,28 +282,34 @@ public struct QueryPlanner {
       }
     }
     let predicate = kept.isEmpty ? nil : kept.count == 1 ? kept[0] : .and(kept)
-    var condition = try predicate.map {
-      try QueryCompiler(catalog: source.catalog, tables: source.tables, entity: entity)
-        .condition($0)
-    }
-    if condition?.constant == true { condition = nil }
-    if source.onlyCommittedObjects, let committed = committedFilter(entity) {
-      condition = condition.map { .all([$0, committed]) } ?? committed
-    }
+    let condition = try Self.rowTest(
+      predicate, entity: entity, catalog: source.catalog, tables: source.tables,
+      committed: source.onlyCommittedObjects ? source.committedTables[entity.index] : nil)
     return TablePlan(
       position: position, entity: entity, table: source.tables[entity.index],
       predicate: condition == nil ? nil : predicate, condition: condition,
       access: condition?.constant == false ? .rows([]) : access, accessNote: note)
   }
 
-  /// The rows that hold the same object in the table read and its committed version.
-  private func committedFilter(_ entity: ResolvedEntity) -> CompiledCondition? {
-    let table = source.tables[entity.index]
-    let committed = source.committedTables[entity.index]
-    guard table !== committed else { return nil }
-    return CompiledCondition(
-      test: { row in row < committed.rowCount && committed.stamps[row] == table.stamps[row] },
-      cost: 2)
+  /// The compiled test of `predicate` on rows of `entity`'s table in `tables`; with
+  /// `committed`, also that the row holds the same object in that committed version (a fetch
+  /// that leaves out unsaved inserts). `nil` when every row matches.
+  static func rowTest(
+    _ predicate: QueryExpression?, entity: ResolvedEntity, catalog: SchemaCatalog,
+    tables: [Table], committed: Table?
+  ) throws -> CompiledCondition? {
+    var condition = try predicate.map {
+      try QueryCompiler(catalog: catalog, tables: tables, entity: entity).condition($0)
+    }
+    if condition?.constant == true { condition = nil }
+    let table = tables[entity.index]
+    if let committed, table !== committed {
+      let filter = CompiledCondition(
+        test: { row in row < committed.rowCount && committed.stamps[row] == table.stamps[row] },
+        cost: 2)
+      condition = condition.map { .all([$0, filter]) } ?? filter
+    }
+    return condition
   }
 
   /// Picks each table's access path and the order strategy.

@@ -1,0 +1,307 @@
+/// A cached plan ready to run with a request's values, without planning: the index views of
+/// the store version it was made on, each table's access with its index bounds read from the
+/// request's values, and each table's row test compiled once.
+///
+/// It serves a session that reads exactly the committed tables, working tables, classes,
+/// index declarations and columns it was made for, and has no unsaved changes; anything else
+/// goes back to the planner (which binds the template anew and makes a new bound plan once the
+/// session reads a committed version without changes again). A row test that reads one of
+/// the request's values is compiled per run from that part of the condition alone. Not
+/// `Sendable`: it belongs to its session's plan cache.
+final class BoundPlan {
+  /// How a table is read.
+  enum Access {
+    /// An ordered index walked in key order within a range (the whole index when the range
+    /// has no bounds), answering the conjuncts in `covered`.
+    case walk(any TableIndex, BoundRange, covered: ConjunctSet)
+    /// Through the option that yields the fewest rows for the request's values, or a scan
+    /// when there is none or the best would yield too many.
+    case filter([Option])
+  }
+
+  /// An index that can answer some conjuncts of a table's condition.
+  struct Option {
+    let index: any TableIndex
+    let condition: BoundCondition
+    let covered: ConjunctSet
+  }
+
+  /// A table's row test, for one set of covered conjuncts (a class, so reading it per run
+  /// retains one reference, not each closure of the condition).
+  final class Test {
+    /// Compiled once; `nil` when every row the access yields matches, or when ``perRun``.
+    let condition: CompiledCondition?
+    /// The part of the condition tested, when ``condition`` is not `nil`.
+    let predicate: QueryExpression?
+    /// The conjuncts left, when they read the request's values: compiled per run.
+    let perRun: QueryExpression?
+
+    init(_ condition: CompiledCondition?, predicate: QueryExpression?, perRun: QueryExpression?) {
+      self.condition = condition
+      self.predicate = predicate
+      self.perRun = perRun
+    }
+  }
+
+  /// A table read (a class, so a run reads it without retaining each of its fields).
+  final class BoundTable {
+    let entity: ResolvedEntity
+    let table: Table
+    let committed: Table
+    let indexes: [IndexDefinition]
+    let access: Access
+
+    init(
+      entity: ResolvedEntity, table: Table, committed: Table, indexes: [IndexDefinition],
+      access: Access
+    ) {
+      self.entity = entity
+      self.table = table
+      self.committed = committed
+      self.indexes = indexes
+      self.access = access
+    }
+  }
+
+  let tables: [BoundTable]
+  /// The condition with slots for the request's values, as top-level conjuncts; empty when
+  /// every row matches.
+  let conjuncts: [QueryExpression]
+  let pruned: [(entity: ResolvedEntity, reason: String)]
+  let order: OrderStrategy
+  let comparator: ((RowReference, RowReference) -> Int)?
+  let firstKeyComparator: ((RowReference, RowReference) -> Int)?
+  let entityCount: Int
+  /// Whether objects the session inserted and has not saved are left out.
+  let onlyCommitted: Bool
+  /// The columns of every table, in order: row tests and comparators read them.
+  let columns: [AnyColumn]
+  /// Each table's tests, by access: 0 for a scan or a walk, 1 + n for the n-th option.
+  private var tests: [[Test?]]
+
+  private init(
+    tables: [BoundTable], conjuncts: [QueryExpression], template: PlanTemplate,
+    onlyCommitted: Bool, columns: [AnyColumn]
+  ) {
+    self.tables = tables
+    self.conjuncts = conjuncts
+    pruned = template.pruned
+    order = template.order
+    comparator = template.comparator
+    firstKeyComparator = template.firstKeyComparator
+    entityCount = template.entityCount
+    self.onlyCommitted = onlyCommitted
+    self.columns = columns
+    tests = tables.map {
+      switch $0.access {
+      case .walk: [nil]
+      case .filter(let options): Array(repeating: nil, count: options.count + 1)
+      }
+    }
+  }
+
+  /// The bound form of `template`, as planned for `request` over `source`; `nil` when the
+  /// source has unsaved changes, the request has no condition with slots (``QueryRequest/slotted``)
+  /// while it has a condition, the condition folds per class, or an index bound is not one
+  /// of the request's values or a constant as it is.
+  static func make(_ request: QueryRequest, template: PlanTemplate, source: QuerySource)
+    -> BoundPlan?
+  {
+    guard !source.hasPendingChanges, request.residual == nil else { return nil }
+    var conjuncts: [QueryExpression] = []
+    var found: [IndexableCondition] = []
+    if let predicate = request.predicate {
+      guard let slotted = request.slotted, !predicate.isSpecializable else { return nil }
+      conjuncts = IndexableCondition.conjuncts(of: slotted)
+      guard conjuncts.count == IndexableCondition.conjuncts(of: predicate).count else {
+        return nil
+      }
+      found = IndexableCondition.find(in: predicate)
+    }
+    func view(_ reference: PlanTemplate.IndexReference, _ entity: ResolvedEntity) -> (
+      any TableIndex
+    )? {
+      guard let committed = reference.cleanCommitted,
+        committed === source.committedTables[entity.index]
+      else { return nil }
+      return reference.view
+    }
+    var tables: [BoundTable] = []
+    for recipe in template.tables {
+      let entity = recipe.entity
+      var access: Access
+      switch recipe.recipe {
+      case .walk(let reference, let isRanged):
+        guard let index = view(reference, entity) else { return nil }
+        var bound = BoundRange()
+        var covered = ConjunctSet()
+        if isRanged {
+          guard
+            let condition = found.first(where: {
+              $0.attribute == reference.definition.attribute && !$0.isEqual
+            }), case .range(let range) = condition.kind,
+            let made = BoundRange(range, condition.sources, conjuncts)
+          else { return nil }
+          bound = made
+          covered = condition.covered
+        }
+        access = .walk(index, bound, covered: covered)
+      case .filter(let choices):
+        var options: [Option] = []
+        for choice in choices where !conjuncts.isEmpty {
+          guard let index = view(choice.index, entity),
+            let condition = found.first(where: {
+              $0.attribute == choice.index.definition.attribute && $0.isEqual == choice.isEqual
+            }), let bound = BoundCondition(condition, conjuncts: conjuncts)
+          else { return nil }
+          options.append(Option(index: index, condition: bound, covered: condition.covered))
+        }
+        access = .filter(options)
+      }
+      tables.append(
+        BoundTable(
+          entity: entity, table: recipe.table, committed: source.committedTables[entity.index],
+          indexes: source.indexes[entity.index], access: access))
+    }
+    return BoundPlan(
+      tables: tables, conjuncts: conjuncts, template: template,
+      onlyCommitted: source.onlyCommittedObjects, columns: PlanTemplate.columns(of: source.tables))
+  }
+
+  /// Whether the plan was made for `source`'s tables, committed tables and columns.
+  func fits(_ source: QuerySource) -> Bool {
+    tables.allSatisfy {
+      source.tables[$0.entity.index] === $0.table
+        && source.committedTables[$0.entity.index] === $0.committed
+    } && PlanTemplate.hasColumns(columns, source.tables)
+  }
+
+  /// The plan of `request` with `values` in its slots, over `session`'s tables; `nil` when
+  /// the session no longer reads what the plan was made for (see the type's summary) or a
+  /// value does not convert to an index's keys.
+  ///
+  /// - Complexity: O(tables read + columns of every table), plus the index lookups.
+  func plan(
+    _ request: QueryRequest, values: [QueryExpression], session: Session,
+    indexes: (ResolvedEntity) -> [IndexDefinition]
+  ) throws -> QueryPlan? {
+    guard !session.hasChanges else { return nil }
+    let catalog = session.catalog
+    let entities = catalog.entities
+    guard entities.count == entityCount else { return nil }
+    for table in tables {
+      let index = table.entity.index
+      guard entities[index] === table.entity, session.table(index) === table.table,
+        session.committedTable(index) === table.committed, indexes(table.entity) == table.indexes
+      else { return nil }
+    }
+    for (entity, _) in pruned where entities[entity.index] !== entity { return nil }
+    guard hasColumns(session, entities.count) else { return nil }
+    let stop = request.stopAfter
+    var plans: [TablePlan] = []
+    plans.reserveCapacity(tables.count)
+    for (position, table) in tables.enumerated() {
+      var access: TableAccess
+      var choice = 0
+      switch table.access {
+      case .walk(let index, let bound, _):
+        guard let range = bound.range(values) else { return nil }
+        access = .ordered(index, range)
+      case .filter(let options):
+        access = .scan
+        var best: (option: Int, estimate: Int)?
+        for (number, option) in options.enumerated() {
+          guard let estimate = option.condition.estimate(option.index, values) else {
+            return nil
+          }
+          if best == nil || estimate < best!.estimate { best = (number, estimate) }
+        }
+        if let best,
+          QueryPlanner.prefersIndex(
+            estimate: best.estimate, live: table.table.liveCount, stop: stop)
+        {
+          let option = options[best.option]
+          access = .rows(option.condition.rows(option.index, values))
+          choice = best.option + 1
+        }
+      }
+      let (condition, predicate) = try test(
+        position, choice, values, catalog: catalog, session: session)
+      plans.append(
+        TablePlan(
+          position: position, entity: table.entity, table: table.table, predicate: predicate,
+          condition: condition, access: condition?.constant == false ? .rows([]) : access,
+          accessNote: Self.note))
+    }
+    return QueryPlan(
+      request: request, entity: entities[request.entity], tables: plans, pruned: pruned,
+      order: order, comparator: comparator, firstKeyComparator: firstKeyComparator,
+      onlyCommitted: onlyCommitted, isFromCache: true)
+  }
+
+  /// A bound plan's access note: it is not explained (``QueryPlan/explanation`` of a plan
+  /// that went through the planner describes the same access with its values).
+  private static func note() -> String { "bound from the plan cache" }
+
+  /// The row test of table `position` when the access numbered `choice` answers its
+  /// conjuncts, with the part of the condition it tests.
+  private func test(
+    _ position: Int, _ choice: Int, _ values: [QueryExpression], catalog: SchemaCatalog,
+    session: Session
+  ) throws -> (CompiledCondition?, QueryExpression?) {
+    let made: Test
+    if let known = tests[position][choice] {
+      made = known
+    } else {
+      made = try makeTest(position, choice, catalog: catalog, session: session)
+      tests[position][choice] = made
+    }
+    guard let kept = made.perRun else { return (made.condition, made.predicate) }
+    let filled = kept.fillingSlots(values)
+    let table = tables[position]
+    let condition = try QueryPlanner.rowTest(
+      filled, entity: table.entity, catalog: catalog, tables: allTables(session),
+      committed: onlyCommitted ? table.committed : nil)
+    return (condition, condition == nil ? nil : filled)
+  }
+
+  private func makeTest(
+    _ position: Int, _ choice: Int, catalog: SchemaCatalog, session: Session
+  ) throws -> Test {
+    let table = tables[position]
+    var covered = ConjunctSet()
+    switch table.access {
+    case .walk(_, _, let walked): covered = walked
+    case .filter(let options): if choice > 0 { covered = options[choice - 1].covered }
+    }
+    let kept = conjuncts.enumerated().filter { !covered.contains($0.offset) }.map(\.element)
+    let predicate = kept.isEmpty ? nil : kept.count == 1 ? kept[0] : .and(kept)
+    if let predicate, predicate.hasSlots { return Test(nil, predicate: nil, perRun: predicate) }
+    let condition = try QueryPlanner.rowTest(
+      predicate, entity: table.entity, catalog: catalog, tables: allTables(session),
+      committed: onlyCommitted ? table.committed : nil)
+    return Test(condition, predicate: condition == nil ? nil : predicate, perRun: nil)
+  }
+
+  /// The session's working table of every class.
+  private func allTables(_ session: Session) -> [Table] {
+    (0..<entityCount).map { session.table($0) }
+  }
+
+  /// Whether the session's tables hold exactly ``columns``, in order.
+  private func hasColumns(_ session: Session, _ count: Int) -> Bool {
+    var position = 0
+    for entity in 0..<count {
+      let table = session.table(entity)
+      for column in table.attributeColumns {
+        guard position < columns.count, columns[position] === column else { return false }
+        position += 1
+      }
+      for column in table.relationshipColumns {
+        guard position < columns.count, columns[position] === column else { return false }
+        position += 1
+      }
+    }
+    return position == columns.count
+  }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+@testable import ModelGraphCore
+
+/// A bound plan runs a request of a cached shape with its own values, and steps aside (the
+/// planner then plans or binds anew) when the session reads other indexes, tables or versions.
+@Suite("Bound plans: values, index declarations and versions")
+struct BoundPlanCoreTests {
+  static let template = QueryShapeIdentity.newTemplate()
+  static let days: [[IndexDefinition]] = [[IndexDefinition(.ordered, on: "days")], [], []]
+  static let none: [[IndexDefinition]] = [[], [], []]
+
+  func session() throws -> Session {
+    let session = Session(store: try Fixture.makeStore())
+    for index in 0..<60 {
+      _ = session.insert(entity: Fixture.trip, name: "t\(index)", days: Int64(index % 20))
+    }
+    try session.save()
+    return session
+  }
+
+  /// `days >= lo && days < hi` on trips, sorted by days, with its slots named.
+  func request(_ lo: Int64, _ hi: Int64) -> (QueryRequest, [QueryExpression]) {
+    let values: [QueryExpression] = [.constant(.int(lo)), .constant(.int(hi))]
+    let slotted = QueryExpression.and([
+      .comparison(.attribute("days"), .greaterOrEqual, .slot(0)),
+      .comparison(.attribute("days"), .less, .slot(1)),
+    ])
+    var request = QueryRequest(
+      entity: Fixture.trip, includesSubclasses: false, predicate: slotted.fillingSlots(values),
+      sort: [QuerySortKey(.attribute("days"))], limit: 100)
+    request.shapeIdentity = QueryShapeIdentity(template: Self.template, values: values)
+    request.slotted = slotted
+    return (request, values)
+  }
+
+  func planned(_ session: Session, _ request: QueryRequest, _ indexes: [[IndexDefinition]])
+    throws -> QueryPlan
+  {
+    let source = QuerySource(session: session, includePendingChanges: true) {
+      indexes[$0.index]
+    }
+    return try QueryPlanner(source: source).plan(request)
+  }
+
+  func bound(
+    _ session: Session, _ request: QueryRequest, _ values: [QueryExpression],
+    _ indexes: [[IndexDefinition]]
+  ) -> QueryPlan? {
+    var request = request
+    request.predicate = nil
+    return QueryPlanner.boundPlan(
+      request, values: values, session: session, includePendingChanges: true
+    ) { indexes[$0.index] }
+  }
+
+  /// The days of the rows a plan finds.
+  func days(_ session: Session, _ plan: QueryPlan) throws -> [Int64] {
+    try plan.keys().map { session.get(Int64.self, slot: Fixture.days, of: $0) }
+  }
+
+  @Test("other values, an empty range and an inverted one, through the bound plan")
+  func otherValues() throws {
+    let session = try session()
+    let (first, firstValues) = request(3, 6)
+    #expect(bound(session, first, firstValues, Self.days) == nil)
+    #expect(try days(session, planned(session, first, Self.days)) == [3, 3, 3, 4, 4, 4, 5, 5, 5])
+    for (lo, hi) in [(0, 2), (7, 7), (9, 4), (18, 40), (-5, 1)] as [(Int64, Int64)] {
+      let (next, values) = request(lo, hi)
+      let plan = try #require(bound(session, next, values, Self.days))
+      #expect(plan.isFromCache)
+      let expected = (0..<60).map { Int64($0 % 20) }.filter { $0 >= lo && $0 < hi }.sorted()
+      #expect(try days(session, plan) == expected, "\(lo)..<\(hi)")
+    }
+  }
+
+  @Test("another index declaration steps the bound plan aside until the planner plans anew")
+  func indexDeclarationsChange() throws {
+    let session = try session()
+    let (first, values) = request(3, 6)
+    _ = try planned(session, first, Self.days)
+    #expect(bound(session, first, values, Self.days) != nil)
+    #expect(bound(session, first, values, Self.none) == nil)
+    let scanned = try planned(session, first, Self.none)
+    #expect(!scanned.isFromCache)
+    #expect(try days(session, scanned) == [3, 3, 3, 4, 4, 4, 5, 5, 5])
+    let again = try #require(bound(session, first, values, Self.none))
+    #expect(try days(session, again) == [3, 3, 3, 4, 4, 4, 5, 5, 5])
+  }
+
+  @Test("unsaved changes and a save: the planner binds, then a new bound plan sees the save")
+  func versions() throws {
+    let session = try session()
+    let (first, values) = request(3, 6)
+    _ = try planned(session, first, Self.days)
+    let added = session.insert(entity: Fixture.trip, name: "new", days: 4)
+    #expect(bound(session, first, values, Self.days) == nil)
+    #expect(try planned(session, first, Self.days).keys().contains(added))
+    try session.save()
+    #expect(bound(session, first, values, Self.days) == nil)
+    #expect(try planned(session, first, Self.days).keys().contains(added))
+    let plan = try #require(bound(session, first, values, Self.days))
+    #expect(try plan.keys().contains(added))
+    #expect(try plan.keys().count == 10)
+  }
+}
