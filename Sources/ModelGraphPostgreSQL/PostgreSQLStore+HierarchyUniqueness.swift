@@ -37,8 +37,10 @@ extension PostgreSQLStore {
           if unchanged { continue }
           // A rule holds only among objects whose values are all set.
           guard !values.contains(.null) else { continue }
+          // Typed: a `VALUES` list would read an untyped literal as text.
           let literals = zip(rule.slots, values).map { slot, value in
-            SQLMapping.literal(value, type: entity.attributes[slot].valueType)
+            let type = entity.attributes[slot].valueType
+            return "(\(SQLMapping.literal(value, type: type)))::\(SQLMapping.sqlType(type))"
           }
           candidates[rule, default: []].insert(literals)
         }
@@ -53,11 +55,11 @@ extension PostgreSQLStore {
       let names = rule.slots.map { declaring.attributes[$0].name }
       let columns = names.map(SQLMapping.quoted)
       let tuples = candidates[rule]!.sorted { $0.lexicographicallyPrecedes($1) }
-      let filter =
-        columns.count == 1
-        ? "\(columns[0]) IN (\(tuples.map { $0[0] }.joined(separator: ", ")))"
-        : "(\(columns.joined(separator: ", "))) IN ("
-          + tuples.map { "(\($0.joined(separator: ", ")))" }.joined(separator: ", ") + ")"
+      // The values once, looked up in each table.
+      let written =
+        "w AS (VALUES " + tuples.map { "(\($0.joined(separator: ", ")))" }.joined(separator: ", ")
+        + ")"
+      let filter = "(\(columns.joined(separator: ", "))) IN (SELECT * FROM w)"
       let aliases = names.indices.map { "c\($0)" }
       let selects = catalog.subtree(of: rule.declaringEntity).map { index in
         let name = catalog.entities[index].name
@@ -67,7 +69,7 @@ extension PostgreSQLStore {
           + " FROM \(SQLMapping.table(name)) WHERE \(filter)"
       }
       sql +=
-        "WITH s AS (\(selects.joined(separator: " UNION ALL "))) "
+        "WITH \(written), s AS (\(selects.joined(separator: " UNION ALL "))) "
         + "SELECT mg_not_unique(coalesce(min(e) FILTER (WHERE v = \(version)), min(e)), "
         + "\(SQLMapping.literal(names.joined(separator: ", "))), "
         + "concat_ws(', ', \(aliases.map { "\($0)::text" }.joined(separator: ", ")))) "

@@ -91,4 +91,31 @@ extension PostgreSQLStoreSuites.FetchedResidency {
         "SELECT plate FROM \"Vehicle\" UNION ALL SELECT plate FROM \"Truck\" ORDER BY 1", at: url)
         == ["AB-1", "V-2", "Z-9"])
   }
+
+  @Test("an optional unique UUID: a repeat across the hierarchy fails, nil values never clash")
+  func optionalUUIDAcrossHierarchy() throws {
+    let url = try TestServer.freshURL()
+    try Self.seedVehicles(url)
+    let serial = UUID()
+    do {
+      let context = ModelContext(try TestServer.container(vehicleTypes, at: url))
+      let truck = Truck(plate: "S-1", number: 30)
+      truck.serial = serial
+      truck.axles = 2
+      context.insert(truck)
+      try context.save()
+    }
+    let context = ModelContext(try TestServer.container(vehicleTypes, at: Self.fetchedOnly(url)))
+    // Both seeded vehicles have no serial, and neither has this one.
+    context.insert(Vehicle(plate: "S-2", number: 31))
+    try context.save()
+    let copy = Vehicle(plate: "S-3", number: 32)
+    copy.serial = serial
+    context.insert(copy)
+    let error = try #require(throws: ModelError.self) { try context.save() }
+    #expect(error.violations.map(\.property) == ["serial"])
+    #expect(error.violations.map(\.identifier) == [copy.persistentModelID])
+    #expect(
+      error.violations.map(\.rule) == ["value \(serial.uuidString.lowercased()) is not unique"])
+  }
 }

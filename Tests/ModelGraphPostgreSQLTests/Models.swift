@@ -100,6 +100,7 @@ class Vehicle: PersistentModel, IndexedModel {
   @Attribute(.unique) var plate: String
   @Attribute var depot: String
   @Attribute var number: Int
+  @Attribute(.unique) var serial: UUID?
 
   class var indexes: [ModelIndex] { [.unique(\Vehicle.depot, \Vehicle.number)] }
 
