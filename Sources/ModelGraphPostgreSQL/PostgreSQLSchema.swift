@@ -34,6 +34,13 @@ enum PostgreSQLSchema {
         RAISE EXCEPTION '% was changed by another process', object USING ERRCODE = 'MG002';
       END IF;
     END $$ LANGUAGE plpgsql;
+    CREATE OR REPLACE FUNCTION mg_not_unique(entity text, columns text, val text) RETURNS void
+    AS $$
+    BEGIN
+      RAISE EXCEPTION 'a unique value is held twice in the classes of %', entity
+        USING ERRCODE = '23505', TABLE = entity,
+        DETAIL = format('Key (%s)=(%s) already exists.', columns, val);
+    END $$ LANGUAGE plpgsql;
     COMMIT;
     """
 

@@ -529,6 +529,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
       }
       sql += joins.joined()
     }
+    sql += Self.hierarchyUniquenessChecks(for: commit, version: version)
     sql +=
       "INSERT INTO mg_log (version, token, ids) VALUES (\(version), '\(token)', "
       + "'{\(ids.map(String.init).joined(separator: ","))}');\n"

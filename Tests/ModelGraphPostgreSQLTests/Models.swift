@@ -93,3 +93,28 @@ enum SecondLayout {
     @Attribute var title: String
   }
 }
+
+/// A vehicle's plate is unique among vehicles of every class, and so is its fleet number
+/// within a depot; a truck is a vehicle in its own table.
+class Vehicle: PersistentModel, IndexedModel {
+  @Attribute(.unique) var plate: String
+  @Attribute var depot: String
+  @Attribute var number: Int
+  @Attribute(.unique) var serial: UUID?
+
+  class var indexes: [ModelIndex] { [.unique(\Vehicle.depot, \Vehicle.number)] }
+
+  convenience init(plate: String, depot: String = "North", number: Int = 0) {
+    self.init()
+    self.plate = plate
+    self.depot = depot
+    self.number = number
+  }
+}
+
+class Truck: Vehicle {
+  @Attribute var axles: Int
+}
+
+/// Every class of the vehicle schema.
+let vehicleTypes: [any PersistentModel.Type] = [Vehicle.self, Truck.self]
