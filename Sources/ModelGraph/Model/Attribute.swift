@@ -26,23 +26,21 @@ public struct Attribute<Value> {
   /// writes nothing into its wrappers.
   @usableFromInline var owner: Unmanaged<ModelObject>?
   @usableFromInline var slot: Int32 = -1
-  /// The options given (``AttributeDeclaration``'s bits), beside the slot in one word.
-  @usableFromInline let options: UInt8
+  /// The number of this declaration's record (options, `originalName:`) in
+  /// ``DeclarationRecorder``, kept only by a class's prototype object; other objects store
+  /// ``DeclarationRecorder/none`` and hold no reference-counted field for the declaration.
+  @usableFromInline let declaration: Int32
   /// Whether the owner was inserted without a value for this (required) attribute: reads go
   /// through the owner, which stops with the property's name, until the first write.
   @usableFromInline var isUnset = false
   /// The value while the owner has no row (before it is inserted); starts as the declared
   /// initial value.
   @usableFromInline var value: Value?
-  /// The name in an earlier schema version; an object only when one is given, so the
-  /// common wrapper holds no string.
-  @usableFromInline let originalName: AttributeOriginalName?
 
   /// An attribute without an initial value or options.
   @inlinable
   public init() where Value: PersistentValue {
-    options = 0
-    originalName = nil
+    declaration = Self.record([], originalName: nil)
   }
 
   /// An attribute without an initial value.
@@ -57,8 +55,7 @@ public struct Attribute<Value> {
     _ options: Option..., originalName: String? = nil,
     hashModifier: String? = nil
   ) where Value: PersistentValue {
-    self.options = AttributeDeclaration.bits(options)
-    self.originalName = originalName.map(AttributeOriginalName.init)
+    declaration = Self.record(options, originalName: originalName)
   }
 
   /// An attribute with an initial value for new objects.
@@ -69,16 +66,14 @@ public struct Attribute<Value> {
   )
   where Value: PersistentValue {
     self.value = wrappedValue
-    self.options = AttributeDeclaration.bits(options)
-    self.originalName = originalName.map(AttributeOriginalName.init)
+    declaration = Self.record(options, originalName: originalName)
   }
 
   /// An attribute of a `Codable` type that is not a ``PersistentValue``, without an initial
   /// value or options; its values are stored encoded as JSON.
   @inlinable @_disfavoredOverload
   public init() where Value: Codable {
-    options = 0
-    originalName = nil
+    declaration = Self.record([], originalName: nil)
   }
 
   /// An attribute of a `Codable` type that is not a ``PersistentValue``, without an initial
@@ -88,8 +83,7 @@ public struct Attribute<Value> {
     _ options: Option..., originalName: String? = nil,
     hashModifier: String? = nil
   ) where Value: Codable {
-    self.options = AttributeDeclaration.bits(options)
-    self.originalName = originalName.map(AttributeOriginalName.init)
+    declaration = Self.record(options, originalName: originalName)
   }
 
   /// An attribute of a `Codable` type that is not a ``PersistentValue``, with an initial value
@@ -101,8 +95,7 @@ public struct Attribute<Value> {
   )
   where Value: Codable {
     self.value = wrappedValue
-    self.options = AttributeDeclaration.bits(options)
-    self.originalName = originalName.map(AttributeOriginalName.init)
+    declaration = Self.record(options, originalName: originalName)
   }
 
   /// The value, read from and written to the context's table once the object is managed.
@@ -144,6 +137,16 @@ public struct Attribute<Value> {
   }
 }
 
+extension Attribute {
+  /// Records the declaration's arguments while a prototype is being made (see
+  /// ``DeclarationRecorder``); otherwise records nothing.
+  @inlinable
+  static func record(_ options: [Option], originalName: String?) -> Int32 {
+    guard DeclarationRecorder.isRecording else { return DeclarationRecorder.none }
+    return DeclarationRecorder.recordAttribute(options, originalName: originalName)
+  }
+}
+
 /// The fixed-size head of every `Attribute<Value>`: `owner`, `slot` and `isUnset` come before
 /// the generic `value`, so their offsets do not depend on `Value` and binding writes them
 /// without generic code (see ``WrapperLayout``).
@@ -174,15 +177,6 @@ enum AttributeDeclaration {
   }
 }
 
-/// The `originalName:` of an `@Attribute`, out of line.
-@usableFromInline
-final class AttributeOriginalName {
-  @usableFromInline let name: String
-
-  @inlinable
-  init(_ name: String) { self.name = name }
-}
-
 extension Attribute: _AttributeWrapper {
   static var valueSwiftType: Any.Type { Value.self }
   static var attributeValueType: ValueType { persistentValueType.valueType }
@@ -194,13 +188,14 @@ extension Attribute: _AttributeWrapper {
   static func description(at address: UnsafeMutableRawPointer, name: String)
     -> AttributeDescription
   {
-    let wrapper = address.assumingMemoryBound(to: Self.self).pointee
+    let number = address.assumingMemoryBound(to: Self.self).pointee.declaration
+    guard case .attribute(let options, let originalName) = DeclarationRecorder.record(number)
+    else { fatalError("\(name)'s declaration was not recorded") }
     return AttributeDescription(
       name: name, valueType: attributeValueType, isOptional: isOptional,
-      isUnique: wrapper.options & AttributeDeclaration.unique != 0,
-      preservesValueOnDeletion: wrapper.options & AttributeDeclaration.preservesValueOnDeletion
-        != 0,
-      originalName: wrapper.originalName?.name)
+      isUnique: options & AttributeDeclaration.unique != 0,
+      preservesValueOnDeletion: options & AttributeDeclaration.preservesValueOnDeletion != 0,
+      originalName: originalName)
   }
 
   static var persistentValueType: any PersistentValue.Type {
