@@ -118,20 +118,21 @@ public struct Attribute<Value> {
       return owner.takeUnretainedValue()._unmanagedValue(slot: Int(slot), value: value)
     }
     nonmutating set {
-      guard let owner = owner?.takeUnretainedValue() else {
-        _wrapperOutsideModel("@Attribute")
-      }
-      if let table = owner._table {
-        if let storage = Value.self as? any PersistentValue.Type {
-          _writePersistentAttribute(storage, newValue, table, slot: Int(slot), row: owner._row)
+      guard let owner else { _wrapperOutsideModel("@Attribute") }
+      // The owner outlives the wrapper it holds: it is used without a reference count.
+      owner._withUnsafeGuaranteedRef { owner in
+        if let table = owner._table {
+          if let storage = Value.self as? any PersistentValue.Type {
+            _writePersistentAttribute(storage, newValue, table, slot: Int(slot), row: owner._row)
+          } else {
+            _writeCodableAttribute(newValue, table, slot: Int(slot), row: owner._row)
+          }
+          owner._didWrite(slot: Int(slot))
         } else {
-          _writeCodableAttribute(newValue, table, slot: Int(slot), row: owner._row)
+          // The owner has no row: the value lives in the wrapper stored inside the owner.
+          owner._unmanagedWrapperAddress(slot: Int(slot)).assumingMemoryBound(to: Self.self)
+            .pointee.value = newValue
         }
-        owner._didWrite(slot: Int(slot))
-      } else {
-        // The owner has no row: the value lives in the wrapper stored inside the owner.
-        owner._unmanagedWrapperAddress(slot: Int(slot)).assumingMemoryBound(to: Self.self).pointee
-          .value = newValue
       }
     }
   }
