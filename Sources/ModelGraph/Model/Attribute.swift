@@ -25,14 +25,16 @@ public struct Attribute<Value> {
   /// object holds the table and row the value is read from, so binding an object to a row
   /// writes nothing into its wrappers.
   @usableFromInline var owner: Unmanaged<ModelObject>?
-  @usableFromInline var slot: Int32 = -1
+  /// The attribute's slot in its class; 16 bits, so that the head (owner, slot, `isUnset`,
+  /// `declaration`) fills 16 bytes and the value starts where a read already loads.
+  @usableFromInline var slot: Int16 = -1
+  /// Whether the owner was inserted without a value for this (required) attribute: reads go
+  /// through the owner, which stops with the property's name, until the first write.
+  @usableFromInline var isUnset = false
   /// The number of this declaration's record (options, `originalName:`) in
   /// ``DeclarationRecorder``, kept only by a class's prototype object; other objects store
   /// ``DeclarationRecorder/none`` and hold no reference-counted field for the declaration.
   @usableFromInline let declaration: Int32
-  /// Whether the owner was inserted without a value for this (required) attribute: reads go
-  /// through the owner, which stops with the property's name, until the first write.
-  @usableFromInline var isUnset = false
   /// The value while the owner has no row (before it is inserted); starts as the declared
   /// initial value.
   @usableFromInline var value: Value?
