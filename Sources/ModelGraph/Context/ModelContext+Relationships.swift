@@ -23,6 +23,7 @@ final class ContextSessionObserver: SessionObserver {
   }
 
   func session(_ session: Session, didWriteRelationship slot: Int, of key: ObjectKey) {
+    context.relationshipsDidChange()
     context.observationDidWrite(key, relationshipSlot: slot)
     if let object = context.registeredObject(for: key), object._status == .registered {
       context.markChanged(object)
@@ -30,6 +31,7 @@ final class ContextSessionObserver: SessionObserver {
   }
 
   func session(_ session: Session, willDelete key: ObjectKey) {
+    context.relationshipsDidChange()
     context.objectWillBeDeleted(key)
   }
 }

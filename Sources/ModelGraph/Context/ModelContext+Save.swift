@@ -101,6 +101,7 @@ extension ModelContext {
       object._status = .new
     }
     session.rollback()
+    relationshipsDidChange()
     for object in deletedObjects where object._status == .pendingDeletion {
       object._status = .registered
       object.bindRow(session.table(Int(object._key.entity)), row: object._row)

@@ -21,7 +21,10 @@ public final class ModelContext {
   /// save throws while any is left.
   var refusedInserts: [RefusedInsert] = []
   /// The related objects the last prefetching fetch resolved, kept alive until the next one.
-  var prefetchedObjects: [ModelObject] = []
+  var prefetched: PrefetchedRelations?
+  /// Advanced by every relationship write, deletion and rollback in the context, so lists
+  /// resolved before (``PrefetchedRelations``) are no longer used.
+  @exclusivity(unchecked) var relationshipEpoch: UInt64 = 0
   /// The translations of the predicate shapes this context fetched with.
   let predicateShapes = PredicateShapeCache()
   /// What a save does when a new object duplicates a saved object's unique attribute.

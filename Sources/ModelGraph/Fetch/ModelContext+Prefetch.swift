@@ -2,36 +2,36 @@ import ModelGraphCore
 
 extension ModelContext {
   /// Resolves the relationships `keyPaths` names for every object of `results` in one pass:
-  /// the related objects are created (or found) once and kept by the context until the next
-  /// prefetching fetch, so reading the relationships creates no objects.
+  /// the related objects are created (or found) once and kept by the context, per object and
+  /// relationship, until the next prefetching fetch, so reading the relationships afterwards
+  /// neither creates nor looks up objects (``PrefetchedRelations``).
   ///
-  /// Per relationship, the keys every result holds are gathered from the tables' relationship
-  /// columns in one pass (the relationship's slot found once per class), then resolved in one
-  /// batch (``objects(for:)``). A key path that names no relationship is ignored.
+  /// The slot of a relationship is found once per class met (results of a deep fetch come
+  /// from several tables). A key path that names no relationship is ignored.
   /// - Complexity: O(results + related objects) per key path.
   func prefetch<T: PersistentModel>(
     _ keyPaths: [any PartialKeyPath<T> & Sendable], of results: [T]
   ) {
-    var related: [ModelObject] = []
+    let prefetched = PrefetchedRelations(version: session.base.number, epoch: relationshipEpoch)
+    prefetched.lists.reserveCapacity(results.count * keyPaths.count)
     for keyPath in keyPaths {
       guard case .relationship(let name) = KeyPathResolution.property(keyPath) else { continue }
-      related += objects(for: relatedKeys(named: name, of: results))
+      resolve(named: name, of: results, into: prefetched)
     }
-    prefetchedObjects = related
+    self.prefetched = prefetched
   }
 
-  /// The keys relationship `name` holds for each of `objects`, in order.
+  /// Resolves relationship `name` of each of `owners` into `prefetched`.
   ///
-  /// The slot of `name` is looked up once per class met (results of a deep fetch come from
-  /// several tables), in an array indexed by entity.
-  private func relatedKeys(named name: String, of objects: [some ModelObject]) -> [ObjectKey] {
-    var keys: [ObjectKey] = []
-    keys.reserveCapacity(objects.count)
+  /// The slot of `name` is looked up once per class met, in an array indexed by entity.
+  private func resolve(
+    named name: String, of owners: [some ModelObject], into prefetched: PrefetchedRelations
+  ) {
     // Per entity index: `unknown`, `absent`, or the slot.
     var slots: [Int] = []
     let unknown = -2
     let absent = -1
-    for object in objects {
+    for object in owners {
       guard let table = object._table else { continue }
       let entity = table.entity
       if entity.index >= slots.count {
@@ -42,8 +42,8 @@ extension ModelContext {
       }
       let slot = slots[entity.index]
       guard slot != absent else { continue }
-      table.withRelatedKeys(row: object._row, slot: slot) { keys.append(contentsOf: $0) }
+      let related = table.withRelatedKeys(row: object._row, slot: slot) { objects(for: $0) }
+      prefetched.lists[PrefetchedRelations.Key(object: object._key, slot: slot)] = related
     }
-    return keys
   }
 }

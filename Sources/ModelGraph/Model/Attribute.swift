@@ -25,24 +25,24 @@ public struct Attribute<Value> {
   /// object holds the table and row the value is read from, so binding an object to a row
   /// writes nothing into its wrappers.
   @usableFromInline var owner: Unmanaged<ModelObject>?
-  @usableFromInline var slot: Int32 = -1
-  /// The options given (``AttributeDeclaration``'s bits), beside the slot in one word.
-  @usableFromInline let options: UInt8
+  /// The attribute's slot in its class; 16 bits, so that the head (owner, slot, `isUnset`,
+  /// `declaration`) fills 16 bytes and the value starts where a read already loads.
+  @usableFromInline var slot: Int16 = -1
   /// Whether the owner was inserted without a value for this (required) attribute: reads go
   /// through the owner, which stops with the property's name, until the first write.
   @usableFromInline var isUnset = false
+  /// The number of this declaration's record (options, `originalName:`) in
+  /// ``DeclarationRecorder``, kept only by a class's prototype object; other objects store
+  /// ``DeclarationRecorder/none`` and hold no reference-counted field for the declaration.
+  @usableFromInline let declaration: Int32
   /// The value while the owner has no row (before it is inserted); starts as the declared
   /// initial value.
   @usableFromInline var value: Value?
-  /// The name in an earlier schema version; an object only when one is given, so the
-  /// common wrapper holds no string.
-  @usableFromInline let originalName: AttributeOriginalName?
 
   /// An attribute without an initial value or options.
   @inlinable
   public init() where Value: PersistentValue {
-    options = 0
-    originalName = nil
+    declaration = Self.record([], originalName: nil)
   }
 
   /// An attribute without an initial value.
@@ -57,8 +57,7 @@ public struct Attribute<Value> {
     _ options: Option..., originalName: String? = nil,
     hashModifier: String? = nil
   ) where Value: PersistentValue {
-    self.options = AttributeDeclaration.bits(options)
-    self.originalName = originalName.map(AttributeOriginalName.init)
+    declaration = Self.record(options, originalName: originalName)
   }
 
   /// An attribute with an initial value for new objects.
@@ -69,16 +68,14 @@ public struct Attribute<Value> {
   )
   where Value: PersistentValue {
     self.value = wrappedValue
-    self.options = AttributeDeclaration.bits(options)
-    self.originalName = originalName.map(AttributeOriginalName.init)
+    declaration = Self.record(options, originalName: originalName)
   }
 
   /// An attribute of a `Codable` type that is not a ``PersistentValue``, without an initial
   /// value or options; its values are stored encoded as JSON.
   @inlinable @_disfavoredOverload
   public init() where Value: Codable {
-    options = 0
-    originalName = nil
+    declaration = Self.record([], originalName: nil)
   }
 
   /// An attribute of a `Codable` type that is not a ``PersistentValue``, without an initial
@@ -88,8 +85,7 @@ public struct Attribute<Value> {
     _ options: Option..., originalName: String? = nil,
     hashModifier: String? = nil
   ) where Value: Codable {
-    self.options = AttributeDeclaration.bits(options)
-    self.originalName = originalName.map(AttributeOriginalName.init)
+    declaration = Self.record(options, originalName: originalName)
   }
 
   /// An attribute of a `Codable` type that is not a ``PersistentValue``, with an initial value
@@ -101,8 +97,7 @@ public struct Attribute<Value> {
   )
   where Value: Codable {
     self.value = wrappedValue
-    self.options = AttributeDeclaration.bits(options)
-    self.originalName = originalName.map(AttributeOriginalName.init)
+    declaration = Self.record(options, originalName: originalName)
   }
 
   /// The value, read from and written to the context's table once the object is managed.
@@ -125,22 +120,33 @@ public struct Attribute<Value> {
       return owner.takeUnretainedValue()._unmanagedValue(slot: Int(slot), value: value)
     }
     nonmutating set {
-      guard let owner = owner?.takeUnretainedValue() else {
-        _wrapperOutsideModel("@Attribute")
-      }
-      if let table = owner._table {
-        if let storage = Value.self as? any PersistentValue.Type {
-          _writePersistentAttribute(storage, newValue, table, slot: Int(slot), row: owner._row)
+      guard let owner else { _wrapperOutsideModel("@Attribute") }
+      // The owner outlives the wrapper it holds: it is used without a reference count.
+      owner._withUnsafeGuaranteedRef { owner in
+        if let table = owner._table {
+          if let storage = Value.self as? any PersistentValue.Type {
+            _writePersistentAttribute(storage, newValue, table, slot: Int(slot), row: owner._row)
+          } else {
+            _writeCodableAttribute(newValue, table, slot: Int(slot), row: owner._row)
+          }
+          owner._didWrite(slot: Int(slot))
         } else {
-          _writeCodableAttribute(newValue, table, slot: Int(slot), row: owner._row)
+          // The owner has no row: the value lives in the wrapper stored inside the owner.
+          owner._unmanagedWrapperAddress(slot: Int(slot)).assumingMemoryBound(to: Self.self)
+            .pointee.value = newValue
         }
-        owner._didWrite(slot: Int(slot))
-      } else {
-        // The owner has no row: the value lives in the wrapper stored inside the owner.
-        owner._unmanagedWrapperAddress(slot: Int(slot)).assumingMemoryBound(to: Self.self).pointee
-          .value = newValue
       }
     }
+  }
+}
+
+extension Attribute {
+  /// Records the declaration's arguments while a prototype is being made (see
+  /// ``DeclarationRecorder``); otherwise records nothing.
+  @inlinable
+  static func record(_ options: [Option], originalName: String?) -> Int32 {
+    guard DeclarationRecorder.isRecording else { return DeclarationRecorder.none }
+    return DeclarationRecorder.recordAttribute(options, originalName: originalName)
   }
 }
 
@@ -174,15 +180,6 @@ enum AttributeDeclaration {
   }
 }
 
-/// The `originalName:` of an `@Attribute`, out of line.
-@usableFromInline
-final class AttributeOriginalName {
-  @usableFromInline let name: String
-
-  @inlinable
-  init(_ name: String) { self.name = name }
-}
-
 extension Attribute: _AttributeWrapper {
   static var valueSwiftType: Any.Type { Value.self }
   static var attributeValueType: ValueType { persistentValueType.valueType }
@@ -194,13 +191,14 @@ extension Attribute: _AttributeWrapper {
   static func description(at address: UnsafeMutableRawPointer, name: String)
     -> AttributeDescription
   {
-    let wrapper = address.assumingMemoryBound(to: Self.self).pointee
+    let number = address.assumingMemoryBound(to: Self.self).pointee.declaration
+    guard case .attribute(let options, let originalName) = DeclarationRecorder.record(number)
+    else { fatalError("\(name)'s declaration was not recorded") }
     return AttributeDescription(
       name: name, valueType: attributeValueType, isOptional: isOptional,
-      isUnique: wrapper.options & AttributeDeclaration.unique != 0,
-      preservesValueOnDeletion: wrapper.options & AttributeDeclaration.preservesValueOnDeletion
-        != 0,
-      originalName: wrapper.originalName?.name)
+      isUnique: options & AttributeDeclaration.unique != 0,
+      preservesValueOnDeletion: options & AttributeDeclaration.preservesValueOnDeletion != 0,
+      originalName: originalName)
   }
 
   static var persistentValueType: any PersistentValue.Type {

@@ -48,7 +48,7 @@ extension ModelClassInfo {
         inverse: inverse, deleteRule: declaration.deleteRule,
         minimumModelCount: Int(declaration.minimumModelCount),
         maximumModelCount: Int(declaration.maximumModelCount),
-        originalName: declaration.originalName?.name)
+        originalName: declaration.originalName)
     }
     return EntityDescription(
       name: entityName, parent: parentClass.map { String(describing: $0) },
@@ -59,7 +59,9 @@ extension ModelClassInfo {
   /// Runs `body` with this class's probe object (made on first use), under the class's lock.
   func withPrototype<R>(_ body: (ModelObject) throws -> R) rethrows -> R {
     try lazyState.withLock { state in
-      if state.prototype == nil { state.prototype = modelClass.init() }
+      if state.prototype == nil {
+        state.prototype = DeclarationRecorder.recording { modelClass.init() }
+      }
       return try body(state.prototype!)
     }
   }

@@ -130,6 +130,9 @@ final class ModelClassInfo: @unchecked Sendable {
       }
       return true
     }
+    require(
+      attributes.count <= Int(Int16.max),
+      "\(entityName) declares \(attributes.count) attributes; at most \(Int16.max) are supported")
     attributeWrappers = attributes
     relationshipWrappers = relationships
     attributeOffsets = attributes.map(\.offset)
@@ -163,7 +166,7 @@ final class ModelClassInfo: @unchecked Sendable {
         let wrapper = base + offsets[slot]
         (wrapper + layout.attributeOwner).storeBytes(
           of: owner, as: Unmanaged<ModelObject>?.self)
-        (wrapper + layout.attributeSlot).storeBytes(of: Int32(slot), as: Int32.self)
+        (wrapper + layout.attributeSlot).storeBytes(of: Int16(slot), as: Int16.self)
       }
     }
     relationshipOffsets.withUnsafeBufferPointer { offsets in

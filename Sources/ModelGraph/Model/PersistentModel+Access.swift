@@ -23,7 +23,10 @@ extension ModelObject {
   /// Records a write to attribute `slot` of a managed object.
   @usableFromInline
   final func _didWrite(slot: Int) {
-    _context!.noteWrite(self, attributeSlot: slot)
+    // The object holds its context: the call takes no reference count of its own.
+    Unmanaged.passUnretained(_context!)._withUnsafeGuaranteedRef {
+      $0.noteWrite(self, attributeSlot: slot)
+    }
   }
 
   func checkNotDeleted() {

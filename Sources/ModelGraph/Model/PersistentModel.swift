@@ -58,7 +58,8 @@ open class ModelObject: Hashable {
   }
 
   deinit {
-    _context?.forget(self)
+    // The object holds its context until its fields are destroyed, after this body.
+    _context.map(Unmanaged.passUnretained)?._withUnsafeGuaranteedRef { $0.forget(self) }
   }
 
   /// The object's identity in its store; stable for its whole life.

@@ -18,7 +18,10 @@ public struct Relationship<Value> {
   /// The object the wrapper is stored in; unretained, since the object owns the wrapper.
   @usableFromInline var owner: Unmanaged<ModelObject>?
   @usableFromInline var slot: Int32 = -1
-  @usableFromInline let declaration: RelationshipDeclaration
+  /// The number of this declaration's record (delete rule, counts, `originalName:`, inverse)
+  /// in ``DeclarationRecorder``, kept only by a class's prototype object; other objects store
+  /// ``DeclarationRecorder/none``, so the wrapper holds no reference-counted field.
+  @usableFromInline let declaration: Int32
 
   /// A relationship with a delete rule, count limits and an optional inverse.
   ///
@@ -30,18 +33,21 @@ public struct Relationship<Value> {
   ///   - originalName: The property's name in an earlier schema version.
   ///   - inverse: The relationship on the destination class that points back.
   ///
-  /// The inverse key path is evaluated only when the schema is read, not for every object.
+  /// The arguments are kept once per class, not per object, and the inverse key path is
+  /// evaluated only when the schema is read.
   @inlinable
   public init(
     deleteRule: DeleteRule = .nullify, minimumModelCount: Int? = 0,
     maximumModelCount: Int? = 0, originalName: String? = nil,
     inverse: @autoclosure @escaping () -> AnyKeyPath? = nil
   ) where Value: RelationshipValue {
-    declaration = RelationshipDeclaration(
-      deleteRule: deleteRule, inverse: inverse,
-      minimumModelCount: Int32(clamping: minimumModelCount ?? 0),
-      maximumModelCount: Int32(clamping: maximumModelCount ?? 0),
-      originalName: originalName.map(AttributeOriginalName.init))
+    if DeclarationRecorder.isRecording {
+      declaration = DeclarationRecorder.recordRelationship(
+        deleteRule: deleteRule, minimumModelCount: minimumModelCount,
+        maximumModelCount: maximumModelCount, originalName: originalName, inverse: inverse)
+    } else {
+      declaration = DeclarationRecorder.none
+    }
   }
 
   /// A to-one relationship declared `= nil`, as SwiftData code often writes it.
@@ -101,7 +107,11 @@ extension Relationship: _RelationshipWrapper {
   static var isToMany: Bool { relationshipValueType.isToMany }
 
   static func declaration(at address: UnsafeMutableRawPointer) -> RelationshipDeclaration {
-    address.assumingMemoryBound(to: Self.self).pointee.declaration
+    let number = address.assumingMemoryBound(to: Self.self).pointee.declaration
+    guard case .relationship(let declaration) = DeclarationRecorder.record(number) else {
+      fatalError("a relationship's declaration was not recorded")
+    }
+    return declaration
   }
 }
 

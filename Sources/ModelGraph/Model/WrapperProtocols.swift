@@ -1,4 +1,4 @@
-public import ModelGraphCore
+import ModelGraphCore
 
 /// A property wrapper the model reflection recognizes and binds to its object (through
 /// ``AttributeLayout`` and ``RelationshipLayout``, which need no generic code).
@@ -32,21 +32,19 @@ protocol _RelationshipWrapper: _ModelPropertyWrapper {
 /// ``Transient``, seen without its value type.
 protocol _TransientWrapper {}
 
-/// What a `@Relationship` declaration says, before key paths are resolved to names; kept
-/// small and without a key path object, since every model object stores one per relationship.
-@usableFromInline
+/// What a `@Relationship` declaration says, before key paths are resolved to names; recorded
+/// once per class by ``DeclarationRecorder``.
 struct RelationshipDeclaration {
-  @usableFromInline var deleteRule: DeleteRule
-  @usableFromInline var minimumModelCount: Int32
-  @usableFromInline var maximumModelCount: Int32
+  var deleteRule: DeleteRule
+  var minimumModelCount: Int32
+  var maximumModelCount: Int32
   /// The inverse key path, made only when the schema is read.
-  @usableFromInline var inverse: () -> AnyKeyPath?
-  @usableFromInline var originalName: AttributeOriginalName?
+  var inverse: () -> AnyKeyPath?
+  var originalName: String?
 
-  @inlinable
   init(
     deleteRule: DeleteRule, inverse: @escaping () -> AnyKeyPath?, minimumModelCount: Int32,
-    maximumModelCount: Int32, originalName: AttributeOriginalName?
+    maximumModelCount: Int32, originalName: String?
   ) {
     self.deleteRule = deleteRule
     self.inverse = inverse

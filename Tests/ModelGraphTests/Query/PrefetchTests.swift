@@ -163,4 +163,92 @@ struct PrefetchTests {
       try expectSameStays(context, unsorted)
     }
   }
+
+  /// The stays of every trip of `context`, by trip identifier, read by navigation.
+  private func staysByTrip(_ trips: [QTrip]) -> [PersistentIdentifier: [PersistentIdentifier]] {
+    Dictionary(
+      uniqueKeysWithValues: trips.filter { !$0.isDeleted }.map {
+        ($0.persistentModelID, $0.stays.map(\.persistentModelID))
+      })
+  }
+
+  /// What a fresh context on `container` reads for every trip.
+  private func freshStays(_ container: ModelContainer) throws
+    -> [PersistentIdentifier: [PersistentIdentifier]]
+  {
+    staysByTrip(try ModelContext(container).fetch(FetchDescriptor<QTrip>()))
+  }
+
+  @Test("navigation after each kind of change equals the tables, and a fresh context's answer")
+  func navigationAfterChanges() throws {
+    let fixture = try QueryFixture.make(count: 60)
+    let context = fixture.context
+    let container = context.container
+    var prefetching = FetchDescriptor<QTrip>(sortBy: [SortDescriptor(\.start)])
+    prefetching.relationshipKeyPathsForPrefetching = [\.stays]
+    var trips = try context.fetch(prefetching)
+    #expect(staysByTrip(trips) == (try freshStays(container)))
+    let withStays = trips.filter { $0.stays.count >= 2 }
+    try #require(withStays.count >= 4)
+    let (first, second, third, fourth) = (withStays[0], withStays[1], withStays[2], withStays[3])
+
+    // A to-many list reassigned (reordered) in the context.
+    let reversed = Array(first.stays.reversed())
+    first.stays = reversed
+    #expect(first.stays.map(\.persistentModelID) == reversed.map(\.persistentModelID))
+
+    // A to-one written on a child: its old trip loses it, its new trip gains it at the end.
+    trips = try context.fetch(prefetching)
+    let moved = second.stays[0]
+    let secondBefore = second.stays.map(\.persistentModelID)
+    moved.trip = third
+    #expect(second.stays.map(\.persistentModelID) == Array(secondBefore.dropFirst()))
+    #expect(third.stays.last === moved)
+
+    // A new child inserted with its trip set.
+    trips = try context.fetch(prefetching)
+    let added = QStay()
+    added.serial = 10_000
+    added.name = "added"
+    added.rate = 1
+    context.insert(added)
+    added.trip = fourth
+    #expect(fourth.stays.last === added)
+
+    // A child deleted (not saved): the cascade source's list no longer holds it.
+    trips = try context.fetch(prefetching)
+    let doomed = fourth.stays[0]
+    context.delete(doomed)
+    #expect(!fourth.stays.contains { $0 === doomed })
+
+    // Saved: every trip reads what a fresh context reads.
+    try context.save()
+    #expect(staysByTrip(trips) == (try freshStays(container)))
+
+    // Changed, then rolled back: the saved lists again.
+    trips = try context.fetch(prefetching)
+    let savedStays = staysByTrip(trips)
+    first.stays = []
+    #expect(first.stays.isEmpty)
+    context.rollback()
+    #expect(staysByTrip(trips) == savedStays)
+    #expect(staysByTrip(trips) == (try freshStays(container)))
+
+    // Another context saves a move; the next fetch refreshes this one onto it.
+    trips = try context.fetch(prefetching)
+    let other = ModelContext(container)
+    let otherTrips = try other.fetch(FetchDescriptor<QTrip>(sortBy: [SortDescriptor(\.start)]))
+    let donor = try #require(otherTrips.first { $0.stays.count >= 2 })
+    let receiver = try #require(otherTrips.last { $0 !== donor })
+    donor.stays[0].trip = receiver
+    try other.save()
+    _ = try context.fetchCount(FetchDescriptor<QStay>())
+    #expect(staysByTrip(trips) == (try freshStays(container)))
+
+    // A trip deleted with its stays (cascade), saved.
+    trips = try context.fetch(prefetching)
+    context.delete(third)
+    try context.save()
+    #expect(staysByTrip(trips) == (try freshStays(container)))
+  }
 }
