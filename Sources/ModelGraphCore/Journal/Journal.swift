@@ -301,11 +301,9 @@ public final class Journal: @unchecked Sendable {
   ) throws {
     condition.lock()
     defer { condition.unlock() }
-    defer {
-      tail = nil
-      thresholdSignalled = false
-    }
+    defer { tail = nil }
     while syncing { condition.wait() }
+    thresholdSignalled = false
     guard descriptor >= 0 else { return }
     var bytes = JournalFormat.header(generation: generation, base: base)
     let kept = tail ?? []
@@ -340,5 +338,11 @@ public final class Journal: @unchecked Sendable {
     allocated = bytes.count
     synced = appended
     condition.broadcast()
+    // The records kept from the checkpoint's run may already pass the threshold: ask for the
+    // next checkpoint now, not at a next append that may never come.
+    if fileSize > checkpointThreshold, let thresholdAction {
+      thresholdSignalled = true
+      thresholdAction()
+    }
   }
 }

@@ -83,10 +83,45 @@ struct JournalCheckpointTests {
     #expect(reopened.report.replayedRecords == 4 && reopened.report.skippedRecords == 0)
     #expect(expected != after)
   }
+
+  @Test("a new journal that already passes the threshold asks for the next checkpoint")
+  func thresholdPassedByKeptRecords() throws {
+    let disk = SimFS()
+    let plain = StoreFiles(path: "/sim/store.mgs", io: disk)
+    let opened = try JournalFixture.open(plain, threshold: 1)
+    let requests = Outcome()
+    opened.journal.onThresholdReached { requests.count += 1 }
+    try JournalFixture.save(step: 0, store: opened.store)
+    #expect(requests.count == 1, "the first record passes a 1-byte threshold")
+    let io = HoldingIO(base: disk, held: "/sim/store.mgs")
+    let files = StoreFiles(path: "/sim/store.mgs", io: io)
+    let done = DispatchSemaphore(value: 0)
+    let outcome = Outcome()
+    Thread.detachNewThread {
+      do { try files.checkpoint(opened.store, journal: opened.journal) } catch {
+        outcome.error = "\(error)"
+      }
+      done.signal()
+    }
+    io.reached.wait()
+    // Saves while the checkpoint runs: one request is outstanding, so none asks again.
+    for step in 1..<3 { try JournalFixture.save(step: step, store: opened.store) }
+    #expect(requests.count == 1)
+    io.release.signal()
+    done.wait()
+    #expect(outcome.error == nil)
+    // The new journal holds the two records saved meanwhile, past the threshold: with no save
+    // to come, the checkpoint itself must ask for the next one.
+    #expect(opened.journal.size > 1)
+    #expect(requests.count == 2)
+  }
 }
 
 /// What the checkpoint thread reports.
 private final class Outcome: @unchecked Sendable {
-  // @unchecked Sendable: written by the checkpoint thread before it signals, read after.
+  // @unchecked Sendable: written by the checkpoint thread before it signals, read after; the
+  // count is written by the journal's threshold action, which runs inside the saves and the
+  // checkpoint that the test waits for.
   var error: String?
+  var count = 0
 }
