@@ -47,6 +47,10 @@ public final class Journal: @unchecked Sendable {
   /// The row coders of each entity's columns (indexed by entity number), made on the
   /// entity's first record.
   private var coders: [[RowCoder]?] = []
+  /// The buffer each record is encoded in, kept between appends.
+  private var recordBuffer: [UInt8] = []
+  /// The zeros written ahead, made on the first preallocation.
+  private var zeros: [UInt8] = []
 
   /// A journal open for appending at the end of `fileSize` bytes.
   init(
@@ -127,23 +131,30 @@ public final class Journal: @unchecked Sendable {
     if let failure { throw failure }
     let grew =
       catalog.entities.count > knownEntities || catalog.codableShapes != knownShapes
-    let payload = JournalRecord.payload(
+    // The record is encoded in place after room for its header, in a buffer kept between
+    // appends (a small save allocates nothing for its record).
+    var writer = ByteWriter()
+    swap(&writer.bytes, &recordBuffer)
+    defer {
+      writer.bytes.removeAll(keepingCapacity: writer.bytes.capacity <= 1 << 20)
+      swap(&writer.bytes, &recordBuffer)
+    }
+    writer.lengthLimit = valueLengthLimit
+    writer.bytes.append(contentsOf: repeatElement(0, count: JournalFormat.recordHeaderSize))
+    JournalRecord.encode(
       catalog: grew ? catalog : nil, tables: tables, coders: &coders,
-      change: change, historyDroppedThrough: historyDroppedThrough,
-      lengthLimit: valueLengthLimit)
-    if let oversized = payload.oversized {
+      change: change, historyDroppedThrough: historyDroppedThrough, into: &writer)
+    if let oversized = writer.oversized {
       throw JournalError(
         .valueTooLarge, path: path,
         message: "a string or data value of \(oversized) bytes is longer than a record can hold "
           + "(\(valueLengthLimit) bytes); nothing was saved")
     }
-    var record: [UInt8] = []
-    record.reserveCapacity(payload.bytes.count + JournalFormat.recordHeaderSize)
-    JournalFormat.appendRecord(
-      to: &record, generation: currentGeneration, number: number, payload: payload.bytes)
+    JournalFormat.frameRecord(
+      in: &writer.bytes, start: 0, generation: currentGeneration, number: number)
     // A record larger than the space written ahead at a time is written as it is.
-    if fileSize + record.count > allocated, record.count <= preallocation {
-      let zeros = [UInt8](repeating: 0, count: preallocation)
+    if fileSize + writer.bytes.count > allocated, writer.bytes.count <= preallocation {
+      if zeros.count != preallocation { zeros = [UInt8](repeating: 0, count: preallocation) }
       do {
         try zeros.withUnsafeBytes { try writeAll($0, at: allocated) }
         allocated += zeros.count
@@ -154,7 +165,7 @@ public final class Journal: @unchecked Sendable {
       }
     }
     do {
-      try record.withUnsafeBytes { try writeAll($0, at: fileSize) }
+      try writer.bytes.withUnsafeBytes { try writeAll($0, at: fileSize) }
     } catch {
       let failed = JournalError(
         .io, path: path, offset: fileSize,
@@ -170,12 +181,12 @@ public final class Journal: @unchecked Sendable {
       }
       throw failed
     }
-    fileSize += record.count
+    fileSize += writer.bytes.count
     allocated = max(allocated, fileSize)
-    appended += UInt64(record.count)
+    appended += UInt64(writer.bytes.count)
     knownEntities = catalog.entities.count
     knownShapes = catalog.codableShapes
-    tail?.append(contentsOf: record)
+    tail?.append(contentsOf: writer.bytes)
     if fileSize > checkpointThreshold, !thresholdSignalled, let thresholdAction {
       thresholdSignalled = true
       thresholdAction()
