@@ -34,6 +34,8 @@ public final class Journal: @unchecked Sendable {
   private var appended: UInt64 = 0
   private var synced: UInt64 = 0
   private var syncing = false
+  /// Threads waiting in `sync(through:)` for the thread that syncs.
+  private var waiting = 0
   private var failure: JournalError?
   private var knownEntities: Int
   /// The Codable shapes the catalog had when the last record was appended.
@@ -238,35 +240,57 @@ public final class Journal: @unchecked Sendable {
 
   /// Syncs the file until everything up to `ticket` is durable, or waits for the thread that is
   /// already syncing.
+  ///
+  /// The thread that syncs wakes the saves its sync covered; if records of other saves were
+  /// appended meanwhile, it syncs again at once for them (at most ``extraSyncs`` times), so the
+  /// next sync does not wait for a woken thread to be scheduled.
   func sync(through ticket: UInt64) throws(JournalError) {
     condition.lock()
     defer { condition.unlock() }
     while true {
-      if let failure { throw failure }
+      // A record a sync covered is durable, even if a later sync failed.
       if synced >= ticket { return }
+      if let failure { throw failure }
       if syncing {
+        waiting += 1
         condition.wait()
+        waiting -= 1
         continue
       }
       syncing = true
-      let target = appended
-      let file = descriptor
-      condition.unlock()
-      var failed: (any Error)?
-      do { try io.syncData(file) } catch { failed = error }
-      condition.lock()
-      syncing = false
-      if let failed {
-        failure = JournalError(
-          .failed, path: path,
-          message: "syncing the journal failed (\(failed)); saves since the last sync may not "
-            + "survive a power loss, and the journal takes no more appends; reopen the store")
-      } else {
-        synced = max(synced, target)
+      var rounds = 0
+      while true {
+        let target = appended
+        let file = descriptor
+        condition.unlock()
+        var failed: (any Error)?
+        do { try io.syncData(file) } catch { failed = error }
+        condition.lock()
+        if let failed {
+          failure = JournalError(
+            .failed, path: path,
+            message: "syncing the journal failed (\(failed)); saves since the last sync may not "
+              + "survive a power loss, and the journal takes no more appends; reopen the store")
+        } else {
+          synced = max(synced, target)
+        }
+        condition.broadcast()
+        rounds += 1
+        // Under `.full`, every record appended is a save about to wait for its sync.
+        guard failure == nil, appended > synced, waiting > 0 || durability == .full,
+          rounds <= Self.extraSyncs
+        else {
+          break
+        }
       }
+      syncing = false
       condition.broadcast()
     }
   }
+
+  /// How many more syncs the syncing thread runs for waiters whose records arrived during its
+  /// own sync.
+  static let extraSyncs = 2
 
   /// Syncs what is pending and closes the file; later appends fail.
   public func close() {

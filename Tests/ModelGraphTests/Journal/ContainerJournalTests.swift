@@ -14,6 +14,8 @@ private struct CountingFileIO: FileIO {
     let records = Atomic<Int>(0)
     /// Whether the next data sync waits for `release` (after signalling `entered`).
     let holdsNextSync = Atomic<Bool>(false)
+    /// The thread of each data sync, in order.
+    let syncThreads = Mutex<[pthread_t]>([])
     /// Whether the held sync fails (EIO) once released.
     let failsHeldSync = Atomic<Bool>(false)
     let entered = DispatchSemaphore(value: 0)
@@ -50,6 +52,7 @@ private struct CountingFileIO: FileIO {
   }
   func syncData(_ descriptor: Int32) throws {
     counter.syncs.add(1, ordering: .relaxed)
+    counter.syncThreads.withLock { $0.append(pthread_self()) }
     if counter.holdsNextSync.exchange(false, ordering: .acquiringAndReleasing) {
       counter.entered.signal()
       counter.release.wait()
@@ -122,9 +125,12 @@ struct ContainerJournalTests {
         while counter.records.load(ordering: .relaxed) < records + 4 { usleep(1_000) }
         counter.release.signal()
         group.wait()
-        // The held sync covered the first record; one sync covered the other three.
+        // The held sync covered the first record; one sync covered the other three, run at
+        // once by the thread of the held sync.
         #expect(counter.records.load(ordering: .relaxed) == records + 4)
         #expect(counter.syncs.load(ordering: .relaxed) - syncs == 2)
+        let threads = counter.syncThreads.withLock { $0.suffix(2) }
+        #expect(threads.count == 2 && pthread_equal(threads.first!, threads.last!) != 0)
       }
     }
     // Read-only: a finished thread may still hold the writer for a moment.
