@@ -150,17 +150,18 @@ extension ColumnLayout {
         row += 1
       }
       if longest <= strings.inlineLimit {
+        let byteCount = start - chunkStart
         chunk.load(
-          rows: rows, byteCount: start - chunkStart, isNil: { !isPresent(chunkRow + $0) }
-        ) { chunkOffsets, bytes in
-          for offset in 0..<rows {
-            chunkOffsets[offset + 1] = UInt32(
-              truncatingIfNeeded: end(of: chunkRow + offset) - chunkStart)
-          }
-          guard start > chunkStart, let base = arena.baseAddress else { return }
-          bytes.update(
-            from: base.assumingMemoryBound(to: UInt8.self) + chunkStart, count: start - chunkStart)
-        }
+          rows: rows, byteCount: byteCount, isNil: { !isPresent(chunkRow + $0) },
+          fill: { chunkOffsets, bytes in
+            for offset in 0..<rows {
+              chunkOffsets[offset + 1] = UInt32(
+                truncatingIfNeeded: end(of: chunkRow + offset) - chunkStart)
+            }
+            guard byteCount > 0, let base = arena.baseAddress else { return }
+            bytes.update(
+              from: base.assumingMemoryBound(to: UInt8.self) + chunkStart, count: byteCount)
+          })
         continue
       }
       start = chunkStart
