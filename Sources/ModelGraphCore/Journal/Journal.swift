@@ -34,6 +34,8 @@ public final class Journal: @unchecked Sendable {
   private var appended: UInt64 = 0
   private var synced: UInt64 = 0
   private var syncing = false
+  /// Threads waiting in `sync(through:)` for the thread that syncs.
+  private var waiting = 0
   private var failure: JournalError?
   private var knownEntities: Int
   /// The Codable shapes the catalog had when the last record was appended.
@@ -47,6 +49,10 @@ public final class Journal: @unchecked Sendable {
   /// The row coders of each entity's columns (indexed by entity number), made on the
   /// entity's first record.
   private var coders: [[RowCoder]?] = []
+  /// The buffer each record is encoded in, kept between appends.
+  private var recordBuffer: [UInt8] = []
+  /// The zeros written ahead, made on the first preallocation.
+  private var zeros: [UInt8] = []
 
   /// A journal open for appending at the end of `fileSize` bytes.
   init(
@@ -127,23 +133,30 @@ public final class Journal: @unchecked Sendable {
     if let failure { throw failure }
     let grew =
       catalog.entities.count > knownEntities || catalog.codableShapes != knownShapes
-    let payload = JournalRecord.payload(
+    // The record is encoded in place after room for its header, in a buffer kept between
+    // appends (a small save allocates nothing for its record).
+    var writer = ByteWriter()
+    swap(&writer.bytes, &recordBuffer)
+    defer {
+      writer.bytes.removeAll(keepingCapacity: writer.bytes.capacity <= 1 << 20)
+      swap(&writer.bytes, &recordBuffer)
+    }
+    writer.lengthLimit = valueLengthLimit
+    writer.bytes.append(contentsOf: repeatElement(0, count: JournalFormat.recordHeaderSize))
+    JournalRecord.encode(
       catalog: grew ? catalog : nil, tables: tables, coders: &coders,
-      change: change, historyDroppedThrough: historyDroppedThrough,
-      lengthLimit: valueLengthLimit)
-    if let oversized = payload.oversized {
+      change: change, historyDroppedThrough: historyDroppedThrough, into: &writer)
+    if let oversized = writer.oversized {
       throw JournalError(
         .valueTooLarge, path: path,
         message: "a string or data value of \(oversized) bytes is longer than a record can hold "
           + "(\(valueLengthLimit) bytes); nothing was saved")
     }
-    var record: [UInt8] = []
-    record.reserveCapacity(payload.bytes.count + JournalFormat.recordHeaderSize)
-    JournalFormat.appendRecord(
-      to: &record, generation: currentGeneration, number: number, payload: payload.bytes)
+    JournalFormat.frameRecord(
+      in: &writer.bytes, start: 0, generation: currentGeneration, number: number)
     // A record larger than the space written ahead at a time is written as it is.
-    if fileSize + record.count > allocated, record.count <= preallocation {
-      let zeros = [UInt8](repeating: 0, count: preallocation)
+    if fileSize + writer.bytes.count > allocated, writer.bytes.count <= preallocation {
+      if zeros.count != preallocation { zeros = [UInt8](repeating: 0, count: preallocation) }
       do {
         try zeros.withUnsafeBytes { try writeAll($0, at: allocated) }
         allocated += zeros.count
@@ -154,7 +167,7 @@ public final class Journal: @unchecked Sendable {
       }
     }
     do {
-      try record.withUnsafeBytes { try writeAll($0, at: fileSize) }
+      try writer.bytes.withUnsafeBytes { try writeAll($0, at: fileSize) }
     } catch {
       let failed = JournalError(
         .io, path: path, offset: fileSize,
@@ -170,12 +183,12 @@ public final class Journal: @unchecked Sendable {
       }
       throw failed
     }
-    fileSize += record.count
+    fileSize += writer.bytes.count
     allocated = max(allocated, fileSize)
-    appended += UInt64(record.count)
+    appended += UInt64(writer.bytes.count)
     knownEntities = catalog.entities.count
     knownShapes = catalog.codableShapes
-    tail?.append(contentsOf: record)
+    tail?.append(contentsOf: writer.bytes)
     if fileSize > checkpointThreshold, !thresholdSignalled, let thresholdAction {
       thresholdSignalled = true
       thresholdAction()
@@ -227,35 +240,57 @@ public final class Journal: @unchecked Sendable {
 
   /// Syncs the file until everything up to `ticket` is durable, or waits for the thread that is
   /// already syncing.
+  ///
+  /// The thread that syncs wakes the saves its sync covered; if records of other saves were
+  /// appended meanwhile, it syncs again at once for them (at most ``extraSyncs`` times), so the
+  /// next sync does not wait for a woken thread to be scheduled.
   func sync(through ticket: UInt64) throws(JournalError) {
     condition.lock()
     defer { condition.unlock() }
     while true {
-      if let failure { throw failure }
+      // A record a sync covered is durable, even if a later sync failed.
       if synced >= ticket { return }
+      if let failure { throw failure }
       if syncing {
+        waiting += 1
         condition.wait()
+        waiting -= 1
         continue
       }
       syncing = true
-      let target = appended
-      let file = descriptor
-      condition.unlock()
-      var failed: (any Error)?
-      do { try io.syncData(file) } catch { failed = error }
-      condition.lock()
-      syncing = false
-      if let failed {
-        failure = JournalError(
-          .failed, path: path,
-          message: "syncing the journal failed (\(failed)); saves since the last sync may not "
-            + "survive a power loss, and the journal takes no more appends; reopen the store")
-      } else {
-        synced = max(synced, target)
+      var rounds = 0
+      while true {
+        let target = appended
+        let file = descriptor
+        condition.unlock()
+        var failed: (any Error)?
+        do { try io.syncData(file) } catch { failed = error }
+        condition.lock()
+        if let failed {
+          failure = JournalError(
+            .failed, path: path,
+            message: "syncing the journal failed (\(failed)); saves since the last sync may not "
+              + "survive a power loss, and the journal takes no more appends; reopen the store")
+        } else {
+          synced = max(synced, target)
+        }
+        condition.broadcast()
+        rounds += 1
+        // Under `.full`, every record appended is a save about to wait for its sync.
+        guard failure == nil, appended > synced, waiting > 0 || durability == .full,
+          rounds <= Self.extraSyncs
+        else {
+          break
+        }
       }
+      syncing = false
       condition.broadcast()
     }
   }
+
+  /// How many more syncs the syncing thread runs for waiters whose records arrived during its
+  /// own sync.
+  static let extraSyncs = 2
 
   /// Syncs what is pending and closes the file; later appends fail.
   public func close() {

@@ -39,6 +39,23 @@ enum JournalFormat {
       seed: head)
   }
 
+  /// Frames the payload that follows `recordHeaderSize` reserved bytes at `start` of `bytes`
+  /// (to its end) as a record of `generation` and version `number`: writes the header over the
+  /// reserved bytes.
+  static func frameRecord(
+    in bytes: inout [UInt8], start: Int, generation: UInt64, number: UInt64
+  ) {
+    let length = bytes.count - start - recordHeaderSize
+    bytes.withUnsafeMutableBytes { raw in
+      raw.storeBytes(of: recordMagic.littleEndian, toByteOffset: start, as: UInt32.self)
+      raw.storeBytes(of: UInt64(length).littleEndian, toByteOffset: start + 4, as: UInt64.self)
+      raw.storeBytes(of: generation.littleEndian, toByteOffset: start + 16, as: UInt64.self)
+      raw.storeBytes(of: number.littleEndian, toByteOffset: start + 24, as: UInt64.self)
+      let crc = recordChecksum(UnsafeRawBufferPointer(raw), start: start, length: length)
+      raw.storeBytes(of: crc.littleEndian, toByteOffset: start + 12, as: UInt32.self)
+    }
+  }
+
   /// Frames `payload` as a record of `generation` and version `number`, appended to `bytes`.
   static func appendRecord(
     to bytes: inout [UInt8], generation: UInt64, number: UInt64, payload: [UInt8]

@@ -36,6 +36,18 @@ enum JournalRecord {
   ) -> ByteWriter {
     var writer = ByteWriter()
     writer.lengthLimit = lengthLimit
+    encode(
+      catalog: catalog, tables: tables, coders: &coders, change: change,
+      historyDroppedThrough: historyDroppedThrough, into: &writer)
+    return writer
+  }
+
+  /// Appends the payload ``payload(catalog:tables:coders:change:historyDroppedThrough:lengthLimit:)``
+  /// makes to `writer`.
+  static func encode(
+    catalog: SchemaCatalog?, tables: [TableRows], coders: inout [[RowCoder]?],
+    change: CommittedChange?, historyDroppedThrough: UInt64, into writer: inout ByteWriter
+  ) {
     let history = change == nil ? 0 : historyFlag
     if let catalog {
       writer.append(UInt8(3) | history)
@@ -74,7 +86,6 @@ enum JournalRecord {
       writer.append(historyDroppedThrough)
       change.encode(into: &writer)
     }
-    return writer
   }
 }
 

@@ -109,6 +109,63 @@ extension ColumnLayout {
           truncatingIfNeeded: UInt64(
             littleEndian: offsets.loadUnaligned(
               fromByteOffset: (row + rows - 1) * 8, as: UInt64.self)))
+      let chunkStart = start
+      let chunkRow = row
+      var longest = 0
+      @inline(__always) func end(of row: Int) -> Int {
+        width == 4
+          ? Int(
+            UInt32(littleEndian: offsets.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self)))
+          : Int(
+            truncatingIfNeeded: UInt64(
+              littleEndian: offsets.loadUnaligned(fromByteOffset: row * 8, as: UInt64.self)))
+      }
+      @inline(__always) func isPresent(_ row: Int) -> Bool {
+        guard let bitmap else { return true }
+        return bitmap[row >> 3] & (UInt8(1) << (row & 7)) != 0
+      }
+      // Every row checked first; then, unless a row goes out of line, the chunk is loaded whole.
+      for _ in 0..<rows {
+        let end = end(of: row)
+        guard end >= start, end <= arenaLength else {
+          throw reader.error(
+            "row \(row)'s string ends at \(end), outside \(start)...\(arenaLength)",
+            at: offsetsStart + row * width)
+        }
+        if !isPresent(row) {
+          guard end == start else {
+            throw reader.error(
+              "row \(row) has no value but \(end - start) bytes", at: offsetsStart + row * width)
+          }
+        } else {
+          let utf8 = UnsafeRawBufferPointer(rebasing: arena[start..<end])
+            .assumingMemoryBound(to: UInt8.self)
+          guard ascii || makeString(utf8, isASCII: false) != nil else {
+            throw reader.error(
+              "row \(row)'s string is not valid UTF-8", at: offsetsStart + row * width)
+          }
+          longest = max(longest, end - start)
+        }
+        start = end
+        row += 1
+      }
+      if longest <= strings.inlineLimit {
+        let byteCount = start - chunkStart
+        chunk.load(
+          rows: rows, byteCount: byteCount, isNil: { !isPresent(chunkRow + $0) },
+          fill: { chunkOffsets, bytes in
+            for offset in 0..<rows {
+              chunkOffsets[offset + 1] = UInt32(
+                truncatingIfNeeded: end(of: chunkRow + offset) - chunkStart)
+            }
+            guard byteCount > 0, let base = arena.baseAddress else { return }
+            bytes.update(
+              from: base.assumingMemoryBound(to: UInt8.self) + chunkStart, count: byteCount)
+          })
+        continue
+      }
+      start = chunkStart
+      row = chunkRow
       if chunkEnd >= start && chunkEnd <= arenaLength { chunk.reserveBytes(chunkEnd - start) }
       for offset in 0..<rows {
         let end =

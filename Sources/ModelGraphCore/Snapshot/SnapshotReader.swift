@@ -39,8 +39,27 @@ public enum SnapshotReader {
 
   /// Decodes `bytes` with the lineage and the kept history the file carries; a file older than
   /// format 5 keeps no history (every version up to its own counts as dropped).
+  ///
+  /// A file of `parallelFrom` bytes or more has its column blocks checked and decoded on
+  /// several threads; if anything in them is wrong, the file is decoded again on one thread,
+  /// block after block, so the error is the one that reading in order meets first.
   static func decodeWithHistory(
-    _ bytes: UnsafeRawBufferPointer, path: String, memoryBudget budget: Int? = nil
+    _ bytes: UnsafeRawBufferPointer, path: String, memoryBudget budget: Int? = nil,
+    parallelFrom: Int = 8 << 20
+  ) throws -> (version: StoreVersion, lineage: SnapshotLineage, history: KeptHistory) {
+    if bytes.count >= parallelFrom,
+      let decoded = try? decodeWithHistory(
+        bytes, path: path, memoryBudget: budget, parallel: true)
+    {
+      return decoded
+    }
+    return try decodeWithHistory(bytes, path: path, memoryBudget: budget, parallel: false)
+  }
+
+  /// Decodes `bytes`; with `parallel`, the column blocks are checked and decoded by
+  /// ``ColumnBlockJob``s on several threads once every table's blocks are found.
+  private static func decodeWithHistory(
+    _ bytes: UnsafeRawBufferPointer, path: String, memoryBudget budget: Int?, parallel: Bool
   ) throws -> (version: StoreVersion, lineage: SnapshotLineage, history: KeptHistory) {
     let budget = budget ?? memoryBudget(fileSize: bytes.count)
     var committed = 0
@@ -84,6 +103,8 @@ public enum SnapshotReader {
     try schema.expectEnd()
 
     var tables: [Table] = []
+    var liveCounts: [Int] = []
+    var jobs: [ColumnBlockJob] = []
     var relationshipOffsets: [[Int]] = []
     for entity in catalog.entities {
       let section = "table \(entity.name)"
@@ -119,6 +140,15 @@ public enum SnapshotReader {
       relationshipOffsets.append([])
       for (role, slot, column, name) in columns {
         if role == .relationship { relationshipOffsets[entity.index].append(blocks.position) }
+        if parallel {
+          let (block, checked) = try blocks.nextUnchecked(
+            expecting: .column, section: "\(section) column \(name)")
+          jobs.append(
+            ColumnBlockJob(
+              block: block, checked: checked, column: column, entity: entity.index, role: role,
+              slot: slot, rowCount: Int(rowCount), format: version))
+          continue
+        }
         var block = try blocks.next(expecting: .column, section: "\(section) column \(name)")
         guard try block.read(UInt32.self) == UInt32(entity.index),
           try block.read(UInt8.self) == role.rawValue, try block.read(UInt32.self) == UInt32(slot)
@@ -129,15 +159,17 @@ public enum SnapshotReader {
           throw block.error("column holds \(column.count) rows, the table \(rowCount)")
         }
       }
-      var live = 0
-      table.forEachLiveRow { _ in live += 1 }
-      guard live == Int(liveCount) else {
-        throw SnapshotError(
-          .malformed, path: path, section: section, offset: blocks.position,
-          message: "\(live) live rows, the table header says \(liveCount)")
-      }
-      table.liveCount = live
       tables.append(table)
+      liveCounts.append(Int(liveCount))
+      if !parallel {
+        try checkLiveRows(table, liveCount: Int(liveCount), path: path, offset: blocks.position)
+      }
+    }
+    if parallel {
+      try ColumnBlockJob.run(jobs, bytes: bytes)
+      for (table, live) in zip(tables, liveCounts) {
+        try checkLiveRows(table, liveCount: live, path: path, offset: blocks.position)
+      }
     }
     try validateRelationships(tables, catalog: catalog, offsets: relationshipOffsets, path: path)
 
@@ -166,6 +198,20 @@ public enum SnapshotReader {
       try trailer.readBytes(8).elementsEqual(SnapshotFormat.endMagic), trailer.isAtEnd
     else { throw trailer.error("the trailer does not close the file") }
     return (StoreVersion(number: number, catalog: catalog, tables: tables), lineage, history)
+  }
+
+  /// Counts `table`'s live rows, which must be `liveCount`, and records the count.
+  private static func checkLiveRows(_ table: Table, liveCount: Int, path: String, offset: Int)
+    throws
+  {
+    var live = 0
+    table.forEachLiveRow { _ in live += 1 }
+    guard live == liveCount else {
+      throw SnapshotError(
+        .malformed, path: path, section: "table \(table.entity.name)", offset: offset,
+        message: "\(live) live rows, the table header says \(liveCount)")
+    }
+    table.liveCount = live
   }
 
   /// Every relationship key must name a row of a table of the file whose entity is the
@@ -212,13 +258,23 @@ public enum SnapshotReader {
 }
 
 /// Walks the blocks of a file, verifying each block's bounds and checksum.
-private struct BlockCursor {
+struct BlockCursor {
   let bytes: UnsafeRawBufferPointer
   let path: String
   var position: Int
 
   mutating func next(expecting kind: SnapshotFormat.BlockKind, section: String) throws
     -> ByteReader
+  {
+    let (reader, checked) = try nextUnchecked(expecting: kind, section: section)
+    try checked.verify(bytes, path: path, section: section)
+    return reader
+  }
+
+  /// The next block's payload, its bounds checked but not its checksum: the caller verifies
+  /// `checked` before reading the payload.
+  mutating func nextUnchecked(expecting kind: SnapshotFormat.BlockKind, section: String) throws
+    -> (ByteReader, ChecksummedRange)
   {
     var header = ByteReader(
       UnsafeRawBufferPointer(rebasing: bytes[position...]), fileOffset: position, path: path,
@@ -238,18 +294,29 @@ private struct BlockCursor {
     }
     let payloadStart = start + 12
     let payloadEnd = payloadStart + Int(length)
-    let stored = UnsafeRawBufferPointer(rebasing: bytes[payloadEnd..<payloadEnd + 4])
+    position = payloadEnd + 4
+    let reader = ByteReader(
+      UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<payloadEnd]),
+      fileOffset: payloadStart, path: path, section: section)
+    return (reader, ChecksummedRange(start: start, end: payloadEnd))
+  }
+}
+
+/// A block's bytes before its stored checksum (header and payload), in bounds.
+struct ChecksummedRange {
+  var start: Int
+  var end: Int
+
+  /// Fails unless the checksum stored after the range matches its bytes.
+  func verify(_ bytes: UnsafeRawBufferPointer, path: String, section: String) throws {
+    let stored = UnsafeRawBufferPointer(rebasing: bytes[end..<end + 4])
       .loadUnaligned(as: UInt32.self)
-    let computed = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[start..<payloadEnd]))
+    let computed = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
     guard UInt32(littleEndian: stored) == computed else {
       throw SnapshotError(
         .checksumMismatch, path: path, section: section, offset: start,
         message: "checksum mismatch: the block is damaged")
     }
-    position = payloadEnd + 4
-    return ByteReader(
-      UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<payloadEnd]),
-      fileOffset: payloadStart, path: path, section: section)
   }
 }
 

@@ -176,6 +176,53 @@ final class StringChunk: @unchecked Sendable {
     replace(row, with: source)
   }
 
+  /// Fills this chunk, which holds no bytes yet, with rows `0 ..< rows` at once (for loading a
+  /// file): `fill` gets the offsets (`offsets[0]` is 0) and an arena of `byteCount` bytes, and
+  /// writes every byte and each row's end at `offsets[row + 1]` (ascending, the last
+  /// `byteCount`). The bytes are valid UTF-8, no row longer than the inline limit; `isNil`
+  /// says which rows hold `nil` (with no bytes).
+  func load(
+    rows: Int, byteCount: Int, isNil: (Int) -> Bool,
+    fill: (UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<UInt8>) -> Void
+  ) {
+    precondition(filled == 0 && used == 0 && large.isEmpty && rows <= Self.capacity)
+    if byteCount > byteCapacity { resize(to: byteCount) }
+    offsets[0] = 0
+    fill(offsets, bytes)
+    used = byteCount
+    filled = rows
+    for row in 0..<rows { setBit(nils, row, isNil(row)) }
+    guard Self.hasComplexBytes(UnsafeRawBufferPointer(start: bytes, count: byteCount)) else {
+      return
+    }
+    for row in 0..<rows {
+      let start = Int(offsets[row])
+      let span = UnsafeRawBufferPointer(start: bytes + start, count: Int(offsets[row + 1]) - start)
+      setBit(complex, row, Self.hasComplexBytes(span))
+    }
+  }
+
+  /// Whether `bytes` holds a byte ≥ 0x80 or a carriage return, tested eight bytes at a time.
+  private static func hasComplexBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    var found: UInt64 = 0
+    var index = 0
+    while index + 8 <= bytes.count {
+      let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      // A zero byte of `word ^ 0x0D…` is a carriage return of `word`.
+      let returns = word ^ (ones &* 0x0D)
+      found |= word | ((returns &- ones) & ~returns)
+      index += 8
+    }
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte >= 0x80 || byte == 0x0D { return true }
+      index += 1
+    }
+    return found & highs != 0
+  }
+
   /// Holds `value` out of line at `row`, whose arena span becomes empty.
   private func setOutOfLine(_ value: String, at row: Int) {
     replace(row, with: UnsafeBufferPointer(start: nil, count: 0))

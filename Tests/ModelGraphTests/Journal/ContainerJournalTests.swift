@@ -14,6 +14,10 @@ private struct CountingFileIO: FileIO {
     let records = Atomic<Int>(0)
     /// Whether the next data sync waits for `release` (after signalling `entered`).
     let holdsNextSync = Atomic<Bool>(false)
+    /// The thread of each data sync, in order.
+    let syncThreads = Mutex<[pthread_t]>([])
+    /// Whether the held sync fails (EIO) once released.
+    let failsHeldSync = Atomic<Bool>(false)
     let entered = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
   }
@@ -48,9 +52,14 @@ private struct CountingFileIO: FileIO {
   }
   func syncData(_ descriptor: Int32) throws {
     counter.syncs.add(1, ordering: .relaxed)
+    counter.syncThreads.withLock { $0.append(pthread_self()) }
     if counter.holdsNextSync.exchange(false, ordering: .acquiringAndReleasing) {
       counter.entered.signal()
       counter.release.wait()
+      if counter.failsHeldSync.load(ordering: .acquiring) {
+        throw SnapshotError(
+          .io, path: "journal", section: "sync", message: "injected EIO on fdatasync")
+      }
     }
     try system.syncData(descriptor)
   }
@@ -116,9 +125,12 @@ struct ContainerJournalTests {
         while counter.records.load(ordering: .relaxed) < records + 4 { usleep(1_000) }
         counter.release.signal()
         group.wait()
-        // The held sync covered the first record; one sync covered the other three.
+        // The held sync covered the first record; one sync covered the other three, run at
+        // once by the thread of the held sync.
         #expect(counter.records.load(ordering: .relaxed) == records + 4)
         #expect(counter.syncs.load(ordering: .relaxed) - syncs == 2)
+        let threads = counter.syncThreads.withLock { $0.suffix(2) }
+        #expect(threads.count == 2 && pthread_equal(threads.first!, threads.last!) != 0)
       }
     }
     // Read-only: a finished thread may still hold the writer for a moment.
@@ -126,6 +138,52 @@ struct ContainerJournalTests {
       for: Trip.self, configurations: ModelConfiguration(url: scratch.store, allowsSave: false))
     #expect(try ModelContext(container).fetchCount(FetchDescriptor<Trip>()) == 12)
     #expect(container.recoveryReport.replayedRecords == 12)
+  }
+
+  @Test("a failed sync fails every save waiting on it; no other context is shown their objects")
+  func failedSharedSync() throws {
+    let scratch = try SnapshotScratch()
+    let io = CountingFileIO()
+    let counter = io.counter
+    let container = try ModelContainer(
+      for: [Trip.self], configurations: [ModelConfiguration(url: scratch.store)], fileIO: io)
+    let failures = Mutex<[JournalError.Code]>([])
+    let group = DispatchGroup()
+    /// Saves one trip from a context of a new thread, noting how the save failed.
+    func save(_ name: String) {
+      group.enter()
+      Thread.detachNewThread {
+        let context = ModelContext(container)
+        context.insert(Trip(name: name))
+        do {
+          try context.save()
+        } catch let error as JournalError {
+          failures.withLock { $0.append(error.code) }
+        } catch {
+          Issue.record("not a JournalError: \(error)")
+        }
+        group.leave()
+      }
+    }
+    let records = counter.records.load(ordering: .relaxed)
+    // The first save's sync is held until three more saves wait behind it; then it fails.
+    counter.holdsNextSync.store(true, ordering: .releasing)
+    save("first")
+    counter.entered.wait()
+    for thread in 1...3 { save("waiting \(thread)") }
+    while counter.records.load(ordering: .relaxed) < records + 4 { usleep(1_000) }
+    counter.failsHeldSync.store(true, ordering: .releasing)
+    counter.release.signal()
+    group.wait()
+    #expect(failures.withLock { $0.count } == 4)
+    #expect(failures.withLock { $0.allSatisfy { $0 == .failed } })
+    // None of the four versions became durable: no other context is shown them, and the
+    // journal refuses later saves.
+    let context = ModelContext(container)
+    #expect(try context.fetchCount(FetchDescriptor<Trip>()) == 0)
+    context.insert(Trip(name: "later"))
+    let later = try #require(throws: JournalError.self) { try context.save() }
+    #expect(later.code == .failed)
   }
 
   @Test("saves of four contexts on four threads all survive, in at most a sync each")
