@@ -38,17 +38,22 @@ final class HashIndexView: TableIndex {
   ) -> HashIndexView {
     // A large overlay (a session's pending bulk insert) is looked up through a dictionary.
     var buckets: [Key: [Int32]]?
+    var leavingKeys: Set<Key> = []
     if overlay.count > HashOverlay<Key>.foldBound {
       var found: [Key: [Int32]] = [:]
       for entry in overlay.entries {
         if let key = entry.current { found[key, default: []].append(entry.row) }
+        if let key = entry.base { leavingKeys.insert(key) }
       }
       buckets = found
     }
     func rows(_ key: Key) -> [Int32] {
       var rows = base.rows(key)
       guard !overlay.isEmpty else { return rows }
-      rows.removeAll { overlay.current(of: $0) != nil }
+      // A key the overlay does not name keeps the base's list as it is (no copy, no sort).
+      let leaving =
+        buckets == nil ? overlay.entries.contains { $0.base == key } : leavingKeys.contains(key)
+      if leaving { rows.removeAll { overlay.current(of: $0) != nil } }
       let before = rows.count
       if let buckets {
         rows += buckets[key] ?? []

@@ -38,14 +38,19 @@ struct HashOverlay<Key: ColumnValue> {
   func applying(_ step: IndexDelta<Key>) -> HashOverlay {
     guard !step.isEmpty else { return self }
     // The step per row: the entry it had before the step and the one it has after.
-    var changes: [Entry] = step.removed.map { Entry(row: $0.row, base: $0.key, current: nil) }
-    changes.sort { $0.row < $1.row }
-    for (key, row) in step.added {
-      let position = changes.insertionPoint(row)
-      if position < changes.count && changes[position].row == row {
-        changes[position].current = key
+    // Removals and additions sorted together by row (a removal first), then the two entries of
+    // a row that is both joined into one: O(s log s), with no insertion into the middle.
+    var sorted: [Entry] = step.removed.map { Entry(row: $0.row, base: $0.key, current: nil) }
+    sorted.reserveCapacity(step.removed.count + step.added.count)
+    for (key, row) in step.added { sorted.append(Entry(row: row, base: nil, current: key)) }
+    sorted.sort { ($0.row, $0.current == nil ? 0 : 1) < ($1.row, $1.current == nil ? 0 : 1) }
+    var changes: [Entry] = []
+    changes.reserveCapacity(sorted.count)
+    for entry in sorted {
+      if let last = changes.last, last.row == entry.row {
+        changes[changes.count - 1].current = entry.current
       } else {
-        changes.insert(Entry(row: row, base: nil, current: key), at: position)
+        changes.append(entry)
       }
     }
     var result = HashOverlay()
@@ -82,14 +87,9 @@ struct HashOverlay<Key: ColumnValue> {
   ///
   /// - Complexity: O(log e).
   func current(of row: Int32) -> Key?? {
-    var low = 0
-    var high = entries.count
-    while low < high {
-      let middle = (low + high) / 2
-      if entries[middle].row < row { low = middle + 1 } else { high = middle }
-    }
-    guard low < entries.count && entries[low].row == row else { return nil }
-    return .some(entries[low].current)
+    let position = entries.insertionPoint(row)
+    guard position < entries.count && entries[position].row == row else { return nil }
+    return .some(entries[position].current)
   }
 
   /// The changes from the base to this version, to fold into a new base index.

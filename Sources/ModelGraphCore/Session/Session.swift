@@ -327,20 +327,25 @@ public final class Session {
         }
         retired.sort()
         target.clearRows(retired)
+        // Only a small save's rows are noted: the note lives as long as the version, and a
+        // large save's index carry compares chunks at about the cost of reading its rows.
+        let noted =
+          entity < tables.count
+          && change.inserted.count + change.updated.count + change.deleted.count
+            + change.relationshipsUpdated.count <= TableChangeNote.largestNoted
+        let writtenRows = noted || state.persistence != nil ? change.writtenRows : []
         if entity < tables.count {
-          target.changeNote = TableChangeNote(
-            previous: tables[entity].serial, rows: change.writtenRows)
+          target.changeNote =
+            noted ? TableChangeNote(previous: tables[entity].serial, rows: writtenRows) : nil
           tables[entity] = target
         } else {
           tables += current.catalog.entities[tables.count..<entity].map { Table(entity: $0) }
           tables.append(target)
         }
         if state.persistence != nil {
-          var rows = Set(change.inserted)
-          rows.formUnion(change.updated.keys)
-          rows.formUnion(change.relationshipsUpdated)
-          rows.formUnion(change.deleted.keys)
-          written.append(StoreCommit.TableRows(entity: entity, table: target, rows: rows.sorted()))
+          written.append(
+            StoreCommit.TableRows(
+              entity: entity, table: target, rows: writtenRows.map { Int($0) }))
         }
       }
       let version = StoreVersion(

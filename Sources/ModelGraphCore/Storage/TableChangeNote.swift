@@ -11,6 +11,10 @@ struct TableChangeNote: Sendable {
   /// The rows written, ascending, without repeats: every other row holds the same stamp and
   /// values in both versions.
   let rows: [Int32]
+
+  /// The most rows a save notes on a table; a larger save leaves no note, so a published
+  /// version keeps at most 16 KiB of note (not 4 bytes for every row of a bulk load).
+  static let largestNoted = 4096
 }
 
 extension Table {

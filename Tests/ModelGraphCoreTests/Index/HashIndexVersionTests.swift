@@ -38,6 +38,34 @@ struct HashIndexVersionTests {
     #expect(view.rows(equalTo: [.int(days.lowerBound), .int(days.upperBound)]) == both, comment)
   }
 
+  @Test("a save past the noted bound leaves no note, and its index is carried by chunks")
+  func largeSaveLeavesNoNote() throws {
+    let store = try Fixture.makeStore()
+    let session = Session(store: store)
+    var live: [ObjectKey] = []
+    for index in 0..<3_000 {
+      live.append(session.insert(entity: Fixture.trip, name: "t\(index)", days: Int64(index % 30)))
+    }
+    try session.save()
+    let tables = store.version.tables
+    try Self.expectMatchesScan(
+      store: store, tables: tables, committed: tables, days: 0...29, "first version")
+    // A small save notes its rows; a larger one than the bound notes none (the note lives as
+    // long as the version), and the view carried over it still equals a scan.
+    session.set(Int64(7), slot: Fixture.days, of: live[0])
+    try session.save()
+    #expect(store.version.tables[Fixture.trip].changeNote?.rows == [Int32(live[0].row)])
+    for index in 0..<(TableChangeNote.largestNoted + 1) {
+      _ = session.insert(entity: Fixture.trip, name: "b\(index)", days: Int64(index % 29))
+    }
+    session.delete(live[1])
+    try session.save()
+    #expect(store.version.tables[Fixture.trip].changeNote == nil)
+    let after = store.version.tables
+    try Self.expectMatchesScan(
+      store: store, tables: after, committed: after, days: 0...29, "after the large save")
+  }
+
   @Test("the committed view after each of many one-object saves equals a scan")
   func manySmallSaves() throws {
     let store = try Fixture.makeStore()
