@@ -192,7 +192,7 @@ extension Attribute: _AttributeWrapper {
     -> AttributeDescription
   {
     let number = address.assumingMemoryBound(to: Self.self).pointee.declaration
-    guard case .attribute(let options, let originalName) = DeclarationRecorder.record(number)
+    guard case .attribute(let options, let originalName)? = DeclarationRecorder.record(number)
     else { fatalError("\(name)'s declaration was not recorded") }
     return AttributeDescription(
       name: name, valueType: attributeValueType, isOptional: isOptional,

@@ -67,9 +67,9 @@ enum DeclarationRecorder {
     }
   }
 
-  /// The record with `number`.
-  static func record(_ number: Int32) -> Record {
-    records.withLock { $0[Int(number)] }
+  /// The record with `number`; `nil` for ``none`` or a number never handed out.
+  static func record(_ number: Int32) -> Record? {
+    records.withLock { $0.indices.contains(Int(number)) ? $0[Int(number)] : nil }
   }
 
   /// Runs `body` (which makes a prototype object) with recording on.

@@ -108,7 +108,7 @@ extension Relationship: _RelationshipWrapper {
 
   static func declaration(at address: UnsafeMutableRawPointer) -> RelationshipDeclaration {
     let number = address.assumingMemoryBound(to: Self.self).pointee.declaration
-    guard case .relationship(let declaration) = DeclarationRecorder.record(number) else {
+    guard case .relationship(let declaration)? = DeclarationRecorder.record(number) else {
       fatalError("a relationship's declaration was not recorded")
     }
     return declaration

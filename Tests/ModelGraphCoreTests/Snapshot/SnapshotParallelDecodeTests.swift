@@ -87,10 +87,13 @@ struct SnapshotParallelDecodeTests {
     }
   }
 
-  @Test("damaged files give the error that decoding in order gives")
+  /// Any failure of the parallel pass decodes the file again in order, so the two errors agree
+  /// by construction; what this checks is that every damaged copy is refused through the
+  /// parallel entry point, never loaded.
+  @Test("damaged files are refused, with the error that decoding in order gives")
   func sameErrors() throws {
     let file = try Self.file()
-    var generator = SystemRandomNumberGenerator()
+    var generator = QueryRandom(seed: 29)
     var offsets = (0..<24).map { _ in Int.random(in: 0..<file.count, using: &generator) }
     // Inside the column blocks of the first table, where the threads work.
     offsets += stride(from: 200, to: min(file.count, 40_000), by: 2_503).map { $0 }

@@ -35,13 +35,17 @@ public struct QueryPlanner {
     {
       cache.record(hit: true)
       var stored = refreshed
-      // A bound plan for the version read now, unless the template holds one that fits.
-      if refreshed != nil
-        || (!source.hasPendingChanges && !(template.bound?.fits(source) ?? false))
-      {
-        var next = refreshed ?? template
+      if var moved = refreshed {
+        // The first fetch of the shape at a new version: a bound plan is made at the second,
+        // so a fetch after every save (a server's small transactions) does not pay for one
+        // it never reuses.
+        moved.bound = nil
+        stored = moved
+      } else if !source.hasPendingChanges && !(template.bound?.fits(source) ?? false) {
+        // A bound plan for the version read now, unless the template holds one that fits.
+        var next = template
         next.bound = BoundPlan.make(request, template: next, source: source)
-        if next.bound != nil || refreshed != nil { stored = next }
+        if next.bound != nil { stored = next }
       }
       if let stored { cache.store(stored, for: key) }
       return plan
