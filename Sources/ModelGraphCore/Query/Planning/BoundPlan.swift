@@ -288,20 +288,9 @@ final class BoundPlan {
     (0..<entityCount).map { session.table($0) }
   }
 
-  /// Whether the session's tables hold exactly ``columns``, in order.
+  /// Whether the session's tables of the first `count` classes hold exactly ``columns``, in
+  /// order (read lazily: no array per run).
   private func hasColumns(_ session: Session, _ count: Int) -> Bool {
-    var position = 0
-    for entity in 0..<count {
-      let table = session.table(entity)
-      for column in table.attributeColumns {
-        guard position < columns.count, columns[position] === column else { return false }
-        position += 1
-      }
-      for column in table.relationshipColumns {
-        guard position < columns.count, columns[position] === column else { return false }
-        position += 1
-      }
-    }
-    return position == columns.count
+    PlanTemplate.hasColumns(columns, (0..<count).lazy.map { session.table($0) })
   }
 }

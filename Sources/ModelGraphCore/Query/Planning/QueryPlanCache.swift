@@ -229,7 +229,9 @@ struct PlanTemplate {
   }
 
   /// Whether `tables` hold exactly `columns`, in order.
-  static func hasColumns(_ columns: [AnyColumn], _ tables: [Table]) -> Bool {
+  static func hasColumns<Tables: Sequence<Table>>(_ columns: [AnyColumn], _ tables: Tables)
+    -> Bool
+  {
     var position = 0
     for table in tables {
       for column in table.attributeColumns {
