@@ -167,31 +167,12 @@ extension ColumnLayout {
       start = chunkStart
       row = chunkRow
       if chunkEnd >= start && chunkEnd <= arenaLength { chunk.reserveBytes(chunkEnd - start) }
+      // The first pass checked every row: this one only copies them in.
       for offset in 0..<rows {
-        let end =
-          width == 4
-          ? Int(
-            UInt32(littleEndian: offsets.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self)))
-          : Int(
-            truncatingIfNeeded: UInt64(
-              littleEndian: offsets.loadUnaligned(fromByteOffset: row * 8, as: UInt64.self)))
-        guard end >= start, end <= arenaLength else {
-          throw reader.error(
-            "row \(row)'s string ends at \(end), outside \(start)...\(arenaLength)",
-            at: offsetsStart + row * width)
-        }
-        if let bitmap, bitmap[row >> 3] & (UInt8(1) << (row & 7)) == 0 {
-          guard end == start else {
-            throw reader.error(
-              "row \(row) has no value but \(end - start) bytes", at: offsetsStart + row * width)
-          }
-        } else {
+        let end = end(of: row)
+        if isPresent(row) {
           let utf8 = UnsafeRawBufferPointer(rebasing: arena[start..<end])
             .assumingMemoryBound(to: UInt8.self)
-          guard ascii || makeString(utf8, isASCII: false) != nil else {
-            throw reader.error(
-              "row \(row)'s string is not valid UTF-8", at: offsetsStart + row * width)
-          }
           chunk.setBytes(utf8, at: offset, inlineLimit: strings.inlineLimit)
         }
         start = end
