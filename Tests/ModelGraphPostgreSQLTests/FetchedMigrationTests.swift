@@ -170,3 +170,89 @@ extension PostgreSQLStoreSuites.FetchedResidency {
     }
   }
 }
+
+extension PostgreSQLStoreSuites.FetchedResidency.FetchedMigration {
+  /// Two boxes: one labelled, holding a plain and a special item, its first the special one;
+  /// `labelled: false` leaves the second box without a label.
+  static func seedCrates(_ url: URL, labelled: Bool) throws -> [PersistentIdentifier] {
+    let context = ModelContext(
+      try ModelContainer(for: CrateV1.models, configurations: [ModelConfiguration(url: url)]))
+    let plain = CrateV1.Item()
+    plain.name = "plain"
+    let special = CrateV1.Special()
+    special.name = "special"
+    special.power = 9
+    let one = CrateV1.Box()
+    one.label = "one"
+    let two = CrateV1.Box()
+    two.label = labelled ? "two" : nil
+    for object in [plain, special, one, two] as [any PersistentModel] { context.insert(object) }
+    one.items = [plain, special]
+    one.first = special
+    two.first = plain
+    try context.save()
+    return [one, two, plain].map(\.persistentModelID)
+  }
+
+  @Test(
+    "a removed class: its table is dropped and references to its objects are cleared; a to-one that became to-many keeps its object"
+  )
+  func removedClass() throws {
+    let url = try TestServer.freshURL()
+    let ids = try Self.seedCrates(url, labelled: true)
+    let context = ModelContext(try Self.open(CrateV2.models, plan: CratePlan.self, at: url))
+    let boxes = try context.fetch(
+      FetchDescriptor<CrateV2.Box>(sortBy: [SortDescriptor(\.label)]))
+    #expect(boxes.map(\.persistentModelID) == [ids[0], ids[1]])
+    #expect(boxes[0].items.map(\.persistentModelID) == [ids[2]])
+    #expect(boxes[0].first.isEmpty)
+    #expect(boxes[1].first.map(\.persistentModelID) == [ids[2]])
+    #expect(try TestServer.query("SELECT to_regclass('\"Special\"')::text", at: url) == [nil])
+  }
+
+  @Test(
+    "an optional attribute made required without an initial value: a stored nil fails the stage, and nothing changes"
+  )
+  func requiredWithoutValue() throws {
+    let url = try TestServer.freshURL()
+    _ = try Self.seedCrates(url, labelled: false)
+    let error = #expect(throws: MigrationError.self) {
+      _ = try Self.open(CrateV2.models, plan: CratePlan.self, at: url)
+    }
+    #expect(error?.code == .notLightweight)
+    #expect(error?.message.contains("lightweight stage 1.0.0 -> 2.0.0") == true)
+    #expect(error?.message.contains("1 stored object has no value") == true)
+    #expect(try TestServer.query("SELECT count(*) FROM \"Special\"", at: url) == ["1"])
+    #expect(try TestServer.query("SELECT count(*) FROM \"Box.items\"", at: url) == ["2"])
+    #expect(try Self.columns("Box", at: url) == ["_version", "first", "id", "label"])
+  }
+}
+
+extension PostgreSQLStoreSuites.FetchedResidency.FetchedMigration {
+  /// What the migrated shop holds, by names: each product's values, list and shelf.
+  static func shopContents(_ context: ModelContext) throws -> [String] {
+    let products = try context.fetch(
+      FetchDescriptor<ShopV2.Product>(sortBy: [SortDescriptor(\.price)]))
+    let shelves = try context.fetch(FetchDescriptor<ShopV2.Shelf>())
+    return products.map {
+      "\($0.title) \($0.price) \($0.stock) \($0.note ?? "-") \($0.shelf?.label ?? "-") "
+        + $0.similar.map(\.title).joined(separator: ",")
+    } + shelves.map { "\($0.label): " + $0.products.map { "\($0.price)" }.joined(separator: ",") }
+  }
+
+  @Test("the same plan migrated in the database and in memory gives the same objects")
+  func sameAsInMemory() throws {
+    let inDatabase = try TestServer.freshURL()
+    let inMemory = try TestServer.freshURL()
+    _ = try Self.seedVersion1(inDatabase)
+    _ = try Self.seedVersion1(inMemory)
+    let fetched = ModelContext(try Self.open(ShopV2.models, plan: ShopPlan.self, at: inDatabase))
+    let all = ModelContext(
+      try ModelContainer(
+        for: ShopV2.models, migrationPlan: ShopPlan.self,
+        configurations: [ModelConfiguration(url: inMemory)]))
+    let expected = try Self.shopContents(all)
+    #expect(expected.count == 4)
+    #expect(try Self.shopContents(fetched) == expected)
+  }
+}

@@ -103,3 +103,47 @@ enum ShopCustomPlan: SchemaMigrationPlan {
     ]
   }
 }
+
+/// Boxes of items, some of them special.
+enum CrateV1: VersionedSchema {
+  static var versionIdentifier: SchemaVersion { SchemaVersion(1, 0, 0) }
+  static var models: [any PersistentModel.Type] { [Box.self, Item.self, Special.self] }
+
+  class Box: PersistentModel {
+    @Attribute var label: String?
+    @Relationship var items: [Item]
+    @Relationship var first: Item?
+  }
+
+  class Item: PersistentModel {
+    @Attribute var name: String
+  }
+
+  final class Special: Item {
+    @Attribute var power: Int
+  }
+}
+
+/// Special items are gone, a box's label is required, and its first item became a list.
+enum CrateV2: VersionedSchema {
+  static var versionIdentifier: SchemaVersion { SchemaVersion(2, 0, 0) }
+  static var models: [any PersistentModel.Type] { [Box.self, Item.self] }
+
+  class Box: PersistentModel {
+    @Attribute var label: String
+    @Relationship var items: [Item]
+    @Relationship var first: [Item]
+  }
+
+  class Item: PersistentModel {
+    @Attribute var name: String
+  }
+}
+
+/// Version 1 to 2, lightweight.
+enum CratePlan: SchemaMigrationPlan {
+  static var schemas: [any VersionedSchema.Type] { [CrateV1.self, CrateV2.self] }
+  static var stages: [MigrationStage] {
+    [.lightweight(fromVersion: CrateV1.self, toVersion: CrateV2.self)]
+  }
+}
