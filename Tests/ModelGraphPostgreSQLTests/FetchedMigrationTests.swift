@@ -174,7 +174,9 @@ extension PostgreSQLStoreSuites.FetchedResidency {
 extension PostgreSQLStoreSuites.FetchedResidency.FetchedMigration {
   /// Two boxes: one labelled, holding a plain and a special item, its first the special one;
   /// `labelled: false` leaves the second box without a label.
-  static func seedCrates(_ url: URL, labelled: Bool) throws -> [PersistentIdentifier] {
+  static func seedCrates(_ url: URL, labelled: Bool, shared: Bool = false) throws
+    -> [PersistentIdentifier]
+  {
     let context = ModelContext(
       try ModelContainer(for: CrateV1.models, configurations: [ModelConfiguration(url: url)]))
     let plain = CrateV1.Item()
@@ -190,6 +192,7 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedMigration {
     one.items = [plain, special]
     one.first = special
     two.first = plain
+    if shared { two.items = [plain] }
     try context.save()
     return [one, two, plain].map(\.persistentModelID)
   }
@@ -207,6 +210,10 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedMigration {
     #expect(boxes[0].items.map(\.persistentModelID) == [ids[2]])
     #expect(boxes[0].first.isEmpty)
     #expect(boxes[1].first.map(\.persistentModelID) == [ids[2]])
+    // Derived from the stored lists.
+    #expect(boxes[0].items.first?.box?.persistentModelID == ids[0])
+    #expect(
+      try TestServer.query("SELECT count(*) FROM \"Item\" WHERE box IS NOT NULL", at: url) == ["1"])
     #expect(try TestServer.query("SELECT to_regclass('\"Special\"')::text", at: url) == [nil])
   }
 
@@ -254,5 +261,29 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedMigration {
     let expected = try Self.shopContents(all)
     #expect(expected.count == 4)
     #expect(try Self.shopContents(fetched) == expected)
+  }
+}
+
+extension PostgreSQLStoreSuites.FetchedResidency.FetchedMigration {
+  @Test("an added to-one whose stored inverse lists an object twice fails the stage, as in memory")
+  func ambiguousDerivedToOne() throws {
+    let url = try TestServer.freshURL()
+    _ = try Self.seedCrates(url, labelled: true, shared: true)
+    let error = #expect(throws: MigrationError.self) {
+      _ = try Self.open(CrateV2.models, plan: CratePlan.self, at: url)
+    }
+    #expect(error?.code == .invalidData)
+    #expect(error?.message.contains("is referenced by more than one Box") == true)
+    #expect(try TestServer.query("SELECT count(*) FROM \"Special\"", at: url) == ["1"])
+    #expect(try Self.columns("Item", at: url) == ["_version", "id", "name"])
+    // In memory the same plan fails the same way.
+    let inMemory = try TestServer.freshURL()
+    _ = try Self.seedCrates(inMemory, labelled: true, shared: true)
+    let same = #expect(throws: MigrationError.self) {
+      _ = try ModelContainer(
+        for: CrateV2.models, migrationPlan: CratePlan.self,
+        configurations: [ModelConfiguration(url: inMemory)])
+    }
+    #expect(same?.code == .invalidData)
   }
 }

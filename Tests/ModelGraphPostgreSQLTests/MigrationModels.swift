@@ -124,7 +124,8 @@ enum CrateV1: VersionedSchema {
   }
 }
 
-/// Special items are gone, a box's label is required, and its first item became a list.
+/// Special items are gone, a box's label is required, its first item became a list, and an
+/// item knows its box (derived from the boxes' lists).
 enum CrateV2: VersionedSchema {
   static var versionIdentifier: SchemaVersion { SchemaVersion(2, 0, 0) }
   static var models: [any PersistentModel.Type] { [Box.self, Item.self] }
@@ -137,6 +138,7 @@ enum CrateV2: VersionedSchema {
 
   class Item: PersistentModel {
     @Attribute var name: String
+    @Relationship(inverse: \Box.items) var box: Box?
   }
 }
 
