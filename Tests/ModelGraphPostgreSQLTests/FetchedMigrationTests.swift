@@ -287,3 +287,47 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedMigration {
     #expect(same?.code == .invalidData)
   }
 }
+
+extension PostgreSQLStoreSuites.FetchedResidency.FetchedMigration {
+  /// An animal and a dog named `dog`.
+  static func seedZoo(_ url: URL, dog: String) throws {
+    let context = ModelContext(
+      try ModelContainer(for: ZooV1.models, configurations: [ModelConfiguration(url: url)]))
+    let cat = ZooV1.Animal()
+    cat.name = "Tom"
+    let rex = ZooV1.Dog()
+    rex.name = dog
+    rex.breed = "collie"
+    context.insert(cat)
+    context.insert(rex)
+    try context.save()
+  }
+
+  @Test(
+    "an inherited attribute renamed and made unique: every table of the hierarchy is altered, and a value held in two tables fails the stage"
+  )
+  func hierarchy() throws {
+    let url = try TestServer.freshURL()
+    try Self.seedZoo(url, dog: "Rex")
+    let context = ModelContext(try Self.open(ZooV2.models, plan: ZooPlan.self, at: url))
+    let animals = try context.fetch(
+      FetchDescriptor<ZooV2.Animal>(sortBy: [SortDescriptor(\.label)]))
+    #expect(animals.map(\.label) == ["Rex", "Tom"])
+    #expect((animals[0] as? ZooV2.Dog)?.breed == "collie")
+    #expect(try Self.columns("Dog", at: url) == ["_version", "breed", "id", "label"])
+    // The unique rule holds across the tables, at the next save.
+    let copy = ZooV2.Dog()
+    copy.label = "Tom"
+    context.insert(copy)
+    #expect(throws: ModelError.self) { try context.save() }
+
+    let twice = try TestServer.freshURL()
+    try Self.seedZoo(twice, dog: "Tom")
+    let error = #expect(throws: MigrationError.self) {
+      _ = try Self.open(ZooV2.models, plan: ZooPlan.self, at: twice)
+    }
+    #expect(error?.code == .invalidData)
+    #expect(error?.message.contains("value Tom is stored more than once") == true)
+    #expect(try Self.columns("Dog", at: twice) == ["_version", "breed", "id", "name"])
+  }
+}

@@ -149,3 +149,39 @@ enum CratePlan: SchemaMigrationPlan {
     [.lightweight(fromVersion: CrateV1.self, toVersion: CrateV2.self)]
   }
 }
+
+/// Animals, some of them dogs (a subclass in its own table).
+enum ZooV1: VersionedSchema {
+  static var versionIdentifier: SchemaVersion { SchemaVersion(1, 0, 0) }
+  static var models: [any PersistentModel.Type] { [Animal.self, Dog.self] }
+
+  class Animal: PersistentModel {
+    @Attribute var name: String
+  }
+
+  final class Dog: Animal {
+    @Attribute var breed: String?
+  }
+}
+
+/// The inherited `name` renamed `label` and unique among animals of every class.
+enum ZooV2: VersionedSchema {
+  static var versionIdentifier: SchemaVersion { SchemaVersion(2, 0, 0) }
+  static var models: [any PersistentModel.Type] { [Animal.self, Dog.self] }
+
+  class Animal: PersistentModel {
+    @Attribute(.unique, originalName: "name") var label: String
+  }
+
+  final class Dog: Animal {
+    @Attribute var breed: String?
+  }
+}
+
+/// Version 1 to 2, lightweight.
+enum ZooPlan: SchemaMigrationPlan {
+  static var schemas: [any VersionedSchema.Type] { [ZooV1.self, ZooV2.self] }
+  static var stages: [MigrationStage] {
+    [.lightweight(fromVersion: ZooV1.self, toVersion: ZooV2.self)]
+  }
+}
