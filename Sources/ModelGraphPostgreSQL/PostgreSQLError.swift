@@ -21,8 +21,9 @@ public struct PostgreSQLError: Error, Sendable, Equatable, CustomStringConvertib
     case unsupportedValue
     /// The store was closed.
     case closed
-    /// A store that keeps only fetched objects in memory cannot migrate: open it once with
-    /// every object (without `residency=fetched`).
+    /// A store that keeps only fetched objects in memory cannot run this part of a migration
+    /// (a custom stage, whose code needs every object): open it once with every object
+    /// (without `residency=fetched`). Lightweight stages run in the database.
     case migrationNeedsAllObjects
     /// A fetch from a store that keeps only fetched objects was asked of a context with
     /// unsaved changes: save or roll back first.

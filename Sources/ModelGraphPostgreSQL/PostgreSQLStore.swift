@@ -220,7 +220,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
 
   /// Gives every entity of `catalog` a code, a stored lineage and its tables; concurrent
   /// describers wait for each other on an advisory lock. Called with `lock` held.
-  private func describe(
+  func describe(
     _ catalog: SchemaCatalog, connection: PostgreSQLConnection, inTransaction: Bool = false
   ) throws {
     let missing = catalog.entities.filter { !described.contains($0.name) }
@@ -548,8 +548,8 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
     if keepsOnlyFetched {
       throw PostgreSQLError(
         .migrationNeedsAllObjects,
-        message: "the stored classes differ from the app's, and a store opened with "
-          + "residency=fetched holds too few objects to migrate: open it once without it")
+        message: "a store opened with residency=fetched holds too few objects to be rewritten; "
+          + "it migrates in the database (migrate(_:))")
     }
     try withLock {
       let connection = try connected()

@@ -139,7 +139,6 @@ enum SQLMapping {
     for entity: ResolvedEntity, in catalog: SchemaCatalog, single: (String) -> Bool
   ) -> [String] {
     let name = entity.name
-    let lineage = entity.lineage.map { catalog.entities[$0].description }
     var columns = ["id bigint PRIMARY KEY", "_version bigint NOT NULL"]
     for attribute in entity.attributes {
       columns.append(
@@ -150,41 +149,83 @@ enum SQLMapping {
     for relationship in entity.relationships where !relationship.isToMany {
       columns.append("\(quoted(relationship.name)) bigint")
     }
-    for attribute in entity.attributes where attribute.isUnique {
+    for names in uniqueColumns(of: entity, in: catalog) {
       columns.append(
-        "UNIQUE (\(quoted(attribute.name))) DEFERRABLE INITIALLY DEFERRED")
-    }
-    for constraint in lineage.flatMap(\.uniqueConstraints) where constraint.count > 1 {
-      columns.append(
-        "UNIQUE (\(constraint.map(quoted).joined(separator: ", "))) DEFERRABLE INITIALLY DEFERRED")
+        "UNIQUE (\(names.map(quoted).joined(separator: ", "))) DEFERRABLE INITIALLY DEFERRED")
     }
     statements.append(
       "CREATE TABLE IF NOT EXISTS \(table(name)) (\(columns.joined(separator: ", ")))")
     for relationship in entity.relationships where relationship.isToMany {
-      statements.append(
-        "CREATE TABLE IF NOT EXISTS \(joinTable(name, relationship.name)) ("
-          + "owner bigint NOT NULL REFERENCES \(table(name))(id) ON DELETE CASCADE "
-          + "DEFERRABLE INITIALLY DEFERRED, position integer NOT NULL, target bigint NOT NULL, "
-          + "PRIMARY KEY (owner, position))")
+      statements.append(createJoinTable(name, relationship.name))
     }
     for relationship in entity.relationships
     where !relationship.isToMany && single(relationship.destination) {
-      // Added after every table of the batch exists; a reference to an object deleted later
-      // reads as nil in the engine, as NULL here.
-      statements.append(
-        "DO $$ BEGIN ALTER TABLE \(table(name)) ADD CONSTRAINT "
-          + "\(quoted("\(name)_\(relationship.name)_fkey")) FOREIGN KEY (\(quoted(relationship.name))) "
-          + "REFERENCES \(table(relationship.destination))(id) ON DELETE SET NULL "
-          + "DEFERRABLE INITIALLY DEFERRED; EXCEPTION WHEN duplicate_object THEN NULL; END $$")
+      // Added after every table of the batch exists.
+      statements.append(foreignKey(name, relationship))
     }
-    var indexed: Set<String> = []
-    for index in lineage.flatMap(\.indexes) where !indexed.contains(index.attribute) {
-      indexed.insert(index.attribute)
-      let method = index.kind == .hash ? "hash" : "btree"
+    for index in indexes(of: entity, in: catalog) {
       statements.append(
-        "CREATE INDEX IF NOT EXISTS \(quoted("\(name).\(index.attribute).index")) ON "
-          + "\(table(name)) USING \(method) (\(quoted(index.attribute)))")
+        "CREATE INDEX IF NOT EXISTS \(quoted(index.name)) ON \(table(name)) USING "
+          + "\(index.method) (\(quoted(index.attribute)))")
     }
     return statements
+  }
+
+  /// The column lists of the unique constraints of the table of `entity`: one per unique
+  /// attribute, one per compound constraint of its lineage.
+  static func uniqueColumns(of entity: ResolvedEntity, in catalog: SchemaCatalog) -> [[String]] {
+    entity.attributes.filter(\.isUnique).map { [$0.name] }
+      + entity.lineage.flatMap { catalog.entities[$0].description.uniqueConstraints }.filter {
+        $0.count > 1
+      }
+  }
+
+  /// The statement that creates the join table of to-many `relationship` of `entity`.
+  static func createJoinTable(_ entity: String, _ relationship: String) -> String {
+    "CREATE TABLE IF NOT EXISTS \(joinTable(entity, relationship)) ("
+      + "owner bigint NOT NULL REFERENCES \(table(entity))(id) ON DELETE CASCADE "
+      + "DEFERRABLE INITIALLY DEFERRED, position integer NOT NULL, target bigint NOT NULL, "
+      + "PRIMARY KEY (owner, position))"
+  }
+
+  /// The statement that adds the foreign key of to-one `relationship` of `entity` (toward a
+  /// destination that is one table), unless it exists; a reference to an object deleted later
+  /// reads as nil in the engine, as NULL here.
+  static func foreignKey(_ entity: String, _ relationship: RelationshipDescription) -> String {
+    "DO $$ BEGIN ALTER TABLE \(table(entity)) ADD CONSTRAINT "
+      + "\(quoted("\(entity)_\(relationship.name)_fkey")) FOREIGN KEY (\(quoted(relationship.name))) "
+      + "REFERENCES \(table(relationship.destination))(id) ON DELETE SET NULL "
+      + "DEFERRABLE INITIALLY DEFERRED; EXCEPTION WHEN duplicate_object THEN NULL; END $$"
+  }
+
+  /// The declared indexes of the table of `entity` (its own and inherited, one per attribute):
+  /// the index's name as PostgreSQL keeps it (at most 63 bytes), the attribute, the method.
+  static func indexes(of entity: ResolvedEntity, in catalog: SchemaCatalog)
+    -> [(name: String, attribute: String, method: String)]
+  {
+    var indexed: Set<String> = []
+    var result: [(name: String, attribute: String, method: String)] = []
+    for index in entity.lineage.flatMap({ catalog.entities[$0].description.indexes })
+    where !indexed.contains(index.attribute) {
+      indexed.insert(index.attribute)
+      result.append(
+        (
+          identifier("\(entity.name).\(index.attribute).index"), index.attribute,
+          index.kind == .hash ? "hash" : "btree"
+        ))
+    }
+    return result
+  }
+
+  /// `name` cut as PostgreSQL cuts identifiers: to at most 63 bytes, whole characters.
+  static func identifier(_ name: String) -> String {
+    var bytes = 0
+    var result = ""
+    for character in name.unicodeScalars {
+      bytes += String(character).utf8.count
+      if bytes > 63 { break }
+      result.unicodeScalars.append(character)
+    }
+    return result
   }
 }

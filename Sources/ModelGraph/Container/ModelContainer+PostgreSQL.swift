@@ -12,17 +12,43 @@ extension ModelConfiguration {
 
 extension ModelContainer {
   /// Opens the PostgreSQL store at `url`: loads every stored object, brings the stored schema
-  /// to the classes' (through the plan, or only when nothing but the layout differs), writes a
-  /// migrated store back in one transaction, and starts listening for other processes' saves.
+  /// to the classes' (through the plan, or without one when no change needs a decision),
+  /// writes a migrated store back in one transaction, and starts listening for other
+  /// processes' saves. With `residency=fetched` no object is loaded: the lightweight stages
+  /// run in the database as DDL and data statements, in one transaction.
   ///
   /// - Returns: the store, and the changes migrated without a plan.
+  /// - Throws: With `residency=fetched`, ``PostgreSQLError`` with code
+  ///   `migrationNeedsAllObjects` naming the first custom stage the plan would run (before
+  ///   anything is changed).
   static func openPostgreSQL(_ url: URL, loader: StoreLoader) throws -> (
     store: Store, migrated: [SchemaDifference]
   ) {
     let opened = try PostgreSQLStore.open(url: url.absoluteString)
     do {
-      let loaded = try loader.load(opened.stored, path: Self.redacted(url))
-      if loaded.changed, opened.stored != nil { try opened.store.rewrite(loaded.store.version) }
+      let path = Self.redacted(url)
+      let inDatabase = opened.store.keepsOnlyFetched
+      if inDatabase, let stored = opened.stored,
+        let custom = try loader.customStage(from: stored.catalog, path: path)
+      {
+        throw PostgreSQLError(
+          .migrationNeedsAllObjects,
+          message: "the \(custom) runs code over every object, which a store opened with "
+            + "residency=fetched does not hold; open \(path) once without residency=fetched to "
+            + "migrate it (nothing was changed)")
+      }
+      let loaded = try loader.load(opened.stored, path: path)
+      if loaded.changed, opened.stored != nil {
+        if inDatabase {
+          try opened.store.migrate(
+            loaded.steps.map {
+              PostgreSQLMigrationStep(
+                label: $0.label, source: $0.source, target: $0.target, defaults: $0.defaults)
+            })
+        } else {
+          try opened.store.rewrite(loaded.store.version)
+        }
+      }
       opened.store.attach(to: loaded.store)
       return (loaded.store, loaded.automaticMigration)
     } catch {

@@ -45,21 +45,43 @@ struct StoreLoader {
       guard let migrated = try plan.migrate(stored, path: path) else {
         return LoadedStore(store: Store(loading: stored), changed: false)
       }
-      return LoadedStore(store: Store(loading: migrated), changed: true)
+      var steps: [MigrationStep] = []
+      var source = stored.catalog
+      for (stage, _, to) in try plan.route(from: stored.catalog, path: path) {
+        let target = plan.versions[to].model
+        steps.append(
+          MigrationStep(
+            label: stage.label, source: source, target: target.catalog,
+            defaults: target.defaults))
+        source = target.catalog
+      }
+      return LoadedStore(store: Store(loading: migrated), changed: true, steps: steps)
     }
-    let (loaded, migrated) = try unplanned(stored, path: path)
+    let (loaded, migrated, defaults) = try unplanned(stored, path: path)
     return LoadedStore(
       store: Store(loading: loaded),
       changed: loaded.tables.count != stored.tables.count
         || zip(loaded.tables, stored.tables).contains { $0 !== $1 },
-      automaticMigration: migrated)
+      automaticMigration: migrated,
+      steps: [
+        MigrationStep(
+          label: "migration without a plan", source: stored.catalog, target: loaded.catalog,
+          defaults: defaults)
+      ])
+  }
+
+  /// The label of the first custom stage the plan runs on a store of schema `stored`, if any.
+  func customStage(from stored: SchemaCatalog, path: String) throws -> String? {
+    try plan?.route(from: stored, path: path).first {
+      if case .custom = $0.stage { true } else { false }
+    }?.stage.label
   }
 
   /// Without a plan, the stored entities the code declares are brought to the code's schema
   /// when every difference is one an automatic lightweight migration makes
   /// (``AutomaticMigration``); their layout (declaration order) may differ too.
   private func unplanned(_ stored: StoreVersion, path: String) throws
-    -> (StoreVersion, [SchemaDifference])
+    -> (StoreVersion, [SchemaDifference], [String: [String: ModelValue]])
   {
     let given = try ModelSchema(types)
     let found = unlistedClasses(of: stored.catalog, reached: given.catalog)
@@ -76,14 +98,14 @@ struct StoreLoader {
       stored.catalog.entity(named: entity.name).map { $0.description == entity.description }
         ?? true
     }
-    if sameLayout { return (stored, []) }
+    if sameLayout { return (stored, [], schema.defaults) }
     let storedOnly = stored.catalog.entities.map(\.description).filter {
       schema.catalog.entity(named: $0.name) == nil
     }
     let target = try SchemaCatalog().adding(
       schema.catalog.entities.map(\.description) + storedOnly)
     let migrated = try stored.migrated(to: target, defaults: schema.defaults, mode: .lightweight)
-    return (migrated.version, sorted.automatic)
+    return (migrated.version, sorted.automatic, schema.defaults)
   }
 
   /// The classes of stored entities that `types` do not reach (subclasses, typically), found
@@ -119,4 +141,17 @@ struct LoadedStore {
   var changed: Bool
   /// The changes migrated without a plan.
   var automaticMigration: [SchemaDifference] = []
+  /// When changed by a migration, its steps: the schemas and the initial values of each.
+  var steps: [MigrationStep] = []
+}
+
+/// One step of a migration: the schema before and after, and the initial values of the
+/// attributes it adds.
+struct MigrationStep {
+  /// `lightweight stage 1.0.0 -> 2.0.0`, or `migration without a plan`.
+  var label: String
+  var source: SchemaCatalog
+  var target: SchemaCatalog
+  /// Entity name -> attribute name -> initial value.
+  var defaults: [String: [String: ModelValue]]
 }

@@ -77,22 +77,23 @@ struct MigrationRunner {
     return versions.lastIndex { descriptions.isSubset(of: $0.model.descriptions) }
   }
 
-  /// `stored` migrated to the newest version, or `nil` when it has that version already.
+  /// The stages that lead a store of schema `stored` to the newest version, in order, each
+  /// with the positions (in ``versions``) of the versions it leaves and reaches; empty when
+  /// `stored` has the newest version.
   ///
-  /// - Throws: ``MigrationError`` (a schema that matches no version, a missing stage, a
-  ///   change a lightweight stage cannot make, a custom stage that is incomplete), or what a
-  ///   custom stage's closure throws.
-  func migrate(_ stored: StoreVersion, path: String) throws -> StoreVersion? {
-    guard var position = matchingVersion(stored.catalog) else {
+  /// - Throws: ``MigrationError`` for a schema that matches no version, or a missing stage.
+  func route(from stored: SchemaCatalog, path: String) throws
+    -> [(stage: MigrationStage, from: Int, to: Int)]
+  {
+    guard var position = matchingVersion(stored) else {
       throw MigrationError(
         .schemaMismatch, path: path,
-        differences: stored.catalog.differences(to: latest.model.catalog),
+        differences: stored.differences(to: latest.model.catalog),
         message:
           "the file's schema is none of the versions of \(plan); from the newest "
           + "(\(latest.schema.versionIdentifier)) it differs in")
     }
-    guard position != versions.count - 1 else { return nil }
-    var current = stored
+    var route: [(stage: MigrationStage, from: Int, to: Int)] = []
     while position != versions.count - 1 {
       guard let (stage, to) = stages[position] else {
         throw MigrationError(
@@ -101,6 +102,22 @@ struct MigrationRunner {
             "the file has version \(versions[position].schema.versionIdentifier) of \(plan), "
             + "and no stage starts there")
       }
+      route.append((stage, position, to))
+      position = to
+    }
+    return route
+  }
+
+  /// `stored` migrated to the newest version, or `nil` when it has that version already.
+  ///
+  /// - Throws: ``MigrationError`` (a schema that matches no version, a missing stage, a
+  ///   change a lightweight stage cannot make, a custom stage that is incomplete), or what a
+  ///   custom stage's closure throws.
+  func migrate(_ stored: StoreVersion, path: String) throws -> StoreVersion? {
+    let route = try route(from: stored.catalog, path: path)
+    guard !route.isEmpty else { return nil }
+    var current = stored
+    for (stage, from, to) in route {
       let target = versions[to].model
       switch stage {
       case .lightweight:
@@ -109,10 +126,9 @@ struct MigrationRunner {
         ).version
       case .custom(_, _, let migrate):
         current = try CustomStage(
-          label: stage.label, old: versions[position].model, new: target, migrate: migrate
+          label: stage.label, old: versions[from].model, new: target, migrate: migrate
         ).run(on: current)
       }
-      position = to
     }
     return current
   }

@@ -167,13 +167,14 @@ extension RelationshipDescription {
 
 /// Pairs the properties of a newer declaration with the older one's: by name, or else by the
 /// newer property's `originalName`.
-struct PropertyPairing {
+public struct PropertyPairing: Sendable {
   /// For each newer property (by position), the position of its older counterpart.
-  var oldIndex: [Int?]
+  public var oldIndex: [Int?]
   /// The older properties without a newer counterpart.
-  var removed: [String]
+  public var removed: [String]
 
-  init(old: [String], new: [(name: String, originalName: String?)]) {
+  /// Pairs the `new` properties (name and original name, in order) with the `old` names.
+  public init(old: [String], new: [(name: String, originalName: String?)]) {
     let positions = Dictionary(old.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
     let newNames = Set(new.map(\.name))
     var used = Set<Int>()

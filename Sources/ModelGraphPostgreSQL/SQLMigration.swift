@@ -1,0 +1,236 @@
+internal import Foundation
+internal import ModelGraphCore
+
+/// One lightweight step of a migration made in the database: the tables of the entities both
+/// schemas have are altered (columns dropped, renamed, added with their initial value, made
+/// required or optional; join tables likewise), the tables of removed entities dropped, and the
+/// references to their objects cleared. Statements run one by one in the caller's transaction;
+/// stored data the newer schema rejects throws ``MigrationError`` as the in-memory migration
+/// does. New entities' tables, added relationships' derived values and the constraints come
+/// after (``SQLMigration/finish()``), once every table of the step exists.
+struct SQLMigration {
+  let connection: PostgreSQLConnection
+  let source: SchemaCatalog
+  let target: SchemaCatalog
+  let defaults: [String: [String: ModelValue]]
+  let codes: [String: Int64]
+
+  /// Relationships the target adds to entities both schemas have: (entity, slot) in `target`.
+  private(set) var added: [(entity: Int, slot: Int)] = []
+
+  init(
+    connection: PostgreSQLConnection, source: SchemaCatalog, target: SchemaCatalog,
+    defaults: [String: [String: ModelValue]], codes: [String: Int64]
+  ) {
+    self.connection = connection
+    self.source = source
+    self.target = target
+    self.defaults = defaults
+    self.codes = codes
+  }
+
+  private func run(_ sql: String) throws {
+    _ = try connection.run(sql)
+  }
+
+  /// Drops removed entities' tables and alters the others'.
+  mutating func alterTables() throws {
+    let removed = source.entities.filter { target.entity(named: $0.name) == nil }
+    for entity in removed {
+      let joins = entity.relationships.filter(\.isToMany).map {
+        SQLMapping.joinTable(entity.name, $0.name)
+      }
+      try run(
+        "DROP TABLE IF EXISTS \(([SQLMapping.table(entity.name)] + joins).joined(separator: ", ")) "
+          + "CASCADE")
+    }
+    let removedCodes = removed.compactMap { codes[$0.name] }
+    for entity in target.entities {
+      guard let old = source.entity(named: entity.name) else { continue }
+      try alter(old, to: entity)
+      if !removedCodes.isEmpty { try clearReferences(of: entity, to: removed, codes: removedCodes) }
+    }
+  }
+
+  private mutating func alter(_ old: ResolvedEntity, to new: ResolvedEntity) throws {
+    let table = SQLMapping.table(new.name)
+    let attributes = PropertyPairing(
+      old: old.attributes.map(\.name), new: new.attributes.map { ($0.name, $0.originalName) })
+    let relationships = PropertyPairing(
+      old: old.relationships.map(\.name),
+      new: new.relationships.map { ($0.name, $0.originalName) })
+    // Removed columns and join tables first, so that their names are free.
+    for name in attributes.removed {
+      try run("ALTER TABLE \(table) DROP COLUMN IF EXISTS \(SQLMapping.quoted(name))")
+    }
+    for name in relationships.removed {
+      guard let slot = old.relationshipSlot(named: name) else { continue }
+      try run(
+        old.relationships[slot].isToMany
+          ? "DROP TABLE IF EXISTS \(SQLMapping.joinTable(old.name, name))"
+          : "ALTER TABLE \(table) DROP COLUMN IF EXISTS \(SQLMapping.quoted(name))")
+    }
+    // Renames go through temporary names, so that two properties may swap names.
+    var columns: [(from: String, to: String)] = []
+    var joins: [(from: String, to: String)] = []
+    var converted: [(column: String, relationship: String)] = []
+    for (slot, oldSlot) in attributes.oldIndex.enumerated() {
+      guard let oldSlot, old.attributes[oldSlot].name != new.attributes[slot].name else { continue }
+      columns.append((old.attributes[oldSlot].name, new.attributes[slot].name))
+    }
+    for (slot, oldSlot) in relationships.oldIndex.enumerated() {
+      guard let oldSlot else { continue }
+      let before = old.relationships[oldSlot]
+      let after = new.relationships[slot]
+      if !before.isToMany && after.isToMany {
+        converted.append((before.name, after.name))
+      } else if before.name != after.name {
+        if after.isToMany {
+          joins.append((before.name, after.name))
+        } else {
+          columns.append((before.name, after.name))
+        }
+      }
+    }
+    for (index, rename) in columns.enumerated() {
+      try run(
+        "ALTER TABLE \(table) RENAME COLUMN \(SQLMapping.quoted(rename.from)) TO "
+          + SQLMapping.quoted("mg_renaming_\(index)"))
+    }
+    for (index, rename) in columns.enumerated() {
+      try run(
+        "ALTER TABLE \(table) RENAME COLUMN \(SQLMapping.quoted("mg_renaming_\(index)")) TO "
+          + SQLMapping.quoted(rename.to))
+    }
+    for (index, rename) in joins.enumerated() {
+      try run(
+        "ALTER TABLE \(SQLMapping.joinTable(old.name, rename.from)) RENAME TO "
+          + SQLMapping.quoted("\(new.name).mg_renaming_\(index)"))
+    }
+    for (index, rename) in joins.enumerated() {
+      try run(
+        "ALTER TABLE \(SQLMapping.quoted("\(new.name).mg_renaming_\(index)")) RENAME TO "
+          + SQLMapping.quoted("\(new.name).\(rename.to)"))
+    }
+    // A to-one that became to-many: its reference becomes the first of a list.
+    for conversion in converted {
+      try run(SQLMapping.createJoinTable(new.name, conversion.relationship))
+      let column = SQLMapping.quoted(conversion.column)
+      try run(
+        "INSERT INTO \(SQLMapping.joinTable(new.name, conversion.relationship)) (owner, position, "
+          + "target) SELECT id, 0, \(column) FROM \(table) WHERE \(column) IS NOT NULL")
+      try run("ALTER TABLE \(table) DROP COLUMN \(column)")
+    }
+    for (slot, attribute) in new.attributes.enumerated() {
+      let column = SQLMapping.quoted(attribute.name)
+      let fallback = defaults[new.name]?[attribute.name]
+      guard let oldSlot = attributes.oldIndex[slot] else {
+        try addColumn(attribute, fallback: fallback, of: new)
+        continue
+      }
+      let previous = old.attributes[oldSlot]
+      guard previous.valueType == attribute.valueType else {
+        throw MigrationError(
+          .notLightweight,
+          differences: [
+            SchemaDifference(
+              entity: new.name, property: attribute.name,
+              change: .attributeTypeChanged(
+                from: Self.typeName(previous), to: Self.typeName(attribute)))
+          ],
+          message: "\(new.name).\(attribute.name) changes its type: a lightweight stage cannot "
+            + "convert stored values; use a custom stage")
+      }
+      if previous.isOptional, !attribute.isOptional {
+        if let fallback {
+          try run(
+            "UPDATE \(table) SET \(column) = "
+              + "\(SQLMapping.literal(fallback, type: attribute.valueType)) WHERE \(column) IS NULL"
+          )
+        } else {
+          let missing =
+            try connection.query(
+              "SELECT count(*) FROM \(table) WHERE \(column) IS NULL"
+            ).text(0, 0).flatMap(Int.init) ?? 0
+          if missing > 0 {
+            throw MigrationError(
+              .notLightweight,
+              differences: [
+                SchemaDifference(
+                  entity: new.name, property: attribute.name,
+                  change: .attributeTypeChanged(
+                    from: Self.typeName(previous), to: Self.typeName(attribute)))
+              ],
+              message: "\(new.name).\(attribute.name) cannot be migrated lightweight: \(missing) "
+                + "stored object\(missing == 1 ? " has" : "s have") no value and the attribute "
+                + "has no initial value; declare one or use a custom stage")
+          }
+        }
+        try run("ALTER TABLE \(table) ALTER COLUMN \(column) SET NOT NULL")
+      } else if !previous.isOptional, attribute.isOptional {
+        try run("ALTER TABLE \(table) ALTER COLUMN \(column) DROP NOT NULL")
+      }
+    }
+    for (slot, relationship) in new.relationships.enumerated()
+    where relationships.oldIndex[slot] == nil {
+      added.append((new.index, slot))
+      try run(
+        relationship.isToMany
+          ? SQLMapping.createJoinTable(new.name, relationship.name)
+          : "ALTER TABLE \(table) ADD COLUMN \(SQLMapping.quoted(relationship.name)) bigint")
+    }
+  }
+
+  /// Adds the column of an attribute the target adds, holding its initial value (or NULL).
+  private func addColumn(
+    _ attribute: AttributeDescription, fallback: ModelValue?, of entity: ResolvedEntity
+  ) throws {
+    guard fallback != nil || attribute.isOptional else {
+      throw MigrationError(
+        .notLightweight,
+        differences: [
+          SchemaDifference(entity: entity.name, property: attribute.name, change: .attributeAdded)
+        ],
+        message: "\(entity.name).\(attribute.name) cannot be migrated lightweight: it is not "
+          + "optional and has no initial value; declare one, make it optional, or use a custom "
+          + "stage")
+    }
+    let table = SQLMapping.table(entity.name)
+    let column = SQLMapping.quoted(attribute.name)
+    let initial = fallback.map {
+      " DEFAULT \(SQLMapping.literal($0, type: attribute.valueType))"
+    }
+    try run(
+      "ALTER TABLE \(table) ADD COLUMN \(column) \(SQLMapping.sqlType(attribute.valueType))"
+        + (initial ?? "") + (attribute.isOptional ? "" : " NOT NULL"))
+    if initial != nil { try run("ALTER TABLE \(table) ALTER COLUMN \(column) DROP DEFAULT") }
+  }
+
+  /// Clears references to objects of removed entities from the relationships of `entity` whose
+  /// stored destination included one of them.
+  private func clearReferences(
+    of entity: ResolvedEntity, to removed: [ResolvedEntity], codes removedCodes: [Int64]
+  ) throws {
+    let removedNames = Set(removed.map(\.name))
+    let list = "'{\(removedCodes.map(String.init).joined(separator: ","))}'::bigint[]"
+    for relationship in entity.relationships {
+      guard let destination = source.entity(named: relationship.destination),
+        source.subtree(of: destination.index).contains(where: {
+          removedNames.contains(source.entities[$0].name)
+        })
+      else { continue }
+      let column = SQLMapping.quoted(relationship.name)
+      try run(
+        relationship.isToMany
+          ? "DELETE FROM \(SQLMapping.joinTable(entity.name, relationship.name)) "
+            + "WHERE (target >> \(SQLMapping.rowBits)) = ANY(\(list))"
+          : "UPDATE \(SQLMapping.table(entity.name)) SET \(column) = NULL "
+            + "WHERE (\(column) >> \(SQLMapping.rowBits)) = ANY(\(list))")
+    }
+  }
+
+  /// `String`, `Int?`, as a declaration prints the stored type.
+  static func typeName(_ attribute: AttributeDescription) -> String {
+    "\(attribute.valueType)\(attribute.isOptional ? "?" : "")"
+  }
+}
