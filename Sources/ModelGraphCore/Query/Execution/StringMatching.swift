@@ -69,6 +69,28 @@ struct StringPattern {
       hasLetters: bytes.contains { asciiLowercased($0) != $0 || (0x61...0x7A).contains($0) })
   }
 
+  /// The number of the needle's UTF-8 bytes.
+  var needleCount: Int { view.count }
+
+  /// Whether `op` on a simple row is true exactly when the row's bytes hold the needle's: a
+  /// simple needle, with `contains`, or `localizedStandardContains` of a needle without
+  /// letters (which ignoring case and diacritics leaves as it is on ASCII).
+  func searchesBytes(_ op: QueryStringOperator) -> Bool {
+    let view = view
+    return view.isSimple
+      && (op == .contains || (op == .localizedStandardContains && !view.hasLetters))
+  }
+
+  /// The first position at or after `from` where the chunk's arena holds the needle's bytes,
+  /// or the end of the arena's bytes in use when none does (``ByteSearch/first(_:count:in:from:end:)``).
+  /// Only for a simple needle (not empty).
+  @inline(__always)
+  func firstOccurrence(in chunk: StringChunk, from: Int) -> Int {
+    let view = view
+    return ByteSearch.first(
+      view.bytes, count: view.count, in: UnsafePointer(chunk.bytes), from: from, end: chunk.used)
+  }
+
   /// The test `op` of row `row` of `chunk` against the needle: over the row's bytes when both
   /// are simple ASCII, else as ``matches(_:_:)`` on the decoded string.
   @inline(__always)

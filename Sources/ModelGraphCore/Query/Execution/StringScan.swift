@@ -53,31 +53,105 @@ enum StringScan {
         matcher.matches(strings.chunk(row &>> AnyColumn.chunkShift), row & AnyColumn.chunkMask)
       },
       refine: { selection in
-        let chunk = strings.chunk(selection.chunkStart &>> AnyColumn.chunkShift)
-        selection.keep { matcher.matches(chunk, $0) }
+        matcher.refine(strings.chunk(selection.chunkStart &>> AnyColumn.chunkShift), selection)
       },
-      countChunk: { index, stamps in
-        let chunk = strings.chunk(index)
-        var count = 0
-        for offset in 0..<stamps.count where stamps[offset] & 1 != 0 {
-          count &+= matcher.matches(chunk, offset) ? 1 : 0
-        }
-        return count
-      })
+      countChunk: { index, stamps in matcher.count(strings.chunk(index), stamps) })
   }
 }
 
 /// A test of one row of a string chunk, as a type so the scan loops specialize and inline it.
 private protocol StringRowMatcher {
   func matches(_ chunk: StringChunk, _ row: Int) -> Bool
+  /// Keeps the rows of `selection` (rows of `chunk`) that match.
+  func refine(_ chunk: StringChunk, _ selection: RowSelection)
+  /// The number of live rows of `chunk` (by `stamps`) that match.
+  func count(_ chunk: StringChunk, _ stamps: UnsafeBufferPointer<UInt32>) -> Int
+}
+
+extension StringRowMatcher {
+  @inline(__always) func refine(_ chunk: StringChunk, _ selection: RowSelection) {
+    selection.keep { matches(chunk, $0) }
+  }
+
+  @inline(__always) func count(_ chunk: StringChunk, _ stamps: UnsafeBufferPointer<UInt32>)
+    -> Int
+  {
+    var count = 0
+    for offset in 0..<stamps.count where stamps[offset] & 1 != 0 {
+      count &+= matches(chunk, offset) ? 1 : 0
+    }
+    return count
+  }
 }
 
 /// A ``QueryStringOperator`` test; `nil` never matches.
+///
+/// When the test of a simple row is a search for the needle's bytes
+/// (``StringPattern/searchesBytes(_:)``), refining and counting search the chunk's arena as
+/// one run of bytes (``ArenaSearch``) instead of each row on its own (refining, when at least
+/// an eighth of the chunk's rows are selected).
 private struct PatternRow: StringRowMatcher {
   let pattern: StringPattern
   let op: QueryStringOperator
+  let searchesBytes: Bool
+
+  init(pattern: StringPattern, op: QueryStringOperator) {
+    self.pattern = pattern
+    self.op = op
+    searchesBytes = pattern.searchesBytes(op)
+  }
+
   @inline(__always) func matches(_ chunk: StringChunk, _ row: Int) -> Bool {
     !chunk.isNil(row) && pattern.matches(chunk, row: row, op)
+  }
+
+  func refine(_ chunk: StringChunk, _ selection: RowSelection) {
+    // Sparse selections (after another conjunct) test their rows alone: the arena search reads
+    // the bytes between them too.
+    guard searchesBytes, selection.count &* 8 >= chunk.filled else {
+      return selection.keep { matches(chunk, $0) }
+    }
+    var search = ArenaSearch(chunk: chunk)
+    selection.keep { search.matches($0, self) }
+  }
+
+  func count(_ chunk: StringChunk, _ stamps: UnsafeBufferPointer<UInt32>) -> Int {
+    guard searchesBytes else {
+      var count = 0
+      for offset in 0..<stamps.count where stamps[offset] & 1 != 0 {
+        count &+= matches(chunk, offset) ? 1 : 0
+      }
+      return count
+    }
+    var search = ArenaSearch(chunk: chunk)
+    var count = 0
+    for offset in 0..<stamps.count where stamps[offset] & 1 != 0 {
+      count &+= search.matches(offset, self) ? 1 : 0
+    }
+    return count
+  }
+}
+
+/// The rows of one chunk tested in ascending order against a needle whose test on a simple
+/// row is a search for its bytes: the arena is searched from a row's first byte only when the
+/// occurrence found last lies before it, so a chunk's arena is read about once, whatever the
+/// number of rows.
+private struct ArenaSearch {
+  let chunk: StringChunk
+  /// The first occurrence at or after the start of the last row searched from; the arena's
+  /// end when there is none.
+  private var hit = -1
+
+  init(chunk: StringChunk) { self.chunk = chunk }
+
+  /// Whether `row` matches; rows must come in ascending order.
+  @inline(__always)
+  mutating func matches(_ row: Int, _ matcher: PatternRow) -> Bool {
+    guard !chunk.isNil(row) else { return false }
+    guard chunk.isSimple(row) else { return matcher.pattern.matches(chunk, row: row, matcher.op) }
+    let (start, length) = chunk.span(row)
+    if hit < start { hit = matcher.pattern.firstOccurrence(in: chunk, from: start) }
+    return hit &+ matcher.pattern.needleCount <= start &+ length
   }
 }
 

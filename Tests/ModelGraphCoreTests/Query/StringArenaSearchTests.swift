@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+@testable import ModelGraphCore
+
+/// Searching a string chunk's arena as one run of bytes gives each row's own answer.
+@Suite("Query engine: string searches over a whole arena")
+struct StringArenaSearchTests {
+  /// A seeded generator, so a failure repeats.
+  private struct SplitMix {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+  }
+
+  @Test("the word-at-a-time search finds the first occurrence a byte loop finds")
+  func firstOccurrence() {
+    var random = SplitMix(state: 7)
+    for _ in 0..<2_000 {
+      // A small alphabet, so needles occur often and partly.
+      let hay = (0..<random.below(40)).map { _ in UInt8(ascii: "a") + UInt8(random.below(3)) }
+      let needle = (0..<1 + random.below(4)).map { _ in UInt8(ascii: "a") + UInt8(random.below(3)) }
+      let from = hay.isEmpty ? 0 : random.below(hay.count + 1)
+      let end = from + (hay.count == from ? 0 : random.below(hay.count - from + 1))
+      var wanted = end
+      if end >= needle.count {
+        for position in stride(from: from, through: end - needle.count, by: 1)
+        where Array(hay[position..<position + needle.count]) == needle {
+          wanted = position
+          break
+        }
+      }
+      let found = hay.withUnsafeBufferPointer { hay in
+        needle.withUnsafeBufferPointer { needle in
+          ByteSearch.first(
+            needle.baseAddress!, count: needle.count,
+            in: hay.baseAddress ?? UnsafePointer(bitPattern: 1)!,
+            from: from, end: end)
+        }
+      }
+      #expect(found == wanted, "\(hay) \(needle) \(from)..<\(end)")
+    }
+  }
+
+  @Test(
+    "refine and count agree with each row's test, with dead rows, sparse selections, needles across rows"
+  )
+  func rows() throws {
+    var random = SplitMix(state: 11)
+    let pieces = [
+      "9", "99", "a9", "9b", "Trip 1990", "x", "", "é9", "9\u{301}", "TRIP 99",
+      "long value 0099 with 9s",
+    ]
+    let count = (1 << AnyColumn.chunkShift) + 300
+    let values: [String?] = (0..<count).map { _ in
+      random.below(10) == 0 ? nil : pieces[random.below(pieces.count)]
+    }
+    for inlineLimit in [StringChunk.inlineLimit, 6] {
+      let column = Column<String?>()
+      column.stringStorage.inlineLimit = inlineLimit
+      column.grow(to: count)
+      for (row, value) in values.enumerated() { column[row] = value }
+      for needle in ["99", "9", "a99b", "9b", "TRIP", "é"] {
+        for op in [QueryStringOperator.contains, .localizedStandardContains] {
+          let condition = try #require(StringScan.make(column, StringPattern(needle), op))
+          let expected = (0..<count).map { row in
+            values[row].map { StringPattern(needle).matches($0, op) } ?? false
+          }
+          for density in [1, 3, 40] {
+            // Live rows: every row, or one in `density`.
+            let stamps = (0..<count).map { UInt32($0 % density == 0 ? 1 : 0) }
+            var refined: [Int] = []
+            var counted = 0
+            let selection = RowSelection()
+            for chunk in 0..<column.chunkCount {
+              let start = chunk << AnyColumn.chunkShift
+              let rows = min(count - start, 1 << AnyColumn.chunkShift)
+              stamps.withUnsafeBufferPointer { all in
+                let live = UnsafeBufferPointer(rebasing: all[start..<start + rows])
+                selection.selectLive(live, chunkStart: start)
+                counted += condition.countChunk!(chunk, live)
+              }
+              condition.refine!(selection)
+              _ = selection.forEachRow {
+                refined.append($0)
+                return true
+              }
+            }
+            let wanted = (0..<count).filter { stamps[$0] == 1 && expected[$0] }
+            #expect(refined == wanted, "\(needle) \(op) 1/\(density)")
+            #expect(counted == wanted.count, "\(needle) \(op) 1/\(density)")
+          }
+        }
+      }
+    }
+  }
+}
