@@ -75,12 +75,12 @@ extension ModelContext {
   func noteWrite(_ model: ModelObject, attributeSlot slot: Int) {
     switch model._status {
     case .inserted:
-      session.recordAttributeWrite(slot: slot, of: model._key)
+      session.recordAttributeWrite(slot: slot, of: model._key, isNew: true)
       // The attribute may have been unset: its wrapper reads the column from now on.
       if model._hasUnsetAttributes { model._classInfo.markUnset(slot, of: model, false) }
       observationDidWrite(model, attributeSlot: slot)
     case .registered:
-      session.recordAttributeWrite(slot: slot, of: model._key)
+      session.recordAttributeWrite(slot: slot, of: model._key, isNew: false)
       markChanged(model)
       observationDidWrite(model, attributeSlot: slot)
     default:

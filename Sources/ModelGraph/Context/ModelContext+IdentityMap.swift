@@ -104,7 +104,7 @@ extension ModelContext {
   /// One allocation (the object, its wrappers bound to it by its class's offsets in `init`);
   /// binding it to its row sets the object's table and row only, since its wrappers read them
   /// through the object.
-  private func makeObject(for key: ObjectKey, of modelClass: ModelObject.Type, in table: Table)
+  func makeObject(for key: ObjectKey, of modelClass: ModelObject.Type, in table: Table)
     -> ModelObject
   {
     let object = modelClass.init()
@@ -140,29 +140,11 @@ extension ModelContext {
   /// not per key; a key without a registered object is materialized.
   /// - Complexity: O(keys).
   func objects(for keys: some Collection<ObjectKey>) -> [ModelObject] {
+    var resolver = RelatedObjectResolver()
     var objects: [ModelObject] = []
     objects.reserveCapacity(keys.count)
-    var entity = -1
-    var table: Table?
-    var modelClass: ModelObject.Type?
     for key in keys {
-      if Int(key.entity) != entity {
-        // The first live key of a run shows that the session knows its entity; the run's
-        // later keys are checked against that table directly.
-        guard session.contains(key) else { continue }
-        entity = Int(key.entity)
-        table = session.table(entity)
-        modelClass = nil
-      } else if table?.contains(key) != true {
-        continue
-      }
-      if let found = registeredObject(for: key) {
-        objects.append(found)
-        continue
-      }
-      let type = modelClass ?? self.modelClass(forEntity: entity)
-      modelClass = type
-      objects.append(makeObject(for: key, of: type, in: table!))
+      if let object = resolver.object(for: key, in: self) { objects.append(object) }
     }
     return objects
   }

@@ -6,44 +6,59 @@ extension ModelContext {
   /// relationship, until the next prefetching fetch, so reading the relationships afterwards
   /// neither creates nor looks up objects (``PrefetchedRelations``).
   ///
-  /// The slot of a relationship is found once per class met (results of a deep fetch come
-  /// from several tables). A key path that names no relationship is ignored.
+  /// The slots of the relationships are found once per class met (results of a deep fetch
+  /// come from several tables); the related keys of all owners are turned into objects by one
+  /// ``RelatedObjectResolver``, so each entity's table and class are looked up once per run of
+  /// keys, not once per owner. A key path that names no relationship is ignored.
   /// - Complexity: O(results + related objects) per key path.
   func prefetch<T: PersistentModel>(
     _ keyPaths: [any PartialKeyPath<T> & Sendable], of results: [T]
   ) {
-    let prefetched = PrefetchedRelations(version: session.base.number, epoch: relationshipEpoch)
-    prefetched.lists.reserveCapacity(results.count * keyPaths.count)
-    for keyPath in keyPaths {
-      guard case .relationship(let name) = KeyPathResolution.property(keyPath) else { continue }
-      resolve(named: name, of: results, into: prefetched)
+    let names = keyPaths.compactMap { keyPath -> String? in
+      guard case .relationship(let name) = KeyPathResolution.property(keyPath) else { return nil }
+      return name
     }
-    self.prefetched = prefetched
-  }
-
-  /// Resolves relationship `name` of each of `owners` into `prefetched`.
-  ///
-  /// The slot of `name` is looked up once per class met, in an array indexed by entity.
-  private func resolve(
-    named name: String, of owners: [some ModelObject], into prefetched: PrefetchedRelations
-  ) {
-    // Per entity index: `unknown`, `absent`, or the slot.
-    var slots: [Int] = []
-    let unknown = -2
-    let absent = -1
-    for object in owners {
+    // Per entity index: the slot of each name, or -1 where the entity has no such relationship.
+    var slotsByEntity: [[Int]?] = []
+    var stride = 0
+    var owners: [ObjectKey] = []
+    owners.reserveCapacity(results.count)
+    for object in results {
       guard let table = object._table else { continue }
       let entity = table.entity
-      if entity.index >= slots.count {
-        slots += Array(repeating: unknown, count: entity.index + 1 - slots.count)
+      if entity.index >= slotsByEntity.count {
+        slotsByEntity += Array(repeating: nil, count: entity.index + 1 - slotsByEntity.count)
       }
-      if slots[entity.index] == unknown {
-        slots[entity.index] = entity.relationshipSlot(named: name) ?? absent
+      if slotsByEntity[entity.index] == nil {
+        let slots = names.map { entity.relationshipSlot(named: $0) ?? -1 }
+        stride = Swift.max(stride, (slots.max() ?? -1) + 1)
+        slotsByEntity[entity.index] = slots
       }
-      let slot = slots[entity.index]
-      guard slot != absent else { continue }
-      let related = table.withRelatedKeys(row: object._row, slot: slot) { objects(for: $0) }
-      prefetched.lists[PrefetchedRelations.Key(object: object._key, slot: slot)] = related
+      object._prefetchIndex = Int32(truncatingIfNeeded: owners.count)
+      owners.append(object._key)
     }
+    let prefetched = PrefetchedRelations(
+      version: session.base.number, epoch: relationshipEpoch, owners: owners, stride: stride)
+    for (position, _) in names.enumerated() {
+      var resolver = RelatedObjectResolver()
+      var index = 0
+      for object in results {
+        guard let table = object._table else { continue }
+        defer { index += 1 }
+        let slot = slotsByEntity[table.entity.index]![position]
+        guard slot >= 0 else { continue }
+        prefetched.lists[index * stride + slot] = table.withRelatedKeys(
+          row: object._row, slot: slot
+        ) { keys in
+          var related: [ModelObject] = []
+          related.reserveCapacity(keys.count)
+          for key in keys {
+            if let found = resolver.object(for: key, in: self) { related.append(found) }
+          }
+          return related
+        }
+      }
+    }
+    self.prefetched = prefetched
   }
 }

@@ -21,12 +21,10 @@ public struct Attribute<Value> {
   /// An option of an attribute, as in SwiftData.
   public typealias Option = AttributeOption
 
-  /// The object the wrapper is stored in; unretained, since the object owns the wrapper. The
-  /// object holds the table and row the value is read from, so binding an object to a row
-  /// writes nothing into its wrappers.
-  @usableFromInline var owner: Unmanaged<ModelObject>?
-  /// The attribute's slot in its class; 16 bits, so that the head (owner, slot, `isUnset`,
-  /// `declaration`) fills 16 bytes and the value starts where a read already loads.
+  /// The attribute's slot in its class, written when the object is made. The wrapper holds
+  /// no reference to its object: the accessors receive the object (`_enclosingInstance`) and
+  /// read its table and row from it, so a read loads the object's head and this head, with
+  /// neither load waiting on the other.
   @usableFromInline var slot: Int16 = -1
   /// Whether the owner was inserted without a value for this (required) attribute: reads go
   /// through the owner, which stops with the property's name, until the first write.
@@ -102,39 +100,54 @@ public struct Attribute<Value> {
 
   /// The value, read from and written to the context's table once the object is managed.
   ///
+  /// A model class reaches it through ``subscript(_enclosingInstance:wrapped:storage:)``;
+  /// `@Attribute` outside a model class does not compile.
+  @available(*, unavailable, message: "@Attribute is only available on model classes")
+  public var wrappedValue: Value {
+    get { fatalError("@Attribute is only available on model classes") }
+    nonmutating set { fatalError("@Attribute is only available on model classes") }
+  }
+
+  /// The value of the attribute of `instance` that `storage` names: read from and written to
+  /// the context's table once the object is managed, kept in the wrapper before.
+  ///
   /// - Complexity: O(1).
   @inlinable
-  public var wrappedValue: Value {
-    get {
-      guard let owner else { _wrapperOutsideModel("@Attribute") }
-      let (table, row) = owner._withUnsafeGuaranteedRef { ($0._tableReference, $0._row) }
-      if let table, !isUnset {
-        let slot = Int(self.slot)
-        _accessAttribute(table, owner, slot: slot, row: row)
+  public static subscript<Owner: ModelObject>(
+    _enclosingInstance instance: Owner,
+    wrapped wrapped: ReferenceWritableKeyPath<Owner, Value>,
+    storage storage: ReferenceWritableKeyPath<Owner, Self>
+  ) -> Value {
+    @inline(__always) get {
+      // The owner's head and the wrapper's head are loaded independently.
+      let table = instance._tableReference
+      let row = instance._row
+      let slot = Int(instance[keyPath: storage].slot)
+      if let table, !instance[keyPath: storage].isUnset {
+        _accessAttribute(table, Unmanaged.passUnretained(instance), slot: slot, row: row)
         // Folded away once specialized for a `PersistentValue` type.
-        guard let storage = Value.self as? any PersistentValue.Type else {
+        guard let type = Value.self as? any PersistentValue.Type else {
           return _readCodableAttribute(table.takeUnretainedValue(), slot: slot, row: row)
         }
-        return _readPersistentAttribute(storage, table, slot: slot, row: row)
+        return _readPersistentAttribute(type, table, slot: slot, row: row)
       }
-      return owner.takeUnretainedValue()._unmanagedValue(slot: Int(slot), value: value)
+      return instance._unmanagedValue(slot: slot, value: instance[keyPath: storage].value)
     }
-    nonmutating set {
-      guard let owner else { _wrapperOutsideModel("@Attribute") }
-      // The owner outlives the wrapper it holds: it is used without a reference count.
-      owner._withUnsafeGuaranteedRef { owner in
-        if let table = owner._table {
-          if let storage = Value.self as? any PersistentValue.Type {
-            _writePersistentAttribute(storage, newValue, table, slot: Int(slot), row: owner._row)
-          } else {
-            _writeCodableAttribute(newValue, table, slot: Int(slot), row: owner._row)
-          }
-          owner._didWrite(slot: Int(slot))
+    @inline(__always) set {
+      let slot = Int(instance[keyPath: storage].slot)
+      if let table = instance._tableReference {
+        if let type = Value.self as? any PersistentValue.Type {
+          _writePersistentAttribute(
+            type, newValue, table.takeUnretainedValue(), slot: slot, row: instance._row)
         } else {
-          // The owner has no row: the value lives in the wrapper stored inside the owner.
-          owner._unmanagedWrapperAddress(slot: Int(slot)).assumingMemoryBound(to: Self.self)
-            .pointee.value = newValue
+          _writeCodableAttribute(
+            newValue, table.takeUnretainedValue(), slot: slot, row: instance._row)
         }
+        instance._didWrite(slot: slot)
+      } else {
+        // The owner has no row: the value lives in the wrapper stored inside the owner.
+        instance.checkNotDeleted()
+        instance[keyPath: storage].value = newValue
       }
     }
   }
@@ -150,11 +163,10 @@ extension Attribute {
   }
 }
 
-/// The fixed-size head of every `Attribute<Value>`: `owner`, `slot` and `isUnset` come before
-/// the generic `value`, so their offsets do not depend on `Value` and binding writes them
-/// without generic code (see ``WrapperLayout``).
+/// The fixed-size head of every `Attribute<Value>`: `slot` and `isUnset` come before the
+/// generic `value`, so their offsets do not depend on `Value` and binding writes them without
+/// generic code (see ``WrapperLayout``).
 enum AttributeLayout {
-  static let owner = MemoryLayout<Attribute<Int8>>.offset(of: \.owner)!
   static let slot = MemoryLayout<Attribute<Int8>>.offset(of: \.slot)!
   static let isUnset = MemoryLayout<Attribute<Int8>>.offset(of: \.isUnset)!
 }

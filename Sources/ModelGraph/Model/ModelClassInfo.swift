@@ -10,9 +10,10 @@ import ModelGraphCore
 /// How a handle is made (materialization): a fetch looks up the model class and working table
 /// once per run of keys of one entity (`ModelContext.materialize`); each object is one
 /// allocation whose `init()` finds this info in a per-thread cache (``ThreadCache``: no lock,
-/// no reference count on a hit) and writes each wrapper's owner and slot by stored offset.
-/// Wrappers hold no table or row: an `@Attribute` reads its value through its owner's
-/// `_tableReference` and `_row`, so binding an object to a row is two stores, whatever the
+/// no reference count on a hit) and writes each wrapper's slot by stored offset.
+/// Wrappers hold no owner, table or row: an `@Attribute`'s accessor receives its object
+/// (`_enclosingInstance`) and reads the value through the object's `_tableReference` and
+/// `_row`, so binding an object to a row is two stores, whatever the
 /// number of attributes. An attribute left unset at insertion is marked in its wrapper
 /// (`isUnset`) until its first write, so reading it stops with its name.
 final class ModelClassInfo: @unchecked Sendable {
@@ -155,26 +156,22 @@ final class ModelClassInfo: @unchecked Sendable {
       relationshipCount: relationships.count)
   }
 
-  /// Points every wrapper of `object` (an instance of this class) at the object and its slot.
+  /// Writes each wrapper's slot into `object` (an instance of this class); wrappers hold no
+  /// reference to their object.
   ///
-  /// - Complexity: O(properties): a few stores per wrapper, no dynamic call.
+  /// - Complexity: O(properties): one store per wrapper, no dynamic call.
   func bind(_ object: ModelObject) {
-    let owner = Unmanaged.passUnretained(object)
-    let base = owner.toOpaque()
+    let base = Unmanaged.passUnretained(object).toOpaque()
     attributeOffsets.withUnsafeBufferPointer { offsets in
       for slot in offsets.indices {
-        let wrapper = base + offsets[slot]
-        (wrapper + layout.attributeOwner).storeBytes(
-          of: owner, as: Unmanaged<ModelObject>?.self)
-        (wrapper + layout.attributeSlot).storeBytes(of: Int16(slot), as: Int16.self)
+        (base + offsets[slot] + layout.attributeSlot).storeBytes(
+          of: Int16(truncatingIfNeeded: slot), as: Int16.self)
       }
     }
     relationshipOffsets.withUnsafeBufferPointer { offsets in
       for slot in offsets.indices {
-        let wrapper = base + offsets[slot]
-        (wrapper + layout.relationshipOwner).storeBytes(
-          of: owner, as: Unmanaged<ModelObject>?.self)
-        (wrapper + layout.relationshipSlot).storeBytes(of: Int32(slot), as: Int32.self)
+        (base + offsets[slot] + layout.relationshipSlot).storeBytes(
+          of: Int32(truncatingIfNeeded: slot), as: Int32.self)
       }
     }
   }

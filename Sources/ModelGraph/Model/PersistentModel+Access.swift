@@ -13,13 +13,6 @@ extension ModelObject {
       "\(type(of: self)).\(_classInfo.attributeName(slot)) was read before it was set")
   }
 
-  /// The address of attribute `slot`'s wrapper, to store a value of an object without a row.
-  @usableFromInline
-  final func _unmanagedWrapperAddress(slot: Int) -> UnsafeMutableRawPointer {
-    checkNotDeleted()
-    return _classInfo.address(of: slot, in: self)
-  }
-
   /// Records a write to attribute `slot` of a managed object.
   @usableFromInline
   final func _didWrite(slot: Int) {
@@ -29,7 +22,9 @@ extension ModelObject {
     }
   }
 
-  func checkNotDeleted() {
+  /// Stops with a message when the object was deleted.
+  @usableFromInline
+  final func checkNotDeleted() {
     require(
       _status != .deleted && _status != .pendingDeletion,
       "\(type(of: self)) object was used after it was deleted")

@@ -13,7 +13,7 @@ extension ModelObject {
       return _pending?.relationships[slot] ?? []
     }
     accessRelationship(slot: slot)
-    if let prefetched = context.prefetchedRelated(_key, slot: slot) { return prefetched }
+    if let prefetched = context.prefetchedRelated(self, slot: slot) { return prefetched }
     return table.withRelatedKeys(row: _row, slot: slot) { context.objects(for: $0) }
   }
 

@@ -39,10 +39,14 @@ open class ModelObject: Hashable {
   @exclusivity(unchecked) @usableFromInline final var _context: ModelContext?
   @exclusivity(unchecked) final var _key = ObjectKey.placeholder
   @exclusivity(unchecked) final var _status = ModelStatus.new
-  final var _pending: PendingValues?
   @exclusivity(unchecked) final var _isChanged = false
   /// Whether an attribute wrapper is marked unset (see ``ModelClassInfo/markUnset(_:of:_:)``).
   @exclusivity(unchecked) final var _hasUnsetAttributes = false
+  /// The object's place among the owners of the context's last prefetching fetch
+  /// (``PrefetchedRelations``), or -1; checked against that fetch's owners before use. Kept in
+  /// the padding after the flags above, so objects are no larger.
+  @exclusivity(unchecked) final var _prefetchIndex: Int32 = -1
+  final var _pending: PendingValues?
   final var _probe: [ProbeHit]?
   /// The class's layout, unretained, since class infos are never released: making an object
   /// takes no reference count on it.

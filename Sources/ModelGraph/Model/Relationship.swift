@@ -15,8 +15,8 @@ public import ModelGraphCore
 /// with a message that names the fix.
 @propertyWrapper
 public struct Relationship<Value> {
-  /// The object the wrapper is stored in; unretained, since the object owns the wrapper.
-  @usableFromInline var owner: Unmanaged<ModelObject>?
+  /// The relationship's slot in its class, written when the object is made; the accessors
+  /// receive the object itself (`_enclosingInstance`), so the wrapper holds no reference.
   @usableFromInline var slot: Int32 = -1
   /// The number of this declaration's record (delete rule, counts, `originalName:`, inverse)
   /// in ``DeclarationRecorder``, kept only by a class's prototype object; other objects store
@@ -69,27 +69,37 @@ public struct Relationship<Value> {
 
   /// The related object or objects.
   ///
+  /// A model class reaches them through ``subscript(_enclosingInstance:wrapped:storage:)``;
+  /// `@Relationship` outside a model class does not compile.
+  @available(*, unavailable, message: "@Relationship is only available on model classes")
+  public var wrappedValue: Value {
+    get { fatalError("@Relationship is only available on model classes") }
+    nonmutating set { fatalError("@Relationship is only available on model classes") }
+  }
+
+  /// The related object or objects of `instance` that `storage` names.
+  ///
   /// Assigning objects that belong to no context inserts them into the owner's context.
   /// - Complexity: O(n) in the number of related objects.
   @inlinable
-  public var wrappedValue: Value {
+  public static subscript<Owner: ModelObject>(
+    _enclosingInstance instance: Owner,
+    wrapped wrapped: ReferenceWritableKeyPath<Owner, Value>,
+    storage storage: ReferenceWritableKeyPath<Owner, Self>
+  ) -> Value {
     get {
-      guard let owner = owner?.takeUnretainedValue() else {
-        _wrapperOutsideModel("@Relationship")
-      }
+      let slot = Int(instance[keyPath: storage].slot)
       func make<Related: RelationshipValue>(_: Related.Type) -> Value {
-        Related.fromModels(owner._relatedObjects(slot: Int(slot))) as! Value
+        Related.fromModels(instance._relatedObjects(slot: slot)) as! Value
       }
-      return make(Self.relationshipValueType)
+      return make(relationshipValueType)
     }
-    nonmutating set {
-      guard let owner = owner?.takeUnretainedValue() else {
-        _wrapperOutsideModel("@Relationship")
-      }
+    set {
+      let slot = Int(instance[keyPath: storage].slot)
       func models<Related: RelationshipValue>(_: Related.Type) -> [ModelObject] {
         (newValue as! Related).models
       }
-      owner._setRelatedObjects(slot: Int(slot), models(Self.relationshipValueType))
+      instance._setRelatedObjects(slot: slot, models(relationshipValueType))
     }
   }
 
@@ -115,11 +125,10 @@ extension Relationship: _RelationshipWrapper {
   }
 }
 
-/// The head of every `Relationship<Value>`: `owner` and `slot` come first and no stored
-/// property depends on `Value`, so their offsets are the same for every value type and the
-/// binding of a new object writes them without generic code.
+/// The head of every `Relationship<Value>`: no stored property depends on `Value`, so the
+/// offset of `slot` is the same for every value type and the binding of a new object writes it
+/// without generic code.
 enum RelationshipLayout {
-  static let owner = MemoryLayout<Relationship<[ModelObject]>>.offset(of: \.owner)!
   static let slot = MemoryLayout<Relationship<[ModelObject]>>.offset(of: \.slot)!
 }
 
@@ -154,8 +163,14 @@ extension Array: RelationshipValue where Element: PersistentModel {
   /// `true`.
   public static var isToMany: Bool { true }
   /// The objects, in order.
+  ///
+  /// - Complexity: O(1): the array is reinterpreted, not copied. Every object of a
+  ///   relationship is an instance of its destination class (a class with no Swift type of
+  ///   its own is made as its nearest ancestor that has one, the destination at least), and an
+  ///   array of class references has the same layout whatever its element class.
   public static func fromModels(_ models: [ModelObject]) -> [Element] {
-    models.map { $0 as! Element }
+    assert(models.allSatisfy { $0 is Element }, "a related object is not a \(Element.self)")
+    return unsafeBitCast(models, to: [Element].self)
   }
   /// The objects, in order.
   public var models: [ModelObject] { self }

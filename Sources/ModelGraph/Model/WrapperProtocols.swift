@@ -57,10 +57,8 @@ struct RelationshipDeclaration {
 /// The offsets of the fields binding writes in ``Attribute`` and ``Relationship`` wrappers,
 /// read once into one value so a binding loop reads no global.
 struct WrapperLayout {
-  let attributeOwner = AttributeLayout.owner
   let attributeSlot = AttributeLayout.slot
   let attributeIsUnset = AttributeLayout.isUnset
-  let relationshipOwner = RelationshipLayout.owner
   let relationshipSlot = RelationshipLayout.slot
 
   static let shared = WrapperLayout()

@@ -15,6 +15,22 @@ extension Session {
     noteAttributeSet(slot, of: key)
   }
 
+  /// ``recordAttributeWrite(slot:of:)`` for a front end that knows whether `key` is a new
+  /// object (inserted by this session and not saved), as a typed object's status says: the
+  /// session does not look it up again.
+  ///
+  /// - Complexity: O(1).
+  public func recordAttributeWrite(slot: Int, of key: ObjectKey, isNew: Bool) {
+    assert(
+      isNew == isInserted(entity: Int(key.entity), row: Int(key.row)),
+      "the object's status disagrees with the session")
+    if isNew {
+      noteAttributeSet(slot, of: key)
+    } else {
+      noteUpdate(entity: Int(key.entity), row: Int(key.row), slot: slot)
+    }
+  }
+
   /// Writes `value` into attribute `slot` of the live object `key` and records the write.
   ///
   /// - Returns: `false` when the value does not fit the column (nothing is written).

@@ -140,6 +140,11 @@ public final class Session {
   /// (nothing for a new object, whose row is saved whole).
   func noteAttributeWrite(entity: Int, row: Int, slot: Int) {
     guard !isInserted(entity: entity, row: row) else { return }
+    noteUpdate(entity: entity, row: row, slot: slot)
+  }
+
+  /// Records that attribute `slot` of the saved object in `row` was written.
+  func noteUpdate(entity: Int, row: Int, slot: Int) {
     changes[entity, default: TableChanges()].updated[row, default: SlotSet()].insert(slot)
   }
 

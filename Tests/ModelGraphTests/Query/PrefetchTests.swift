@@ -251,4 +251,46 @@ struct PrefetchTests {
     try context.save()
     #expect(staysByTrip(trips) == (try freshStays(container)))
   }
+
+  @Test("owners of an earlier prefetch read their own lists after another prefetch of others")
+  func ownersOfEarlierPrefetch() throws {
+    let fixture = try QueryFixture.make(count: 60)
+    let context = fixture.context
+    let all = try context.fetch(FetchDescriptor<QTrip>(sortBy: [SortDescriptor(\.start)]))
+    let expected = Dictionary(
+      uniqueKeysWithValues: all.map { ($0.persistentModelID, $0.stays.map(\.persistentModelID)) })
+    var early = FetchDescriptor<QTrip>(sortBy: [SortDescriptor(\.start)])
+    early.fetchLimit = 20
+    early.relationshipKeyPathsForPrefetching = [\.stays]
+    let first = try context.fetch(early)
+    // The later prefetch numbers other owners from 0, as the first did.
+    var late = FetchDescriptor<QTrip>(sortBy: [SortDescriptor(\.start, order: .reverse)])
+    late.fetchLimit = 20
+    late.relationshipKeyPathsForPrefetching = [\.stays]
+    let second = try context.fetch(late)
+    #expect(Set(first.map(\.persistentModelID)).isDisjoint(with: second.map(\.persistentModelID)))
+    for trip in first + second {
+      #expect(trip.stays.map(\.persistentModelID) == expected[trip.persistentModelID])
+    }
+  }
+
+  @Test(
+    "a to-one prefetch, then a to-many prefetch (named twice) of other owners: each reads its own")
+  func prefetchesOfTwoClasses() throws {
+    let fixture = try QueryFixture.make(count: 60)
+    let context = fixture.context
+    let descriptor = FetchDescriptor<QStay>(sortBy: [SortDescriptor(\.serial)])
+    let plain = try context.fetch(descriptor).map {
+      ($0.trip?.persistentModelID, $0.trip?.stays.map(\.serial) ?? [])
+    }
+    let fresh = ModelContext(context.container)
+    var prefetching = descriptor
+    prefetching.relationshipKeyPathsForPrefetching = [\.trip]
+    let stays = try fresh.fetch(prefetching)
+    var trips = FetchDescriptor<QTrip>(sortBy: [SortDescriptor(\.start)])
+    trips.relationshipKeyPathsForPrefetching = [\.stays, \.stays]
+    _ = try fresh.fetch(trips)
+    #expect(stays.map { $0.trip?.persistentModelID } == plain.map(\.0))
+    #expect(stays.map { $0.trip?.stays.map(\.serial) ?? [] } == plain.map(\.1))
+  }
 }

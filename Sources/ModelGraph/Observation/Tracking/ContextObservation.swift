@@ -33,10 +33,17 @@ extension ModelContext {
   }
 
   /// Fires the trackings of attribute `slot` of `model`, which the context just wrote.
+  ///
+  /// The class info and key path are used unretained (class infos live as long as the
+  /// process, and each keeps its key paths): a write takes no reference count of its own here.
   func observationDidWrite(_ model: ModelObject, attributeSlot slot: Int) {
-    let keyPath = model._classInfo.observedKeyPaths.attribute(slot, row: model._row)
-    observation.registrar.willSet(model, keyPath: keyPath)
-    observation.registrar.didSet(model, keyPath: keyPath)
+    let registrar = observation.registrar
+    model._classInfoReference._withUnsafeGuaranteedRef { info in
+      info.observedKeyPaths.unretainedAttribute(slot, row: model._row)._withUnsafeGuaranteedRef {
+        registrar.willSet(model, keyPath: $0)
+        registrar.didSet(model, keyPath: $0)
+      }
+    }
   }
 
   /// Fires the trackings of relationship `slot` of the object `key`, if the context has a
