@@ -72,20 +72,25 @@ extension ModelContext {
   }
 
   /// Records a write to attribute `slot` of a managed object.
+  ///
+  /// The caller holds the context only through the object. Observation runs code of the
+  /// app's (`onChange`), which may roll back or otherwise let go of the object's context: the
+  /// context holds itself until the trackings have run.
   func noteWrite(_ model: ModelObject, attributeSlot slot: Int) {
     switch model._status {
     case .inserted:
       session.recordAttributeWrite(slot: slot, of: model._key, isNew: true)
       // The attribute may have been unset: its wrapper reads the column from now on.
       if model._hasUnsetAttributes { model._classInfo.markUnset(slot, of: model, false) }
-      observationDidWrite(model, attributeSlot: slot)
     case .registered:
       session.recordAttributeWrite(slot: slot, of: model._key, isNew: false)
       markChanged(model)
-      observationDidWrite(model, attributeSlot: slot)
     default:
-      break
+      return
     }
+    let held = Unmanaged.passUnretained(self).retain()
+    defer { held.release() }
+    observationDidWrite(model, attributeSlot: slot)
   }
 
   func markChanged(_ model: ModelObject) {

@@ -185,6 +185,32 @@ struct ObservableModelTests {
     _ = try context.fetch(FetchDescriptor<Trip>())
     #expect(name.value == 0)
   }
+
+  @Test("an onChange that rolls back the context only the written object holds ends safely")
+  func rollbackOfContextOnlyTheObjectHolds() {
+    let trip = Trip(name: "Oslo")
+    weak var released: ModelContext?
+    do {
+      let only = ModelContext(container)
+      only.insert(trip)
+      released = only
+    }
+    #expect(released != nil, "the inserted object keeps its context")
+    nonisolated(unsafe) let written = trip
+    let count = ChangeCount()
+    withObservationTracking {
+      _ = trip.name
+    } onChange: {
+      count.increment()
+      written.modelContext?.rollback()
+    }
+    // The rollback inside the write drops the object's hold on the context: the write must
+    // not use the context after that.
+    trip.name = "Bergen"
+    #expect(count.value == 1)
+    #expect(trip.modelContext == nil)
+    #expect(released == nil)
+  }
 }
 
 @Suite("Observable model objects: turning reads off")
