@@ -8,13 +8,17 @@
 ///
 /// The owner calls ``deallocate()`` once, in its `deinit`. A table is frozen (``disown()``)
 /// before it is published, so that copying a published column writes nothing to it.
+///
+/// Not generic over the chunk type: a column's methods are reached through ``AnyColumn`` in
+/// unspecialized code, where a generic directory (and its nested group class) cost a metadata
+/// lookup on every copy, write and release. The owner downcasts what ``chunk(_:)`` returns.
 @usableFromInline
-struct ChunkDirectory<Chunk: AnyObject> {
+struct ChunkDirectory {
   /// Up to ``groupSize`` consecutive chunks.
   @usableFromInline
   final class Group {
-    var chunks: [Chunk]
-    init(_ chunks: [Chunk]) { self.chunks = chunks }
+    var chunks: [AnyObject]
+    init(_ chunks: [AnyObject]) { self.chunks = chunks }
   }
 
   static var groupShift: Int { 6 }
@@ -90,7 +94,7 @@ struct ChunkDirectory<Chunk: AnyObject> {
   func deallocate() { owned.deallocate() }
 
   /// Chunk `index`.
-  func chunk(_ index: Int) -> Chunk {
+  func chunk(_ index: Int) -> AnyObject {
     groups[index &>> Self.groupShift].chunks[index & (Self.groupSize - 1)]
   }
 
@@ -104,13 +108,13 @@ struct ChunkDirectory<Chunk: AnyObject> {
   /// directory shares it.
   ///
   /// - Returns: the new chunk when it was cloned, else `nil`.
-  mutating func own(_ index: Int, clone: (Chunk) -> Chunk) -> Chunk? {
+  mutating func own(_ index: Int, clone: (AnyObject) -> AnyObject) -> AnyObject? {
     let group = index &>> Self.groupShift
     if !isKnownUniquelyReferenced(&groups[group]) {
       groups[group] = Group(groups[group].chunks)
     }
     let slot = index & (Self.groupSize - 1)
-    var cloned: Chunk?
+    var cloned: AnyObject?
     if !isKnownUniquelyReferenced(&groups[group].chunks[slot]) {
       let copy = clone(groups[group].chunks[slot])
       groups[group].chunks[slot] = copy
@@ -121,7 +125,7 @@ struct ChunkDirectory<Chunk: AnyObject> {
   }
 
   /// Appends a new chunk, which this directory owns.
-  mutating func append(_ chunk: Chunk) {
+  mutating func append(_ chunk: AnyObject) {
     let slot = count & (Self.groupSize - 1)
     if slot == 0 {
       groups.append(Group([chunk]))
