@@ -218,12 +218,17 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   override func copy() -> AnyColumn { Column(sharing: self) }
 
   override func freeze() {
-    directory.disown()
+    directory.freeze()
     strings?.freeze()
   }
 
   override func sharesAllChunks(with other: AnyColumn) -> Bool {
-    guard let other = other as? Column<Element> else { return false }
+    // Compares the classes instead of `as? Column<Element>`, which looks the class up from
+    // `Element` in the unspecialized code a type-erased call runs.
+    guard ObjectIdentifier(type(of: other)) == ObjectIdentifier(type(of: self)) else {
+      return false
+    }
+    let other = unsafeDowncast(other, to: Column<Element>.self)
     if let strings, let others = other.strings {
       return rowCount == other.rowCount && strings.sharesAllChunks(with: others)
     }

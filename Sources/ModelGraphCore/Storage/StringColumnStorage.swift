@@ -132,7 +132,7 @@ final class StringColumnStorage: @unchecked Sendable {
   }
 
   /// See ``AnyColumn/freeze()``.
-  func freeze() { directory.disown() }
+  func freeze() { directory.freeze() }
 
   /// Whether `other` holds the same chunks in the same groups (see
   /// ``ChunkDirectory/sharesAllChunks(with:)``).

@@ -35,6 +35,8 @@ public final class Table: @unchecked Sendable {
   /// For a published version: the rows it may differ in from the version it was published
   /// over; set by the save before it publishes the table, `nil` when unknown.
   var changeNote: TableChangeNote?
+  /// Whether ``freeze()`` ran: the table belongs to a published version and is never written.
+  private var isFrozen = false
 
   /// An empty table for `entity`.
   public init(entity: ResolvedEntity) {
@@ -85,8 +87,12 @@ public final class Table: @unchecked Sendable {
     }
   }
 
-  /// Marks every column's chunks as possibly shared, before the table is published.
+  /// Marks every column's chunks as possibly shared, before the table is published; a table
+  /// frozen before (one a newer version keeps as it is) is left alone, so publishing a version
+  /// costs nothing for the tables it did not change.
   func freeze() {
+    guard !isFrozen else { return }
+    isFrozen = true
     stamps.freeze()
     for column in attributeColumns { column.freeze() }
     for column in relationshipColumns { column.freeze() }
