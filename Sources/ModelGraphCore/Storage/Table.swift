@@ -35,8 +35,6 @@ public final class Table: @unchecked Sendable {
   /// For a published version: the rows it may differ in from the version it was published
   /// over; set by the save before it publishes the table, `nil` when unknown.
   var changeNote: TableChangeNote?
-  /// Whether ``freeze()`` ran: the table belongs to a published version and is never written.
-  private var isFrozen = false
 
   /// An empty table for `entity`.
   public init(entity: ResolvedEntity) {
@@ -87,12 +85,11 @@ public final class Table: @unchecked Sendable {
     }
   }
 
-  /// Marks every column's chunks as possibly shared, before the table is published; a table
-  /// frozen before (one a newer version keeps as it is) is left alone, so publishing a version
-  /// costs nothing for the tables it did not change.
+  /// Marks every column's chunks as possibly shared, before the table is published.
+  ///
+  /// Also runs on every table a newer version keeps as it is, and on the tables a journal
+  /// replay wrote after their version was made: a column that owns no chunk returns at once.
   func freeze() {
-    guard !isFrozen else { return }
-    isFrozen = true
     stamps.freeze()
     for column in attributeColumns { column.freeze() }
     for column in relationshipColumns { column.freeze() }
