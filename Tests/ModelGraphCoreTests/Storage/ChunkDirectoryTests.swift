@@ -98,4 +98,24 @@ struct ChunkDirectoryTests {
     }
     #expect(reader[0] == 99 && versions[3].column[0] == versions[3].model[0])
   }
+
+  @Test(
+    "a column written after it was frozen (as a journal replay does) and frozen again is shared safely"
+  )
+  func writtenAfterFreeze() {
+    let column = Column<Int64>()
+    column.grow(to: Self.rows)
+    column[7] = 1
+    column.freeze()
+    // Written by the only holder after the freeze, then frozen again before it is published.
+    column[7] = 2
+    column[Self.rows - 1] = 3
+    column.freeze()
+    let copy = unsafeDowncast(column.copy(), to: Column<Int64>.self)
+    copy[7] = 4
+    copy[Self.rows - 1] = 5
+    #expect(column[7] == 2 && column[Self.rows - 1] == 3)
+    #expect(copy[7] == 4 && copy[Self.rows - 1] == 5)
+    #expect(column.hasSameValue(at: 8, as: copy) && !column.hasSameValue(at: 7, as: copy))
+  }
 }
