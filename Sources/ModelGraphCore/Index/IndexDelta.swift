@@ -54,7 +54,7 @@ struct IndexDelta<Key: ColumnValue> {
     let oldColumn = old.column(slot, as: Key.self)
     let newColumn = new.column(slot, as: Key.self)
     let chunks = max(old.stamps.chunkCount, new.stamps.chunkCount)
-    let perGroup = ChunkDirectory<ColumnChunk<UInt32>>.chunksPerGroup
+    let perGroup = ChunkDirectory.chunksPerGroup
     var chunk = 0
     while chunk < chunks {
       // A whole group of chunks both versions share, stamps and values, cannot differ.

@@ -6,15 +6,23 @@
 /// store touches only the groups and chunks it writes. A bit per chunk records which chunks
 /// this directory holds alone, so a write to a chunk already copied tests one bit.
 ///
-/// The owner calls ``deallocate()`` once, in its `deinit`. A table is frozen (``disown()``)
+/// The owner calls ``deallocate()`` once, in its `deinit`. A table is frozen (``freeze()``)
 /// before it is published, so that copying a published column writes nothing to it.
+///
+/// A directory that owns no chunk alone (a copy that has not written yet, a frozen one) reads
+/// its ownership bits from one shared block of zeros instead of allocating its own: copying a
+/// column allocates no bits, and freezing a column that did not write scans none.
+///
+/// Not generic over the chunk type: a column's methods are reached through ``AnyColumn`` in
+/// unspecialized code, where a generic directory (and its nested group class) cost a metadata
+/// lookup on every copy, write and release. The owner downcasts what ``chunk(_:)`` returns.
 @usableFromInline
-struct ChunkDirectory<Chunk: AnyObject> {
+struct ChunkDirectory {
   /// Up to ``groupSize`` consecutive chunks.
   @usableFromInline
   final class Group {
-    var chunks: [Chunk]
-    init(_ chunks: [Chunk]) { self.chunks = chunks }
+    var chunks: [AnyObject]
+    init(_ chunks: [AnyObject]) { self.chunks = chunks }
   }
 
   static var groupShift: Int { 6 }
@@ -25,7 +33,12 @@ struct ChunkDirectory<Chunk: AnyObject> {
   @usableFromInline private(set) var count: Int
   /// Bit `i` is set when chunk `i` and its group are held by this directory alone.
   @usableFromInline var owned: UnsafeMutablePointer<UInt64>
+  /// The words of ``owned`` this directory allocated; 0 while it reads the shared zeros.
   private var ownedWords: Int
+
+  /// Chunks that the shared zeros have a bit for.
+  private static var zeroChunks: Int { zeroWordCount * 64 }
+  private static var zeroWordCount: Int { 1 << 12 }
 
   /// An empty directory.
   init() {
@@ -42,14 +55,35 @@ struct ChunkDirectory<Chunk: AnyObject> {
   /// `other` is only read (several threads copy a published column at once); its ownership
   /// bits, which it shares with this copy of it, are cleared when any is set (never for a
   /// published column, see ``disown()``).
-  /// - Complexity: O(chunks / 64).
+  /// - Complexity: O(1), or O(chunks / 64) when `other` owns chunks alone (a working column
+  ///   being published) or holds more than ``zeroChunks`` chunks.
   init(sharing other: ChunkDirectory) {
     groups = other.groups
     count = other.count
-    ownedWords = other.ownedWords
-    owned = .allocate(capacity: ownedWords)
-    owned.initialize(repeating: 0, count: ownedWords)
+    if count <= Self.zeroChunks {
+      ownedWords = 0
+      owned = chunkDirectoryZeroWords
+    } else {
+      ownedWords = (count + 63) / 64
+      owned = .allocate(capacity: ownedWords)
+      owned.initialize(repeating: 0, count: ownedWords)
+    }
     other.disown()
+  }
+
+  /// Gives up sole ownership of every chunk for good, before the owner is published: the
+  /// directory then reads the shared zeros (its own bits freed), so later ``disown()`` calls
+  /// (every copy of the published column makes one) test nothing.
+  ///
+  /// Writes only to a directory that has bits of its own, which a published one never has
+  /// (unless it holds more than ``zeroChunks`` chunks; then its bits stay, all clear).
+  /// - Complexity: O(chunks / 64) the first time, then O(1).
+  mutating func freeze() {
+    guard ownedWords > 0 else { return }
+    guard count <= Self.zeroChunks else { return disown() }
+    owned.deallocate()
+    owned = chunkDirectoryZeroWords
+    ownedWords = 0
   }
 
   /// Gives up sole ownership of every chunk, so the next write to any chunk checks for sharing.
@@ -87,10 +121,12 @@ struct ChunkDirectory<Chunk: AnyObject> {
   static var chunksPerGroup: Int { groupSize }
 
   /// Frees the ownership bits; the directory is unusable afterwards.
-  func deallocate() { owned.deallocate() }
+  func deallocate() {
+    if ownedWords > 0 { owned.deallocate() }
+  }
 
   /// Chunk `index`.
-  func chunk(_ index: Int) -> Chunk {
+  func chunk(_ index: Int) -> AnyObject {
     groups[index &>> Self.groupShift].chunks[index & (Self.groupSize - 1)]
   }
 
@@ -104,13 +140,13 @@ struct ChunkDirectory<Chunk: AnyObject> {
   /// directory shares it.
   ///
   /// - Returns: the new chunk when it was cloned, else `nil`.
-  mutating func own(_ index: Int, clone: (Chunk) -> Chunk) -> Chunk? {
+  mutating func own(_ index: Int, clone: (AnyObject) -> AnyObject) -> AnyObject? {
     let group = index &>> Self.groupShift
     if !isKnownUniquelyReferenced(&groups[group]) {
       groups[group] = Group(groups[group].chunks)
     }
     let slot = index & (Self.groupSize - 1)
-    var cloned: Chunk?
+    var cloned: AnyObject?
     if !isKnownUniquelyReferenced(&groups[group].chunks[slot]) {
       let copy = clone(groups[group].chunks[slot])
       groups[group].chunks[slot] = copy
@@ -121,7 +157,7 @@ struct ChunkDirectory<Chunk: AnyObject> {
   }
 
   /// Appends a new chunk, which this directory owns.
-  mutating func append(_ chunk: Chunk) {
+  mutating func append(_ chunk: AnyObject) {
     let slot = count & (Self.groupSize - 1)
     if slot == 0 {
       groups.append(Group([chunk]))
@@ -139,14 +175,23 @@ struct ChunkDirectory<Chunk: AnyObject> {
   private mutating func markOwned(_ index: Int) {
     let word = index &>> 6
     if word >= ownedWords {
-      let words = max(word + 1, ownedWords * 2)
+      // The first write since the directory was copied or frozen allocates bits for every
+      // chunk it holds (the shared zeros are never written).
+      let words = max(word + 1, (count + 63) / 64, ownedWords * 2)
       let grown = UnsafeMutablePointer<UInt64>.allocate(capacity: words)
       grown.initialize(from: owned, count: ownedWords)
       (grown + ownedWords).initialize(repeating: 0, count: words - ownedWords)
-      owned.deallocate()
+      if ownedWords > 0 { owned.deallocate() }
       owned = grown
       ownedWords = words
     }
     owned[word] |= 1 &<< UInt64(index & 63)
   }
 }
+
+/// The ownership bits of every ``ChunkDirectory`` that owns no chunk alone: zeros, never written.
+nonisolated(unsafe) private let chunkDirectoryZeroWords: UnsafeMutablePointer<UInt64> = {
+  let words = UnsafeMutablePointer<UInt64>.allocate(capacity: 1 << 12)
+  words.initialize(repeating: 0, count: 1 << 12)
+  return words
+}()

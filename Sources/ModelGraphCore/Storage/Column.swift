@@ -63,7 +63,7 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   // @unchecked Sendable: see AnyColumn.
 
   /// The chunks, owned; `bases[i]` is the address of chunk `i`'s values.
-  @exclusivity(unchecked) @usableFromInline var directory: ChunkDirectory<ColumnChunk<Element>>
+  @exclusivity(unchecked) @usableFromInline var directory: ChunkDirectory
   @exclusivity(unchecked) @usableFromInline var bases:
     UnsafeMutablePointer<UnsafeMutablePointer<Element>>
   @exclusivity(unchecked) @usableFromInline var basesCapacity: Int
@@ -120,7 +120,8 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   /// Gives chunk `index` to this column alone, copying its values if another column shares it.
   @usableFromInline
   func unshare(_ index: Int) {
-    if let chunk = directory.own(index, clone: { $0.clone() }) { bases[index] = chunk.base }
+    let cloned = directory.own(index) { unsafeDowncast($0, to: ColumnChunk<Element>.self).clone() }
+    if let cloned { bases[index] = unsafeDowncast(cloned, to: ColumnChunk<Element>.self).base }
   }
 
   /// Appends a value as a new last row.
@@ -217,12 +218,17 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   override func copy() -> AnyColumn { Column(sharing: self) }
 
   override func freeze() {
-    directory.disown()
+    directory.freeze()
     strings?.freeze()
   }
 
   override func sharesAllChunks(with other: AnyColumn) -> Bool {
-    guard let other = other as? Column<Element> else { return false }
+    // Compares the classes instead of `as? Column<Element>`, which looks the class up from
+    // `Element` in the unspecialized code a type-erased call runs.
+    guard ObjectIdentifier(type(of: other)) == ObjectIdentifier(type(of: self)) else {
+      return false
+    }
+    let other = unsafeDowncast(other, to: Column<Element>.self)
     if let strings, let others = other.strings {
       return rowCount == other.rowCount && strings.sharesAllChunks(with: others)
     }

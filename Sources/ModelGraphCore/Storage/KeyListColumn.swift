@@ -9,7 +9,7 @@
 public final class KeyListColumn: AnyColumn, @unchecked Sendable {
   // @unchecked Sendable: see AnyColumn.
 
-  @exclusivity(unchecked) private var directory: ChunkDirectory<KeyListChunk>
+  @exclusivity(unchecked) private var directory: ChunkDirectory
   @exclusivity(unchecked) private var rowCount: Int
 
   /// An empty column.
@@ -42,7 +42,7 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
   ) rethrows -> Result {
     precondition(row >= 0 && row < rowCount, "row \(row) out of range")
     return try body(
-      directory.chunk(row &>> AnyColumn.chunkShift).keys(at: row & AnyColumn.chunkMask))
+      chunk(row &>> AnyColumn.chunkShift).keys(at: row & AnyColumn.chunkMask))
   }
 
   /// The number of keys at `row`.
@@ -66,8 +66,16 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
   private func writableChunk(for row: Int) -> KeyListChunk {
     precondition(row >= 0 && row < rowCount, "row \(row) out of range")
     let index = row &>> AnyColumn.chunkShift
-    if !directory.owns(index) { _ = directory.own(index) { $0.clone() } }
-    return directory.chunk(index)
+    if !directory.owns(index) {
+      _ = directory.own(index) { unsafeDowncast($0, to: KeyListChunk.self).clone() }
+    }
+    return chunk(index)
+  }
+
+  /// Chunk `index`.
+  @inline(__always)
+  private func chunk(_ index: Int) -> KeyListChunk {
+    unsafeDowncast(directory.chunk(index), to: KeyListChunk.self)
   }
 
   public override func value(at row: Int) -> ModelValue { self[row].modelValue }
@@ -118,7 +126,7 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
 
   override func copy() -> AnyColumn { KeyListColumn(sharing: self) }
 
-  override func freeze() { directory.disown() }
+  override func freeze() { directory.freeze() }
 
   override func sharesAllChunks(with other: AnyColumn) -> Bool {
     guard let other = other as? KeyListColumn else { return false }

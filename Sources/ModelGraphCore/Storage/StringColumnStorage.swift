@@ -9,7 +9,7 @@ import Foundation
 final class StringColumnStorage: @unchecked Sendable {
   // @unchecked Sendable: see AnyColumn.
 
-  private var directory: ChunkDirectory<StringChunk>
+  private var directory: ChunkDirectory
   /// `table[i]` is chunk `i`, unretained (the directory owns it), so a read takes no reference.
   private var table: UnsafeMutablePointer<Unmanaged<StringChunk>>
   private var tableCapacity: Int
@@ -54,8 +54,10 @@ final class StringColumnStorage: @unchecked Sendable {
 
   /// Chunk `index`, this storage's alone (copied first when shared), to write.
   func chunkForWriting(_ index: Int) -> StringChunk {
-    if !directory.owns(index), let copy = directory.own(index, clone: { $0.clone() }) {
-      table[index] = .passUnretained(copy)
+    if !directory.owns(index),
+      let copy = directory.own(index, clone: { unsafeDowncast($0, to: StringChunk.self).clone() })
+    {
+      table[index] = .passUnretained(unsafeDowncast(copy, to: StringChunk.self))
     }
     return chunk(index)
   }
@@ -130,7 +132,7 @@ final class StringColumnStorage: @unchecked Sendable {
   }
 
   /// See ``AnyColumn/freeze()``.
-  func freeze() { directory.disown() }
+  func freeze() { directory.freeze() }
 
   /// Whether `other` holds the same chunks in the same groups (see
   /// ``ChunkDirectory/sharesAllChunks(with:)``).

@@ -86,6 +86,9 @@ public final class Table: @unchecked Sendable {
   }
 
   /// Marks every column's chunks as possibly shared, before the table is published.
+  ///
+  /// Also runs on every table a newer version keeps as it is, and on the tables a journal
+  /// replay wrote after their version was made: a column that owns no chunk returns at once.
   func freeze() {
     stamps.freeze()
     for column in attributeColumns { column.freeze() }

@@ -60,4 +60,62 @@ struct ChunkDirectoryTests {
     column[3] = 2
     #expect(copy[3] == 1 && column[3] == 2)
   }
+
+  @Test("a chain of versions, each frozen and then copied and written, keeps every value")
+  func frozenChain() {
+    // Each step is a save: the working column writes, a copy of it is frozen as the new
+    // version (which drops its ownership bits), and the working column writes on.
+    let working = Column<Int64>()
+    working.grow(to: Self.rows)
+    var versions: [(column: Column<Int64>, model: [Int64])] = []
+    var model = [Int64](repeating: 0, count: Self.rows)
+    var random = QueryRandom(seed: 11)
+    for step in 1...40 {
+      for _ in 0..<3 {
+        let row = Int.random(in: 0..<Self.rows, using: &random)
+        working[row] = Int64(step)
+        model[row] = Int64(step)
+      }
+      if step % 5 == 0 { working.append(Int64(-step)) }
+      if step % 5 == 0 { model.append(Int64(-step)) }
+      let published = unsafeDowncast(working.copy(), to: Column<Int64>.self)
+      published.freeze()
+      // Freezing twice (a newer version keeps the column) changes nothing.
+      published.freeze()
+      #expect(published.sharesAllChunks(with: working))
+      versions.append((published, model))
+    }
+    // A reader's copy of an old version writes without touching it.
+    let reader = unsafeDowncast(versions[3].column.copy(), to: Column<Int64>.self)
+    reader[0] = 99
+    for (index, version) in versions.enumerated() {
+      #expect(version.column.count == version.model.count, "version \(index)")
+      var mismatches = 0
+      for row in 0..<version.model.count where version.column[row] != version.model[row] {
+        mismatches += 1
+      }
+      #expect(mismatches == 0, "version \(index)")
+    }
+    #expect(reader[0] == 99 && versions[3].column[0] == versions[3].model[0])
+  }
+
+  @Test(
+    "a column written after it was frozen (as a journal replay does) and frozen again is shared safely"
+  )
+  func writtenAfterFreeze() {
+    let column = Column<Int64>()
+    column.grow(to: Self.rows)
+    column[7] = 1
+    column.freeze()
+    // Written by the only holder after the freeze, then frozen again before it is published.
+    column[7] = 2
+    column[Self.rows - 1] = 3
+    column.freeze()
+    let copy = unsafeDowncast(column.copy(), to: Column<Int64>.self)
+    copy[7] = 4
+    copy[Self.rows - 1] = 5
+    #expect(column[7] == 2 && column[Self.rows - 1] == 3)
+    #expect(copy[7] == 4 && copy[Self.rows - 1] == 5)
+    #expect(column.hasSameValue(at: 8, as: copy) && !column.hasSameValue(at: 7, as: copy))
+  }
 }
