@@ -173,7 +173,8 @@ public final class ModelContainer: Sendable {
     var attempt = 0
     while true {
       do {
-        let recovered = try files.recover()
+        // A writable open holds the files' lock: the journal is mapped, not copied.
+        let recovered = try files.recover(holdingLock: configuration.allowsSave)
         let loaded = try loader.load(recovered.version, path: files.snapshot.path)
         loaded.store.history.restore(recovered.history)
         return (

@@ -35,10 +35,13 @@ extension ModelContext {
   /// After the session took in other contexts' saves, unbinds every handle whose object another
   /// context deleted, so the handle never reads a row that a new object reuses.
   ///
+  /// - Parameter firesObservation: Whether the trackings of what those saves changed fire now;
+  ///   a save rebasing onto saves whose commits may not be durable yet passes `false` and fires
+  ///   them once its own version is durable (``observationDidAbsorbForeignChanges(through:)``).
   /// - Complexity: O(registered objects), and only after other contexts saved.
-  func dropHandlesDeletedElsewhere() {
+  func dropHandlesDeletedElsewhere(firesObservation: Bool = true) {
     guard session.takeForeignChangesFlag() else { return }
-    observationDidAbsorbForeignChanges()
+    if firesObservation { observationDidAbsorbForeignChanges() }
     for entity in registered.indices where registered[entity].count > 0 {
       let table = session.table(entity)
       for row in registered[entity].rows {

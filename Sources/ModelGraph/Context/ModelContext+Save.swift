@@ -30,25 +30,36 @@ extension ModelContext {
     postWillSave()
     var records: [DeletionRecord]
     let resolver = conflictResolver()
-    repeat {
-      // Validate against the version the save publishes onto: rebase first when another
-      // context saved since, and again if one saves while this one validates.
-      do {
-        if try session.rebaseOntoLatest(resolving: resolver) { dropHandlesDeletedElsewhere() }
-      } catch {
-        let conflicts = error.conflicts.map(modelConflict)
-        throw ModelError(
-          .conflict,
-          message: conflicts.count == 1
-            ? "save refused: 1 change collides with a save of another context"
-            : "save refused: \(conflicts.count) changes collide with saves of other contexts",
-          conflicts: conflicts)
-      }
-      if uniquenessPolicy == .upsert { mergeDuplicateInserts() }
-      try validate()
-      records = deletionRecords()
-    } while try publishReportingUniqueness() == nil
+    do {
+      repeat {
+        // Validate against the version the save publishes onto: rebase first when another
+        // context saved since, and again if one saves while this one validates. The saves
+        // rebased onto may still be syncing (not in the history yet): their trackings fire
+        // once this save is durable, and so are they.
+        do {
+          if try session.rebaseOntoLatest(resolving: resolver) {
+            dropHandlesDeletedElsewhere(firesObservation: false)
+          }
+        } catch {
+          let conflicts = error.conflicts.map(modelConflict)
+          throw ModelError(
+            .conflict,
+            message: conflicts.count == 1
+              ? "save refused: 1 change collides with a save of another context"
+              : "save refused: \(conflicts.count) changes collide with saves of other contexts",
+            conflicts: conflicts)
+        }
+        if uniquenessPolicy == .upsert { mergeDuplicateInserts() }
+        try validate()
+        records = deletionRecords()
+      } while try publishReportingUniqueness() == nil
+    } catch {
+      observationDidAbsorbForeignChanges()
+      throw error
+    }
     dropHandlesDeletedElsewhere()
+    // Every save before this one is durable and in the history now.
+    observationDidAbsorbForeignChanges(through: max(session.base.number, 1) - 1)
     observationDidSave()
     defer { compactIdentityMap() }
     for object in insertedObjects where object._status == .inserted {

@@ -266,7 +266,10 @@ struct JournalApplier {
         }
       }
       if table.entity.relationships[slot].isToMany {
-        for key in unsafeDowncast(column, to: KeyListColumn.self)[row] { try check(key) }
+        // Read in place: the list is not copied into an array.
+        try unsafeDowncast(column, to: KeyListColumn.self).withKeys(at: row) { keys in
+          for key in keys { try check(key) }
+        }
       } else if let key = unsafeDowncast(column, to: Column<ObjectKey?>.self)[row] {
         try check(key)
       }

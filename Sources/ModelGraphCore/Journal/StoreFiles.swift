@@ -43,13 +43,16 @@ public struct StoreFiles: Sendable {
 
   /// Loads the snapshot and replays the journal's whole records in order; changes no file.
   ///
+  /// A caller that holds the files' lock passes `holdingLock`: no other process can then
+  /// append to the journal or cut it while it is read, so it is mapped instead of copied (a
+  /// read-only open, whose journal a writer may cut, reads it).
   /// - Throws: ``SnapshotError`` for the snapshot; ``JournalError`` with code
   ///   ``JournalError/Code/generationMismatch`` for a journal of another snapshot (or one
   ///   without a snapshot), ``JournalError/Code/badHeader`` or
   ///   ``JournalError/Code/malformed`` for a damaged journal. A torn or damaged tail is not an
   ///   error: it is left out and counted in the report.
   /// - Complexity: O(snapshot size + journal size).
-  public func recover() throws -> Recovered {
+  public func recover(holdingLock: Bool = false) throws -> Recovered {
     let hasJournal = io.kind(of: journalPath) != nil
     guard let (version, lineage, history) = try snapshot.loadWithHistory() else {
       if hasJournal {
@@ -63,8 +66,7 @@ public struct StoreFiles: Sendable {
       return Recovered(
         version: version, lineage: lineage, history: history, report: RecoveryReport())
     }
-    let bytes = try io.readFile(journalPath)
-    return try bytes.withUnsafeBytes { raw throws -> Recovered in
+    let replay = { (raw: UnsafeRawBufferPointer) throws -> Recovered in
       let journal = try JournalReader(raw, path: journalPath)
       let own = lineage.generation != 0 && journal.generation == lineage.generation
       let previous = lineage.previous != 0 && journal.generation == lineage.previous
@@ -76,7 +78,7 @@ public struct StoreFiles: Sendable {
       }
       var (replayed, report, kept) = try JournalReplay.replay(
         raw, journal: journal, onto: version, history: history, path: journalPath)
-      report.journalBytes = bytes.count
+      report.journalBytes = raw.count
       // A journal of an older format is not appended to: the store starts a new pair.
       let appendable = own && journal.formatVersion == JournalFormat.version
       return Recovered(
@@ -84,6 +86,8 @@ public struct StoreFiles: Sendable {
         journalGeneration: journal.generation,
         appendableLength: appendable ? journal.validLength : nil, fileLength: journal.fileLength)
     }
+    if holdingLock { return try io.withSnapshotContents(of: journalPath, replay) }
+    return try io.readFile(journalPath).withUnsafeBytes(replay)
   }
 
   /// The journal `store`'s saves append to after `recovered` was loaded into it.

@@ -19,8 +19,9 @@ public enum FileKind: Sendable, Hashable {
 public protocol FileIO: Sendable {
   /// The whole contents of a regular file, read with read(2) (never mapped).
   func readFile(_ path: String) throws -> [UInt8]
-  /// Calls `body` with the whole contents of a snapshot file, which is never changed in place
-  /// (only replaced by a rename); the bytes are valid only during `body`.
+  /// Calls `body` with the whole contents of a file that nothing changes in place while
+  /// `body` runs: a snapshot (only ever replaced by a rename), or a journal whose files' lock
+  /// the caller holds; the bytes are valid only during `body`.
   ///
   /// ``SystemFileIO`` maps the file instead of copying it; by default this reads it with
   /// ``readFile(_:)``.

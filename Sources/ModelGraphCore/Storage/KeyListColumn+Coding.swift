@@ -33,8 +33,25 @@ extension KeyListColumn {
     }
   }
 
-  /// Reads one list into `row` (as `[ObjectKey]` decodes one).
+  /// Reads one list into `row` (as `[ObjectKey]` decodes one), copying its keys straight from
+  /// the bytes into the row's chunk.
   func decodeList(at row: Int, from reader: inout ByteReader) throws {
-    self[row] = try [ObjectKey].decode(from: &reader)
+    let stride = MemoryLayout<ObjectKey>.stride
+    let count = try reader.readCount(minimumSize: stride)
+    let raw = try reader.readBytes(count * stride)
+    guard let base = raw.baseAddress, count > 0 else {
+      set(UnsafeBufferPointer(start: nil, count: 0), at: row)
+      return
+    }
+    if Int(bitPattern: base) % MemoryLayout<ObjectKey>.alignment == 0 {
+      base.withMemoryRebound(to: ObjectKey.self, capacity: count) {
+        set(UnsafeBufferPointer(start: $0, count: count), at: row)
+      }
+    } else {
+      withUnsafeTemporaryAllocation(of: ObjectKey.self, capacity: count) { keys in
+        UnsafeMutableRawBufferPointer(keys).copyMemory(from: raw)
+        set(UnsafeBufferPointer(keys), at: row)
+      }
+    }
   }
 }

@@ -20,10 +20,16 @@ extension Store {
 
   /// Shows every pending version whose commit (and every commit before it) is durable, in
   /// commit order, handing their changes to the history and the subscribers.
-  func showDurable(in state: inout State) {
+  ///
+  /// - Returns: The versions shown before and replaced: a caller holding the lock releases
+  ///   them after it, so the tables only they held are not freed inside the lock.
+  @discardableResult
+  func showDurable(in state: inout State) -> [StoreVersion] {
     var shown = 0
+    var replaced: [StoreVersion] = []
     for entry in state.pending {
       if let ticket = entry.ticket, ticket > state.durableThrough { break }
+      replaced.append(state.visible)
       state.visible = entry.version
       if let change = entry.change {
         history.record(change)
@@ -34,14 +40,17 @@ extension Store {
       shown += 1
     }
     state.pending.removeFirst(shown)
+    return replaced
   }
 
   /// Shows the versions whose commits are durable now that the commit of `ticket` is.
   func showVersions(durableThrough ticket: UInt64) {
-    state.withLock { state in
+    let replaced = state.withLock { state in
       state.durableThrough = max(state.durableThrough, ticket)
-      showDurable(in: &state)
+      return showDurable(in: &state)
     }
+    // Freed here, outside the lock that other saves wait for.
+    withExtendedLifetime(replaced) {}
   }
 
   /// Returns once version `number` is shown (its commit is durable), or once its commit can no

@@ -24,7 +24,7 @@ final class OpenedStoreFile {
     let token = readOnly ? nil : try files.io.lock(path + ".lock")
     do {
       if !readOnly { files.removeOrphans() }
-      let recovered = try files.recover()
+      let recovered = try files.recover(holdingLock: !readOnly)
       guard recovered.version != nil || create else {
         if let token { files.io.unlock(token) }
         return (nil, Store())

@@ -73,14 +73,16 @@ extension ModelContext {
   }
 
   /// Fires the trackings of the properties other contexts' saves changed, after the session
-  /// moved onto them (from ``ContextObservation/version`` to its base version).
+  /// moved onto them (from ``ContextObservation/version`` to `last`, by default its base
+  /// version).
   ///
-  /// The changes come from the store's history; when it no longer holds all of them, every
-  /// property of every class with registered objects fires (never a missed change).
+  /// The changes come from the store's history; when it does not hold all of them (dropped, or
+  /// saves whose commits are not durable yet), every property of every class with registered
+  /// objects fires (never a missed change).
   /// - Complexity: O(log history + objects changed), each property and row bucket fired once.
-  func observationDidAbsorbForeignChanges() {
+  func observationDidAbsorbForeignChanges(through last: UInt64? = nil) {
     let from = observation.version
-    let through = session.base.number
+    let through = last ?? session.base.number
     observation.version = through
     guard through > from else { return }
     guard let changes = container.store.history.changes(after: from, through: through) else {
