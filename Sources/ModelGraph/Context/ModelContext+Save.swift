@@ -57,11 +57,9 @@ extension ModelContext {
       observationDidAbsorbForeignChanges()
       throw error
     }
-    dropHandlesDeletedElsewhere()
-    // Every save before this one is durable and in the history now.
-    observationDidAbsorbForeignChanges(through: max(session.base.number, 1) - 1)
-    observationDidSave()
     defer { compactIdentityMap() }
+    // The objects take their saved state before any tracking fires: an `onChange` may write
+    // to them, and such a write is a change for the next save.
     for object in insertedObjects where object._status == .inserted {
       object._status = .registered
     }
@@ -74,6 +72,10 @@ extension ModelContext {
     changedObjects = []
     deletedObjects = []
     deletedKeysWithoutHandles = []
+    dropHandlesDeletedElsewhere()
+    // Every save before this one is durable and in the history now.
+    observationDidAbsorbForeignChanges(through: max(session.base.number, 1) - 1)
+    observationDidSave()
     postDidSave()
     return records
   }

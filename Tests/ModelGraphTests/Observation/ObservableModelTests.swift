@@ -186,6 +186,29 @@ struct ObservableModelTests {
     #expect(name.value == 0)
   }
 
+  @Test("a write from an onChange a rebased save fires, to an object it inserted, is kept")
+  func writeFromOnChangeAfterRebasedSave() throws {
+    let other = ModelContext(container)
+    let saved = try savedTrips("Oslo")[0]
+    let seen = try #require(try other.fetch(FetchDescriptor<Trip>()).first)
+    let inserted = Trip(name: "Bergen")
+    other.insert(inserted)
+    nonisolated(unsafe) let written = inserted
+    withObservationTracking {
+      _ = seen.name
+    } onChange: {
+      written.name = "Tromsø"
+    }
+    saved.name = "Stavanger"
+    try context.save()
+    // The save replays onto the one above, then fires the tracking of `seen.name`.
+    try other.save()
+    #expect(other.hasChanges, "the write in onChange waits for the next save")
+    try other.save()
+    let names = try ModelContext(container).fetch(FetchDescriptor<Trip>()).map(\.name)
+    #expect(names.sorted() == ["Stavanger", "Tromsø"])
+  }
+
   @Test("an onChange that rolls back the context only the written object holds ends safely")
   func rollbackOfContextOnlyTheObjectHolds() {
     let trip = Trip(name: "Oslo")
