@@ -71,11 +71,10 @@ extension ModelContext {
     return key
   }
 
-  /// Records a write to attribute `slot` of a managed object.
+  /// Records a write to attribute `slot` of a managed object, and fires its trackings.
   ///
-  /// The caller holds the context only through the object. Observation runs code of the
-  /// app's (`onChange`), which may roll back or otherwise let go of the object's context: the
-  /// context holds itself until the trackings have run.
+  /// The trackings run the app's code (`onChange`), which may roll back or otherwise let go of
+  /// the object's hold on this context: the caller holds the context for the call.
   func noteWrite(_ model: ModelObject, attributeSlot slot: Int) {
     switch model._status {
     case .inserted:
@@ -88,8 +87,6 @@ extension ModelContext {
     default:
       return
     }
-    let held = Unmanaged.passUnretained(self).retain()
-    defer { held.release() }
     observationDidWrite(model, attributeSlot: slot)
   }
 

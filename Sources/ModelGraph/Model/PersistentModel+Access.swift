@@ -16,10 +16,11 @@ extension ModelObject {
   /// Records a write to attribute `slot` of a managed object.
   @usableFromInline
   final func _didWrite(slot: Int) {
-    // The object holds its context: the call takes no reference count of its own.
-    Unmanaged.passUnretained(_context!)._withUnsafeGuaranteedRef {
-      $0.noteWrite(self, attributeSlot: slot)
-    }
+    // The write's trackings run the app's code, which may let go of the object's hold on its
+    // context (a rollback in `onChange`): the context is held for the call.
+    let context = Unmanaged.passUnretained(_context!).retain()
+    defer { context.release() }
+    context._withUnsafeGuaranteedRef { $0.noteWrite(self, attributeSlot: slot) }
   }
 
   /// Stops with a message when the object was deleted.
