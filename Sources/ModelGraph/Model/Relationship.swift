@@ -164,12 +164,18 @@ extension Array: RelationshipValue where Element: PersistentModel {
   public static var isToMany: Bool { true }
   /// The objects, in order.
   ///
-  /// - Complexity: O(1): the array is reinterpreted, not copied. Every object of a
-  ///   relationship is an instance of its destination class (a class with no Swift type of
-  ///   its own is made as its nearest ancestor that has one, the destination at least), and an
-  ///   array of class references has the same layout whatever its element class.
+  /// Stops with a message if an object is not an `Element`.
+  ///
+  /// - Complexity: O(n) type comparisons; the array is reinterpreted, not copied. Every
+  ///   object of a relationship is an instance of its destination class (a class with no Swift
+  ///   type of its own is made as its nearest ancestor that has one, the destination at
+  ///   least), and an array of class references has the same layout whatever its element
+  ///   class.
   public static func fromModels(_ models: [ModelObject]) -> [Element] {
-    assert(models.allSatisfy { $0 is Element }, "a related object is not a \(Element.self)")
+    let element = ObjectIdentifier(Element.self)
+    for model in models where ObjectIdentifier(type(of: model)) != element && !(model is Element) {
+      preconditionFailure("a related object, a \(type(of: model)), is not a \(Element.self)")
+    }
     return unsafeBitCast(models, to: [Element].self)
   }
   /// The objects, in order.
