@@ -71,6 +71,16 @@ struct ChunkDirectory {
     other.disown()
   }
 
+  /// Whether ``freeze()`` has nothing to do: the directory owns no chunk (it was frozen, or
+  /// copied and not written since).
+  ///
+  /// Read it before ``freeze()`` on a column other threads may read: `freeze()` is a mutating
+  /// access even when it has nothing to do.
+  /// - Complexity: O(1); O(chunks / 64) for a directory past ``zeroChunks`` chunks.
+  var isFrozen: Bool {
+    ownedWords == 0 || (count > Self.zeroChunks && !(0..<ownedWords).contains { owned[$0] != 0 })
+  }
+
   /// Gives up sole ownership of every chunk for good, before the owner is published: the
   /// directory then reads the shared zeros (its own bits freed), so later ``disown()`` calls
   /// (every copy of the published column makes one) test nothing.

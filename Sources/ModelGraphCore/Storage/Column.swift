@@ -218,7 +218,8 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   override func copy() -> AnyColumn { Column(sharing: self) }
 
   override func freeze() {
-    directory.freeze()
+    // A published column, kept by a newer version, is read by other threads: only read it.
+    if !directory.isFrozen { directory.freeze() }
     strings?.freeze()
   }
 

@@ -126,7 +126,7 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
 
   override func copy() -> AnyColumn { KeyListColumn(sharing: self) }
 
-  override func freeze() { directory.freeze() }
+  override func freeze() { if !directory.isFrozen { directory.freeze() } }
 
   override func sharesAllChunks(with other: AnyColumn) -> Bool {
     guard let other = other as? KeyListColumn else { return false }

@@ -132,7 +132,7 @@ final class StringColumnStorage: @unchecked Sendable {
   }
 
   /// See ``AnyColumn/freeze()``.
-  func freeze() { directory.freeze() }
+  func freeze() { if !directory.isFrozen { directory.freeze() } }
 
   /// Whether `other` holds the same chunks in the same groups (see
   /// ``ChunkDirectory/sharesAllChunks(with:)``).
