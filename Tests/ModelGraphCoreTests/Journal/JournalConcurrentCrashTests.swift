@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import ModelGraphCore
@@ -11,7 +10,8 @@ struct JournalConcurrentCrashTests {
     let io = SimFS(directories: ["/sim"])
     let files = StoreFiles(path: "/sim/store.mgs", io: io)
     let opened = try JournalFixture.open(files)
-    let acknowledged = Mutex<Set<String>>([])
+    // A class, not a local Mutex: threads share it by reference, not through a captured box.
+    let acknowledged = Locked<Set<String>>([])
     let group = DispatchGroup()
     for thread in 0..<4 {
       group.enter()

@@ -86,7 +86,8 @@ struct ContainerJournalTests {
     let counter = io.counter
     let container = try ModelContainer(
       for: [Trip.self], configurations: [ModelConfiguration(url: scratch.store)], fileIO: io)
-    let failures = Mutex<[JournalError.Code]>([])
+    // A class, not a local Mutex: threads share it by reference, not through a captured box.
+    let failures = Locked<[JournalError.Code]>([])
     let group = DispatchGroup()
     /// Saves one trip from a context of a new thread, noting how the save failed.
     func save(_ name: String) {
