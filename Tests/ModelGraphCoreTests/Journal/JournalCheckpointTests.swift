@@ -6,20 +6,12 @@ import Testing
 
 /// A ``SimFS`` whose rename onto `held` waits until the test lets it go, so saves can run while
 /// a checkpoint is between its snapshot write and its journal restart.
-private struct HoldingIO: FileIO {
+private struct HoldingIO: ForwardingFileIO {
   let base: SimFS
   let held: String
   let reached = DispatchSemaphore(value: 0)
   let release = DispatchSemaphore(value: 0)
 
-  func readFile(_ path: String) throws -> [UInt8] { try base.readFile(path) }
-  func kind(of path: String) -> FileKind? { base.kind(of: path) }
-  func create(_ path: String) throws -> Int32 { try base.create(path) }
-  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws -> Int {
-    try base.write(descriptor, bytes)
-  }
-  func sync(_ descriptor: Int32) throws { try base.sync(descriptor) }
-  func close(_ descriptor: Int32) throws { try base.close(descriptor) }
   func rename(_ from: String, _ to: String) throws {
     if to == held {
       reached.signal()
@@ -27,21 +19,6 @@ private struct HoldingIO: FileIO {
     }
     try base.rename(from, to)
   }
-  func syncDirectory(_ path: String) throws { try base.syncDirectory(path) }
-  func remove(_ path: String) throws { try base.remove(path) }
-  func contents(ofDirectory path: String) throws -> [String] {
-    try base.contents(ofDirectory: path)
-  }
-  func lock(_ path: String) throws -> Int32 { try base.lock(path) }
-  func unlock(_ token: Int32) { base.unlock(token) }
-  func openForWriting(_ path: String) throws -> Int32 { try base.openForWriting(path) }
-  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int {
-    try base.write(descriptor, bytes, at: offset)
-  }
-  func truncate(_ descriptor: Int32, to length: Int) throws {
-    try base.truncate(descriptor, to: length)
-  }
-  func syncData(_ descriptor: Int32) throws { try base.syncData(descriptor) }
 }
 
 @Suite("Journal: saves during a checkpoint")

@@ -5,48 +5,25 @@ import Testing
 @testable import ModelGraphCore
 
 /// The real file system, counting by path the files read whole and the files mapped.
-private struct ReadCountingIO: FileIO {
+private struct ReadCountingIO: ForwardingFileIO {
   final class Counts: Sendable {
     let reads = Mutex<[String: Int]>([:])
     let maps = Mutex<[String: Int]>([:])
   }
 
-  let system = SystemFileIO()
+  let base = SystemFileIO()
   let counts = Counts()
 
   func readFile(_ path: String) throws -> [UInt8] {
     counts.reads.withLock { $0[path, default: 0] += 1 }
-    return try system.readFile(path)
+    return try base.readFile(path)
   }
   func withSnapshotContents<Result>(
     of path: String, _ body: (UnsafeRawBufferPointer) throws -> Result
   ) throws -> Result {
     counts.maps.withLock { $0[path, default: 0] += 1 }
-    return try system.withSnapshotContents(of: path, body)
+    return try base.withSnapshotContents(of: path, body)
   }
-  func kind(of path: String) -> FileKind? { system.kind(of: path) }
-  func create(_ path: String) throws -> Int32 { try system.create(path) }
-  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws -> Int {
-    try system.write(descriptor, bytes)
-  }
-  func sync(_ descriptor: Int32) throws { try system.sync(descriptor) }
-  func close(_ descriptor: Int32) throws { try system.close(descriptor) }
-  func rename(_ from: String, _ to: String) throws { try system.rename(from, to) }
-  func syncDirectory(_ path: String) throws { try system.syncDirectory(path) }
-  func remove(_ path: String) throws { try system.remove(path) }
-  func contents(ofDirectory path: String) throws -> [String] {
-    try system.contents(ofDirectory: path)
-  }
-  func lock(_ path: String) throws -> Int32 { try system.lock(path) }
-  func unlock(_ token: Int32) { system.unlock(token) }
-  func openForWriting(_ path: String) throws -> Int32 { try system.openForWriting(path) }
-  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int {
-    try system.write(descriptor, bytes, at: offset)
-  }
-  func truncate(_ descriptor: Int32, to length: Int) throws {
-    try system.truncate(descriptor, to: length)
-  }
-  func syncData(_ descriptor: Int32) throws { try system.syncData(descriptor) }
 }
 
 @Suite("Journal recovery under the files' lock maps the journal")

@@ -7,7 +7,7 @@ import Testing
 
 /// A ``SimFS`` whose data syncs, once ``hold()`` is called, stop at their start until the test
 /// lets them go; it counts the syncs made meanwhile.
-private final class HeldSyncIO: FileIO, @unchecked Sendable {
+private final class HeldSyncIO: ForwardingFileIO, @unchecked Sendable {
   // @unchecked Sendable: `holding` and `syncs` are reached only under `lock`.
   let base = SimFS()
   private let lock = NSLock()
@@ -35,29 +35,6 @@ private final class HeldSyncIO: FileIO, @unchecked Sendable {
     try base.syncData(descriptor)
   }
 
-  func readFile(_ path: String) throws -> [UInt8] { try base.readFile(path) }
-  func kind(of path: String) -> FileKind? { base.kind(of: path) }
-  func create(_ path: String) throws -> Int32 { try base.create(path) }
-  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws -> Int {
-    try base.write(descriptor, bytes)
-  }
-  func sync(_ descriptor: Int32) throws { try base.sync(descriptor) }
-  func close(_ descriptor: Int32) throws { try base.close(descriptor) }
-  func rename(_ from: String, _ to: String) throws { try base.rename(from, to) }
-  func syncDirectory(_ path: String) throws { try base.syncDirectory(path) }
-  func remove(_ path: String) throws { try base.remove(path) }
-  func contents(ofDirectory path: String) throws -> [String] {
-    try base.contents(ofDirectory: path)
-  }
-  func lock(_ path: String) throws -> Int32 { try base.lock(path) }
-  func unlock(_ token: Int32) { base.unlock(token) }
-  func openForWriting(_ path: String) throws -> Int32 { try base.openForWriting(path) }
-  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int {
-    try base.write(descriptor, bytes, at: offset)
-  }
-  func truncate(_ descriptor: Int32, to length: Int) throws {
-    try base.truncate(descriptor, to: length)
-  }
 }
 
 /// What a save on another thread ended with.

@@ -107,36 +107,15 @@ struct CrashMatrix {
 
 /// A disk that forwards every operation but does nothing for the ones in `skipped`: a writer
 /// that forgets a step, for negative controls.
-struct SkippingIO: FileIO {
+struct SkippingIO: ForwardingFileIO {
   let base: SimFS
   let skipped: Set<SimFS.Operation>
 
-  func readFile(_ path: String) throws -> [UInt8] { try base.readFile(path) }
-  func kind(of path: String) -> FileKind? { base.kind(of: path) }
-  func create(_ path: String) throws -> Int32 { try base.create(path) }
-  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws -> Int {
-    try base.write(descriptor, bytes)
-  }
   func sync(_ descriptor: Int32) throws {
     if !skipped.contains(.sync) { try base.sync(descriptor) }
   }
-  func close(_ descriptor: Int32) throws { try base.close(descriptor) }
-  func rename(_ from: String, _ to: String) throws { try base.rename(from, to) }
   func syncDirectory(_ path: String) throws {
     if !skipped.contains(.syncDirectory) { try base.syncDirectory(path) }
-  }
-  func remove(_ path: String) throws { try base.remove(path) }
-  func contents(ofDirectory path: String) throws -> [String] {
-    try base.contents(ofDirectory: path)
-  }
-  func lock(_ path: String) throws -> Int32 { try base.lock(path) }
-  func unlock(_ token: Int32) { base.unlock(token) }
-  func openForWriting(_ path: String) throws -> Int32 { try base.openForWriting(path) }
-  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int {
-    try base.write(descriptor, bytes, at: offset)
-  }
-  func truncate(_ descriptor: Int32, to length: Int) throws {
-    try base.truncate(descriptor, to: length)
   }
   func syncData(_ descriptor: Int32) throws {
     if !skipped.contains(.sync) { try base.syncData(descriptor) }

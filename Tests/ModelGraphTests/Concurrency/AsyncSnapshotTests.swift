@@ -43,37 +43,14 @@ final class SnapshotGate: Sendable {
 }
 
 /// The system's files, with fsyncs of files held by a gate.
-struct GatedFileIO: FileIO {
-  let system = SystemFileIO()
+struct GatedFileIO: ForwardingFileIO {
+  let base = SystemFileIO()
   let gate: SnapshotGate
 
-  func readFile(_ path: String) throws -> [UInt8] { try system.readFile(path) }
-  func kind(of path: String) -> FileKind? { system.kind(of: path) }
-  func create(_ path: String) throws -> Int32 { try system.create(path) }
-  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws -> Int {
-    try system.write(descriptor, bytes)
-  }
   func sync(_ descriptor: Int32) throws {
     gate.pass()
-    try system.sync(descriptor)
+    try base.sync(descriptor)
   }
-  func close(_ descriptor: Int32) throws { try system.close(descriptor) }
-  func rename(_ from: String, _ to: String) throws { try system.rename(from, to) }
-  func syncDirectory(_ path: String) throws { try system.syncDirectory(path) }
-  func remove(_ path: String) throws { try system.remove(path) }
-  func contents(ofDirectory path: String) throws -> [String] {
-    try system.contents(ofDirectory: path)
-  }
-  func lock(_ path: String) throws -> Int32 { try system.lock(path) }
-  func unlock(_ token: Int32) { system.unlock(token) }
-  func openForWriting(_ path: String) throws -> Int32 { try system.openForWriting(path) }
-  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int {
-    try system.write(descriptor, bytes, at: offset)
-  }
-  func truncate(_ descriptor: Int32, to length: Int) throws {
-    try system.truncate(descriptor, to: length)
-  }
-  func syncData(_ descriptor: Int32) throws { try system.syncData(descriptor) }
 }
 
 @Suite("Asynchronous snapshots")

@@ -231,46 +231,23 @@ struct ContainerJournalTests {
 }
 
 /// The real file system; the first rename onto `slow` takes 200 ms.
-private final class SlowRenameIO: FileIO, @unchecked Sendable {
+private final class SlowRenameIO: ForwardingFileIO, @unchecked Sendable {
   // @unchecked Sendable: `delayed` is read and written under `lock` only.
-  let system = SystemFileIO()
+  let base = SystemFileIO()
   let slow: String
   private let lock = NSLock()
   private var delayed = false
 
   init(slow: String) { self.slow = slow }
 
-  func readFile(_ path: String) throws -> [UInt8] { try system.readFile(path) }
-  func kind(of path: String) -> FileKind? { system.kind(of: path) }
-  func create(_ path: String) throws -> Int32 { try system.create(path) }
-  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws -> Int {
-    try system.write(descriptor, bytes)
-  }
-  func sync(_ descriptor: Int32) throws { try system.sync(descriptor) }
-  func close(_ descriptor: Int32) throws { try system.close(descriptor) }
   func rename(_ from: String, _ to: String) throws {
     let first = lock.withLock {
       defer { delayed = delayed || to == slow }
       return to == slow && !delayed
     }
     if first { Thread.sleep(forTimeInterval: 0.2) }
-    try system.rename(from, to)
+    try base.rename(from, to)
   }
-  func syncDirectory(_ path: String) throws { try system.syncDirectory(path) }
-  func remove(_ path: String) throws { try system.remove(path) }
-  func contents(ofDirectory path: String) throws -> [String] {
-    try system.contents(ofDirectory: path)
-  }
-  func lock(_ path: String) throws -> Int32 { try system.lock(path) }
-  func unlock(_ token: Int32) { system.unlock(token) }
-  func openForWriting(_ path: String) throws -> Int32 { try system.openForWriting(path) }
-  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int {
-    try system.write(descriptor, bytes, at: offset)
-  }
-  func truncate(_ descriptor: Int32, to length: Int) throws {
-    try system.truncate(descriptor, to: length)
-  }
-  func syncData(_ descriptor: Int32) throws { try system.syncData(descriptor) }
 }
 
 @Suite("Container journal: concurrent checkpoints")

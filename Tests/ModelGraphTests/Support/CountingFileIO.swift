@@ -4,7 +4,7 @@ import Synchronization
 
 /// The real file system, counting the journal's data syncs and record writes; a sync can be
 /// held until the test releases it, so a test decides what is appended while it runs.
-struct CountingFileIO: FileIO {
+struct CountingFileIO: ForwardingFileIO {
   final class Counter: Sendable {
     let syncs = Atomic<Int>(0)
     /// Positional writes that hold a non-zero byte: the journal's records (the zeros it
@@ -20,33 +20,13 @@ struct CountingFileIO: FileIO {
     let release = DispatchSemaphore(value: 0)
   }
 
-  let system = SystemFileIO()
+  let base = SystemFileIO()
   let counter = Counter()
 
-  func readFile(_ path: String) throws -> [UInt8] { try system.readFile(path) }
-  func kind(of path: String) -> FileKind? { system.kind(of: path) }
-  func create(_ path: String) throws -> Int32 { try system.create(path) }
-  func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws -> Int {
-    try system.write(descriptor, bytes)
-  }
-  func sync(_ descriptor: Int32) throws { try system.sync(descriptor) }
-  func close(_ descriptor: Int32) throws { try system.close(descriptor) }
-  func rename(_ from: String, _ to: String) throws { try system.rename(from, to) }
-  func syncDirectory(_ path: String) throws { try system.syncDirectory(path) }
-  func remove(_ path: String) throws { try system.remove(path) }
-  func contents(ofDirectory path: String) throws -> [String] {
-    try system.contents(ofDirectory: path)
-  }
-  func lock(_ path: String) throws -> Int32 { try system.lock(path) }
-  func unlock(_ token: Int32) { system.unlock(token) }
-  func openForWriting(_ path: String) throws -> Int32 { try system.openForWriting(path) }
   func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) throws -> Int {
-    let written = try system.write(descriptor, bytes, at: offset)
+    let written = try base.write(descriptor, bytes, at: offset)
     if bytes.contains(where: { $0 != 0 }) { counter.records.add(1, ordering: .relaxed) }
     return written
-  }
-  func truncate(_ descriptor: Int32, to length: Int) throws {
-    try system.truncate(descriptor, to: length)
   }
   func syncData(_ descriptor: Int32) throws {
     counter.syncs.add(1, ordering: .relaxed)
@@ -59,6 +39,6 @@ struct CountingFileIO: FileIO {
           .io, path: "journal", section: "sync", message: "injected EIO on fdatasync")
       }
     }
-    try system.syncData(descriptor)
+    try base.syncData(descriptor)
   }
 }
