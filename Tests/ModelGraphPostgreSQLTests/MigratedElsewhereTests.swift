@@ -22,8 +22,15 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedMigration {
           .first)
       product.price = 31
       try context.save()
-      // Another process migrates the database (in it, keeping only fetched objects).
-      _ = try Self.open(ShopV2.models, plan: ShopPlan.self, at: url)
+      // Another process migrates the database: in it (keeping only fetched objects), or by
+      // rewriting every object.
+      if fetched {
+        _ = try ModelContainer(
+          for: ShopV2.models, migrationPlan: ShopPlan.self,
+          configurations: [ModelConfiguration(url: url)])
+      } else {
+        _ = try Self.open(ShopV2.models, plan: ShopPlan.self, at: url)
+      }
       let before = try TestServer.query("SELECT version FROM mg_state", at: url)
       product.price = 32
       let saving = #expect(throws: PostgreSQLError.self) { try context.save() }
