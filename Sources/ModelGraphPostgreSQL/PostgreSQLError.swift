@@ -22,8 +22,9 @@ public struct PostgreSQLError: Error, Sendable, Equatable, CustomStringConvertib
     /// The store was closed.
     case closed
     /// A store that keeps only fetched objects in memory cannot run this part of a migration
-    /// (a custom stage, whose code needs every object): open it once with every object
-    /// (without `residency=fetched`). Lightweight stages run in the database.
+    /// (a rewrite of every object, or a custom stage that changes a relationship's
+    /// destination, cardinality or inverse): open it once with every object (without
+    /// `residency=fetched`). Other stages run in the database.
     case migrationNeedsAllObjects
     /// A fetch from a store that keeps only fetched objects was asked of a context with
     /// unsaved changes: save or roll back first.
@@ -32,6 +33,10 @@ public struct PostgreSQLError: Error, Sendable, Equatable, CustomStringConvertib
     /// (with `residency=fetched`), found by PostgreSQL at the commit; ``uniqueViolation`` says
     /// which. Nothing was saved.
     case notUnique
+    /// Another process migrated the database's schema since this store opened: the store
+    /// neither saves nor reads any more. Close the container and open it again (with the
+    /// classes of the new schema).
+    case schemaChanged
   }
 
   /// The unique rule a save broke, and its value, as PostgreSQL reported it.

@@ -36,9 +36,14 @@ struct FetchedRows {
   /// Writes the rows into `table` (of the entity in `catalog`); `entityOfCode` gives the local
   /// entity index of an identifier's code.
   ///
+  /// With `keepingUnset`, a NULL in a required attribute's column (one a custom migration
+  /// stage has yet to set) leaves the row's value as a new column holds it.
+  ///
   /// - Returns: The rows written.
   /// - Throws: ``PostgreSQLError`` with code `malformed` for a value the schema cannot hold.
-  func apply(to table: Table, entityOfCode: (Int64) -> Int?) throws(PostgreSQLError) -> [Int] {
+  func apply(to table: Table, keepingUnset: Bool = false, entityOfCode: (Int64) -> Int?)
+    throws(PostgreSQLError) -> [Int]
+  {
     let entity = table.entity
     let mask = (Int64(1) << SQLMapping.rowBits) - 1
     var written: [Int] = []
@@ -59,8 +64,10 @@ struct FetchedRows {
       table.setAlive(row: row, generation: 0)
       written.append(row)
       for (slot, attribute) in entity.attributes.enumerated() {
+        let field = rows.cString(index, slot + 1)
+        if keepingUnset, field == nil, !attribute.isOptional { continue }
         guard
-          let value = SQLMapping.value(rows.cString(index, slot + 1), type: attribute.valueType),
+          let value = SQLMapping.value(field, type: attribute.valueType),
           table.attributeColumns[slot].setValue(value, at: row)
         else {
           throw malformed(

@@ -10,6 +10,13 @@ enum PostgreSQLSchema {
       singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
       version bigint NOT NULL, format integer NOT NULL);
     INSERT INTO mg_state VALUES (true, 0, 1) ON CONFLICT DO NOTHING;
+    DO $$ BEGIN
+      -- The version of the last migration; databases made before it existed get the column.
+      IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema =
+          current_schema() AND table_name = 'mg_state' AND column_name = 'schema_version') THEN
+        ALTER TABLE mg_state ADD COLUMN schema_version bigint NOT NULL DEFAULT 0;
+      END IF;
+    END $$;
     CREATE SEQUENCE IF NOT EXISTS mg_ordinal;
     CREATE TABLE IF NOT EXISTS mg_entities (
       code serial PRIMARY KEY, name text UNIQUE NOT NULL, lineage bytea, ordinal bigint,

@@ -92,9 +92,10 @@ extension PostgreSQLStore {
     let connection = try connected()
     try connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
     defer { if connection.isInTransaction { _ = try? connection.run("ROLLBACK") } }
-    let latest =
-      try connection.query("SELECT version FROM mg_state").text(0, 0).flatMap(UInt64.init) ?? 0
+    let state = try connection.query("SELECT version, schema_version FROM mg_state")
+    let latest = state.text(0, 0).flatMap(UInt64.init) ?? 0
     guard latest > applied else { return nil }
+    try checkSchema(state.text(0, 1).flatMap(UInt64.init) ?? 0)
     let range = "FROM mg_log WHERE version > \(applied) AND version <= \(latest)"
     let logged = try connection.query("SELECT count(*) \(range)").text(0, 0).flatMap(UInt64.init)
     var changed: [Int64] = []

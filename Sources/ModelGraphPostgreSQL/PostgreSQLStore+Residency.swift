@@ -152,6 +152,7 @@ extension PostgreSQLStore {
     UInt64, T
   )? {
     let answer = try withLock { () throws -> (UInt64, T)? in
+      if let stage { return (applied, try readInStage(stage, read)) }
       let connection = try connected()
       try connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
       defer { if connection.isInTransaction { _ = try? connection.run("ROLLBACK") } }
@@ -234,7 +235,7 @@ extension PostgreSQLStore {
       guard let entity = catalog.entity(named: name) else { continue }
       let table = tables[entity.index].copy()
       for part in parts {
-        _ = try part.apply(to: table) { code in
+        _ = try part.apply(to: table, keepingUnset: stage != nil) { code in
           names[code].flatMap { catalog.entity(named: $0)?.index }
         }
       }

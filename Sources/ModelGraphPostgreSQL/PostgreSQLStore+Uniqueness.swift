@@ -49,3 +49,22 @@ extension PostgreSQLStore {
     }
   }
 }
+
+extension PostgreSQLStore {
+  /// `error` as a save reports it: a unique violation PostgreSQL found becomes a
+  /// ``PostgreSQLError/Code/notUnique`` naming the rule and value; any other error is kept.
+  static func reportingUniqueness(_ error: PostgreSQLError, in commit: StoreCommit)
+    -> PostgreSQLError
+  {
+    guard error.sqlState == "23505", let violation = uniqueViolation(error, in: commit) else {
+      return error
+    }
+    var notUnique = PostgreSQLError(
+      .notUnique, sqlState: error.sqlState,
+      message: "\(violation.entity).\(violation.properties.joined(separator: "+")): value "
+        + "\(violation.value) is not unique (an object not in memory holds it); nothing "
+        + "was saved")
+    notUnique.uniqueViolation = violation
+    return notUnique
+  }
+}

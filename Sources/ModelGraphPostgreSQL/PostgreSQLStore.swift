@@ -18,6 +18,11 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   /// Whether the store keeps in memory only the objects fetched (and those they reach), with
   /// every fetch compiled to SQL; set by `residency=fetched` in the URL's query.
   public let keepsOnlyFetched: Bool
+  /// For a store through which a custom migration stage's code works: the migration it runs
+  /// in (its connection and transaction are the migration's).
+  let stage: StageBinding?
+  /// Saves made (or, for the stage's old store, tried) through a stage's store.
+  var stageSaves = 0
   /// Whether the database's encoding is UTF-8, so strings compare in SQL as in Swift.
   let unicode: Bool
   private let lock = NSLock()
@@ -45,6 +50,11 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   private var fault: (@Sendable (String) -> PostgreSQLFault?)?
   /// The database version the in-memory store holds every commit of.
   var applied: UInt64 = 0
+  /// The database version of the last migration of the schema this store works with.
+  var schemaVersion: UInt64 = 0
+  /// The version of a migration another process made since, after which the store refuses
+  /// to save or read (``PostgreSQLError/Code/schemaChanged``).
+  var migratedElsewhere: UInt64?
   var codes: [String: Int64] = [:]
   var names: [Int64: String] = [:]
   /// Entities whose table and lineage are in the database.
@@ -64,12 +74,13 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   var isListening: Bool { withLock { listening } }
   var listening = false
 
-  private init(
+  init(
     url: String, connection: PostgreSQLConnection, schema: String, keepsOnlyFetched: Bool,
-    unicode: Bool
+    unicode: Bool, stage: StageBinding? = nil
   ) {
     self.url = url
     self.keepsOnlyFetched = keepsOnlyFetched
+    self.stage = stage
     self.unicode = unicode
     self.connection = connection
     ownBackend.store(connection.backendPID, ordering: .relaxed)
@@ -100,7 +111,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
 
   /// Makes `store` commit through this persistence, and starts listening for other
   /// processes' commits.
-  public func attach(to store: Store) { attach(to: store, listening: true) }
+  public func attach(to store: Store) { attach(to: store, listening: stage == nil) }
 
   /// Makes `store` commit through this persistence; tests leave `listening` off to make a
   /// store that sees other saves only when it catches up.
@@ -121,12 +132,13 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   public func close() {
     withLock {
       closed = true
-      connection?.close()
+      // A stage's store borrows the migration's connection.
+      if stage == nil { connection?.close() }
       connection = nil
     }
   }
 
-  deinit { connection?.close() }
+  deinit { if stage == nil { connection?.close() } }
 
   /// Whether ``close()`` was called.
   var isClosed: Bool { withLock { closed } }
@@ -141,6 +153,10 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   func connected() throws(PostgreSQLError) -> PostgreSQLConnection {
     if closed { throw PostgreSQLError(.closed, message: "the store was closed") }
     if let connection, connection.isHealthy { return connection }
+    if stage != nil {
+      // Another connection would be outside the migration's transaction.
+      throw PostgreSQLError(.connectionLost, message: "the migration's connection was lost")
+    }
     connection?.close()
     connection = nil
     let fresh = try PostgreSQLConnection(url)
@@ -157,8 +173,9 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
     let connection = try connected()
     try connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
     defer { if connection.isInTransaction { _ = try? connection.run("ROLLBACK") } }
-    let version = try connection.query("SELECT version FROM mg_state")
+    let version = try connection.query("SELECT version, schema_version FROM mg_state")
     applied = UInt64(version.text(0, 0) ?? "0") ?? 0
+    schemaVersion = UInt64(version.text(0, 1) ?? "0") ?? 0
     let descriptions = try readEntities(connection, onlyCodes: nil)
     guard !descriptions.isEmpty else {
       try connection.run("COMMIT")
@@ -329,7 +346,9 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   /// - Throws: ``PostgreSQLError``; nothing was written (`connectionLost`: the save was not
   ///   applied, the next save reconnects).
   public func commit(_ commit: StoreCommit) throws -> StoreCommitOutcome {
-    try withLock { () throws -> StoreCommitOutcome in
+    if let stage { return try commitInStage(commit, stage) }
+    return try withLock { () throws -> StoreCommitOutcome in
+      try checkNotMigratedElsewhere()
       let connection = try connected()
       try describe(commit.catalog, connection: connection)
       let token = UUID().uuidString
@@ -347,16 +366,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
         if error.code == .connectionLost, try committedBeforeLoss(token, session: session) {
           return .committed(ticket: nil)
         }
-        if error.sqlState == "23505", let violation = Self.uniqueViolation(error, in: commit) {
-          var notUnique = PostgreSQLError(
-            .notUnique, sqlState: error.sqlState,
-            message: "\(violation.entity).\(violation.properties.joined(separator: "+")): value "
-              + "\(violation.value) is not unique (an object not in memory holds it); nothing "
-              + "was saved")
-          notUnique.uniqueViolation = violation
-          throw notUnique
-        }
-        throw error
+        throw Self.reportingUniqueness(error, in: commit)
       }
       applied += 1
       return .committed(ticket: nil)
@@ -407,11 +417,12 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   }
 
   /// The statements of one save: the version check, the rows, the change log, the signal.
-  private func batch(for commit: StoreCommit, token: String, rewriting: Bool = false) throws
-    -> String
-  {
-    let version = applied + 1
-    var sql = rewriting ? "" : "BEGIN;\nSELECT mg_begin_commit(\(applied));\n"
+  func batch(
+    for commit: StoreCommit, token: String, rewriting: Bool = false, inStage: Bool = false
+  ) throws -> String {
+    // A stage's save writes at the version its migration commits as.
+    let version = inStage ? applied : applied + 1
+    var sql = rewriting || inStage ? "" : "BEGIN;\nSELECT mg_begin_commit(\(applied));\n"
     var ids: [Int64] = []
     let catalog = commit.catalog
     var published: [Int: Table] = [:]
@@ -530,6 +541,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
       sql += joins.joined()
     }
     sql += Self.hierarchyUniquenessChecks(for: commit, version: version)
+    if inStage { return sql }
     sql +=
       "INSERT INTO mg_log (version, token, ids) VALUES (\(version), '\(token)', "
       + "'{\(ids.map(String.init).joined(separator: ","))}');\n"
@@ -579,8 +591,10 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
         let commit = StoreCommit(
           number: applied + 1, catalog: version.catalog, previous: empty, tables: parts)
         try connection.run(
-          try batch(for: commit, token: UUID().uuidString, rewriting: true) + "COMMIT;")
+          try batch(for: commit, token: UUID().uuidString, rewriting: true)
+            + "UPDATE mg_state SET schema_version = version; COMMIT;")
         applied += 1
+        schemaVersion = applied
       } catch {
         if connection.isInTransaction { _ = try? connection.run("ROLLBACK") }
         described = previousDescribed

@@ -14,19 +14,44 @@ struct SQLMigration {
   let target: SchemaCatalog
   let defaults: [String: [String: ModelValue]]
   let codes: [String: Int64]
+  /// The version the migration commits as, which rows it changes get.
+  let version: UInt64
+  /// Whether the step is a custom stage's: attributes a lightweight step cannot fill are left
+  /// NULL for its code to set (``owed``) instead of failing the step.
+  let custom: Bool
+  /// With ``custom``: the attributes (class, attribute) the stage's code must set on every
+  /// object, whose columns are NULL until it does.
+  private(set) var owed: [(entity: String, attribute: String)] = []
 
   /// Relationships the target adds to entities both schemas have: (entity, slot) in `target`.
   private(set) var added: [(entity: Int, slot: Int)] = []
 
   init(
     connection: PostgreSQLConnection, source: SchemaCatalog, target: SchemaCatalog,
-    defaults: [String: [String: ModelValue]], codes: [String: Int64]
+    defaults: [String: [String: ModelValue]], codes: [String: Int64], version: UInt64,
+    custom: Bool = false
   ) {
     self.connection = connection
     self.source = source
     self.target = target
     self.defaults = defaults
     self.codes = codes
+    self.version = version
+    self.custom = custom
+  }
+
+  /// After a custom stage's code and save: makes the owed required attributes' columns
+  /// `NOT NULL` (the stage checked every object got a value).
+  func requireOwed() throws {
+    for item in owed {
+      guard let entity = target.entity(named: item.entity),
+        let attribute = entity.attributes.first(where: { $0.name == item.attribute }),
+        !attribute.isOptional
+      else { continue }
+      try run(
+        "ALTER TABLE \(SQLMapping.table(entity.name)) ALTER COLUMN "
+          + "\(SQLMapping.quoted(attribute.name)) SET NOT NULL")
+    }
   }
 
   private func run(_ sql: String) throws {
@@ -125,10 +150,25 @@ struct SQLMigration {
       let column = SQLMapping.quoted(attribute.name)
       let fallback = defaults[new.name]?[attribute.name]
       guard let oldSlot = attributes.oldIndex[slot] else {
+        if custom, fallback == nil, !attribute.isOptional {
+          // The stage's code sets it on every object; `NOT NULL` once it did.
+          try run(
+            "ALTER TABLE \(table) ADD COLUMN \(column) \(SQLMapping.sqlType(attribute.valueType))")
+          owed.append((new.name, attribute.name))
+          continue
+        }
         try addColumn(attribute, fallback: fallback, of: new)
         continue
       }
       let previous = old.attributes[oldSlot]
+      if previous.valueType != attribute.valueType, custom {
+        // The stage's code converts the values: the column starts empty.
+        try run(
+          "ALTER TABLE \(table) DROP COLUMN \(column); ALTER TABLE \(table) ADD COLUMN "
+            + "\(column) \(SQLMapping.sqlType(attribute.valueType))")
+        owed.append((new.name, attribute.name))
+        continue
+      }
       guard previous.valueType == attribute.valueType else {
         throw MigrationError(
           .notLightweight,
@@ -152,6 +192,10 @@ struct SQLMigration {
             try connection.query(
               "SELECT count(*) FROM \(table) WHERE \(column) IS NULL"
             ).text(0, 0).flatMap(Int.init) ?? 0
+          if missing > 0, custom {
+            owed.append((new.name, attribute.name))
+            continue
+          }
           if missing > 0 {
             throw MigrationError(
               .notLightweight,
@@ -220,12 +264,18 @@ struct SQLMigration {
         })
       else { continue }
       let column = SQLMapping.quoted(relationship.name)
-      try run(
-        relationship.isToMany
-          ? "DELETE FROM \(SQLMapping.joinTable(entity.name, relationship.name)) "
-            + "WHERE (target >> \(SQLMapping.rowBits)) = ANY(\(list))"
-          : "UPDATE \(SQLMapping.table(entity.name)) SET \(column) = NULL "
+      let table = SQLMapping.table(entity.name)
+      if relationship.isToMany {
+        let join = SQLMapping.joinTable(entity.name, relationship.name)
+        let cleared = "(target >> \(SQLMapping.rowBits)) = ANY(\(list))"
+        try run(
+          "UPDATE \(table) SET _version = \(version) WHERE id IN (SELECT owner FROM \(join) "
+            + "WHERE \(cleared)); DELETE FROM \(join) WHERE \(cleared)")
+      } else {
+        try run(
+          "UPDATE \(table) SET \(column) = NULL, _version = \(version) "
             + "WHERE (\(column) >> \(SQLMapping.rowBits)) = ANY(\(list))")
+      }
     }
   }
 

@@ -185,3 +185,41 @@ enum ZooPlan: SchemaMigrationPlan {
     [.lightweight(fromVersion: ZooV1.self, toVersion: ZooV2.self)]
   }
 }
+
+/// Shelves gain an aisle; products and suppliers stay as in ``ShopV2``.
+enum ShopV2Aisle: VersionedSchema {
+  static var versionIdentifier: SchemaVersion { SchemaVersion(2, 1, 0) }
+  static var models: [any PersistentModel.Type] { [Product.self, Shelf.self, Supplier.self] }
+
+  class Product: PersistentModel, IndexedModel {
+    @Attribute var title: String
+    @Attribute var price: Int
+    @Attribute var stock = 5
+    @Attribute var note: String?
+    @Relationship var shelf: Shelf?
+    @Relationship var similar: [Product]
+
+    class var indexes: [ModelIndex] { [.ordered(\Product.price)] }
+  }
+
+  class Shelf: PersistentModel {
+    @Attribute var label: String
+    @Attribute var aisle = 1
+    @Relationship(inverse: \Product.shelf) var products: [Product]
+  }
+
+  class Supplier: PersistentModel {
+    @Attribute var company: String
+  }
+}
+
+/// Version 1 to 2 to 2.1, lightweight.
+enum ShopAislePlan: SchemaMigrationPlan {
+  static var schemas: [any VersionedSchema.Type] { [ShopV1.self, ShopV2.self, ShopV2Aisle.self] }
+  static var stages: [MigrationStage] {
+    [
+      .lightweight(fromVersion: ShopV1.self, toVersion: ShopV2.self),
+      .lightweight(fromVersion: ShopV2.self, toVersion: ShopV2Aisle.self),
+    ]
+  }
+}

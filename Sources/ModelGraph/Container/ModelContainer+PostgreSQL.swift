@@ -14,13 +14,11 @@ extension ModelContainer {
   /// Opens the PostgreSQL store at `url`: loads every stored object, brings the stored schema
   /// to the classes' (through the plan, or without one when no change needs a decision),
   /// writes a migrated store back in one transaction, and starts listening for other
-  /// processes' saves. With `residency=fetched` no object is loaded: the lightweight stages
-  /// run in the database as DDL and data statements, in one transaction.
+  /// processes' saves. With `residency=fetched` no object is loaded: the stages run in the
+  /// database as DDL and data statements, in one transaction, with a custom stage's code
+  /// fetching and saving through that transaction.
   ///
   /// - Returns: the store, and the changes migrated without a plan.
-  /// - Throws: With `residency=fetched`, ``PostgreSQLError`` with code
-  ///   `migrationNeedsAllObjects` naming the first custom stage the plan would run (before
-  ///   anything is changed).
   static func openPostgreSQL(_ url: URL, loader: StoreLoader) throws -> (
     store: Store, migrated: [SchemaDifference]
   ) {
@@ -29,13 +27,11 @@ extension ModelContainer {
       let path = Self.redacted(url)
       let inDatabase = opened.store.keepsOnlyFetched
       if inDatabase, let stored = opened.stored,
-        let custom = try loader.customStage(from: stored.catalog, path: path)
+        let planned = try loader.stagesInDatabase(from: stored, path: path)
       {
-        throw PostgreSQLError(
-          .migrationNeedsAllObjects,
-          message: "the \(custom) runs code over every object, which a store opened with "
-            + "residency=fetched does not hold; open \(path) once without residency=fetched to "
-            + "migrate it (nothing was changed)")
+        try opened.store.migrate(planned.steps)
+        opened.store.attach(to: planned.store)
+        return (planned.store, [])
       }
       let loaded = try loader.load(opened.stored, path: path)
       if loaded.changed, opened.stored != nil {

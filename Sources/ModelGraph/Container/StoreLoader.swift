@@ -70,13 +70,6 @@ struct StoreLoader {
       ])
   }
 
-  /// The label of the first custom stage the plan runs on a store of schema `stored`, if any.
-  func customStage(from stored: SchemaCatalog, path: String) throws -> String? {
-    try plan?.route(from: stored, path: path).first {
-      if case .custom = $0.stage { true } else { false }
-    }?.stage.label
-  }
-
   /// Without a plan, the stored entities the code declares are brought to the code's schema
   /// when every difference is one an automatic lightweight migration makes
   /// (``AutomaticMigration``); their layout (declaration order) may differ too.
