@@ -24,8 +24,12 @@ struct StringArenaSearchTests {
     var random = SplitMix(state: 7)
     for _ in 0..<2_000 {
       // A small alphabet, so needles occur often and partly.
-      let hay = (0..<random.below(40)).map { _ in UInt8(ascii: "a") + UInt8(random.below(3)) }
-      let needle = (0..<1 + random.below(4)).map { _ in UInt8(ascii: "a") + UInt8(random.below(3)) }
+      let hay = (0..<random.below(60)).map { _ in
+        UInt8(ascii: "a") + UInt8(random.below(random.below(4) == 0 ? 3 : 1))
+      }
+      let needle = (0..<1 + random.below(random.below(2) == 0 ? 3 : 12)).map { _ in
+        UInt8(ascii: "a") + UInt8(random.below(random.below(4) == 0 ? 3 : 1))
+      }
       let from = hay.isEmpty ? 0 : random.below(hay.count + 1)
       let end = from + (hay.count == from ? 0 : random.below(hay.count - from + 1))
       var wanted = end
@@ -48,6 +52,96 @@ struct StringArenaSearchTests {
     }
   }
 
+  @Test("the case-folding search finds the first occurrence a folding byte loop finds")
+  func firstFoldedOccurrence() {
+    var random = SplitMix(state: 13)
+    // Letters in both cases, the bytes next to "A"..."Z" and "a"..."z", and bytes outside ASCII.
+    let alphabet: [UInt8] = [
+      0x40, 0x41, 0x42, 0x5A, 0x5B, 0x60, 0x61, 0x62, 0x7A, 0x7B, 0xC1, 0xE1,
+    ]
+    func lower(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
+    for _ in 0..<4_000 {
+      // Half the time only "@" and "A" (and so "a" in the needle), so long needles match too.
+      let letters = random.below(2) == 0 ? 2 : alphabet.count
+      let hay = (0..<random.below(60)).map { _ in alphabet[random.below(letters)] }
+      let needle = (0..<1 + random.below(random.below(2) == 0 ? 3 : 12)).map { _ in
+        lower(alphabet[random.below(letters)])
+      }
+      let from = hay.isEmpty ? 0 : random.below(hay.count + 1)
+      let end = from + (hay.count == from ? 0 : random.below(hay.count - from + 1))
+      var wanted = end
+      if end >= needle.count {
+        for position in stride(from: from, through: end - needle.count, by: 1)
+        where hay[position..<position + needle.count].map(lower) == needle {
+          wanted = position
+          break
+        }
+      }
+      let found = hay.withUnsafeBufferPointer { hay in
+        needle.withUnsafeBufferPointer { needle in
+          ByteSearch.firstFolded(
+            needle.baseAddress!, count: needle.count,
+            in: hay.baseAddress ?? UnsafePointer(bitPattern: 1)!,
+            from: from, end: end)
+        }
+      }
+      #expect(found == wanted, "\(hay) \(needle) \(from)..<\(end)")
+    }
+  }
+
+  @Test("every byte folds as an ASCII lowercasing of that byte alone")
+  func foldedWord() {
+    for byte in 0...255 {
+      for neighbour: UInt64 in [0x00, 0x41, 0x5A, 0x80, 0xFF] {
+        let word = UInt64(byte) << 24 | neighbour << 16 | neighbour << 32 | neighbour
+        let folded = ByteSearch.foldedWord(word)
+        #expect(UInt8(truncatingIfNeeded: folded >> 24) == ByteSearch.foldedByte(UInt8(byte)))
+        #expect(folded & ~(0xFF << 24) == ByteSearch.foldedWord(word & ~(0xFF << 24)))
+      }
+    }
+  }
+
+  @Test("a scan for localizedStandardContains with letters agrees with Foundation on ASCII rows")
+  func foldedScanAgreesWithFoundation() throws {
+    var random = SplitMix(state: 17)
+    let words = ["Trip", "trip", "TRIP", "tRiP", "Company 12", "city", "Ip", "x", "", "Stay 9"]
+    let count = (1 << AnyColumn.chunkShift) + 100
+    let values: [String?] = (0..<count).map { _ in
+      random.below(12) == 0
+        ? nil
+        : (0..<random.below(3)).map { _ in words[random.below(words.count)] }.joined(separator: " ")
+    }
+    let column = Column<String?>()
+    column.grow(to: count)
+    for (row, value) in values.enumerated() { column[row] = value }
+    for needle in ["trip", "TRIP", "ip c", "Y 1", "p", "Stay 9", "tripx"] {
+      let condition = try #require(
+        StringScan.make(column, StringPattern(needle), .localizedStandardContains))
+      var counted = 0
+      var refined: [Int] = []
+      let selection = RowSelection()
+      let stamps = [UInt32](repeating: 1, count: count)
+      for chunk in 0..<column.chunkCount {
+        let start = chunk << AnyColumn.chunkShift
+        let rows = min(count - start, 1 << AnyColumn.chunkShift)
+        stamps.withUnsafeBufferPointer { all in
+          let live = UnsafeBufferPointer(rebasing: all[start..<start + rows])
+          selection.selectLive(live, chunkStart: start)
+          counted += condition.countChunk!(chunk, live)
+        }
+        condition.refine!(selection)
+        _ = selection.forEachRow {
+          refined.append($0)
+          return true
+        }
+      }
+      let wanted = (0..<count).filter { values[$0]?.localizedStandardContains(needle) ?? false }
+      #expect(refined == wanted, "\(needle)")
+      #expect(counted == wanted.count, "\(needle)")
+      #expect((0..<count).filter { condition.test($0) } == wanted, "\(needle)")
+    }
+  }
+
   @Test(
     "refine and count agree with each row's test, with dead rows, sparse selections, needles across rows"
   )
@@ -66,7 +160,7 @@ struct StringArenaSearchTests {
       column.stringStorage.inlineLimit = inlineLimit
       column.grow(to: count)
       for (row, value) in values.enumerated() { column[row] = value }
-      for needle in ["99", "9", "a99b", "9b", "TRIP", "é"] {
+      for needle in ["99", "9", "a99b", "9b", "TRIP", "trip 1", "B", "é"] {
         for op in [QueryStringOperator.contains, .localizedStandardContains] {
           let condition = try #require(StringScan.make(column, StringPattern(needle), op))
           let expected = (0..<count).map { row in

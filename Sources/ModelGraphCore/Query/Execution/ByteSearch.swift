@@ -1,15 +1,17 @@
 /// A search for a needle's bytes in a byte arena, eight positions at a time.
 ///
-/// Each step loads the eight bytes at a position and the eight after the next position, and
-/// finds in one word the positions where the needle's first two bytes both match (an exact
-/// zero-byte test on the XOR with each byte repeated); only those positions are compared in
-/// full. A scan of a string column's arena then costs about a cycle per byte, against a loop
-/// per row that restarts at each row's first byte.
+/// Each step loads the eight bytes at a position and the eight at the needle's last byte from
+/// there, and finds in one word the positions where the needle's first and last bytes both
+/// match (an exact zero-byte test on the XOR with each byte repeated); only those positions are
+/// compared in full. (The last byte, not the second: in a column of similar values, such as
+/// "Trip 1234", a needle's first two bytes often match where the whole does not.) A scan of a
+/// string column's arena then costs about a cycle per byte, against a loop per row that
+/// restarts at each row's first byte.
 enum ByteSearch {
   /// The first position `p` with `from <= p` and `p + count <= end` where `hay` holds the
   /// `count` bytes of `needle` (`count >= 1`), or `end` when there is none.
   ///
-  /// - Complexity: O(end - from), plus O(count) per position where the first two bytes match.
+  /// - Complexity: O(end - from), plus O(count) per position where the first and last bytes match.
   @inline(__always)
   static func first(
     _ needle: UnsafePointer<UInt8>, count: Int, in hay: UnsafePointer<UInt8>, from: Int,
@@ -18,16 +20,18 @@ enum ByteSearch {
     let last = end &- count
     var position = from
     let first = UInt64(needle[0]) &* 0x0101_0101_0101_0101
-    let second = UInt64(needle[count > 1 ? 1 : 0]) &* 0x0101_0101_0101_0101
+    let lastOffset = count &- 1
+    let final = UInt64(needle[lastOffset]) &* 0x0101_0101_0101_0101
     let raw = UnsafeRawPointer(hay)
-    // Reads bytes `position ..< position + 9`: stops 9 bytes before `end`.
-    while position &+ 9 <= end {
+    // Reads bytes `position ..< position + count + 7`: stops that many bytes before `end`.
+    while position &+ lastOffset &+ 8 <= end {
       let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
       var mask = zeroBytes(word ^ first)
       if count > 1 {
-        let next = UInt64(
-          littleEndian: raw.loadUnaligned(fromByteOffset: position &+ 1, as: UInt64.self))
-        mask &= zeroBytes(next ^ second)
+        let tail = UInt64(
+          littleEndian: raw.loadUnaligned(
+            fromByteOffset: position &+ lastOffset, as: UInt64.self))
+        mask &= zeroBytes(tail ^ final)
       }
       while mask != 0 {
         let candidate = position &+ (mask.trailingZeroBitCount &>> 3)
@@ -42,6 +46,86 @@ enum ByteSearch {
       position &+= 1
     }
     return end
+  }
+
+  /// The first position `p` with `from <= p` and `p + count <= end` where `hay` holds the
+  /// `count` bytes of `lowered` with ASCII letters in either case (`lowered` holds no
+  /// uppercase ASCII letter; `count >= 1`), or `end` when there is none. Bytes outside ASCII
+  /// match only themselves.
+  ///
+  /// Each step folds eight bytes to lowercase in one word (``foldedWord(_:)``) before the
+  /// search for the first and last bytes, as ``first(_:count:in:from:end:)`` does.
+  /// - Complexity: O(end - from), plus O(count) per position where the first and last bytes match.
+  @inline(__always)
+  static func firstFolded(
+    _ lowered: UnsafePointer<UInt8>, count: Int, in hay: UnsafePointer<UInt8>, from: Int,
+    end: Int
+  ) -> Int {
+    let last = end &- count
+    var position = from
+    let first = UInt64(lowered[0]) &* 0x0101_0101_0101_0101
+    let lastOffset = count &- 1
+    let final = UInt64(lowered[lastOffset]) &* 0x0101_0101_0101_0101
+    let raw = UnsafeRawPointer(hay)
+    // Reads bytes `position ..< position + count + 7`: stops that many bytes before `end`.
+    while position &+ lastOffset &+ 8 <= end {
+      let word = foldedWord(
+        UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)))
+      var mask = zeroBytes(word ^ first)
+      if count > 1 {
+        let tail = foldedWord(
+          UInt64(
+            littleEndian: raw.loadUnaligned(
+              fromByteOffset: position &+ lastOffset, as: UInt64.self)))
+        mask &= zeroBytes(tail ^ final)
+      }
+      while mask != 0 {
+        let candidate = position &+ (mask.trailingZeroBitCount &>> 3)
+        guard candidate <= last else { return end }
+        if equalFolded(hay + candidate, lowered, count) { return candidate }
+        mask &= mask &- 1
+      }
+      position &+= 8
+    }
+    while position <= last {
+      if foldedByte(hay[position]) == lowered[0] && equalFolded(hay + position, lowered, count) {
+        return position
+      }
+      position &+= 1
+    }
+    return end
+  }
+
+  /// `word` with each byte that is an uppercase ASCII letter made lowercase (exact: no carry
+  /// between bytes; bytes outside ASCII are left as they are).
+  @inline(__always)
+  static func foldedWord(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    let seven = word & low
+    // 0x80 in a byte from "A" (0x41) up, and in a byte past "Z" (0x5A): at most 0x7F + 0x3F.
+    let fromA = (seven &+ ones &* (0x80 - 0x41)) & ~low
+    let pastZ = (seven &+ ones &* (0x80 - 0x5B)) & ~low
+    let upper = fromA & ~pastZ & ~word
+    return word | (upper &>> 2)
+  }
+
+  /// `byte` lowercased when it is an uppercase ASCII letter.
+  @inline(__always)
+  static func foldedByte(_ byte: UInt8) -> UInt8 {
+    byte &- 0x41 < 26 ? byte | 0x20 : byte
+  }
+
+  @inline(__always)
+  private static func equalFolded(
+    _ hay: UnsafePointer<UInt8>, _ lowered: UnsafePointer<UInt8>, _ count: Int
+  ) -> Bool {
+    var index = 0
+    while index < count {
+      if foldedByte(hay[index]) != lowered[index] { return false }
+      index &+= 1
+    }
+    return true
   }
 
   /// `0x80` in each byte of `word` that is zero, `0` in the others (exact: no borrow between

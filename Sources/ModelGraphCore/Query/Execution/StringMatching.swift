@@ -72,23 +72,33 @@ struct StringPattern {
   /// The number of the needle's UTF-8 bytes.
   var needleCount: Int { view.count }
 
-  /// Whether `op` on a simple row is true exactly when the row's bytes hold the needle's: a
-  /// simple needle, with `contains`, or `localizedStandardContains` of a needle without
-  /// letters (which ignoring case and diacritics leaves as it is on ASCII).
+  /// Whether `op` on a simple row is true exactly when the row's bytes hold the needle's
+  /// (``folds(_:)`` says whether ASCII letters match in either case): a simple needle, with
+  /// `contains` or `localizedStandardContains` (which, on ASCII, ignores case and nothing
+  /// else).
   func searchesBytes(_ op: QueryStringOperator) -> Bool {
-    let view = view
-    return view.isSimple
-      && (op == .contains || (op == .localizedStandardContains && !view.hasLetters))
+    view.isSimple && (op == .contains || op == .localizedStandardContains)
   }
 
-  /// The first position at or after `from` where the chunk's arena holds the needle's bytes,
-  /// or the end of the arena's bytes in use when none does (``ByteSearch/first(_:count:in:from:end:)``).
-  /// Only for a simple needle (not empty).
+  /// Whether a byte search for `op` matches ASCII letters in either case: for
+  /// `localizedStandardContains` of a needle with letters.
+  func folds(_ op: QueryStringOperator) -> Bool {
+    op == .localizedStandardContains && view.hasLetters
+  }
+
+  /// The first position at or after `from` where the chunk's arena holds the needle's bytes
+  /// (with ASCII letters in either case when `folded`), or the end of the arena's bytes in use
+  /// when none does (``ByteSearch/first(_:count:in:from:end:)``,
+  /// ``ByteSearch/firstFolded(_:count:in:from:end:)``). Only for a simple needle (not empty).
   @inline(__always)
-  func firstOccurrence(in chunk: StringChunk, from: Int) -> Int {
+  func firstOccurrence(in chunk: StringChunk, from: Int, folded: Bool) -> Int {
     let view = view
-    return ByteSearch.first(
-      view.bytes, count: view.count, in: UnsafePointer(chunk.bytes), from: from, end: chunk.used)
+    let hay = UnsafePointer(chunk.bytes)
+    guard folded else {
+      return ByteSearch.first(view.bytes, count: view.count, in: hay, from: from, end: chunk.used)
+    }
+    return ByteSearch.firstFolded(
+      view.lowered, count: view.count, in: hay, from: from, end: chunk.used)
   }
 
   /// The test `op` of row `row` of `chunk` against the needle: over the row's bytes when both

@@ -94,11 +94,14 @@ private struct PatternRow: StringRowMatcher {
   let pattern: StringPattern
   let op: QueryStringOperator
   let searchesBytes: Bool
+  /// Whether the byte search matches ASCII letters in either case.
+  let folds: Bool
 
   init(pattern: StringPattern, op: QueryStringOperator) {
     self.pattern = pattern
     self.op = op
     searchesBytes = pattern.searchesBytes(op)
+    folds = pattern.folds(op)
   }
 
   @inline(__always) func matches(_ chunk: StringChunk, _ row: Int) -> Bool {
@@ -150,7 +153,9 @@ private struct ArenaSearch {
     guard !chunk.isNil(row) else { return false }
     guard chunk.isSimple(row) else { return matcher.pattern.matches(chunk, row: row, matcher.op) }
     let (start, length) = chunk.span(row)
-    if hit < start { hit = matcher.pattern.firstOccurrence(in: chunk, from: start) }
+    if hit < start {
+      hit = matcher.pattern.firstOccurrence(in: chunk, from: start, folded: matcher.folds)
+    }
     return hit &+ matcher.pattern.needleCount <= start &+ length
   }
 }

@@ -24,6 +24,16 @@ final class BoundPlan {
     let index: any TableIndex
     let condition: BoundCondition
     let covered: ConjunctSet
+
+    /// Whether the rows of the condition cost one lookup, no more than their number does: an
+    /// equality (or a list) on a hash index, which keeps each key's rows as a list.
+    var answersInOneLookup: Bool {
+      guard index.definition.kind == .hash else { return false }
+      switch condition {
+      case .equal, .list: return true
+      case .range: return false
+      }
+    }
   }
 
   /// A table's row test, for one set of covered conjuncts (a class, so reading it per run
@@ -207,6 +217,17 @@ final class BoundPlan {
       case .walk(let index, let bound, _):
         guard let range = bound.range(values) else { return nil }
         access = .ordered(index, range)
+      case .filter(let options) where options.count == 1 && options[0].answersInOneLookup:
+        // One hash lookup: its rows, whose number decides against a scan (no count first).
+        let option = options[0]
+        guard let rows = option.condition.equalRows(option.index, values) else { return nil }
+        access = .scan
+        if QueryPlanner.prefersIndex(
+          estimate: rows.count, live: table.table.liveCount, stop: stop)
+        {
+          access = .rows(rows)
+          choice = 1
+        }
       case .filter(let options):
         access = .scan
         var best: (option: Int, estimate: Int)?

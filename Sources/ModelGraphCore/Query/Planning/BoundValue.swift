@@ -102,6 +102,21 @@ enum BoundCondition {
     }
   }
 
+  /// The rows `index` yields with the request's `values` for an equality or a list, ascending;
+  /// `nil` when a value does not convert to the index's keys (as ``estimate(_:_:)``), or for a
+  /// range.
+  func equalRows(_ index: any TableIndex, _ values: [QueryExpression]) -> [Int32]? {
+    switch self {
+    case .equal(let value):
+      guard let value = value.value(values) else { return nil }
+      return index.rows(equalTo: [value])
+    case .list(let list):
+      guard case .array(let elements) = list.value(values) else { return nil }
+      return index.rows(equalTo: elements)
+    case .range: return nil
+    }
+  }
+
   /// The rows `index` yields with the request's `values`, ascending.
   func rows(_ index: any TableIndex, _ values: [QueryExpression]) -> [Int32] {
     switch self {
