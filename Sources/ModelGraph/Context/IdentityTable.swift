@@ -26,7 +26,9 @@ struct IdentityTable {
       if isDense {
         if row >= dense.count {
           guard newValue != nil else { return }
-          dense += Array(repeating: nil, count: max(row + 1, dense.count * 2) - dense.count)
+          // Appended in place: no temporary array of the added length.
+          dense.append(
+            contentsOf: repeatElement(nil, count: max(row + 1, dense.count * 2) - dense.count))
         }
         count += (newValue != nil ? 1 : 0) - (dense[row] != nil ? 1 : 0)
         dense[row] = newValue

@@ -21,7 +21,7 @@ public final class ModelContext {
   /// save throws while any is left.
   var refusedInserts: [RefusedInsert] = []
   /// The related objects the last prefetching fetch resolved, kept alive until the next one.
-  var prefetched: PrefetchedRelations?
+  @exclusivity(unchecked) var prefetched: PrefetchedRelations?
   /// Advanced by every relationship write, deletion and rollback in the context, so lists
   /// resolved before (``PrefetchedRelations``) are no longer used.
   @exclusivity(unchecked) var relationshipEpoch: UInt64 = 0

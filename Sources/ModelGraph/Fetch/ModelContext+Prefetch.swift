@@ -7,10 +7,11 @@ extension ModelContext {
   /// neither creates nor looks up objects (``PrefetchedRelations``).
   ///
   /// The slots of the relationships are found once per class met (results of a deep fetch
-  /// come from several tables); the related keys of all owners are turned into objects by one
-  /// ``RelatedObjectResolver``, so each entity's table and class are looked up once per run of
-  /// keys, not once per owner. A key path that names no relationship is ignored.
-  /// - Complexity: O(results + related objects) per key path.
+  /// come from several tables). Each owner's row is visited once for all its relationships;
+  /// the related keys of each relationship go through one ``RelatedObjectResolver``, so each
+  /// entity's table and class are looked up once per run of keys, not once per owner. A key
+  /// path that names no relationship is ignored.
+  /// - Complexity: O(results × key paths + related objects).
   func prefetch<T: PersistentModel>(
     _ keyPaths: [any PartialKeyPath<T> & Sendable], of results: [T]
   ) {
@@ -18,47 +19,91 @@ extension ModelContext {
       guard case .relationship(let name) = KeyPathResolution.property(keyPath) else { return nil }
       return name
     }
-    // Per entity index: the slot of each name, or -1 where the entity has no such relationship.
-    var slotsByEntity: [[Int]?] = []
-    var stride = 0
+    guard !names.isEmpty else { return }
+    var layout = PrefetchLayout(count: names.count)
     var owners: [ObjectKey] = []
     owners.reserveCapacity(results.count)
     for object in results {
       guard let table = object._table else { continue }
-      let entity = table.entity
-      if entity.index >= slotsByEntity.count {
-        slotsByEntity += Array(repeating: nil, count: entity.index + 1 - slotsByEntity.count)
-      }
-      if slotsByEntity[entity.index] == nil {
-        let slots = names.map { entity.relationshipSlot(named: $0) ?? -1 }
-        stride = Swift.max(stride, (slots.max() ?? -1) + 1)
-        slotsByEntity[entity.index] = slots
-      }
+      layout.meet(table.entity, names: names)
       object._prefetchIndex = Int32(truncatingIfNeeded: owners.count)
       owners.append(object._key)
     }
+    let stride = names.count
     let prefetched = PrefetchedRelations(
-      version: session.base.number, epoch: relationshipEpoch, owners: owners, stride: stride)
-    for (position, _) in names.enumerated() {
-      var resolver = RelatedObjectResolver()
-      var index = 0
-      for object in results {
-        guard let table = object._table else { continue }
-        defer { index += 1 }
-        let slot = slotsByEntity[table.entity.index]![position]
+      version: session.base.number, epoch: relationshipEpoch, owners: owners,
+      positions: layout.positions, stride: stride)
+    var resolvers = Array(repeating: RelatedObjectResolver(), count: stride)
+    var index = 0
+    for object in results {
+      guard let table = object._table else { continue }
+      defer { index += 1 }
+      let slots = layout.slotsByEntity[table.entity.index]!
+      for position in 0..<stride where !layout.isDropped[position] {
+        let slot = slots[position]
         guard slot >= 0 else { continue }
-        prefetched.lists[index * stride + slot] = table.withRelatedKeys(
+        prefetched.lists[index &* stride &+ position] = table.withRelatedKeys(
           row: object._row, slot: slot
         ) { keys in
           var related: [ModelObject] = []
           related.reserveCapacity(keys.count)
           for key in keys {
-            if let found = resolver.object(for: key, in: self) { related.append(found) }
+            if let found = resolvers[position].object(for: key, in: self) { related.append(found) }
           }
           return related
         }
       }
     }
     self.prefetched = prefetched
+  }
+}
+
+/// Where a prefetch keeps each relationship: its slot in each entity met and its position
+/// among the prefetched relationships.
+///
+/// The owners of one fetch are one class and its subclasses, which inherit their ancestors'
+/// slots, so a relationship has one slot in all of them. A position whose slot would differ
+/// between entities, or that repeats another's slot (a key path given twice), is dropped:
+/// reading it goes to the tables, so no read ever gets another relationship's list.
+struct PrefetchLayout {
+  /// Per entity index: the slot of each position, or -1 where the entity has no such
+  /// relationship; `nil` for entities not met.
+  private(set) var slotsByEntity: [[Int]?] = []
+  /// The position of each slot, or -1 (see ``PrefetchedRelations/positions``).
+  private(set) var positions: [Int] = []
+  /// Whether each position is dropped.
+  private(set) var isDropped: [Bool]
+  /// The slot each position was first found at, or -1.
+  private var slotOfPosition: [Int]
+
+  init(count: Int) {
+    isDropped = Array(repeating: false, count: count)
+    slotOfPosition = Array(repeating: -1, count: count)
+  }
+
+  /// Records the slots of `names` in `entity`, once per entity.
+  mutating func meet(_ entity: ResolvedEntity, names: [String]) {
+    let index = entity.index
+    if index >= slotsByEntity.count {
+      slotsByEntity.append(contentsOf: repeatElement(nil, count: index + 1 - slotsByEntity.count))
+    }
+    guard slotsByEntity[index] == nil else { return }
+    let slots = names.map { entity.relationshipSlot(named: $0) ?? -1 }
+    slotsByEntity[index] = slots
+    for (position, slot) in slots.enumerated() where slot >= 0 && !isDropped[position] {
+      if slot >= positions.count {
+        positions.append(contentsOf: repeatElement(-1, count: slot + 1 - positions.count))
+      }
+      if slotOfPosition[position] < 0 { slotOfPosition[position] = slot }
+      if positions[slot] < 0 { positions[slot] = position }
+      // Another slot for this position, or another position for this slot (the first keeps it).
+      if slotOfPosition[position] != slot || positions[slot] != position { drop(position) }
+    }
+  }
+
+  /// Drops `position`: no slot maps to it any more.
+  private mutating func drop(_ position: Int) {
+    isDropped[position] = true
+    for slot in positions.indices where positions[slot] == position { positions[slot] = -1 }
   }
 }

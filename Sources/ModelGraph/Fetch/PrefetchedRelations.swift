@@ -4,9 +4,12 @@ import ModelGraphCore
 /// that reading a prefetched relationship looks nothing up again.
 ///
 /// Owners are numbered in the order the fetch returned them; each owner keeps its number in
-/// ``ModelObject/_prefetchIndex``, and the lists of owner `i` sit at `i * stride + slot` (the
-/// owner's relationship slot). A number is used only after ``owners`` confirms it names the
-/// object, so a number left from an earlier prefetch is harmless.
+/// ``ModelObject/_prefetchIndex``. The prefetched relationships are numbered by their place in
+/// the fetch's key paths (their position), and the lists of owner `i` sit at
+/// `i * stride + position`, `stride` being the number of key paths: a prefetch of one
+/// relationship keeps one list per owner, whatever the relationship's slot. A number is used
+/// only after ``owners`` confirms it names the object, so a number left from an earlier
+/// prefetch is harmless.
 ///
 /// The lists hold for the context's view of relationships they were resolved on: the
 /// session's base version and ``ModelContext/relationshipEpoch``, which every relationship
@@ -18,17 +21,23 @@ final class PrefetchedRelations {
   /// ``ModelContext/relationshipEpoch`` when the lists were resolved.
   let epoch: UInt64
   /// The key of each owner, by number.
-  var owners: [ObjectKey] = []
-  /// The number of list places per owner: one more than the highest slot resolved.
+  let owners: [ObjectKey]
+  /// The position of each relationship slot among the prefetched relationships, by slot;
+  /// -1 for a slot not prefetched. The owners of one fetch are one class or its subclasses,
+  /// which inherit their ancestors' slots, so one map serves every owner.
+  let positions: [Int]
+  /// The number of list places per owner: the number of prefetched relationships.
   let stride: Int
-  /// The related objects of each prefetched relationship, in order (`nil`: not prefetched);
-  /// they also keep the objects alive, so the context keeps their handles.
+  /// The related objects of each prefetched relationship, in order (`nil`: not resolved, for
+  /// an owner without a row); they also keep the objects alive, so the context keeps their
+  /// handles.
   var lists: [[ModelObject]?]
 
-  init(version: UInt64, epoch: UInt64, owners: [ObjectKey], stride: Int) {
+  init(version: UInt64, epoch: UInt64, owners: [ObjectKey], positions: [Int], stride: Int) {
     self.version = version
     self.epoch = epoch
     self.owners = owners
+    self.positions = positions
     self.stride = stride
     lists = Array(repeating: nil, count: owners.count * stride)
   }
@@ -38,10 +47,12 @@ final class PrefetchedRelations {
   /// - Complexity: O(1).
   func list(of object: ModelObject, slot: Int) -> [ModelObject]? {
     let index = Int(object._prefetchIndex)
-    guard index >= 0, index < owners.count, owners[index] == object._key, slot < stride else {
-      return nil
-    }
-    return lists[index &* stride &+ slot]
+    guard index >= 0, index < owners.count, owners[index] == object._key,
+      slot >= 0, slot < positions.count
+    else { return nil }
+    let position = positions[slot]
+    guard position >= 0 else { return nil }
+    return lists[index &* stride &+ position]
   }
 }
 

@@ -32,7 +32,7 @@ public final class Session {
   /// The number of rows the next reservation of an entity asks for (doubles up to a chunk).
   @exclusivity(unchecked) private var reservationSizes: [Int] = []
   /// Non-optional attribute slots of new objects that nothing has set yet.
-  var unsetAttributes: [ObjectKey: SlotSet] = [:]
+  @exclusivity(unchecked) var unsetAttributes: [ObjectKey: SlotSet] = [:]
   /// Deleted objects whose relationship (by slot) has the deny rule, checked by validation.
   var denyChecks: [(key: ObjectKey, slot: Int)] = []
   /// Inverse slots found so far, keyed by owner entity, slot and target entity (-1: none).

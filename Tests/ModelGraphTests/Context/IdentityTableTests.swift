@@ -33,6 +33,31 @@ struct IdentityTableTests {
   }
 }
 
+@Suite("Identity map: a dense table growing past its end")
+struct IdentityTableGrowthTests {
+  @Test("rows past the dense array's end grow it in place; clearing them does not grow it")
+  func growsPastItsEnd() {
+    let objects = (0..<(IdentityTable.denseThreshold + 1)).map { _ in CCTrip() }
+    var table = IdentityTable()
+    // Rows 0...threshold: the last insertion turns the table dense, sized to these rows.
+    for (row, object) in objects.enumerated() { table[row] = Unmanaged.passUnretained(object) }
+    #expect(table.count == objects.count)
+    // Clearing a row far past the end changes nothing.
+    table[1_000_000] = nil
+    #expect(table.count == objects.count)
+    #expect(table[1_000_000] == nil)
+    // Rows far past the end, then just past the end: each lands where asked.
+    table[100_000] = Unmanaged.passUnretained(objects[1])
+    table[objects.count] = Unmanaged.passUnretained(objects[2])
+    #expect(table.count == objects.count + 2)
+    #expect(table[100_000]?.toOpaque() == Unmanaged.passUnretained(objects[1]).toOpaque())
+    #expect(table[objects.count]?.toOpaque() == Unmanaged.passUnretained(objects[2]).toOpaque())
+    #expect(table[99_999] == nil)
+    #expect(table[100_001] == nil)
+    #expect(Set(table.rows) == Set(Array(0...objects.count) + [100_000]))
+  }
+}
+
 @Suite("Identity map: the sparse row map against a dictionary")
 struct SparseRowMapTests {
   @Test("random inserts, replacements and removals agree with a dictionary", arguments: [1, 2, 3])
