@@ -71,12 +71,17 @@ struct CascadeDeleteTests {
     var model = Model()
     var keys: [ObjectKey] = []
     for index in 0..<80 {
-      let up = index > 0 && Int.random(in: 0..<4, using: &random) > 0
+      let up =
+        index > 0 && Int.random(in: 0..<4, using: &random) > 0
         ? Int.random(in: 0..<index, using: &random) : nil
-      let peers = index > 0
-        ? Array(Set((0..<Int.random(in: 0...3, using: &random)).map { _ in
-          Int.random(in: 0..<index, using: &random)
-        })).sorted() : []
+      let peers =
+        index > 0
+        ? Array(
+          Set(
+            (0..<Int.random(in: 0...3, using: &random)).map { _ in
+              Int.random(in: 0..<index, using: &random)
+            })
+        ).sorted() : []
       for session in [listing, counting] {
         let key = session.insert(entity: Self.node)
         session.set(Int64(index), slot: 0, of: key)
