@@ -94,7 +94,7 @@ extension ModelContext {
   }
 
   /// The keys of the objects `descriptor` selects, in its order and window.
-  private func matchingKeys<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws
+  func matchingKeys<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws
     -> [ObjectKey]
   {
     let prepared = try prepareFetch(descriptor)

@@ -111,7 +111,7 @@ extension ModelContext {
     }
     require(context === self, "\(type(of: model)) object belongs to another ModelContext")
     guard model._status == .inserted || model._status == .registered else { return }
-    session.deleteApplyingRules(model._key)
+    session.deleteApplyingRulesCounting(model._key)
   }
 
   /// Moves the handle of the live object `key` (made if needed, so ``deletedModelsArray``
@@ -149,7 +149,17 @@ extension ModelContext {
   ) throws {
     var descriptor = FetchDescriptor<T>(predicate: predicate)
     descriptor.includesSubclasses = includeSubclasses
-    for object in try fetch(descriptor) { delete(object) }
+    // By key: a matching object nobody holds a handle to gets none (as in a cascade), so a
+    // bulk delete makes no object per row; `deletedModelsArray` makes them if asked.
+    for key in try matchingKeys(descriptor) {
+      if let object = registeredObject(for: key) {
+        if object._status == .inserted || object._status == .registered {
+          session.deleteApplyingRulesCounting(key)
+        }
+      } else {
+        session.deleteApplyingRulesCounting(key)
+      }
+    }
   }
 
   /// Unbinds an inserted object from the context; it becomes a deleted object.

@@ -160,7 +160,35 @@ final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
   }
 }
 
+extension HashIndex {
+  /// The number of rows whose key is `key`.
+  ///
+  /// - Complexity: O(1), without allocating.
+  func rowCount(_ key: Key) -> Int {
+    let (group, partition) = Self.position(of: key, partitions: groups[0].count)
+    return groups[group][partition][key]?.count ?? 0
+  }
+
+  /// Calls `body` with each row whose key is `key`, ascending, without allocating.
+  func forEachRow(_ key: Key, _ body: (Int32) -> Void) {
+    let (group, partition) = Self.position(of: key, partitions: groups[0].count)
+    switch groups[group][partition][key] {
+    case .one(let row): body(row)
+    case .many(let rows): rows.forEach(body)
+    case nil: break
+    }
+  }
+}
+
 extension HashIndex.Rows {
+  /// The number of rows.
+  var count: Int {
+    switch self {
+    case .one: 1
+    case .many(let rows): rows.count
+    }
+  }
+
   /// Adds `row`, keeping the rows ascending.
   mutating func insert(_ row: Int32) {
     switch self {

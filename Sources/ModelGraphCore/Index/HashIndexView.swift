@@ -7,19 +7,22 @@ final class HashIndexView: TableIndex {
   let count: Int
   private let rowsEqual: ([ModelValue]) -> [Int32]?
   private let countEqual: ([ModelValue]) -> Int?
+  private let countOne: (ModelValue) -> Int?
 
   private init(
     definition: IndexDefinition, count: Int, rowsEqual: @escaping ([ModelValue]) -> [Int32]?,
-    countEqual: @escaping ([ModelValue]) -> Int?
+    countEqual: @escaping ([ModelValue]) -> Int?, countOne: @escaping (ModelValue) -> Int?
   ) {
     self.definition = definition
     self.count = count
     self.rowsEqual = rowsEqual
     self.countEqual = countEqual
+    self.countOne = countOne
   }
 
   func rows(equalTo values: [ModelValue]) -> [Int32]? { rowsEqual(values) }
   func count(equalTo values: [ModelValue]) -> Int? { countEqual(values) }
+  func exactCount(equalTo value: ModelValue) -> Int? { countOne(value) }
   func count(in range: IndexValueRange) -> Int? { nil }
   func rows(in range: IndexValueRange) -> [Int32]? { nil }
   func cursor(in range: IndexValueRange, ascending: Bool) -> IndexCursor? { nil }
@@ -37,26 +40,45 @@ final class HashIndexView: TableIndex {
     _ definition: IndexDefinition, base: HashIndex<Key>, overlay: HashOverlay<Key>
   ) -> HashIndexView {
     // A large overlay (a session's pending bulk insert) is looked up through a dictionary.
-    var buckets: [Key: [Int32]]?
+    // Most keys of a unique attribute have one row, held without an array.
+    var buckets: [Key: HashIndex<Key>.Rows]?
     var leavingKeys: Set<Key> = []
     if overlay.count > HashOverlay<Key>.foldBound {
-      var found: [Key: [Int32]] = [:]
+      var found: [Key: HashIndex<Key>.Rows] = [:]
+      found.reserveCapacity(overlay.count)
       for entry in overlay.entries {
-        if let key = entry.current { found[key, default: []].append(entry.row) }
+        if let key = entry.current { found[key, default: .many([])].insert(entry.row) }
         if let key = entry.base { leavingKeys.insert(key) }
       }
       buckets = found
+    }
+    func isLeaving(_ key: Key) -> Bool {
+      buckets == nil ? overlay.entries.contains { $0.base == key } : leavingKeys.contains(key)
+    }
+    // The number of rows(key) returns, without making the list.
+    func count(_ key: Key) -> Int {
+      guard !overlay.isEmpty else { return base.rowCount(key) }
+      var total = 0
+      if isLeaving(key) {
+        base.forEachRow(key) { if overlay.current(of: $0) == nil { total += 1 } }
+      } else {
+        total = base.rowCount(key)
+      }
+      if let buckets {
+        total += buckets[key]?.count ?? 0
+      } else {
+        for entry in overlay.entries where entry.current == key { total += 1 }
+      }
+      return total
     }
     func rows(_ key: Key) -> [Int32] {
       var rows = base.rows(key)
       guard !overlay.isEmpty else { return rows }
       // A key the overlay does not name keeps the base's list as it is (no copy, no sort).
-      let leaving =
-        buckets == nil ? overlay.entries.contains { $0.base == key } : leavingKeys.contains(key)
-      if leaving { rows.removeAll { overlay.current(of: $0) != nil } }
+      if isLeaving(key) { rows.removeAll { overlay.current(of: $0) != nil } }
       let before = rows.count
       if let buckets {
-        rows += buckets[key] ?? []
+        if let added = buckets[key] { rows += added.array }
       } else {
         for entry in overlay.entries where entry.current == key { rows.append(entry.row) }
       }
@@ -81,6 +103,7 @@ final class HashIndexView: TableIndex {
           total += rows(key).count
         }
         return total
-      })
+      },
+      countOne: { value in Key(modelValue: value).map(count) })
   }
 }

@@ -40,6 +40,9 @@ protocol TableIndex: AnyObject {
   func rows(equalTo values: [ModelValue]) -> [Int32]?
   /// The number of rows whose value is one of `values` (pending changes make it an estimate).
   func count(equalTo values: [ModelValue]) -> Int?
+  /// The exact number of rows whose value is `value`, pending changes included; `nil` when
+  /// the value does not convert.
+  func exactCount(equalTo value: ModelValue) -> Int?
   /// The number of rows in `range` (an estimate with pending changes); ordered indexes only.
   ///
   /// - Complexity: O(log n).
@@ -58,6 +61,11 @@ protocol TableIndex: AnyObject {
   /// - Complexity: O(t log n) to start for t tables, then O(t) per row.
   func mergeCursor(with others: [any TableIndex], ranges: [IndexValueRange], ascending: Bool)
     -> MergeCursor?
+}
+
+extension TableIndex {
+  /// The exact number of rows whose value is `value`: the rows ``rows(equalTo:)`` lists.
+  func exactCount(equalTo value: ModelValue) -> Int? { rows(equalTo: [value])?.count }
 }
 
 /// Rows of several tables in one index order: (table position, row) pairs.

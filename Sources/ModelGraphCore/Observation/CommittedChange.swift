@@ -22,13 +22,74 @@ public struct CommittedChange: Sendable {
   public let entities: [EntityTouch]
 
   /// A saved object that a save changed.
+  ///
+  /// Equal when the identifier, the attribute names and the relationship flag are.
   public struct Update: Sendable, Hashable {
     /// The object.
     public let identifier: PersistentIdentifier
-    /// The names of the attributes written.
-    public let attributes: Set<String>
     /// Whether any of its relationships was written.
     public let relationshipsChanged: Bool
+    private let written: WrittenAttributes
+
+    /// The names of the attributes written.
+    ///
+    /// - Complexity: O(attributes) (a save records slots, and names them when asked).
+    public var attributes: Set<String> {
+      switch written {
+      case .names(let names): names
+      case .slots(let slots, let names): names.names(of: slots)
+      }
+    }
+
+    init(identifier: PersistentIdentifier, attributes: Set<String>, relationshipsChanged: Bool) {
+      self.identifier = identifier
+      self.relationshipsChanged = relationshipsChanged
+      written = .names(attributes)
+    }
+
+    /// An update whose written attributes are `slots` of the entity `names` names, without a
+    /// set of names per object.
+    init(
+      identifier: PersistentIdentifier, slots: SlotSet, of names: AttributeNames,
+      relationshipsChanged: Bool
+    ) {
+      self.identifier = identifier
+      self.relationshipsChanged = relationshipsChanged
+      written = .slots(slots, names)
+    }
+
+    /// Whether the identifiers, the attribute names and the relationship flags are equal.
+    public static func == (lhs: Update, rhs: Update) -> Bool {
+      lhs.identifier == rhs.identifier && lhs.relationshipsChanged == rhs.relationshipsChanged
+        && lhs.attributes == rhs.attributes
+    }
+
+    /// Hashes the identifier, the attribute names and the relationship flag.
+    public func hash(into hasher: inout Hasher) {
+      hasher.combine(identifier)
+      hasher.combine(relationshipsChanged)
+      hasher.combine(attributes)
+    }
+  }
+
+  /// The attributes an ``Update`` wrote: names, or slots of an entity's attributes.
+  private enum WrittenAttributes: Sendable {
+    case names(Set<String>)
+    case slots(SlotSet, AttributeNames)
+  }
+
+  /// The attribute names of one entity, by slot, shared by the updates of one save.
+  final class AttributeNames: Sendable {
+    let names: [String]
+
+    init(_ names: [String]) { self.names = names }
+
+    /// The names of `slots` (those below the entity's attribute count).
+    func names(of slots: SlotSet) -> Set<String> {
+      var result = Set<String>()
+      slots.forEachSlot(below: names.count) { result.insert(names[$0]) }
+      return result
+    }
   }
 
   /// An object that a save deleted.

@@ -21,17 +21,24 @@ extension Session {
       for row in change.inserted where table.isAlive(row) {
         inserted.append(identifier(row, table.generation(of: row)))
       }
-      var names: Set<String> = []
-      for row in Set(change.updated.keys).union(change.relationshipsUpdated).sorted()
-      where change.deleted[row] == nil {
-        let slots = change.updated[row]?.slots(below: description.attributes.count) ?? []
-        let attributes = Set(slots.map { description.attributes[$0].name })
-        names.formUnion(attributes)
+      // Slots per update, named once per entity: no set of names per object.
+      let attributeNames = CommittedChange.AttributeNames(description.attributes.map { $0.name })
+      var written = SlotSet()
+      var rows = change.updated.keys
+      rows += change.relationshipsUpdated
+      rows.sort()
+      var previous = -1
+      for row in rows where row != previous {
+        previous = row
+        guard change.deleted[row] == nil else { continue }
+        let slots = change.updated[row] ?? SlotSet()
+        written.formUnion(slots)
         updated.append(
           CommittedChange.Update(
-            identifier: identifier(row, table.generation(of: row)), attributes: attributes,
-            relationshipsChanged: change.relationshipsUpdated.contains(row)))
+            identifier: identifier(row, table.generation(of: row)), slots: slots,
+            of: attributeNames, relationshipsChanged: change.relationshipsUpdated.contains(row)))
       }
+      let names = attributeNames.names(of: written)
       let preserved = description.attributes.enumerated().filter {
         $0.element.preservesValueOnDeletion
       }

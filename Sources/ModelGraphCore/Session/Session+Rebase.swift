@@ -72,7 +72,7 @@ extension Session {
     resetWorkingTables { rebased[$0] ?? self.base.tables[$0] }
     for fix in fixes { apply(fix) }
     repairInverses(of: touched)
-    for key in plan.cascades { deleteApplyingRules(key) }
+    for key in plan.cascades { deleteApplyingRulesCounting(key) }
     for key in plan.deletionsToReapply { applyDeleteRules(from: key) }
     absorbedForeignChanges = true
   }

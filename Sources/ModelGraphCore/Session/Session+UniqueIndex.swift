@@ -53,8 +53,13 @@ extension Session {
     for candidate in candidates {
       let value = table(scope[candidate.table]).attributeColumns[slot].value(at: candidate.row)
       guard !value.isNull else { continue }
-      guard let holders = rows(holding: value, in: views) else { return nil }
-      if holders.count > 1 { result.append((candidate.table, candidate.row, value)) }
+      // Counted, not listed: a bulk insert checks every new row without allocating for each.
+      var holders = 0
+      for view in views {
+        guard let count = view.exactCount(equalTo: value) else { return nil }
+        holders += count
+      }
+      if holders > 1 { result.append((candidate.table, candidate.row, value)) }
     }
     return result
   }

@@ -35,6 +35,8 @@ public final class Session {
   @exclusivity(unchecked) var unsetAttributes: [ObjectKey: SlotSet] = [:]
   /// Deleted objects whose relationship (by slot) has the deny rule, checked by validation.
   var denyChecks: [(key: ObjectKey, slot: Int)] = []
+  /// The work lists of cascading deletes, reused from one delete to the next.
+  var cascadeScratch = CascadeScratch()
   /// Inverse slots found so far, keyed by owner entity, slot and target entity (-1: none).
   var inverseSlots: [Int: Int] = [:]
   /// The name saves of this session carry in their ``CommittedChange/author``.

@@ -24,6 +24,27 @@ public struct SlotSet: Sendable, Hashable {
   /// Whether no slot is in the set.
   public var isEmpty: Bool { bits == 0 && !overflow }
 
+  /// Adds every slot of `other`.
+  public mutating func formUnion(_ other: SlotSet) {
+    bits |= other.bits
+    overflow = overflow || other.overflow
+  }
+
+  /// Calls `body` with each slot in the set that is below `count`, ascending, without
+  /// allocating.
+  public func forEachSlot(below count: Int, _ body: (Int) throws -> Void) rethrows {
+    var remaining = bits
+    while remaining != 0 {
+      let slot = remaining.trailingZeroBitCount
+      if slot >= count { return }
+      try body(slot)
+      remaining &= remaining &- 1
+    }
+    if overflow {
+      for slot in 64..<Swift.max(64, count) { try body(slot) }
+    }
+  }
+
   /// The slots in the set that are below `count`, ascending.
   public func slots(below count: Int) -> [Int] {
     (0..<count).filter { $0 < 64 ? bits & (1 << UInt64($0)) != 0 : overflow }

@@ -12,7 +12,7 @@ extension ScriptEngine {
   ///
   /// - Returns: How many objects were deleted, cascades included.
   func deleteObjects(_ keys: [ObjectKey]) -> Int {
-    keys.reduce(0) { $0 + session.deleteApplyingRules($1).count }
+    keys.reduce(0) { $0 + session.deleteApplyingRulesCounting($1) }
   }
 
   /// Validates the change set and publishes it, or throws with every rule broken; a failed

@@ -33,6 +33,7 @@ struct HashIndexVersionTests {
       let expected = scan(table, days: value)
       #expect(view.rows(equalTo: [.int(value)]) == expected, comment)
       #expect(view.count(equalTo: [.int(value)]) == expected.count, comment)
+      #expect(view.exactCount(equalTo: .int(value)) == expected.count, comment)
     }
     let both = (scan(table, days: days.lowerBound) + scan(table, days: days.upperBound)).sorted()
     #expect(view.rows(equalTo: [.int(days.lowerBound), .int(days.upperBound)]) == both, comment)
@@ -190,8 +191,12 @@ struct HashIndexVersionTests {
       for key in Int64(0)..<13 {
         let rows = model.filter { $0.value == key }.map(\.key).sorted()
         #expect(view.rows(equalTo: [.int(key)]) == rows, "step \(step), key \(key)")
+        #expect(view.exactCount(equalTo: .int(key)) == rows.count, "step \(step), key \(key)")
       }
     }
+    let view = HashIndexView.make(Self.daysIndex, base: base, overlay: overlay)
+    #expect(overlay.count > HashOverlay<Int64>.foldBound, "the large overlay's path is covered")
+    #expect(view.exactCount(equalTo: .string("not a number")) == nil)
     let folded = base.applying(overlay.delta)
     let rebuilt = HashIndex<Int64>.build(entries: model.map { ($0.value, $0.key) })
     #expect(folded.entries == rebuilt.entries && folded.count == rebuilt.count)

@@ -62,6 +62,28 @@ struct DeleteWhereTests {
     #expect(try remainingNames(container) == ["biz-b", "pers-a", "plain-a", "plain-b"])
   }
 
+  @Test(
+    "objects with and without handles, saved or not, are all deleted and listed",
+    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
+  func handlesAndKeys() throws {
+    let container = try makeInMemoryContainer(Trip.self)
+    let context = ModelContext(container)
+    try seed(context)
+    let reader = ModelContext(container)
+    let held = try #require(
+      try reader.fetch(FetchDescriptor<Trip>(predicate: #Predicate { $0.name == "biz-a" })).first)
+    let unsaved = BusinessTrip(name: "biz-new", company: "Initech")
+    reader.insert(unsaved)
+    try reader.delete(model: BusinessTrip.self)
+    #expect(held.isDeleted && unsaved.isDeleted)
+    let saved = Set(try context.fetch(FetchDescriptor<BusinessTrip>()).map(\.persistentModelID))
+    #expect(saved.count == 2)
+    #expect(Set(reader.deletedModelsArray.map(\.persistentModelID)) == saved)
+    #expect(try reader.fetchCount(FetchDescriptor<BusinessTrip>()) == 0)
+    try reader.save()
+    #expect(try remainingNames(container) == ["pers-a", "plain-a", "plain-b"])
+  }
+
   @Test("the deletion is pending until the save and can be rolled back")
   func pendingUntilSave() throws {
     let container = try makeInMemoryContainer(Trip.self)
