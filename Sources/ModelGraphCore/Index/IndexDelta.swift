@@ -48,7 +48,7 @@ struct IndexDelta<Key: ColumnValue> {
   /// The entries that differ between `old` and `new` for the attribute at `slot`, found by
   /// comparing every chunk the two versions do not share.
   ///
-  /// - Complexity: O(chunks / 64 + chunks of the groups written + chunk size × chunks written
+  /// - Complexity: O(chunks / 16 + chunks of the groups written + chunk size × chunks written
   ///   between the versions).
   init(comparingChunksOf old: Table, to new: Table, slot: Int) {
     let oldColumn = old.column(slot, as: Key.self)

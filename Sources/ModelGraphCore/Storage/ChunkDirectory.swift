@@ -1,10 +1,13 @@
-/// The owning references of a column's chunks, kept in groups of 64 that column copies share
-/// and copy on write.
+/// The owning references of a column's chunks, in a tree that column copies share and copy on
+/// write: groups of 16 chunks, gathered in blocks of 16 groups.
 ///
-/// Copying a column (a session's working copy of a committed table) and its first write to a
-/// chunk then cost O(chunks / 64) reference counts, not O(chunks): a small save on a large
-/// store touches only the groups and chunks it writes. A bit per chunk records which chunks
-/// this directory holds alone, so a write to a chunk already copied tests one bit.
+/// Copying a column (a session's working copy of a committed table) is O(1), and its first
+/// write to a chunk copies only the path to it: the list of blocks (one per 256 chunks), one
+/// block (16 groups) and one group (16 chunks), each a reference count per entry. A small save
+/// on a large store then touches a few dozen references per column it writes, whatever the
+/// store's size: a million rows (977 chunks) take 4 + 16 + 16, where one level of 64-chunk
+/// groups took 16 + 64. A bit per chunk records which chunks this directory holds alone, so a
+/// write to a chunk already copied tests one bit.
 ///
 /// The owner calls ``deallocate()`` once, in its `deinit`. A table is frozen (``freeze()``)
 /// before it is published, so that copying a published column writes nothing to it.
@@ -25,13 +28,22 @@ struct ChunkDirectory {
     init(_ chunks: [AnyObject]) { self.chunks = chunks }
   }
 
-  static var groupShift: Int { 6 }
-  static var groupSize: Int { 1 << groupShift }
+  /// Up to ``blockSize`` consecutive groups.
+  @usableFromInline
+  final class Block {
+    var groups: [Group]
+    init(_ groups: [Group]) { self.groups = groups }
+  }
 
-  private var groups: [Group]
+  static var groupShift: Int { 4 }
+  static var groupSize: Int { 1 << groupShift }
+  static var blockShift: Int { 4 }
+  static var blockSize: Int { 1 << blockShift }
+
+  private var blocks: [Block]
   /// The number of chunks.
   @usableFromInline private(set) var count: Int
-  /// Bit `i` is set when chunk `i` and its group are held by this directory alone.
+  /// Bit `i` is set when chunk `i`, its group and its block are held by this directory alone.
   @usableFromInline var owned: UnsafeMutablePointer<UInt64>
   /// The words of ``owned`` this directory allocated; 0 while it reads the shared zeros.
   private var ownedWords: Int
@@ -42,7 +54,7 @@ struct ChunkDirectory {
 
   /// An empty directory.
   init() {
-    groups = []
+    blocks = []
     count = 0
     ownedWords = 1
     owned = .allocate(capacity: ownedWords)
@@ -58,7 +70,7 @@ struct ChunkDirectory {
   /// - Complexity: O(1), or O(chunks / 64) when `other` owns chunks alone (a working column
   ///   being published) or holds more than ``zeroChunks`` chunks.
   init(sharing other: ChunkDirectory) {
-    groups = other.groups
+    blocks = other.blocks
     count = other.count
     if count <= Self.zeroChunks {
       ownedWords = 0
@@ -108,14 +120,14 @@ struct ChunkDirectory {
     }
   }
 
-  /// Whether `other` holds the same chunks in the same groups: neither directory wrote or
-  /// grew since one was made from the other (any write replaces the shared group list).
+  /// Whether `other` holds the same chunks in the same blocks: neither directory wrote or
+  /// grew since one was made from the other (any write replaces the shared block list).
   ///
   /// - Complexity: O(1).
   func sharesAllChunks(with other: ChunkDirectory) -> Bool {
     count == other.count
-      && groups.withUnsafeBufferPointer { mine in
-        other.groups.withUnsafeBufferPointer { $0.baseAddress == mine.baseAddress }
+      && blocks.withUnsafeBufferPointer { mine in
+        other.blocks.withUnsafeBufferPointer { $0.baseAddress == mine.baseAddress }
       }
   }
 
@@ -124,10 +136,16 @@ struct ChunkDirectory {
   ///
   /// - Complexity: O(1).
   func sharesGroup(_ group: Int, with other: ChunkDirectory) -> Bool {
-    group < groups.count && group < other.groups.count && groups[group] === other.groups[group]
+    let block = group &>> Self.blockShift
+    guard block < blocks.count && block < other.blocks.count else { return false }
+    if blocks[block] === other.blocks[block] { return true }
+    let slot = group & (Self.blockSize - 1)
+    let mine = blocks[block].groups
+    let theirs = other.blocks[block].groups
+    return slot < mine.count && slot < theirs.count && mine[slot] === theirs[slot]
   }
 
-  /// The number of chunks a group holds (64).
+  /// The number of chunks a group holds (16).
   static var chunksPerGroup: Int { groupSize }
 
   /// Frees the ownership bits; the directory is unusable afterwards.
@@ -137,7 +155,9 @@ struct ChunkDirectory {
 
   /// Chunk `index`.
   func chunk(_ index: Int) -> AnyObject {
-    groups[index &>> Self.groupShift].chunks[index & (Self.groupSize - 1)]
+    let group = index &>> Self.groupShift
+    return blocks[group &>> Self.blockShift].groups[group & (Self.blockSize - 1)]
+      .chunks[index & (Self.groupSize - 1)]
   }
 
   /// Whether chunk `index` can be written without a copy.
@@ -147,19 +167,26 @@ struct ChunkDirectory {
   }
 
   /// Makes chunk `index` this directory's alone, replacing it with `clone(chunk)` when another
-  /// directory shares it.
+  /// directory shares it; copies the block and the group that lead to it when they are shared.
   ///
   /// - Returns: the new chunk when it was cloned, else `nil`.
   mutating func own(_ index: Int, clone: (AnyObject) -> AnyObject) -> AnyObject? {
     let group = index &>> Self.groupShift
-    if !isKnownUniquelyReferenced(&groups[group]) {
-      groups[group] = Group(groups[group].chunks)
-    }
+    let block = group &>> Self.blockShift
+    let groupSlot = group & (Self.blockSize - 1)
     let slot = index & (Self.groupSize - 1)
+    if !isKnownUniquelyReferenced(&blocks[block]) {
+      blocks[block] = Block(blocks[block].groups)
+    }
+    let owner = blocks[block]
+    if !isKnownUniquelyReferenced(&owner.groups[groupSlot]) {
+      owner.groups[groupSlot] = Group(owner.groups[groupSlot].chunks)
+    }
+    let chunks = owner.groups[groupSlot]
     var cloned: AnyObject?
-    if !isKnownUniquelyReferenced(&groups[group].chunks[slot]) {
-      let copy = clone(groups[group].chunks[slot])
-      groups[group].chunks[slot] = copy
+    if !isKnownUniquelyReferenced(&chunks.chunks[slot]) {
+      let copy = clone(chunks.chunks[slot])
+      chunks.chunks[slot] = copy
       cloned = copy
     }
     markOwned(index)
@@ -168,15 +195,24 @@ struct ChunkDirectory {
 
   /// Appends a new chunk, which this directory owns.
   mutating func append(_ chunk: AnyObject) {
-    let slot = count & (Self.groupSize - 1)
-    if slot == 0 {
-      groups.append(Group([chunk]))
+    let group = count &>> Self.groupShift
+    let block = group &>> Self.blockShift
+    let groupSlot = group & (Self.blockSize - 1)
+    if count & (Self.groupSize - 1) == 0 && groupSlot == 0 {
+      blocks.append(Block([Group([chunk])]))
     } else {
-      let group = groups.count - 1
-      if !isKnownUniquelyReferenced(&groups[group]) {
-        groups[group] = Group(groups[group].chunks)
+      if !isKnownUniquelyReferenced(&blocks[block]) {
+        blocks[block] = Block(blocks[block].groups)
       }
-      groups[group].chunks.append(chunk)
+      let owner = blocks[block]
+      if count & (Self.groupSize - 1) == 0 {
+        owner.groups.append(Group([chunk]))
+      } else {
+        if !isKnownUniquelyReferenced(&owner.groups[groupSlot]) {
+          owner.groups[groupSlot] = Group(owner.groups[groupSlot].chunks)
+        }
+        owner.groups[groupSlot].chunks.append(chunk)
+      }
     }
     count += 1
     markOwned(count - 1)

@@ -5,8 +5,10 @@ import Testing
 
 @Suite("ChunkDirectory: columns share chunk groups until one side writes")
 struct ChunkDirectoryTests {
-  /// Rows enough for three groups of 64 chunks.
+  /// Rows enough for twelve groups of 16 chunks (a block of 16 groups is 256 chunks).
   private static let rows = 3 * 64 * (1 << AnyColumn.chunkShift) + 123
+  /// Rows enough for two blocks of 256 chunks and part of a third.
+  private static let blockRows = (2 * 256 + 37) * (1 << AnyColumn.chunkShift) + 5
 
   @Test("random writes to a chain of copies agree with plain arrays on every side")
   func differential() {
@@ -117,5 +119,57 @@ struct ChunkDirectoryTests {
     #expect(column[7] == 2 && column[Self.rows - 1] == 3)
     #expect(copy[7] == 4 && copy[Self.rows - 1] == 5)
     #expect(column.hasSameValue(at: 8, as: copy) && !column.hasSameValue(at: 7, as: copy))
+  }
+
+  @Test(
+    "copies of a column of several blocks agree with plain arrays, and share what they did not write"
+  )
+  func severalBlocks() {
+    var random = QueryRandom(seed: 23)
+    let first = Column<UInt32>()
+    first.grow(to: Self.blockRows)
+    var columns: [(column: Column<UInt32>, model: [UInt32])] = [
+      (first, [UInt32](repeating: 0, count: Self.blockRows))
+    ]
+    for step in 1...600 {
+      let pick = Int.random(in: 0..<columns.count, using: &random)
+      if step % 100 == 0 {
+        columns[pick].column.freeze()
+        let copy = unsafeDowncast(columns[pick].column.copy(), to: Column<UInt32>.self)
+        #expect(copy.sharesAllChunks(with: columns[pick].column))
+        columns.append((copy, columns[pick].model))
+        continue
+      }
+      if step % 37 == 0 {
+        columns[pick].column.append(UInt32(step))
+        columns[pick].model.append(UInt32(step))
+        continue
+      }
+      let row = Int.random(in: 0..<columns[pick].model.count, using: &random)
+      columns[pick].column[row] = UInt32(step)
+      columns[pick].model[row] = UInt32(step)
+    }
+    for (index, entry) in columns.enumerated() {
+      #expect(entry.column.count == entry.model.count, "column \(index)")
+      var mismatches = 0
+      for row in 0..<entry.model.count where entry.column[row] != entry.model[row] {
+        mismatches += 1
+      }
+      #expect(mismatches == 0, "column \(index)")
+    }
+    // A copy written in one chunk of the second block shares every other group with its source.
+    let source = columns[0].column
+    source.freeze()
+    let copy = unsafeDowncast(source.copy(), to: Column<UInt32>.self)
+    let written = 300 * (1 << AnyColumn.chunkShift) + 9
+    copy[written] = 7
+    let writtenGroup = 300 / ChunkDirectory.chunksPerGroup
+    for group in 0..<(source.chunkCount / ChunkDirectory.chunksPerGroup) {
+      #expect(
+        copy.sharesChunkGroup(group, with: source) == (group != writtenGroup), "group \(group)")
+    }
+    #expect(!copy.sharesAllChunks(with: source))
+    #expect(copy.hasSameValue(at: written + 1, as: source))
+    #expect(!copy.hasSameValue(at: written, as: source) || source[written] == 7)
   }
 }
