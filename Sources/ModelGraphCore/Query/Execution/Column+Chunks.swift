@@ -28,7 +28,7 @@ extension Column {
   }
 
   /// Whether this column and `other` share the whole group of chunks `group` (chunks
-  /// `group × 64` onwards): then neither wrote any of them since one was copied from the other.
+  /// `group × ChunkDirectory.chunksPerGroup` onwards): then neither wrote any of them since one was copied from the other.
   ///
   /// - Complexity: O(1).
   func sharesChunkGroup(_ group: Int, with other: Column<Element>) -> Bool {
