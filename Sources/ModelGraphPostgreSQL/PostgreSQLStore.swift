@@ -485,11 +485,14 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
                 + "(U+0000), which PostgreSQL text cannot hold; nothing was saved")
           }
           values.append(SQLMapping.literal(value, type: attribute.valueType))
+          // A custom stage's save writes every attribute: a column the stage owes a value
+          // is NULL in the database even where the version it read holds the empty value.
           changed.append(
-            before.map {
-              slot >= $0.attributeColumns.count || $0.attributeColumns[slot].value(at: row) != value
-            }
-              ?? true)
+            inStage
+              || before.map {
+                slot >= $0.attributeColumns.count
+                  || $0.attributeColumns[slot].value(at: row) != value
+              } ?? true)
         }
         for slot in toOne {
           let key = (table.relationshipColumns[slot] as! Column<ObjectKey?>)[row]

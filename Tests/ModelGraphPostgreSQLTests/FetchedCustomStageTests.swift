@@ -5,11 +5,12 @@ import Testing
 @testable import ModelGraphPostgreSQL
 
 extension PostgreSQLStoreSuites.FetchedResidency.FetchedMigration {
-  /// Accounts A and B; entries of 10 and -5 in A, 7 in B, and a refund of 3 in B.
-  static func seedLedger(_ url: URL) throws {
+  /// Accounts A and B (and those `alsoAccounts` names, with no entries); entries of 10 and -5
+  /// in A, 7 in B, and a refund of 3 in B.
+  static func seedLedger(_ url: URL, alsoAccounts: [String] = []) throws {
     let context = ModelContext(
       try ModelContainer(for: LedgerV1.models, configurations: [ModelConfiguration(url: url)]))
-    let accounts = ["A", "B"].map { name in
+    let accounts = (["A", "B"] + alsoAccounts).map { name in
       let account = LedgerV1.Account()
       account.name = name
       context.insert(account)
@@ -91,6 +92,26 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedMigration {
       try TestServer.query(
         "SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'mg_stage_%'", at: inDatabase)
         == ["0"])
+  }
+
+  @Test(
+    "a custom stage that sets an owed attribute to its empty value (a count of 0) writes it: the column is NULL until then"
+  )
+  func customStageWritesEmptyValues() throws {
+    let inDatabase = try TestServer.freshURL()
+    let inMemory = try TestServer.freshURL()
+    try Self.seedLedger(inDatabase, alsoAccounts: ["C"])
+    try Self.seedLedger(inMemory, alsoAccounts: ["C"])
+    let fetched = try Self.ledgerContents(
+      ModelContext(try Self.openLedger(plan: LedgerPlan.self, at: inDatabase, fetched: true)))
+    let expected = try Self.ledgerContents(
+      ModelContext(try Self.openLedger(plan: LedgerPlan.self, at: inMemory, fetched: false)))
+    #expect(fetched == expected)
+    #expect(fetched.suffix(4) == ["A 2", "B 2", "C 0", "summary 4 1"])
+    #expect(
+      try TestServer.query(
+        "SELECT \"entryCount\" FROM \"Account\" ORDER BY name", at: inDatabase)
+        == ["2", "2", "0"])
   }
 
   @Test("a custom stage that deletes objects: they are gone in the database, as in memory")
