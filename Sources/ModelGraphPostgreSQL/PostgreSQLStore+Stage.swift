@@ -96,15 +96,28 @@ extension PostgreSQLStore {
   }
 
   /// A stage store's read: `read` runs in the migration's transaction (the old store's with
-  /// the search path that finds the tables as they were). Called with `lock` held.
+  /// the search path that finds the tables as they were), behind a savepoint, so a read the
+  /// server refuses (a division by zero in a pushed-down predicate) leaves the transaction
+  /// usable for the rest of the stage, as a refused save does. Called with `lock` held.
   func readInStage<T>(_ stage: StageBinding, _ read: (PostgreSQLConnection) throws -> T) throws
     -> T
   {
     let connection = try connected()
-    guard let path = stage.searchPath else { return try read(connection) }
-    try connection.run("SET LOCAL search_path TO \(path)")
-    defer { _ = try? connection.run("SET LOCAL search_path TO \(stage.restoredPath)") }
-    return try read(connection)
+    try connection.run("SAVEPOINT mg_stage_read")
+    do {
+      if let path = stage.searchPath { try connection.run("SET LOCAL search_path TO \(path)") }
+      let result = try read(connection)
+      if stage.searchPath != nil {
+        try connection.run("SET LOCAL search_path TO \(stage.restoredPath)")
+      }
+      try connection.run("RELEASE SAVEPOINT mg_stage_read")
+      return result
+    } catch {
+      // Rolling back to the savepoint also undoes the SET LOCAL.
+      _ = try? connection.run(
+        "ROLLBACK TO SAVEPOINT mg_stage_read; RELEASE SAVEPOINT mg_stage_read")
+      throw error
+    }
   }
 
   /// Runs a custom stage's code: copies the tables of the stage's old classes into a schema

@@ -114,6 +114,23 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedMigration {
         == ["2", "2", "0"])
   }
 
+  @Test(
+    "a stage read the server refuses, caught by the stage, leaves the migration's transaction usable: the rest of the stage migrates as without it"
+  )
+  func customStageRefusedRead() throws {
+    let inDatabase = try TestServer.freshURL()
+    let inMemory = try TestServer.freshURL()
+    try Self.seedLedger(inDatabase)
+    try Self.seedLedger(inMemory)
+    let fetched = try Self.ledgerContents(
+      ModelContext(
+        try Self.openLedger(plan: LedgerRefusedReadPlan.self, at: inDatabase, fetched: true)))
+    let expected = try Self.ledgerContents(
+      ModelContext(try Self.openLedger(plan: LedgerPlan.self, at: inMemory, fetched: false)))
+    #expect(fetched == expected)
+    #expect(fetched.suffix(3) == ["A 2", "B 2", "summary 4 1"])
+  }
+
   @Test("a custom stage that deletes objects: they are gone in the database, as in memory")
   func customStageDeletes() throws {
     let inDatabase = try TestServer.freshURL()

@@ -160,3 +160,27 @@ enum LedgerIncompletePlan: SchemaMigrationPlan {
     ]
   }
 }
+
+/// As ``LedgerPlan``, after a read of the old entries that the server refuses (a division by
+/// zero in the predicate it runs), which the stage catches; it throws ``LedgerStop`` if that
+/// read does not fail.
+enum LedgerRefusedReadPlan: SchemaMigrationPlan {
+  static var schemas: [any VersionedSchema.Type] { [LedgerV1.self, LedgerV2.self] }
+  static var stages: [MigrationStage] {
+    [
+      .custom(fromVersion: LedgerV1.self, toVersion: LedgerV2.self) { old, new in
+        let zero = 0
+        let refused: Bool
+        do {
+          _ = try old.fetch(
+            FetchDescriptor<LedgerV1.Entry>(predicate: #Predicate { $0.amount / zero == 1 }))
+          refused = false
+        } catch {
+          refused = true
+        }
+        guard refused else { throw LedgerStop() }
+        try LedgerStage.migrate(old, new)
+      }
+    ]
+  }
+}
