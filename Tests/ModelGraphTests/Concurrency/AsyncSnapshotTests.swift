@@ -25,19 +25,24 @@ final class SnapshotGate: Sendable {
   /// Lets the held write go on.
   func open() { opened.signal() }
 
-  /// Called by the file operations before an fsync; waits (at most 60 s) when armed.
+  /// The longest wait for the other side. Swift Testing runs synchronous tests on the
+  /// cooperative pool (two threads on a 2-core machine), so other long tests can hold every
+  /// thread for a minute or more before this test's tasks run again (a 60 s bound failed once
+  /// so); a passing run is no slower, since the test opens the gate itself.
+  static var patience: Duration { .seconds(600) }
+
+  /// Called by the file operations before an fsync; waits (at most ``patience``) when armed.
   func pass() {
     guard armed.exchange(false, ordering: .acquiringAndReleasing) else { return }
     inTask.store(withUnsafeCurrentTask { $0 != nil }, ordering: .releasing)
     waiting.store(true, ordering: .releasing)
-    _ = opened.wait(timeout: .now() + 60)
+    _ = opened.wait(timeout: .now() + .seconds(Int(Self.patience.components.seconds)))
     waiting.store(false, ordering: .releasing)
   }
 
-  /// Suspends until a write is held, or 60 s passed.
+  /// Suspends until a write is held, or ``patience`` passed.
   func waitUntilHolding() async throws {
-    // A generous deadline: on a loaded machine the snapshot task may start seconds late.
-    let deadline = ContinuousClock.now + .seconds(60)
+    let deadline = ContinuousClock.now + Self.patience
     while !isHolding, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
   }
 }
