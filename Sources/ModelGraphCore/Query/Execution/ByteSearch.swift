@@ -116,8 +116,9 @@ enum ByteSearch {
     byte &- 0x41 < 26 ? byte | 0x20 : byte
   }
 
+  /// Whether the `count` bytes at `hay`, ASCII-lowercased, are those at `lowered`.
   @inline(__always)
-  private static func equalFolded(
+  static func equalFolded(
     _ hay: UnsafePointer<UInt8>, _ lowered: UnsafePointer<UInt8>, _ count: Int
   ) -> Bool {
     var index = 0
@@ -136,8 +137,9 @@ enum ByteSearch {
     return ~(((word & low) &+ low) | word | low)
   }
 
+  /// Whether the `count` bytes at `hay` are those at `needle`.
   @inline(__always)
-  private static func equal(
+  static func equal(
     _ hay: UnsafePointer<UInt8>, _ needle: UnsafePointer<UInt8>, _ count: Int
   ) -> Bool {
     var index = 0

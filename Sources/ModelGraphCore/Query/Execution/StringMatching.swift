@@ -66,7 +66,7 @@ struct StringPattern {
         && !bytes.contains {
           $0 == UInt8(ascii: "K") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: "`")
         },
-      hasLetters: bytes.contains { asciiLowercased($0) != $0 || (0x61...0x7A).contains($0) })
+      hasLetters: bytes.contains { ByteSearch.foldedByte($0) != $0 || (0x61...0x7A).contains($0) })
   }
 
   /// The number of the needle's UTF-8 bytes.
@@ -204,9 +204,9 @@ private struct NeedleView {
     guard length >= count else { return false }
     switch op {
     case .hasPrefix:
-      return equal(base, bytes, count)
+      return ByteSearch.equal(base, bytes, count)
     case .hasSuffix:
-      return equal(base + (length &- count), bytes, count)
+      return ByteSearch.equal(base + (length &- count), bytes, count)
     case .contains:
       return bytesContain(base, length)
     case .localizedStandardContains:
@@ -215,7 +215,7 @@ private struct NeedleView {
       guard hasLetters else { return bytesContain(base, length) }
       var start = 0
       while start <= length &- count {
-        if equalFolded(base + start, lowered, count) { return true }
+        if ByteSearch.equalFolded(base + start, lowered, count) { return true }
         start &+= 1
       }
       return false
@@ -229,35 +229,12 @@ private struct NeedleView {
     let first = bytes[0]
     var start = 0
     while start <= length &- count {
-      if base[start] == first && equal(base + start, bytes, count) { return true }
+      if base[start] == first && ByteSearch.equal(base + start, bytes, count) { return true }
       start &+= 1
     }
     return false
   }
 
-  @inline(__always)
-  private func equal(
-    _ hay: UnsafePointer<UInt8>, _ needle: UnsafePointer<UInt8>, _ count: Int
-  ) -> Bool {
-    var index = 0
-    while index < count {
-      if hay[index] != needle[index] { return false }
-      index &+= 1
-    }
-    return true
-  }
-
-  @inline(__always)
-  private func equalFolded(
-    _ hay: UnsafePointer<UInt8>, _ lowered: UnsafePointer<UInt8>, _ count: Int
-  ) -> Bool {
-    var index = 0
-    while index < count {
-      if asciiLowercased(hay[index]) != lowered[index] { return false }
-      index &+= 1
-    }
-    return true
-  }
 }
 
 /// A needle's bytes and their ASCII-lowercased form, at stable addresses.
@@ -273,7 +250,7 @@ private final class NeedleBytes: @unchecked Sendable {
     lowered = .allocate(capacity: max(count, 1))
     for (index, byte) in source.enumerated() {
       bytes[index] = byte
-      lowered[index] = asciiLowercased(byte)
+      lowered[index] = ByteSearch.foldedByte(byte)
     }
   }
 
@@ -281,11 +258,6 @@ private final class NeedleBytes: @unchecked Sendable {
     bytes.deallocate()
     lowered.deallocate()
   }
-}
-
-@inline(__always)
-private func asciiLowercased(_ byte: UInt8) -> UInt8 {
-  byte &- 0x41 < 26 ? byte | 0x20 : byte
 }
 
 /// Calls `body` with the UTF-8 bytes of `string`, without copying native strings.
