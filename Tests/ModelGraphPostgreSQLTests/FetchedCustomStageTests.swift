@@ -54,6 +54,25 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedMigration {
         for: LedgerV2.models, migrationPlan: plan, configurations: [ModelConfiguration(url: url)])
   }
 
+  /// Seeds two fresh databases alike (accounts `alsoAccounts` added), migrates one in the
+  /// database with `plan` (residency=fetched) and the other in memory with `inMemoryPlan`
+  /// (`plan` when `nil`); returns the first's URL and the contents of both.
+  static func migratedBothWays(
+    _ plan: any SchemaMigrationPlan.Type,
+    inMemory inMemoryPlan: (any SchemaMigrationPlan.Type)? = nil,
+    alsoAccounts: [String] = []
+  ) throws -> (inDatabase: URL, fetched: [String], expected: [String]) {
+    let inDatabase = try TestServer.freshURL()
+    let inMemory = try TestServer.freshURL()
+    try Self.seedLedger(inDatabase, alsoAccounts: alsoAccounts)
+    try Self.seedLedger(inMemory, alsoAccounts: alsoAccounts)
+    let fetched = try Self.ledgerContents(
+      ModelContext(try Self.openLedger(plan: plan, at: inDatabase, fetched: true)))
+    let expected = try Self.ledgerContents(
+      ModelContext(try Self.openLedger(plan: inMemoryPlan ?? plan, at: inMemory, fetched: false)))
+    return (inDatabase, fetched, expected)
+  }
+
   static func state(_ url: URL) throws -> [String?] {
     try TestServer.query("SELECT version || ' ' || schema_version FROM mg_state", at: url)
   }
@@ -98,14 +117,8 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedMigration {
     "a custom stage that sets an owed attribute to its empty value (a count of 0) writes it: the column is NULL until then"
   )
   func customStageWritesEmptyValues() throws {
-    let inDatabase = try TestServer.freshURL()
-    let inMemory = try TestServer.freshURL()
-    try Self.seedLedger(inDatabase, alsoAccounts: ["C"])
-    try Self.seedLedger(inMemory, alsoAccounts: ["C"])
-    let fetched = try Self.ledgerContents(
-      ModelContext(try Self.openLedger(plan: LedgerPlan.self, at: inDatabase, fetched: true)))
-    let expected = try Self.ledgerContents(
-      ModelContext(try Self.openLedger(plan: LedgerPlan.self, at: inMemory, fetched: false)))
+    let (inDatabase, fetched, expected) = try Self.migratedBothWays(
+      LedgerPlan.self, alsoAccounts: ["C"])
     #expect(fetched == expected)
     #expect(fetched.suffix(4) == ["A 2", "B 2", "C 0", "summary 4 1"])
     #expect(
@@ -118,31 +131,15 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedMigration {
     "a stage read the server refuses, caught by the stage, leaves the migration's transaction usable: the rest of the stage migrates as without it"
   )
   func customStageRefusedRead() throws {
-    let inDatabase = try TestServer.freshURL()
-    let inMemory = try TestServer.freshURL()
-    try Self.seedLedger(inDatabase)
-    try Self.seedLedger(inMemory)
-    let fetched = try Self.ledgerContents(
-      ModelContext(
-        try Self.openLedger(plan: LedgerRefusedReadPlan.self, at: inDatabase, fetched: true)))
-    let expected = try Self.ledgerContents(
-      ModelContext(try Self.openLedger(plan: LedgerPlan.self, at: inMemory, fetched: false)))
+    let (_, fetched, expected) = try Self.migratedBothWays(
+      LedgerRefusedReadPlan.self, inMemory: LedgerPlan.self)
     #expect(fetched == expected)
     #expect(fetched.suffix(3) == ["A 2", "B 2", "summary 4 1"])
   }
 
   @Test("a custom stage that deletes objects: they are gone in the database, as in memory")
   func customStageDeletes() throws {
-    let inDatabase = try TestServer.freshURL()
-    let inMemory = try TestServer.freshURL()
-    try Self.seedLedger(inDatabase)
-    try Self.seedLedger(inMemory)
-    let fetched = try Self.ledgerContents(
-      ModelContext(
-        try Self.openLedger(plan: LedgerDeletingPlan.self, at: inDatabase, fetched: true)))
-    let expected = try Self.ledgerContents(
-      ModelContext(try Self.openLedger(plan: LedgerDeletingPlan.self, at: inMemory, fetched: false))
-    )
+    let (inDatabase, fetched, expected) = try Self.migratedBothWays(LedgerDeletingPlan.self)
     #expect(fetched == expected)
     #expect(fetched.suffix(3) == ["A 1", "B 2", "summary 4 1"])
     #expect(try TestServer.query("SELECT count(*) FROM \"Entry\"", at: inDatabase) == ["2"])
