@@ -63,9 +63,11 @@ public enum SnapshotWriter {
   /// ``sinkThreshold`` bytes (whole blocks) as they are made, and the writer returned holds
   /// none of them (otherwise `sink` is not called).
   ///
-  /// The writing goes on after a value too long for the format (``ByteWriter/oversized``);
-  /// the caller must then discard what the sink received. Without `history`, the file's
-  /// history block keeps nothing and says every version up to `version`'s is dropped.
+  /// The blocks are encoded on two threads (``SnapshotBlockPipeline``); the bytes are the same
+  /// as one thread would write. The writing goes on after a value too long for the format
+  /// (``ByteWriter/oversized``); the caller must then discard what the sink received. Without
+  /// `history`, the file's history block keeps nothing and says every version up to
+  /// `version`'s is dropped.
   static func write(
     _ version: StoreVersion, lineage: SnapshotLineage, history: KeptHistory? = nil,
     lengthLimit: Int,
@@ -76,79 +78,93 @@ public enum SnapshotWriter {
     file.lengthLimit = lengthLimit
     let estimate = estimatedSize(of: version)
     file.bytes.reserveCapacity(draining ? min(estimate, 2 * sinkThreshold) : estimate)
-    /// Hands the bytes made so far to the sink.
-    func drain() throws {
-      guard draining, !file.bytes.isEmpty else { return }
-      try file.bytes.withUnsafeBytes { try sink($0) }
-      file.flushed += file.bytes.count
-      file.bytes.removeAll(keepingCapacity: true)
-    }
     file.bytes.append(contentsOf: SnapshotFormat.magic)
     file.append(formatVersion)
     file.append(UInt32(0))
     file.append(version.number)
     file.append(file.bytes.withUnsafeBytes { CRC32C.checksum($0) })
     var offsets: [UInt64] = []
-
-    /// Writes a block in place: the payload goes straight into the file's bytes, the length
-    /// is filled in after it and the checksum appended.
-    func block(_ kind: SnapshotFormat.BlockKind, _ body: (inout ByteWriter) -> Void) {
-      let start = file.bytes.count
-      offsets.append(UInt64(file.flushed + start))
-      file.append(kind.rawValue)
-      file.append(UInt64(0))
-      body(&file)
-      let length = UInt64(file.bytes.count - start - 12)
-      file.bytes.withUnsafeMutableBytes {
-        $0.storeBytes(of: length.littleEndian, toByteOffset: start + 4, as: UInt64.self)
+    /// Appends an encoded block; a large one goes to the sink as it is, after what is held.
+    func add(_ block: ByteWriter) throws {
+      offsets.append(UInt64(file.flushed + file.bytes.count))
+      file.oversized = file.oversized ?? block.oversized
+      guard draining else { return file.bytes.append(contentsOf: block.bytes) }
+      if block.bytes.count < sinkThreshold / 4 {
+        file.bytes.append(contentsOf: block.bytes)
+        if file.bytes.count >= sinkThreshold { try drain() }
+        return
       }
-      let crc = file.bytes.withUnsafeBytes {
-        CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[start...]))
-      }
-      file.append(crc)
+      try drain()
+      try block.bytes.withUnsafeBytes { try sink($0) }
+      file.flushed += block.bytes.count
     }
+    /// Hands the bytes held so far to the sink.
+    func drain() throws {
+      guard draining, !file.bytes.isEmpty else { return }
+      try file.bytes.withUnsafeBytes { try sink($0) }
+      file.flushed += file.bytes.count
+      file.bytes.removeAll(keepingCapacity: true)
+    }
+    try SnapshotBlockPipeline.run(
+      blocks(of: version, lineage: lineage, history: history, formatVersion: formatVersion),
+      lengthLimit: lengthLimit, emit: add)
+    let footerOffset = UInt64(file.flushed + file.bytes.count)
+    let blockOffsets = offsets
+    let footer = SnapshotBlockSource(kind: .footer, estimate: 8 + 8 * blockOffsets.count) {
+      writer in
+      writer.append(UInt64(blockOffsets.count))
+      for offset in blockOffsets { writer.append(offset) }
+    }
+    file.bytes.append(contentsOf: footer.encoded(lengthLimit: lengthLimit).bytes)
+    file.append(footerOffset)
+    file.bytes.append(contentsOf: SnapshotFormat.endMagic)
+    try drain()
+    return file
+  }
 
-    block(.schema) { version.catalog.encode(into: &$0, version: formatVersion) }
-    for (index, table) in version.tables.enumerated() {
-      block(.table) {
-        $0.append(UInt32(index))
-        $0.append(UInt64(table.rowCount))
-        $0.append(UInt64(table.liveCount))
+  /// Every block of the file but the footer, in file order.
+  static func blocks(
+    of version: StoreVersion, lineage: SnapshotLineage, history: KeptHistory?,
+    formatVersion: UInt32
+  ) -> [SnapshotBlockSource] {
+    var blocks = [
+      SnapshotBlockSource(kind: .schema, estimate: 4096) {
+        version.catalog.encode(into: &$0, version: formatVersion)
       }
+    ]
+    for (index, table) in version.tables.enumerated() {
+      blocks.append(
+        SnapshotBlockSource(kind: .table, estimate: 20) {
+          $0.append(UInt32(index))
+          $0.append(UInt64(table.rowCount))
+          $0.append(UInt64(table.liveCount))
+        })
       let columns: [(SnapshotFormat.ColumnRole, Int, AnyColumn)] =
         [(.stamps, 0, table.stamps)]
         + table.attributeColumns.enumerated().map { (.attribute, $0, $1) }
         + table.relationshipColumns.enumerated().map { (.relationship, $0, $1) }
       for (role, slot, column) in columns {
-        block(.column) {
-          $0.append(UInt32(index))
-          $0.append(role.rawValue)
-          $0.append(UInt32(slot))
-          column.encode(into: &$0, format: formatVersion)
-        }
-        if file.bytes.count >= sinkThreshold { try drain() }
+        blocks.append(
+          SnapshotBlockSource(kind: .column, estimate: 32 + 8 * table.rowCount) {
+            $0.append(UInt32(index))
+            $0.append(role.rawValue)
+            $0.append(UInt32(slot))
+            column.encode(into: &$0, format: formatVersion)
+          })
       }
     }
     if formatVersion >= SnapshotFormat.lineageVersion {
-      block(.lineage) {
-        $0.append(lineage.generation)
-        $0.append(lineage.previous)
-      }
+      blocks.append(
+        SnapshotBlockSource(kind: .lineage, estimate: 16) {
+          $0.append(lineage.generation)
+          $0.append(lineage.previous)
+        })
     }
     if formatVersion >= SnapshotFormat.historyVersion {
       let kept = history ?? KeptHistory(droppedThrough: version.number)
-      block(.history) { kept.encode(into: &$0) }
+      blocks.append(SnapshotBlockSource(kind: .history, estimate: 64) { kept.encode(into: &$0) })
     }
-    let footerOffset = UInt64(file.flushed + file.bytes.count)
-    let blockOffsets = offsets
-    block(.footer) { writer in
-      writer.append(UInt64(blockOffsets.count))
-      for offset in blockOffsets { writer.append(offset) }
-    }
-    file.append(footerOffset)
-    file.bytes.append(contentsOf: SnapshotFormat.endMagic)
-    try drain()
-    return file
+    return blocks
   }
 
   /// A guess at the file's size, so the buffer rarely grows: 8 bytes per value.
