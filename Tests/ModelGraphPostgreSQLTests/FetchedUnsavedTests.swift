@@ -196,6 +196,25 @@ extension PostgreSQLStoreSuites.FetchedResidency {
       #expect(try partial.fetchCount(tagged) == 1)
     }
 
+    @Test("model(for:) with unsaved changes reads an object not in memory, keeping them")
+    func identifiedWithChanges() throws {
+      let url = try TestServer.freshURL()
+      try Self.seedDistinct(url)
+      let wanted = try ModelContext(TestServer.container(teamTypes, at: url)).fetch(
+        FetchDescriptor<Member>(predicate: #Predicate { $0.score == 7 }))[0].persistentModelID
+      let partial = ModelContext(
+        try TestServer.container(
+          teamTypes, at: PostgreSQLStoreSuites.FetchedResidency.fetchedOnly(url)))
+      try Self.changeDistinct(partial)
+      let found = try #require(partial.model(for: wanted) as? Member)
+      #expect(found.score == 7)
+      found.score = 70
+      try partial.save()
+      #expect(
+        try TestServer.query("SELECT score FROM \"Member\" ORDER BY score DESC LIMIT 4", at: url)
+          == ["70", "61", "60", "50"])
+    }
+
     @Test("a fetch whose unsaved changes collide with a save made elsewhere is refused")
     func conflict() throws {
       let url = try TestServer.freshURL()

@@ -97,23 +97,17 @@ extension ModelContext {
 
   /// With a store that keeps only fetched objects in memory: brings the object of
   /// `identifier` into memory when it is not, so that `model(for:)` finds what a fully loaded
-  /// store would. A context with unsaved changes keeps reading the version it started them on,
-  /// so it cannot move to the version holding it, except in a custom migration stage (where
-  /// it is the only writer, and only objects that were there all along are read: its changes
-  /// move along unchanged). Otherwise, and when the server cannot be read, the object is left
-  /// out: `model(for:)` then answers `nil` as for a missing object.
+  /// store would. A context with unsaved changes moves to the version holding it with its
+  /// changes replayed, as a fetch does (in a custom migration stage, where it is the only
+  /// writer, they move along unchanged). When that replay collides with a save made elsewhere
+  /// (and ``mergePolicy`` does not settle it), or the server cannot be read, the object is
+  /// left out: `model(for:)` then answers `nil` as for a missing object.
   func loadIdentified(_ identifier: PersistentIdentifier) {
-    guard let store = fetchedOnlyStore, let key = key(for: identifier), !session.contains(key),
-      !session.hasChanges || store.runsMigrationStage
+    guard let store = fetchedOnlyStore, let key = key(for: identifier), !session.contains(key)
     else { return }
     guard (try? store.makeResident(entity: identifier.entityName, row: Int(key.row))) != nil
     else { return }
-    if session.hasChanges {
-      guard (try? session.rebaseOntoLatest()) != nil else { return }
-      dropHandlesDeletedElsewhere()
-    } else {
-      refreshIfClean()
-    }
+    _ = try? moveOntoLoaded()
   }
 
   /// Publishes the session's changes; a unique rule that PostgreSQL found broken at the commit
