@@ -5,6 +5,9 @@ enum PostgreSQLFault: Sendable {
   /// The statements are sent, then the connection breaks before any reply arrives. With
   /// `committing` false, a final `COMMIT;` is not sent, as if the server had crashed first.
   case loseReplyAfterSending(committing: Bool)
+  /// The server refuses the statements (they are replaced by one that fails), and the
+  /// connection stays open.
+  case refuse
 }
 
 /// One libpq connection. Not thread-safe: its owner serializes every use.
@@ -64,7 +67,14 @@ final class PostgreSQLConnection {
   @discardableResult
   func run(_ sql: String) throws(PostgreSQLError) -> [PostgreSQLResult] {
     guard let handle, library.status(handle) == 0 else { throw lost("the connection is closed") }
-    if let fault = injectFault?(sql) { try inject(fault, sql: sql, handle: handle) }
+    var sql = sql
+    if let fault = injectFault?(sql) {
+      if case .refuse = fault {
+        sql = "SELECT 1 / 0"
+      } else {
+        try inject(fault, sql: sql, handle: handle)
+      }
+    }
     guard sql.withCString({ library.sendQuery(handle, $0) }) == 1 else {
       throw lost(connectionMessage)
     }
@@ -132,7 +142,7 @@ final class PostgreSQLConnection {
     throws(PostgreSQLError) -> Never
   {
     switch fault {
-    case .loseConnectionBeforeSending:
+    case .loseConnectionBeforeSending, .refuse:
       break
     case .loseReplyAfterSending(let committing):
       var text = sql

@@ -27,7 +27,8 @@ public struct PostgreSQLError: Error, Sendable, Equatable, CustomStringConvertib
     /// `residency=fetched`). Other stages run in the database.
     case migrationNeedsAllObjects
     /// A fetch from a store that keeps only fetched objects was asked of a context with
-    /// unsaved changes: save or roll back first.
+    /// unsaved changes. No longer thrown: such a fetch sees the changes (kept so that code
+    /// matching on it still compiles).
     case unsavedChanges
     /// A save broke a unique attribute or constraint against an object that is not in memory
     /// (with `residency=fetched`), found by PostgreSQL at the commit; ``uniqueViolation`` says

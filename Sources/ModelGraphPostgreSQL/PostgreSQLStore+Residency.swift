@@ -108,8 +108,18 @@ extension PostgreSQLStore {
   /// counted by PostgreSQL at the version the store holds; `nil`, with nothing run, when a
   /// part of the request has no exact SQL translation.
   ///
+  /// - Parameter excluding: Objects, by class name and row, left out of the count (those a
+  ///   context changed, which it counts over its own view).
   /// - Throws: ``PostgreSQLError``.
-  public func count(for request: QueryRequest) throws -> Int? {
+  public func count(for request: QueryRequest, excluding: [(entity: String, row: Int)] = [])
+    throws -> Int?
+  {
+    let ids = excluding.compactMap { object in
+      codes[object.entity].map { $0 << SQLMapping.rowBits | Int64(object.row) }
+    }
+    let filter =
+      ids.isEmpty
+      ? "" : " WHERE s.id <> ALL ('{\(ids.map(String.init).joined(separator: ","))}'::bigint[])"
     var whole = request
     (whole.offset, whole.limit) = (0, nil)
     return try retryingWhileBehind("count") { store -> Int?? in
@@ -118,7 +128,7 @@ extension PostgreSQLStore {
       guard fetch.fallbacks.isEmpty else { return .some(nil) }
       guard
         let read = try readAtApplied({ connection in
-          try connection.query("SELECT count(*) FROM (\(fetch.sql)) s").text(0, 0)
+          try connection.query("SELECT count(*) FROM (\(fetch.sql)) s\(filter)").text(0, 0)
         })
       else { return nil }
       return .some(read.1.flatMap(Int.init))

@@ -66,10 +66,6 @@ public final class PostgreSQLStageStores {
 }
 
 extension PostgreSQLStore {
-  /// Whether the store is one a custom migration stage's code works through (its new or old
-  /// store), inside the migration's transaction.
-  public var runsMigrationStage: Bool { stage != nil }
-
   /// A save through a custom stage's store: its statements run inside the migration's
   /// transaction, behind a savepoint, so a refused save leaves the transaction usable.
   ///

@@ -384,18 +384,44 @@ struct SQLQueryCompiler {
       guard type == .int || type == .double else {
         throw Untranslatable(reason: "a negation of \(type.map { "\($0)" } ?? "nil")")
       }
-      return .value("(-\(sql))", type)
+      // The engine's `-Int64.min` overflows to `nil`, as SQL's NULL.
+      return .value(type == .int ? "(-NULLIF(\(sql), \(Self.smallest)))" : "(-\(sql))", type)
     case .arithmetic(let left, let op, let right):
-      // Integers only: SQL and Swift agree on bigint results, and both fail on overflow and
-      // division by zero (floating point differs there: SQL fails where Swift gives infinity).
       let (a, typeA) = try value(translate(left, variables))
       let (b, typeB) = try value(translate(right, variables))
       guard typeA == .int, typeB == .int else {
+        // Floating point differs: SQL fails where Swift gives infinity.
         throw Untranslatable(reason: "arithmetic other than on integers")
       }
-      return .value("(\(a) \(op.rawValue) \(b))", .int)
+      return .value(Self.integerArithmetic(a, op, b), .int)
     default:
       throw Untranslatable(reason: "no SQL translation")
+    }
+  }
+
+  /// `Int64.min` as a bigint literal.
+  static let smallest = "(-9223372036854775808)::bigint"
+
+  /// `a op b` on bigints with the engine's semantics: a result that overflows, and a division
+  /// or remainder by zero, is NULL (the engine's `nil`, which no comparison with a number
+  /// matches), where PostgreSQL would fail the whole statement. Sums, differences and
+  /// products are computed exactly in `numeric` and kept when they fit; a quotient or
+  /// remainder divides by NULL instead of by 0, or by -1 when the dividend is `Int64.min`
+  /// (Swift overflows there for both, PostgreSQL only for the quotient). No branch can fail
+  /// when PostgreSQL folds constants: the range test folds first, and a guarded divisor
+  /// folds to NULL.
+  static func integerArithmetic(_ a: String, _ op: QueryArithmeticOperator, _ b: String)
+    -> String
+  {
+    switch op {
+    case .add, .subtract, .multiply:
+      let exact = "(\(a)::numeric \(op.rawValue) \(b)::numeric)"
+      return "(CASE WHEN \(exact) BETWEEN -9223372036854775808 AND 9223372036854775807 "
+        + "THEN \(exact)::bigint END)"
+    case .divide, .remainder:
+      let divisor =
+        "NULLIF(NULLIF(\(b), 0), CASE WHEN \(a) = \(smallest) THEN -1 END)"
+      return "(\(a) \(op.rawValue) \(divisor))"
     }
   }
 

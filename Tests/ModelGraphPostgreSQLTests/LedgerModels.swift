@@ -1,6 +1,8 @@
 import Foundation
 import ModelGraph
 
+@testable import ModelGraphPostgreSQL
+
 /// Accounts and their entries, some of them refunds (a subclass in its own table).
 enum LedgerV1: VersionedSchema {
   static var versionIdentifier: SchemaVersion { SchemaVersion(1, 0, 0) }
@@ -64,8 +66,7 @@ enum LedgerStage {
     _ old: ModelContext, _ new: ModelContext, deletingNegative: Bool = false,
     duplicateCodes: Bool = false, throwing: Bool = false, leavingCounts: Bool = false
   ) throws {
-    // Fetches and counts first: a context of a store opened with residency=fetched reads the
-    // database only while it has no unsaved changes.
+    // Fetches and counts first, before any change.
     let accounts = try new.fetch(FetchDescriptor<LedgerV2.Account>())
     let entries = try new.fetch(FetchDescriptor<LedgerV2.Entry>())
     let total = try new.fetchCount(FetchDescriptor<LedgerV2.Entry>())
@@ -161,19 +162,23 @@ enum LedgerIncompletePlan: SchemaMigrationPlan {
   }
 }
 
-/// As ``LedgerPlan``, after a read of the old entries that the server refuses (a division by
-/// zero in the predicate it runs), which the stage catches; it throws ``LedgerStop`` if that
-/// read does not fail.
+/// As ``LedgerPlan``, after a read of the old entries that the server refuses (an injected
+/// fault: the store runs a failing statement in place of the read's), which the stage
+/// catches; it throws ``LedgerStop`` if that read does not fail.
 enum LedgerRefusedReadPlan: SchemaMigrationPlan {
   static var schemas: [any VersionedSchema.Type] { [LedgerV1.self, LedgerV2.self] }
   static var stages: [MigrationStage] {
     [
       .custom(fromVersion: LedgerV1.self, toVersion: LedgerV2.self) { old, new in
-        let zero = 0
+        let store = old.container.store.persistence as? PostgreSQLStore
+        store?.injectFault =
+          OneFault(.refuse) { $0.hasPrefix("SELECT") || $0.hasPrefix("WITH") }
+          .hook
+        defer { store?.injectFault = nil }
         let refused: Bool
         do {
           _ = try old.fetch(
-            FetchDescriptor<LedgerV1.Entry>(predicate: #Predicate { $0.amount / zero == 1 }))
+            FetchDescriptor<LedgerV1.Entry>(predicate: #Predicate { $0.amount > 1 }))
           refused = false
         } catch {
           refused = true

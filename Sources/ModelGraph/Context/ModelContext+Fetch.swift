@@ -48,7 +48,12 @@ extension ModelContext {
       return descriptor.fetchLimit.map { min(count, max($0, 0)) } ?? count
     }
     let prepared = try prepareFetch(descriptor, counting: true)
-    if let count = prepared.databaseCount {
+    if var count = prepared.databaseCount {
+      if let rows = prepared.countedInMemory, !rows.isEmpty {
+        count += try prepared.plan.keys(residual: prepared.residual).count {
+          rows.contains(FetchedPendingRows.key(entity: Int($0.entity), row: Int($0.row)))
+        }
+      }
       let remaining = max(count - prepared.offset, 0)
       return prepared.limit.map { min(remaining, max($0, 0)) } ?? remaining
     }

@@ -20,6 +20,9 @@ struct PreparedFetch {
   /// The number of objects selected before the offset and limit, when the database counted
   /// them (the plan then runs over objects in memory that may not include them).
   var databaseCount: Int? = nil
+  /// Rows the database count left out (a context's unsaved changes), by
+  /// ``FetchedPendingRows/key(entity:row:)``: the plan's matches among them are added to it.
+  var countedInMemory: Set<UInt64>? = nil
 }
 
 extension ModelContext {
@@ -70,7 +73,13 @@ extension ModelContext {
       }
     }
     if !untranslated.isEmpty { request.residual = untranslated.joined(separator: "; and for ") }
-    let (sql, databaseCount) = try runFetched(request, loading: loading, counting: counting)
+    let fetched = try runFetched(
+      request, loading: loading, counting: counting,
+      includePendingChanges: descriptor.includePendingChanges)
+    if fetched.countedInMemory != nil {
+      // Only the rows left out of the database's count are counted by the plan: all of them.
+      (request.offset, request.limit) = (0, nil)
+    }
     let source = QuerySource(
       session: session, includePendingChanges: descriptor.includePendingChanges,
       indexes: indexDefinitions)
@@ -88,7 +97,8 @@ extension ModelContext {
     let residual = request.residual == nil ? nil : descriptor.predicate.map(makeResidual)
     return PreparedFetch(
       plan: plan, residual: residual, sortsInMemory: sortKeys == nil, offset: offset,
-      limit: descriptor.fetchLimit, sql: sql, databaseCount: databaseCount)
+      limit: descriptor.fetchLimit, sql: fetched.sql, databaseCount: fetched.count,
+      countedInMemory: fetched.countedInMemory)
   }
 
   /// The indexes of `entity`'s table: those its model class declares, or, for an entity no

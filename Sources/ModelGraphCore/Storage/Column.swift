@@ -174,7 +174,10 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
     {
       return true
     }
-    return self[row] == other[row]
+    let (mine, theirs) = (self[row], other[row])
+    // A value unequal to itself (a `NaN`) on both sides is the same value: a table copied
+    // and written elsewhere in the chunk (objects loaded around it) still holds it.
+    return mine == theirs || (mine != mine && theirs != theirs)
   }
 
   override func grow(to count: Int) {

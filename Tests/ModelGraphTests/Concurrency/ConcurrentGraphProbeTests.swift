@@ -116,7 +116,7 @@ struct ConcurrentGraphProbeTests {
 
   @Test(
     "4 writers moving, deleting and inserting, 2 readers: no orphan, no stop under two trips",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges),
+    .disabled(if: testsRunOnFetchedResidency, readsNewestWithUnsavedChanges),
     arguments: [1 as UInt64, 2, 3])
   func probe(seed: UInt64) throws {
     try checkProbe(seed: seed)

@@ -5,8 +5,7 @@ import Testing
 @Suite("Concurrency: conflicts between two contexts' saves")
 struct ConflictDetectionTests {
   @Test(
-    "the same attribute changed by both: a conflict naming both values; nothing is saved",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
+    "the same attribute changed by both: a conflict naming both values; nothing is saved")
   func attribute() throws {
     let fixture = try ConflictFixture()
     let first = fixture.context()
@@ -33,8 +32,7 @@ struct ConflictDetectionTests {
   }
 
   @Test(
-    "different attributes of one object merge; the same value written by both conflicts",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
+    "different attributes of one object merge; the same value written by both conflicts")
   func differentAttributes() throws {
     let fixture = try ConflictFixture()
     let first = fixture.context()
@@ -55,8 +53,7 @@ struct ConflictDetectionTests {
   }
 
   @Test(
-    "a to-one set by both to different objects conflicts; to the same object it merges",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
+    "a to-one set by both to different objects conflicts; to the same object it merges")
   func toOne() throws {
     let fixture = try ConflictFixture()
     let first = fixture.context()
@@ -81,8 +78,7 @@ struct ConflictDetectionTests {
   }
 
   @Test(
-    "to-many: different objects added and removed by both merge",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
+    "to-many: different objects added and removed by both merge")
   func toManyCommutes() throws {
     let fixture = try ConflictFixture()
     let first = fixture.context()

@@ -7,7 +7,6 @@ import Testing
 struct MergePolicyTests {
   @Test(
     "an attribute both changed: rejected, this context's value, or the store's",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges),
     arguments: [
       (MergePolicyChoice.reject, "first"), (.lastWriterWins, "second"), (.storeWins, "first"),
     ])
@@ -32,8 +31,7 @@ struct MergePolicyTests {
   }
 
   @Test(
-    "last writer wins deletes an object changed elsewhere, cascading over stops added since",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
+    "last writer wins deletes an object changed elsewhere, cascading over stops added since")
   func deletionWins() throws {
     let fixture = try ConflictFixture()
     let adder = fixture.context()
@@ -49,8 +47,7 @@ struct MergePolicyTests {
   }
 
   @Test(
-    "a custom resolver sees each conflict typed and settles it one by one",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
+    "a custom resolver sees each conflict typed and settles it one by one")
   func custom() throws {
     let fixture = try ConflictFixture()
     let first = fixture.context()

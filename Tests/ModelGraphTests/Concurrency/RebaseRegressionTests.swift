@@ -59,8 +59,7 @@ struct RebaseRegressionTests {
   }
 
   @Test(
-    "after rollback the context reads the newest save, even if the redo inserts first",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
+    "after rollback the context reads the newest save, even if the redo inserts first")
   func rollbackMovesToNewest() throws {
     let fixture = try ConflictFixture()
     let first = fixture.context()

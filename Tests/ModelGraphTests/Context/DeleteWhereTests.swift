@@ -18,8 +18,7 @@ private func remainingNames(_ container: ModelContainer) throws -> [String] {
 @Suite("delete(model:where:includeSubclasses:)")
 struct DeleteWhereTests {
   @Test(
-    "without a predicate, a base class deletes its whole hierarchy",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
+    "without a predicate, a base class deletes its whole hierarchy")
   func deleteAll() throws {
     let container = try makeInMemoryContainer(Trip.self)
     let context = ModelContext(container)
@@ -63,8 +62,7 @@ struct DeleteWhereTests {
   }
 
   @Test(
-    "objects with and without handles, saved or not, are all deleted and listed",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
+    "objects with and without handles, saved or not, are all deleted and listed")
   func handlesAndKeys() throws {
     let container = try makeInMemoryContainer(Trip.self)
     let context = ModelContext(container)

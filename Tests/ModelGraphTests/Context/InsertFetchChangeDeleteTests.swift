@@ -4,8 +4,7 @@ import Testing
 @Suite("Insert, fetch, change and delete")
 struct InsertFetchChangeDeleteTests {
   @Test(
-    "an inserted object is fetched before the save, and by other contexts only after it",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
+    "an inserted object is fetched before the save, and by other contexts only after it")
   func insertThenSave() throws {
     let container = try makeInMemoryContainer(Trip.self)
     let context = ModelContext(container)
@@ -58,8 +57,7 @@ struct InsertFetchChangeDeleteTests {
   }
 
   @Test(
-    "a deleted object leaves its context's fetches at once and the store at the save",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
+    "a deleted object leaves its context's fetches at once and the store at the save")
   func delete() throws {
     let container = try makeInMemoryContainer(Trip.self)
     let context = ModelContext(container)

@@ -28,8 +28,7 @@ struct RollbackTests {
   }
 
   @Test(
-    "rollback brings deleted objects back, as the same instances",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
+    "rollback brings deleted objects back, as the same instances")
   func bringsBackDeleted() throws {
     let context = try makeTripContext()
     let trip = BusinessTrip(name: "Summit", company: "Acme")

@@ -312,7 +312,6 @@ private func compare(
 struct DifferentialFetchTests {
   @Test(
     "random fetches over saved, pending and re-saved data match array filtering",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges),
     arguments: [0x5EED_0001] as [UInt64])
   func differential(seed: UInt64) throws {
     var rng = SplitMix64(seed: seed)

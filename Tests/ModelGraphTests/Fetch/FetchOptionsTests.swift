@@ -75,8 +75,7 @@ struct FetchOptionsTests {
   }
 
   @Test(
-    "includePendingChanges false ignores unsaved inserts",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
+    "includePendingChanges false ignores unsaved inserts")
   func excludesPendingInserts() throws {
     let context = try makeTripContext()
     _ = try seedTen(context)
@@ -91,8 +90,7 @@ struct FetchOptionsTests {
   }
 
   @Test(
-    "deleted objects are never returned, even with includePendingChanges false",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
+    "deleted objects are never returned, even with includePendingChanges false")
   func excludesPendingDeletes() throws {
     let context = try makeTripContext()
     let trips = try seedTen(context)

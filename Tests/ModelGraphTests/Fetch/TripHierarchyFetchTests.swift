@@ -74,7 +74,6 @@ struct TripHierarchyFetchTests {
 
   @Test(
     "pending inserts are fetched the same way before the save",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges),
     arguments: TripFetchCase.allCases)
   func pendingObjects(fetchCase: TripFetchCase) throws {
     let context = try makeTripContext()
@@ -125,8 +124,7 @@ struct TripHierarchyFetchTests {
   }
 
   @Test(
-    "a subclass first used by a fetch while changes are pending is fetched",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
+    "a subclass first used by a fetch while changes are pending is fetched")
   func subclassFirstUsedWithPendingChanges() throws {
     let context = try makeTripContext()
     context.insert(Trip(name: "trip-1"))

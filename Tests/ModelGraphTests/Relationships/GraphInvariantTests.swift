@@ -238,7 +238,6 @@ private struct GraphDriver {
 struct RelationshipGraphInvariantTests {
   @Test(
     "random inserts, deletes, relinks, saves and rollbacks keep both sides in step",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges),
     arguments: [1, 2, 3] as [UInt64])
   func randomOperations(seed: UInt64) throws {
     var driver = try GraphDriver(seed: seed)

@@ -43,8 +43,7 @@ private struct LibraryFixture {
 @Suite("Relationships: a library's delete rules")
 struct RelationshipLibraryTests {
   @Test(
-    "deleting a library deletes its books (cascade), before and after the save",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
+    "deleting a library deletes its books (cascade), before and after the save")
   func booksCascade() throws {
     let fixture = try LibraryFixture(withEvent: false)
     fixture.context.delete(fixture.library)
@@ -98,8 +97,7 @@ struct RelationshipLibraryTests {
   }
 
   @Test(
-    "a library with events cannot be deleted: the save throws and the store is unchanged",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
+    "a library with events cannot be deleted: the save throws and the store is unchanged")
   func eventsDeny() throws {
     let fixture = try LibraryFixture(withEvent: true)
     let version = fixture.container.store.version.number

@@ -88,8 +88,7 @@ struct RelationshipTripTests {
   }
 
   @Test(
-    "deleting a trip cascades through accommodations, hotel rooms and their notes",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
+    "deleting a trip cascades through accommodations, hotel rooms and their notes")
   func cascadeAcrossLevels() throws {
     let container = try makeRelationshipTripContainer()
     let context = ModelContext(container)

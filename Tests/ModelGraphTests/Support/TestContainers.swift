@@ -44,9 +44,10 @@ func makeInMemoryContext(_ types: any PersistentModel.Type...) throws -> ModelCo
   ModelContext(try ModelContainer(for: types, configurations: [testStoreConfiguration()]))
 }
 
-/// Why a test is skipped with `MODELGRAPH_TEST_STORE=postgresql-fetched`: it fetches from a
-/// context with unsaved changes, which a store keeping only fetched objects refuses by design
-/// (`PostgreSQLError` `.unsavedChanges`: the context cannot move to the version holding what the
-/// fetch would load).
-let fetchesWithUnsavedChanges: Comment =
-  "fetches from a context with unsaved changes, which residency=fetched refuses (by design)"
+/// Why a test is skipped with `MODELGRAPH_TEST_STORE=postgresql-fetched`: a context with
+/// unsaved changes keeps reading the version it started them on, which a store keeping only
+/// fetched objects cannot give (the database holds only its newest data): a fetch there moves
+/// the context onto it, so it sees other contexts' saves, and a collision with them is
+/// refused at that fetch rather than at the save.
+let readsNewestWithUnsavedChanges: Comment =
+  "keeps an older view while changes are pending, which residency=fetched cannot (by design)"

@@ -35,8 +35,7 @@ struct CodableEqualityTests {
   }
 
   @Test(
-    "dictionaries of strings, integers and UUIDs: evaluated by the engine, as Swift's ==",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
+    "dictionaries of strings, integers and UUIDs: evaluated by the engine, as Swift's ==")
   func provableDictionaries() throws {
     for seed: UInt64 in [1, 2, 3] {
       var (context, generator) = try makeContext(seed: seed)
@@ -68,8 +67,7 @@ struct CodableEqualityTests {
   }
 
   @Test(
-    "a captured list's contains, and nil, on a dictionary attribute run in the engine",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
+    "a captured list's contains, and nil, on a dictionary attribute run in the engine")
   func containsAndNil() throws {
     var (context, generator) = try makeContext(seed: 9)
     for _ in 0..<20 {
@@ -107,8 +105,7 @@ struct CodableEqualityTests {
   }
 
   @Test(
-    "-0.0, NaN, nested optionals and custom == stay with Foundation, and match Swift",
-    .disabled(if: testsRunOnFetchedResidency, fetchesWithUnsavedChanges))
+    "-0.0, NaN, nested optionals and custom == stay with Foundation, and match Swift")
   func unprovableTypes() throws {
     for seed: UInt64 in [4, 5] {
       var (context, generator) = try makeContext(seed: seed)
