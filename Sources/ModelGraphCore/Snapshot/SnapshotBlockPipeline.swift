@@ -30,13 +30,15 @@ struct SnapshotBlockSource: @unchecked Sendable {
 
 /// Encodes the blocks of a snapshot on two threads and hands them on in file order.
 ///
-/// The blocks go in windows of about ``windowBytes``. While a background thread starts on a
-/// window, the calling thread hands the previous window's blocks to the consumer (which writes
-/// them to the file), then joins the encoding. So encoding, checksumming and the kernel's copy
-/// of the written bytes overlap, and at most two windows are held in memory.
+/// The blocks go in windows of at least two blocks and about ``windowBytes``. While a background
+/// thread starts on a window, the calling thread hands the previous window's blocks to the
+/// consumer (which writes them to the file), then joins the encoding. So encoding,
+/// checksumming and the kernel's copy of the written bytes overlap, and at most two windows are
+/// held in memory (a store's largest columns make the largest windows: two of its largest
+/// blocks each).
 enum SnapshotBlockPipeline {
-  /// The estimated payload bytes of one window.
-  static let windowBytes = 8 << 20
+  /// The estimated payload bytes of one window (of two blocks at least).
+  static let windowBytes = 16 << 20
   /// Below this estimated total, every block is encoded on the calling thread.
   static let parallelThreshold = 1 << 20
 
@@ -62,7 +64,7 @@ enum SnapshotBlockPipeline {
     while start < sources.count {
       var end = start
       var size = 0
-      while end < sources.count, end == start || size < windowBytes {
+      while end < sources.count, end < start + 2 || size < windowBytes {
         size += sources[end].estimate
         end += 1
       }
@@ -72,6 +74,7 @@ enum SnapshotBlockPipeline {
       do {
         for block in previous { try emit(block) }
       } catch {
+        window.abandon()
         group.wait()
         throw error
       }
@@ -113,6 +116,11 @@ enum SnapshotBlockPipeline {
         guard index < sources.count else { return }
         slots[index] = sources[index].encoded(lengthLimit: lengthLimit)
       }
+    }
+
+    /// Leaves the blocks no thread has taken yet unencoded.
+    func abandon() {
+      next.store(sources.count, ordering: .relaxed)
     }
 
     /// The encoded blocks, in order, once every block is encoded.

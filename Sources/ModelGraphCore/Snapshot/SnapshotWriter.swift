@@ -145,7 +145,7 @@ public enum SnapshotWriter {
         + table.relationshipColumns.enumerated().map { (.relationship, $0, $1) }
       for (role, slot, column) in columns {
         blocks.append(
-          SnapshotBlockSource(kind: .column, estimate: 32 + 8 * table.rowCount) {
+          SnapshotBlockSource(kind: .column, estimate: 32 + column.elementStride * table.rowCount) {
             $0.append(UInt32(index))
             $0.append(role.rawValue)
             $0.append(UInt32(slot))
