@@ -10,8 +10,8 @@
 /// write to a chunk already copied tests one bit.
 ///
 /// The directory also keeps each chunk's storage address, for reads that take no reference
-/// count: a page of 256 addresses per block, which the block owns and copies with itself, and
-/// one list of page addresses per directory (one entry per 256 chunks). Copying a column then
+/// count: a page of 256 addresses per block, in the block's own allocation and copied with it,
+/// and one list of page addresses per directory (one entry per 256 chunks). Copying a column then
 /// copies no address per chunk: a million rows take 4 page addresses, where a flat list per
 /// column took 977 chunk addresses, so a save's publish costs O(columns written × blocks), and
 /// its first write to a block copies one page (2 KiB).
@@ -35,30 +35,39 @@ struct ChunkDirectory {
     init(_ chunks: [AnyObject]) { self.chunks = chunks }
   }
 
-  /// Up to ``blockSize`` consecutive groups, and the storage addresses of their chunks.
+  /// Up to ``blockSize`` consecutive groups (the header), and the storage addresses of their
+  /// chunks (``chunksPerBlock`` slots, the first ones set), in one allocation.
   @usableFromInline
-  final class Block {
-    var groups: [Group]
-    /// `addresses[i]`: the storage address of the block's chunk `i` (``chunksPerBlock`` slots,
-    /// the first ones set).
-    let addresses: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-
+  final class Block: ManagedBuffer<[Group], UnsafeMutableRawPointer?> {
     /// A block of one group holding `chunk`, whose storage is at `address`.
-    init(first chunk: AnyObject, address: UnsafeMutableRawPointer) {
-      groups = [Group([chunk])]
-      addresses = .allocate(capacity: ChunkDirectory.chunksPerBlock)
-      addresses.initialize(repeating: nil, count: ChunkDirectory.chunksPerBlock)
-      addresses[0] = address
+    static func make(first chunk: AnyObject, address: UnsafeMutableRawPointer) -> Block {
+      let block = unsafeDowncast(
+        Block.create(minimumCapacity: ChunkDirectory.chunksPerBlock) { _ in [Group([chunk])] },
+        to: Block.self)
+      block.addresses.initialize(repeating: nil, count: ChunkDirectory.chunksPerBlock)
+      block.addresses[0] = address
+      return block
     }
 
     /// A block holding the same groups and addresses as `other`.
-    init(copying other: Block) {
-      groups = other.groups
-      addresses = .allocate(capacity: ChunkDirectory.chunksPerBlock)
-      addresses.initialize(from: other.addresses, count: ChunkDirectory.chunksPerBlock)
+    static func make(copying other: Block) -> Block {
+      let block = unsafeDowncast(
+        Block.create(minimumCapacity: ChunkDirectory.chunksPerBlock) { _ in other.header },
+        to: Block.self)
+      block.addresses.initialize(from: other.addresses, count: ChunkDirectory.chunksPerBlock)
+      return block
     }
 
-    deinit { addresses.deallocate() }
+    /// The groups.
+    var groups: [Group] {
+      get { header }
+      _modify { yield &header }
+    }
+
+    /// The addresses; valid for the block's lifetime (its storage never moves).
+    var addresses: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+      withUnsafeMutablePointerToElements { $0 }
+    }
   }
 
   @inlinable static var groupShift: Int { 4 }
@@ -252,7 +261,7 @@ struct ChunkDirectory {
   /// groups and its page of addresses) when it is shared.
   private mutating func ownBlock(_ block: Int) {
     if !isKnownUniquelyReferenced(&blocks[block]) {
-      blocks[block] = Block(copying: blocks[block])
+      blocks[block] = Block.make(copying: blocks[block])
       pages[block] = blocks[block].addresses
     }
   }
@@ -263,7 +272,7 @@ struct ChunkDirectory {
     let block = group &>> Self.blockShift
     let groupSlot = group & (Self.blockSize - 1)
     if count & (Self.groupSize - 1) == 0 && groupSlot == 0 {
-      let fresh = Block(first: chunk, address: address)
+      let fresh = Block.make(first: chunk, address: address)
       blocks.append(fresh)
       if blocks.count > pagesCapacity {
         let capacity = max(blocks.count, pagesCapacity * 2)
