@@ -45,7 +45,7 @@ extension Column {
         index += 1
         continue
       }
-      try body(UnsafeMutableBufferPointer(start: bases[index], count: count))
+      try body(UnsafeMutableBufferPointer(start: base(index), count: count))
       start += count
       index += 1
     }
@@ -119,7 +119,7 @@ extension Column {
     var row = 0
     while row < count {
       let chunkCount = min(count - row, 1 << AnyColumn.chunkShift)
-      let base = UnsafeMutableRawPointer(bases[row >> AnyColumn.chunkShift])
+      let base = UnsafeMutableRawPointer(base(row >> AnyColumn.chunkShift))
         .assumingMemoryBound(to: Coded.self)
       try ColumnCoding.decode(
         into: UnsafeMutableBufferPointer(start: base, count: chunkCount), from: &reader)

@@ -11,12 +11,6 @@ extension Column {
   ) {
     precondition(rowCount == 0 && directory.count == 0 && strings == nil)
     let capacity = ColumnChunk<Element>.capacity
-    let needed = (count + capacity - 1) >> AnyColumn.chunkShift
-    if needed > basesCapacity {
-      bases.deallocate()
-      bases = .allocate(capacity: needed)
-      basesCapacity = needed
-    }
     var start = 0
     while start < count {
       let rows = Swift.min(count - start, capacity)
@@ -26,8 +20,7 @@ extension Column {
       if rows < capacity {
         (base + rows).initialize(repeating: Element.placeholder, count: capacity - rows)
       }
-      bases[directory.count] = base
-      directory.append(chunk)
+      directory.append(chunk, address: UnsafeMutableRawPointer(base))
       start += rows
     }
     rowCount = count

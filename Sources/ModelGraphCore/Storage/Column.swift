@@ -62,11 +62,8 @@ public class AnyColumn: @unchecked Sendable {
 public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable {
   // @unchecked Sendable: see AnyColumn.
 
-  /// The chunks, owned; `bases[i]` is the address of chunk `i`'s values.
+  /// The chunks, owned, with the address of each one's values (``base(_:)``).
   @exclusivity(unchecked) @usableFromInline var directory: ChunkDirectory
-  @exclusivity(unchecked) @usableFromInline var bases:
-    UnsafeMutablePointer<UnsafeMutablePointer<Element>>
-  @exclusivity(unchecked) @usableFromInline var basesCapacity: Int
   @exclusivity(unchecked) @usableFromInline var rowCount: Int
   /// For `String` and `String?`: the values as UTF-8 arenas (the element chunks stay empty).
   @usableFromInline let strings: StringColumnStorage?
@@ -74,8 +71,6 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   /// An empty column.
   public override init() {
     directory = ChunkDirectory()
-    basesCapacity = 4
-    bases = .allocate(capacity: basesCapacity)
     rowCount = 0
     strings =
       Element.storesUTF8 ? StringColumnStorage(isOptional: Element.self == String?.self) : nil
@@ -83,16 +78,20 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
 
   private init(sharing other: Column<Element>) {
     directory = ChunkDirectory(sharing: other.directory)
-    basesCapacity = max(directory.count, 4)
-    bases = .allocate(capacity: basesCapacity)
-    bases.initialize(from: other.bases, count: directory.count)
     rowCount = other.rowCount
     strings = other.strings.map { StringColumnStorage(sharing: $0) }
   }
 
   deinit {
-    bases.deallocate()
     directory.deallocate()
+  }
+
+  /// The address of chunk `index`'s values.
+  ///
+  /// - Complexity: O(1), without a reference count.
+  @inlinable @inline(__always)
+  func base(_ index: Int) -> UnsafeMutablePointer<Element> {
+    directory.address(index).assumingMemoryBound(to: Element.self)
   }
 
   /// The number of rows.
@@ -106,14 +105,14 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
     get {
       precondition(row >= 0 && row < rowCount, "row \(row) out of range")
       if Element.storesUTF8 { return stringValue(at: row) }
-      return bases[row &>> AnyColumn.chunkShift][row & AnyColumn.chunkMask]
+      return base(row &>> AnyColumn.chunkShift)[row & AnyColumn.chunkMask]
     }
     set {
       precondition(row >= 0 && row < rowCount, "row \(row) out of range")
       if Element.storesUTF8 { return setString(newValue, at: row) }
       let index = row &>> AnyColumn.chunkShift
       if !directory.owns(index) { unshare(index) }
-      bases[index][row & AnyColumn.chunkMask] = newValue
+      base(index)[row & AnyColumn.chunkMask] = newValue
     }
   }
 
@@ -121,7 +120,11 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   @usableFromInline
   func unshare(_ index: Int) {
     let cloned = directory.own(index) { unsafeDowncast($0, to: ColumnChunk<Element>.self).clone() }
-    if let cloned { bases[index] = unsafeDowncast(cloned, to: ColumnChunk<Element>.self).base }
+    if let cloned {
+      directory.setAddress(
+        UnsafeMutableRawPointer(unsafeDowncast(cloned, to: ColumnChunk<Element>.self).base),
+        of: index)
+    }
   }
 
   /// Appends a value as a new last row.
@@ -140,7 +143,7 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
     var index = 0
     while start < rowCount {
       let count = min(rowCount - start, 1 << AnyColumn.chunkShift)
-      try body(start, UnsafeBufferPointer(start: bases[index], count: count))
+      try body(start, UnsafeBufferPointer(start: base(index), count: count))
       start += count
       index += 1
     }
@@ -195,18 +198,9 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
       rowCount = count
       return
     }
-    if needed > basesCapacity {
-      let capacity = max(needed, basesCapacity * 2)
-      let grown = UnsafeMutablePointer<UnsafeMutablePointer<Element>>.allocate(capacity: capacity)
-      grown.initialize(from: bases, count: directory.count)
-      bases.deallocate()
-      bases = grown
-      basesCapacity = capacity
-    }
     while directory.count < needed {
       let chunk = ColumnChunk<Element>.make()
-      bases[directory.count] = chunk.base
-      directory.append(chunk)
+      directory.append(chunk, address: UnsafeMutableRawPointer(chunk.base))
     }
     rowCount = count
   }

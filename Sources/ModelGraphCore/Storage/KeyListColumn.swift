@@ -66,8 +66,11 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
   private func writableChunk(for row: Int) -> KeyListChunk {
     precondition(row >= 0 && row < rowCount, "row \(row) out of range")
     let index = row &>> AnyColumn.chunkShift
-    if !directory.owns(index) {
-      _ = directory.own(index) { unsafeDowncast($0, to: KeyListChunk.self).clone() }
+    if !directory.owns(index),
+      let cloned = directory.own(
+        index, clone: { unsafeDowncast($0, to: KeyListChunk.self).clone() })
+    {
+      directory.setAddress(Unmanaged.passUnretained(cloned).toOpaque(), of: index)
     }
     return chunk(index)
   }
@@ -75,7 +78,7 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
   /// Chunk `index`.
   @inline(__always)
   private func chunk(_ index: Int) -> KeyListChunk {
-    unsafeDowncast(directory.chunk(index), to: KeyListChunk.self)
+    Unmanaged<KeyListChunk>.fromOpaque(directory.address(index)).takeUnretainedValue()
   }
 
   public override func value(at row: Int) -> ModelValue { self[row].modelValue }
@@ -115,7 +118,10 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
   override func grow(to count: Int) {
     guard count > rowCount else { return }
     let needed = (count + KeyListChunk.capacity - 1) >> AnyColumn.chunkShift
-    while directory.count < needed { directory.append(KeyListChunk()) }
+    while directory.count < needed {
+      let chunk = KeyListChunk()
+      directory.append(chunk, address: Unmanaged.passUnretained(chunk).toOpaque())
+    }
     rowCount = count
   }
 

@@ -9,10 +9,8 @@ import Foundation
 final class StringColumnStorage: @unchecked Sendable {
   // @unchecked Sendable: see AnyColumn.
 
+  /// The chunks, with each one's address, so a read takes no reference.
   private var directory: ChunkDirectory
-  /// `table[i]` is chunk `i`, unretained (the directory owns it), so a read takes no reference.
-  private var table: UnsafeMutablePointer<Unmanaged<StringChunk>>
-  private var tableCapacity: Int
 
   /// Whether the rows are `String?`: new rows hold `nil`, else the empty string.
   private let isOptional: Bool
@@ -26,8 +24,6 @@ final class StringColumnStorage: @unchecked Sendable {
   init(isOptional: Bool) {
     self.isOptional = isOptional
     directory = ChunkDirectory()
-    tableCapacity = 4
-    table = .allocate(capacity: tableCapacity)
   }
 
   /// A storage sharing `other`'s chunks: the next write on either side copies the chunk.
@@ -35,13 +31,9 @@ final class StringColumnStorage: @unchecked Sendable {
     isOptional = other.isOptional
     inlineLimit = other.inlineLimit
     directory = ChunkDirectory(sharing: other.directory)
-    tableCapacity = max(directory.count, 4)
-    table = .allocate(capacity: tableCapacity)
-    table.initialize(from: other.table, count: directory.count)
   }
 
   deinit {
-    table.deallocate()
     directory.deallocate()
   }
 
@@ -50,14 +42,16 @@ final class StringColumnStorage: @unchecked Sendable {
 
   /// Chunk `index`, to read.
   @inline(__always)
-  func chunk(_ index: Int) -> StringChunk { table[index].takeUnretainedValue() }
+  func chunk(_ index: Int) -> StringChunk {
+    Unmanaged<StringChunk>.fromOpaque(directory.address(index)).takeUnretainedValue()
+  }
 
   /// Chunk `index`, this storage's alone (copied first when shared), to write.
   func chunkForWriting(_ index: Int) -> StringChunk {
     if !directory.owns(index),
       let copy = directory.own(index, clone: { unsafeDowncast($0, to: StringChunk.self).clone() })
     {
-      table[index] = .passUnretained(unsafeDowncast(copy, to: StringChunk.self))
+      directory.setAddress(Unmanaged.passUnretained(copy).toOpaque(), of: index)
     }
     return chunk(index)
   }
@@ -113,21 +107,12 @@ final class StringColumnStorage: @unchecked Sendable {
 
   /// Adds empty chunks until there are `count`.
   func grow(toChunks count: Int) {
-    if count > tableCapacity {
-      let capacity = max(count, tableCapacity * 2)
-      let grown = UnsafeMutablePointer<Unmanaged<StringChunk>>.allocate(capacity: capacity)
-      grown.initialize(from: table, count: directory.count)
-      table.deallocate()
-      table = grown
-      tableCapacity = capacity
-    }
     while directory.count < count {
       // A new chunk's arena starts at the size of the last one's bytes, so columns of
       // similar values fill it without growing it step by step.
       let previous = directory.count > 0 ? chunk(directory.count - 1).used : 0
       let fresh = StringChunk(isOptional: isOptional, byteCapacity: previous + previous / 16)
-      table[directory.count] = .passUnretained(fresh)
-      directory.append(fresh)
+      directory.append(fresh, address: Unmanaged.passUnretained(fresh).toOpaque())
     }
   }
 

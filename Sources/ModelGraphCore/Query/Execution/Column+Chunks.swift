@@ -13,7 +13,7 @@ extension Column {
     if Element.storesUTF8 { return try withStringChunk(index, body) }
     let start = index &<< AnyColumn.chunkShift
     let count = Swift.min(rowCount &- start, 1 << AnyColumn.chunkShift)
-    return try body(UnsafeBufferPointer(start: bases[index], count: Swift.max(count, 0)))
+    return try body(UnsafeBufferPointer(start: base(index), count: Swift.max(count, 0)))
   }
 
   /// The address of chunk `index`'s storage: equal for two columns exactly when they share the
@@ -24,7 +24,7 @@ extension Column {
     if let strings {
       return UnsafeRawPointer(Unmanaged.passUnretained(strings.chunk(index)).toOpaque())
     }
-    return UnsafeRawPointer(bases[index])
+    return UnsafeRawPointer(base(index))
   }
 
   /// Whether this column and `other` share the whole group of chunks `group` (chunks
