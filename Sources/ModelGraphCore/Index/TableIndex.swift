@@ -60,7 +60,7 @@ protocol TableIndex: AnyObject {
   ///
   /// - Complexity: O(t log n) to start for t tables, then O(t) per row.
   func mergeCursor(with others: [any TableIndex], ranges: [IndexValueRange], ascending: Bool)
-    -> MergeCursor?
+    -> (any MergeCursor)?
 }
 
 extension TableIndex {
@@ -69,11 +69,13 @@ extension TableIndex {
 }
 
 /// Rows of several tables in one index order: (table position, row) pairs.
-final class MergeCursor {
+protocol MergeCursor: AnyObject {
   /// The next table position and row, or `nil` at the end.
-  let next: () -> (table: Int, row: Int32)?
-
-  init(_ next: @escaping () -> (table: Int, row: Int32)?) { self.next = next }
+  func next() -> (table: Int, row: Int32)?
+  /// Appends the next rows to `batch` until it holds `count`.
+  ///
+  /// - Returns: `false` when the cursor ran out first.
+  func fill(_ batch: inout [RowReference], upTo count: Int) -> Bool
 }
 
 /// Rows of one table in an index's order, produced on demand.

@@ -213,23 +213,18 @@ extension QueryPlan {
   /// independent reads, so the cache misses of rows spread over a table overlap instead of
   /// waiting on each other.
   private static func mergeBatches(
-    _ cursor: MergeCursor, stop: Int, tables: [Table], tests: [((Int) -> Bool)?]
+    _ cursor: any MergeCursor, stop: Int, tables: [Table], tests: [((Int) -> Bool)?]
   ) -> [RowReference] {
     var found: [RowReference] = []
     guard stop > 0 else { return found }
-    found.reserveCapacity(min(stop, 1_024))
+    let batchSize = min(stop, 1_024)
+    found.reserveCapacity(batchSize)
     var batch: [RowReference] = []
+    batch.reserveCapacity(batchSize)
     var isExhausted = false
     while found.count < stop && !isExhausted {
       batch.removeAll(keepingCapacity: true)
-      let wanted = min(stop - found.count, 1_024)
-      while batch.count < wanted {
-        guard let (position, row) = cursor.next() else {
-          isExhausted = true
-          break
-        }
-        batch.append(RowReference(table: position, row: Int(row)))
-      }
+      isExhausted = !cursor.fill(&batch, upTo: min(stop - found.count, batchSize))
       for candidate in batch where tables[candidate.table].isAlive(candidate.row) {
         guard tests[candidate.table]?(candidate.row) ?? true else { continue }
         found.append(candidate)
