@@ -27,7 +27,7 @@ final class HashIndexView: TableIndex {
   func rows(in range: IndexValueRange) -> [Int32]? { nil }
   func cursor(in range: IndexValueRange, ascending: Bool) -> IndexCursor? { nil }
   func mergeCursor(with others: [any TableIndex], ranges: [IndexValueRange], ascending: Bool)
-    -> (any MergeCursor)?
+    -> MergeCursor?
   { nil }
 
   /// The view of `base` with `overlay` laid over it.

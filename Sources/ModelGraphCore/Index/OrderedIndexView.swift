@@ -12,12 +12,15 @@ final class OrderedIndexView: TableIndex {
   private let cursorRange: (IndexValueRange, Bool) -> IndexCursor?
   /// The typed base, removed rows and added entries, for a merge with other views.
   private let state: OrderedViewParts
+  /// The merge of views of this one's key type (this one's parts first).
+  private let mergeParts: ([OrderedViewParts], [IndexValueRange], Bool) -> MergeCursor?
 
   private init(
     definition: IndexDefinition, count: Int, rowsEqual: @escaping ([ModelValue]) -> [Int32]?,
     countEqual: @escaping ([ModelValue]) -> Int?, countRange: @escaping (IndexValueRange) -> Int?,
     rowsRange: @escaping (IndexValueRange) -> [Int32]?,
-    cursorRange: @escaping (IndexValueRange, Bool) -> IndexCursor?, state: OrderedViewParts
+    cursorRange: @escaping (IndexValueRange, Bool) -> IndexCursor?, state: OrderedViewParts,
+    mergeParts: @escaping ([OrderedViewParts], [IndexValueRange], Bool) -> MergeCursor?
   ) {
     self.definition = definition
     self.count = count
@@ -27,6 +30,7 @@ final class OrderedIndexView: TableIndex {
     self.rowsRange = rowsRange
     self.cursorRange = cursorRange
     self.state = state
+    self.mergeParts = mergeParts
   }
 
   func rows(equalTo values: [ModelValue]) -> [Int32]? { rowsEqual(values) }
@@ -38,7 +42,7 @@ final class OrderedIndexView: TableIndex {
   }
 
   func mergeCursor(with others: [any TableIndex], ranges: [IndexValueRange], ascending: Bool)
-    -> (any MergeCursor)?
+    -> MergeCursor?
   {
     var parts: [OrderedViewParts] = []
     parts.reserveCapacity(others.count + 1)
@@ -47,7 +51,7 @@ final class OrderedIndexView: TableIndex {
       guard let view = other as? OrderedIndexView else { return nil }
       parts.append(view.state)
     }
-    return state.mergeCursor(parts, ranges: ranges, ascending: ascending)
+    return mergeParts(parts, ranges, ascending)
   }
 
   /// The view of `base` with `delta` laid over it.
@@ -92,7 +96,10 @@ final class OrderedIndexView: TableIndex {
         guard let range = range.keyRange(Key.self) else { return nil }
         return cursor(base, added, removed, range, ascending)
       },
-      state: OrderedViewState(base: base, removed: removed, added: added))
+      state: OrderedViewState(base: base, removed: removed, added: added),
+      mergeParts: { parts, ranges, ascending in
+        OrderedViewState<Key>.mergeCursor(parts, ranges: ranges, ascending: ascending)
+      })
   }
 
   /// Rows of `base` (less `removed`) and of `added` within `range`, merged in key order.

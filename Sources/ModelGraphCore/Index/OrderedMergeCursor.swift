@@ -1,12 +1,6 @@
-/// The typed parts of an ordered view, seen without their key type: what a merge of several
-/// views needs to find the merge specialized for that type.
-class OrderedViewParts {
-  /// A cursor merging the rows of `parts` (this view's first) within `ranges`; `nil` when a
-  /// part has another key type or a range does not convert to the key type.
-  func mergeCursor(_ parts: [OrderedViewParts], ranges: [IndexValueRange], ascending: Bool)
-    -> (any MergeCursor)?
-  { nil }
-}
+/// The typed parts of an ordered view, seen without their key type (the merge of several
+/// views checks that each is an ``OrderedViewState`` of its own key type).
+class OrderedViewParts {}
 
 /// The base, removed rows and added entries of an ordered view with key type `Key`.
 final class OrderedViewState<Key: IndexKey>: OrderedViewParts {
@@ -20,9 +14,15 @@ final class OrderedViewState<Key: IndexKey>: OrderedViewParts {
     self.added = added
   }
 
-  override func mergeCursor(
+  /// A cursor merging the rows of `parts` within `ranges`; `nil` when a part has another key
+  /// type or a range does not convert to `Key`.
+  ///
+  /// Called from code specialized for `Key` (the view's closure), it makes closures that call
+  /// the specialized merge: a method of a generic class called through a protocol or a
+  /// class's table would run unspecialized.
+  static func mergeCursor(
     _ parts: [OrderedViewParts], ranges: [IndexValueRange], ascending: Bool
-  ) -> (any MergeCursor)? {
+  ) -> MergeCursor? {
     var runs: [OrderedRun<Key>] = []
     var tables: [Int] = []
     runs.reserveCapacity(parts.count)
@@ -42,7 +42,8 @@ final class OrderedViewState<Key: IndexKey>: OrderedViewParts {
         tables.append(table)
       }
     }
-    return OrderedMergeCursor(runs: runs, tables: tables, ascending: ascending)
+    let merge = OrderedMerge(runs: runs, tables: tables, ascending: ascending)
+    return MergeCursor(next: { merge.next() }, fill: { merge.fill(&$0, upTo: $1) })
   }
 }
 
@@ -50,7 +51,7 @@ final class OrderedViewState<Key: IndexKey>: OrderedViewParts {
 ///
 /// Its state lives in plain arrays that ``fill(_:upTo:)`` takes into locals for the length of
 /// a batch, so the walk costs no exclusivity check or closure call per row.
-final class OrderedMergeCursor<Key: IndexKey>: MergeCursor {
+final class OrderedMerge<Key: IndexKey> {
   private let runs: [OrderedRun<Key>]
   /// Each run's table position.
   private let tables: [Int]

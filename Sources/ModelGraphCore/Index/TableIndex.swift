@@ -60,7 +60,7 @@ protocol TableIndex: AnyObject {
   ///
   /// - Complexity: O(t log n) to start for t tables, then O(t) per row.
   func mergeCursor(with others: [any TableIndex], ranges: [IndexValueRange], ascending: Bool)
-    -> (any MergeCursor)?
+    -> MergeCursor?
 }
 
 extension TableIndex {
@@ -69,13 +69,20 @@ extension TableIndex {
 }
 
 /// Rows of several tables in one index order: (table position, row) pairs.
-protocol MergeCursor: AnyObject {
+final class MergeCursor {
   /// The next table position and row, or `nil` at the end.
-  func next() -> (table: Int, row: Int32)?
-  /// Appends the next rows to `batch` until it holds `count`.
-  ///
-  /// - Returns: `false` when the cursor ran out first.
-  func fill(_ batch: inout [RowReference], upTo count: Int) -> Bool
+  let next: () -> (table: Int, row: Int32)?
+  /// Appends the next rows to a batch until it holds the count given; `false` when the cursor
+  /// ran out first.
+  let fill: (inout [RowReference], Int) -> Bool
+
+  init(
+    next: @escaping () -> (table: Int, row: Int32)?,
+    fill: @escaping (inout [RowReference], Int) -> Bool
+  ) {
+    self.next = next
+    self.fill = fill
+  }
 }
 
 /// Rows of one table in an index's order, produced on demand.
