@@ -24,7 +24,7 @@ struct IndexResolver {
     let maker = ViewMaker(
       registry: .shared, memo: memo, store: store, committed: committedTables[entity.index],
       current: hasPendingChanges ? tables[entity.index] : committedTables[entity.index],
-      definition: definition, slot: slot, attribute: entity.attributes[slot],
+      definition: definition, slot: slot,
       writtenRows: writtenRows)
     return (try? entity.attributes[slot].visitIndexKey(maker)) ?? nil
   }
@@ -77,26 +77,22 @@ private final class OrderedBuilt<Key: IndexKey>: @unchecked Sendable {
   let view: any TableIndex
 
   init(
-    _ definition: IndexDefinition, attribute: AttributeDescription, base: OrderedIndex<Key>,
-    delta: IndexDelta<Key>
+    _ definition: IndexDefinition, base: OrderedIndex<Key>, delta: IndexDelta<Key>
   ) {
     self.base = base
     self.delta = delta
-    view = OrderedIndexView.make(definition, attribute: attribute, base: base, delta: delta)
+    view = OrderedIndexView.make(definition, base: base, delta: delta)
   }
 
   /// The index of the next version, whose entries differ from this one's by `step`.
-  func carried(
-    by step: IndexDelta<Key>, _ definition: IndexDefinition, attribute: AttributeDescription
-  ) -> OrderedBuilt {
+  func carried(by step: IndexDelta<Key>, _ definition: IndexDefinition) -> OrderedBuilt {
     if step.isEmpty { return self }
     let total = delta.followed(by: step)
     let bound = max(64, Int(Double(base.count).squareRoot()))
     guard total.removed.count + total.added.count > bound else {
-      return OrderedBuilt(definition, attribute: attribute, base: base, delta: total)
+      return OrderedBuilt(definition, base: base, delta: total)
     }
-    return OrderedBuilt(
-      definition, attribute: attribute, base: base.applying(total), delta: IndexDelta())
+    return OrderedBuilt(definition, base: base.applying(total), delta: IndexDelta())
   }
 }
 
@@ -108,33 +104,30 @@ private struct ViewMaker: IndexKeyVisitor {
   let current: Table
   let definition: IndexDefinition
   let slot: Int
-  let attribute: AttributeDescription
   let writtenRows: ((Int) -> [Int32]?)?
 
   func visit<Key: IndexKey>(_: Key.Type) -> (any TableIndex)? {
     let slot = slot
     let committed = committed
     let definition = definition
-    let attribute = attribute
     switch definition.kind {
     case .ordered:
       let built = find(OrderedBuilt<Key>.self) { source in
         guard let source else {
           return OrderedBuilt(
-            definition, attribute: attribute,
+            definition,
             base: OrderedIndex<Key>.build(
               column: committed.column(slot, as: Key.self), stamps: committed.stamps),
             delta: IndexDelta())
         }
         return source.index.carried(
-          by: IndexDelta(from: source.table, to: committed, slot: slot), definition,
-          attribute: attribute)
+          by: IndexDelta(from: source.table, to: committed, slot: slot), definition)
       }
       guard current !== committed else { return built.view }
       let delta = pendingDelta(Key.self)
       if delta.isEmpty { return built.view }
       return OrderedIndexView.make(
-        definition, attribute: attribute, base: built.base,
+        definition, base: built.base,
         delta: built.delta.followed(by: delta))
     case .hash:
       let built = find(HashBuilt<Key>.self) { source in

@@ -11,16 +11,16 @@ final class OrderedIndexView: TableIndex {
   private let rowsRange: (IndexValueRange) -> [Int32]?
   private let cursorRange: (IndexValueRange, Bool) -> IndexCursor?
   /// The typed base, removed rows and added entries, for a merge with other views.
-  fileprivate let state: Any
-  /// The indexed attribute, whose storage type selects the specialized merge.
-  private let attribute: AttributeDescription
+  private let state: OrderedViewParts
+  /// The merge of views of this one's key type (this one's parts first).
+  private let mergeParts: ([OrderedViewParts], [IndexValueRange], Bool) -> MergeCursor?
 
   private init(
     definition: IndexDefinition, count: Int, rowsEqual: @escaping ([ModelValue]) -> [Int32]?,
     countEqual: @escaping ([ModelValue]) -> Int?, countRange: @escaping (IndexValueRange) -> Int?,
     rowsRange: @escaping (IndexValueRange) -> [Int32]?,
-    cursorRange: @escaping (IndexValueRange, Bool) -> IndexCursor?, state: Any,
-    attribute: AttributeDescription
+    cursorRange: @escaping (IndexValueRange, Bool) -> IndexCursor?, state: OrderedViewParts,
+    mergeParts: @escaping ([OrderedViewParts], [IndexValueRange], Bool) -> MergeCursor?
   ) {
     self.definition = definition
     self.count = count
@@ -30,7 +30,7 @@ final class OrderedIndexView: TableIndex {
     self.rowsRange = rowsRange
     self.cursorRange = cursorRange
     self.state = state
-    self.attribute = attribute
+    self.mergeParts = mergeParts
   }
 
   func rows(equalTo values: [ModelValue]) -> [Int32]? { rowsEqual(values) }
@@ -44,21 +44,20 @@ final class OrderedIndexView: TableIndex {
   func mergeCursor(with others: [any TableIndex], ranges: [IndexValueRange], ascending: Bool)
     -> MergeCursor?
   {
-    var views = [self]
+    var parts: [OrderedViewParts] = []
+    parts.reserveCapacity(others.count + 1)
+    parts.append(state)
     for other in others {
       guard let view = other as? OrderedIndexView else { return nil }
-      views.append(view)
+      parts.append(view.state)
     }
-    return
-      (try? attribute.visitIndexKey(MergeMaker(views: views, ranges: ranges, ascending: ascending)))
-      ?? nil
+    return mergeParts(parts, ranges, ascending)
   }
 
   /// The view of `base` with `delta` laid over it.
   @inline(__always)
   static func make<Key: IndexKey>(
-    _ definition: IndexDefinition, attribute: AttributeDescription, base: OrderedIndex<Key>,
-    delta: IndexDelta<Key>
+    _ definition: IndexDefinition, base: OrderedIndex<Key>, delta: IndexDelta<Key>
   ) -> OrderedIndexView {
     let removed = Set(delta.removed.map { $0.row })
     let added = OrderedIndex(
@@ -97,55 +96,10 @@ final class OrderedIndexView: TableIndex {
         guard let range = range.keyRange(Key.self) else { return nil }
         return cursor(base, added, removed, range, ascending)
       },
-      state: OrderedViewState(base: base, removed: removed, added: added), attribute: attribute)
-  }
-
-  /// The rows of several views of one key type, merged by (key, table position, row).
-  fileprivate static func mergeCursor<Key: IndexKey>(
-    _: Key.Type, _ views: [OrderedIndexView], _ ranges: [IndexValueRange], _ ascending: Bool
-  ) -> MergeCursor? {
-    var sources: [(run: OrderedRun<Key>, table: Int)] = []
-    for (table, view) in views.enumerated() {
-      guard let state = view.state as? OrderedViewState<Key>, table < ranges.count,
-        let range = ranges[table].keyRange(Key.self)
-      else { return nil }
-      sources.append(
-        (
-          OrderedRun(state.base, keys: range, ascending: ascending, skipping: state.removed),
-          table
-        ))
-      if state.added.count > 0 {
-        sources.append(
-          (OrderedRun(state.added, keys: range, ascending: ascending, skipping: []), table))
-      }
-    }
-    var heads = sources.map { $0.run.nextPosition() }
-    return MergeCursor {
-      var best = -1
-      for index in heads.indices {
-        guard let position = heads[index] else { continue }
-        if best >= 0, let current = heads[best] {
-          let a = sources[index].run.index
-          let b = sources[best].run.index
-          let (keyA, keyB) = (a.keys[position], b.keys[current])
-          let isBefore =
-            if Key.precedes(keyA, keyB) {
-              ascending
-            } else if Key.precedes(keyB, keyA) {
-              !ascending
-            } else if sources[index].table != sources[best].table {
-              sources[index].table < sources[best].table
-            } else {
-              a.rows[position] < b.rows[current]
-            }
-          if !isBefore { continue }
-        }
-        best = index
-      }
-      guard best >= 0, let position = heads[best] else { return nil }
-      heads[best] = sources[best].run.nextPosition()
-      return (sources[best].table, sources[best].run.index.rows[position])
-    }
+      state: OrderedViewState(base: base, removed: removed, added: added),
+      mergeParts: { parts, ranges, ascending in
+        OrderedViewState<Key>.mergeCursor(parts, ranges: ranges, ascending: ascending)
+      })
   }
 
   /// Rows of `base` (less `removed`) and of `added` within `range`, merged in key order.
@@ -183,103 +137,6 @@ final class OrderedIndexView: TableIndex {
       }
       right = second.nextPosition()
       return added.rows[b]
-    }
-  }
-}
-
-/// Runs the merge specialized for the views' key type.
-private struct MergeMaker: IndexKeyVisitor {
-  let views: [OrderedIndexView]
-  let ranges: [IndexValueRange]
-  let ascending: Bool
-
-  func visit<Key: IndexKey>(_: Key.Type) -> MergeCursor? {
-    OrderedIndexView.mergeCursor(Key.self, views, ranges, ascending)
-  }
-}
-
-/// The typed parts of an ordered view.
-private struct OrderedViewState<Key: IndexKey> {
-  let base: OrderedIndex<Key>
-  let removed: Set<Int32>
-  let added: OrderedIndex<Key>
-}
-
-/// The positions of `range` in an index in key order; when descending, each run of equal keys
-/// still comes in ascending row order.
-private final class OrderedRun<Key: IndexKey> {
-  let index: OrderedIndex<Key>
-  let range: Range<Int>
-  let ascending: Bool
-  let skipped: Set<Int32>
-  var position: Int
-  /// Descending: the end of the current run of equal keys and its start.
-  var runEnd: Int
-  var runStart: Int
-
-  /// Ascending: the range whose upper bound ends the walk at the first key past it, when
-  /// ``range`` runs to the end of the index (its end was not searched for).
-  let upper: KeyRange<Key>?
-
-  init(_ index: OrderedIndex<Key>, _ range: Range<Int>, ascending: Bool, skipping: Set<Int32>) {
-    self.index = index
-    self.range = range
-    self.ascending = ascending
-    self.skipped = skipping
-    self.upper = nil
-    position = ascending ? range.lowerBound : range.upperBound
-    runEnd = range.upperBound
-    runStart = range.upperBound
-  }
-
-  /// The positions of `keys` in `index` in key order. Ascending, only the start is searched
-  /// for: the walk ends at the first key past the range, so a walk that stops early never
-  /// pays for the search of the end (a binary search whose probes miss the cache).
-  convenience init(
-    _ index: OrderedIndex<Key>, keys: KeyRange<Key>, ascending: Bool, skipping: Set<Int32>
-  ) {
-    if ascending {
-      self.init(index, index.lowerPosition(keys)..<index.count, upper: keys, skipping: skipping)
-    } else {
-      self.init(index, index.positions(keys), ascending: false, skipping: skipping)
-    }
-  }
-
-  private init(
-    _ index: OrderedIndex<Key>, _ range: Range<Int>, upper: KeyRange<Key>, skipping: Set<Int32>
-  ) {
-    self.index = index
-    self.range = range
-    self.ascending = true
-    self.skipped = skipping
-    self.upper = upper.upper == nil ? nil : upper
-    position = range.lowerBound
-    runEnd = range.upperBound
-    runStart = range.upperBound
-  }
-
-  func nextRow() -> Int32? { nextPosition().map { index.rows[$0] } }
-
-  func nextPosition() -> Int? {
-    while true {
-      if ascending {
-        guard position < range.upperBound else { return nil }
-        if let upper, OrderedIndex.isBeyond(index.keys[position], upper) {
-          position = range.upperBound
-          return nil
-        }
-        defer { position += 1 }
-        if skipped.isEmpty || !skipped.contains(index.rows[position]) { return position }
-        continue
-      }
-      if position >= runEnd {
-        guard runStart > range.lowerBound else { return nil }
-        runEnd = runStart
-        runStart = max(range.lowerBound, index.boundary(index.keys[runEnd - 1], after: false))
-        position = runStart
-      }
-      defer { position += 1 }
-      if skipped.isEmpty || !skipped.contains(index.rows[position]) { return position }
     }
   }
 }

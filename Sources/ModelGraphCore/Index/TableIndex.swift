@@ -72,8 +72,17 @@ extension TableIndex {
 final class MergeCursor {
   /// The next table position and row, or `nil` at the end.
   let next: () -> (table: Int, row: Int32)?
+  /// Appends the next rows to a batch until it holds the count given; `false` when the cursor
+  /// ran out first.
+  let fill: (inout [RowReference], Int) -> Bool
 
-  init(_ next: @escaping () -> (table: Int, row: Int32)?) { self.next = next }
+  init(
+    next: @escaping () -> (table: Int, row: Int32)?,
+    fill: @escaping (inout [RowReference], Int) -> Bool
+  ) {
+    self.next = next
+    self.fill = fill
+  }
 }
 
 /// Rows of one table in an index's order, produced on demand.

@@ -132,4 +132,51 @@ struct QueryIndexWalkTests {
       }
     }
   }
+
+  @Test(
+    "unsaved inserts, deletes and moved keys together, merged across subclasses, deep and shallow")
+  func mergeOverPendingChanges() throws {
+    var random = SplitMix64(seed: 23)
+    var trips = fixture.trips
+    for index in 0..<60 {
+      let trip = QueryFixture.makeTrip(20_000 + index, &random)
+      context.insert(trip)
+      trips.append(trip)
+    }
+    for trip in fixture.trips where Int.random(in: 0..<5, using: &random) == 0 {
+      context.delete(trip)
+    }
+    for trip in fixture.trips where !trip.isDeleted && Int.random(in: 0..<7, using: &random) == 0 {
+      trip.start = date(Int.random(in: 0..<120, using: &random))
+    }
+    trips.removeAll { $0.isDeleted }
+    for isSaved in [false, true] {
+      if isSaved { try context.save() }
+      for round in 0..<24 {
+        let lo = Int.random(in: -5...110, using: &random)
+        let hi = lo + Int.random(in: 1...40, using: &random)
+        let limit = [1, 13, 50, 5_000][round % 4]
+        let ascending = round % 3 != 0
+        let (low, high) = (date(lo), date(hi))
+        var deep = FetchDescriptor<QTrip>(
+          predicate: #Predicate { $0.start >= low && $0.start < high },
+          sortBy: [SortDescriptor(\.start, order: ascending ? .forward : .reverse)])
+        deep.fetchLimit = limit
+        let matching = trips.filter { $0.start >= low && $0.start < high }
+        let fetched = try context.fetch(deep)
+        let starts = matching.map(\.start).sorted(by: ascending ? (<) : (>)).prefix(limit)
+        #expect(fetched.map(\.start) == Array(starts), "\(lo)..<\(hi) limit \(limit)")
+        let chosen = Set(matching.map(ObjectIdentifier.init))
+        #expect(fetched.allSatisfy { chosen.contains(ObjectIdentifier($0)) })
+        #expect(Set(fetched.map(ObjectIdentifier.init)).count == fetched.count)
+        var shallow = deep
+        shallow.includesSubclasses = false
+        let exact = matching.filter { type(of: $0) == QTrip.self }.map(\.start)
+          .sorted(by: ascending ? (<) : (>)).prefix(limit)
+        let fetchedExact = try context.fetch(shallow)
+        #expect(fetchedExact.map(\.start) == Array(exact), "shallow \(lo)..<\(hi)")
+        #expect(fetchedExact.allSatisfy { type(of: $0) == QTrip.self })
+      }
+    }
+  }
 }

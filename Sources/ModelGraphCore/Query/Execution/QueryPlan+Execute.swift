@@ -169,20 +169,29 @@ extension QueryPlan {
   private func merge(
     ascending: Bool, stop: Int?, _ residual: ((ObjectKey) throws -> Bool)?
   ) throws -> [RowReference] {
-    var indexes: [any TableIndex] = []
+    // Every table's parts gathered in one pass, each array made at its size.
+    var first: (any TableIndex)?
+    var others: [any TableIndex] = []
     var ranges: [IndexValueRange] = []
-    for plan in tables {
-      guard case .ordered(let index, let range) = plan.access else { return [] }
-      indexes.append(index)
+    var tableObjects: [Table] = []
+    var tests: [((Int) -> Bool)?] = []
+    var entities: [Int] = []
+    others.reserveCapacity(tables.count)
+    ranges.reserveCapacity(tables.count)
+    tableObjects.reserveCapacity(tables.count)
+    tests.reserveCapacity(tables.count)
+    entities.reserveCapacity(tables.count)
+    for position in tables.indices {
+      guard case .ordered(let index, let range) = tables[position].access else { return [] }
+      if first == nil { first = index } else { others.append(index) }
       ranges.append(range)
+      tableObjects.append(tables[position].table)
+      tests.append(tables[position].condition?.test)
+      entities.append(tables[position].entity.index)
     }
-    guard let first = indexes.first,
-      let cursor = first.mergeCursor(
-        with: Array(indexes.dropFirst()), ranges: ranges, ascending: ascending)
+    guard let first,
+      let cursor = first.mergeCursor(with: others, ranges: ranges, ascending: ascending)
     else { return [] }
-    let tableObjects = tables.map(\.table)
-    let tests = tables.map { $0.condition?.test }
-    let entities = tables.map(\.entity.index)
     var found: [RowReference] = []
     let hasMoreKeys = request.sort.count > 1
     if let stop, !hasMoreKeys, residual == nil {
@@ -217,19 +226,14 @@ extension QueryPlan {
   ) -> [RowReference] {
     var found: [RowReference] = []
     guard stop > 0 else { return found }
-    found.reserveCapacity(min(stop, 1_024))
+    let batchSize = min(stop, 1_024)
+    found.reserveCapacity(batchSize)
     var batch: [RowReference] = []
+    batch.reserveCapacity(batchSize)
     var isExhausted = false
     while found.count < stop && !isExhausted {
       batch.removeAll(keepingCapacity: true)
-      let wanted = min(stop - found.count, 1_024)
-      while batch.count < wanted {
-        guard let (position, row) = cursor.next() else {
-          isExhausted = true
-          break
-        }
-        batch.append(RowReference(table: position, row: Int(row)))
-      }
+      isExhausted = !cursor.fill(&batch, min(stop - found.count, batchSize))
       for candidate in batch where tables[candidate.table].isAlive(candidate.row) {
         guard tests[candidate.table]?(candidate.row) ?? true else { continue }
         found.append(candidate)

@@ -1,0 +1,78 @@
+/// The positions of `range` in an index in key order; when descending, each run of equal keys
+/// still comes in ascending row order.
+final class OrderedRun<Key: IndexKey> {
+  let index: OrderedIndex<Key>
+  let range: Range<Int>
+  let ascending: Bool
+  let skipped: Set<Int32>
+  var position: Int
+  /// Descending: the end of the current run of equal keys and its start.
+  var runEnd: Int
+  var runStart: Int
+
+  /// Ascending: the range whose upper bound ends the walk at the first key past it, when
+  /// ``range`` runs to the end of the index (its end was not searched for).
+  let upper: KeyRange<Key>?
+
+  init(_ index: OrderedIndex<Key>, _ range: Range<Int>, ascending: Bool, skipping: Set<Int32>) {
+    self.index = index
+    self.range = range
+    self.ascending = ascending
+    self.skipped = skipping
+    self.upper = nil
+    position = ascending ? range.lowerBound : range.upperBound
+    runEnd = range.upperBound
+    runStart = range.upperBound
+  }
+
+  /// The positions of `keys` in `index` in key order. Ascending, only the start is searched
+  /// for: the walk ends at the first key past the range, so a walk that stops early never
+  /// pays for the search of the end (a binary search whose probes miss the cache).
+  convenience init(
+    _ index: OrderedIndex<Key>, keys: KeyRange<Key>, ascending: Bool, skipping: Set<Int32>
+  ) {
+    if ascending {
+      self.init(index, index.lowerPosition(keys)..<index.count, upper: keys, skipping: skipping)
+    } else {
+      self.init(index, index.positions(keys), ascending: false, skipping: skipping)
+    }
+  }
+
+  private init(
+    _ index: OrderedIndex<Key>, _ range: Range<Int>, upper: KeyRange<Key>, skipping: Set<Int32>
+  ) {
+    self.index = index
+    self.range = range
+    self.ascending = true
+    self.skipped = skipping
+    self.upper = upper.upper == nil ? nil : upper
+    position = range.lowerBound
+    runEnd = range.upperBound
+    runStart = range.upperBound
+  }
+
+  func nextRow() -> Int32? { nextPosition().map { index.rows[$0] } }
+
+  func nextPosition() -> Int? {
+    while true {
+      if ascending {
+        guard position < range.upperBound else { return nil }
+        if let upper, OrderedIndex.isBeyond(index.keys[position], upper) {
+          position = range.upperBound
+          return nil
+        }
+        defer { position += 1 }
+        if skipped.isEmpty || !skipped.contains(index.rows[position]) { return position }
+        continue
+      }
+      if position >= runEnd {
+        guard runStart > range.lowerBound else { return nil }
+        runEnd = runStart
+        runStart = max(range.lowerBound, index.boundary(index.keys[runEnd - 1], after: false))
+        position = runStart
+      }
+      defer { position += 1 }
+      if skipped.isEmpty || !skipped.contains(index.rows[position]) { return position }
+    }
+  }
+}
