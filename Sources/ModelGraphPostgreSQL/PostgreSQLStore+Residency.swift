@@ -114,17 +114,22 @@ extension PostgreSQLStore {
   public func count(for request: QueryRequest, excluding: [(entity: String, row: Int)] = [])
     throws -> Int?
   {
-    let ids = excluding.compactMap { object in
-      codes[object.entity].map { $0 << SQLMapping.rowBits | Int64(object.row) }
-    }
-    let filter =
-      ids.isEmpty
-      ? "" : " WHERE s.id <> ALL ('{\(ids.map(String.init).joined(separator: ","))}'::bigint[])"
     var whole = request
     (whole.offset, whole.limit) = (0, nil)
     return try retryingWhileBehind("count") { store -> Int?? in
       let catalog = store.catalog
-      let fetch = withLock { compiler(catalog).compile(whole) }
+      // `codes` grows under the lock as other threads allocate rows.
+      let (fetch, ids) = withLock {
+        (
+          compiler(catalog).compile(whole),
+          excluding.compactMap { object in
+            codes[object.entity].map { $0 << SQLMapping.rowBits | Int64(object.row) }
+          }
+        )
+      }
+      let filter =
+        ids.isEmpty
+        ? "" : " WHERE s.id <> ALL ('{\(ids.map(String.init).joined(separator: ","))}'::bigint[])"
       guard fetch.fallbacks.isEmpty else { return .some(nil) }
       guard
         let read = try readAtApplied({ connection in

@@ -410,18 +410,23 @@ struct SQLQueryCompiler {
   /// (Swift overflows there for both, PostgreSQL only for the quotient). No branch can fail
   /// when PostgreSQL folds constants: the range test folds first, and a guarded divisor
   /// folds to NULL.
+  ///
+  /// Each operand appears once: a subquery names the value read twice, so that nested
+  /// arithmetic grows linearly, not doubling with each step. `OFFSET 0` keeps the planner
+  /// from pulling the subquery up, which would copy the operand back into both places; it
+  /// also keeps constants from folding across it, so the range test and the guard run first.
   static func integerArithmetic(_ a: String, _ op: QueryArithmeticOperator, _ b: String)
     -> String
   {
     switch op {
     case .add, .subtract, .multiply:
-      let exact = "(\(a)::numeric \(op.rawValue) \(b)::numeric)"
-      return "(CASE WHEN \(exact) BETWEEN -9223372036854775808 AND 9223372036854775807 "
-        + "THEN \(exact)::bigint END)"
+      return "(SELECT CASE WHEN mg_step.mg_exact BETWEEN -9223372036854775808 AND "
+        + "9223372036854775807 THEN mg_step.mg_exact::bigint END "
+        + "FROM (SELECT \(a)::numeric \(op.rawValue) \(b)::numeric OFFSET 0) mg_step(mg_exact))"
     case .divide, .remainder:
-      let divisor =
-        "NULLIF(NULLIF(\(b), 0), CASE WHEN \(a) = \(smallest) THEN -1 END)"
-      return "(\(a) \(op.rawValue) \(divisor))"
+      return "(SELECT mg_step.mg_a \(op.rawValue) NULLIF(NULLIF(mg_step.mg_b, 0), "
+        + "CASE WHEN mg_step.mg_a = \(smallest) THEN -1 END) "
+        + "FROM (SELECT (\(a))::bigint, (\(b))::bigint OFFSET 0) mg_step(mg_a, mg_b))"
     }
   }
 

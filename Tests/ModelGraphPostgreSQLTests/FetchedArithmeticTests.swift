@@ -1,6 +1,9 @@
 import Foundation
 import ModelGraph
+import ModelGraphCore
 import Testing
+
+@testable import ModelGraphPostgreSQL
 
 extension PostgreSQLStoreSuites.FetchedResidency {
   /// Integer arithmetic that overflows or divides by zero is `nil` in the engine; the SQL of
@@ -48,5 +51,44 @@ extension PostgreSQLStoreSuites.FetchedResidency {
         #expect(try partial.fetch(descriptor).map(\.persistentModelID) == expected, "\(name)")
       }
     }
+  }
+}
+
+extension PostgreSQLStoreSuites.FetchedResidency.FetchedArithmetic {
+  /// `value op other` as the engine computes it: `nil` on overflow or a division by zero.
+  static func engine(_ value: Int64?, _ op: QueryArithmeticOperator, _ other: Int64) -> Int64? {
+    guard let value else { return nil }
+    let (result, overflow): (Int64, Bool)
+    switch op {
+    case .add: (result, overflow) = value.addingReportingOverflow(other)
+    case .subtract: (result, overflow) = value.subtractingReportingOverflow(other)
+    case .multiply: (result, overflow) = value.multipliedReportingOverflow(by: other)
+    case .divide:
+      guard other != 0 else { return nil }
+      (result, overflow) = value.dividedReportingOverflow(by: other)
+    case .remainder:
+      guard other != 0 else { return nil }
+      (result, overflow) = value.remainderReportingOverflow(dividingBy: other)
+    }
+    return overflow ? nil : result
+  }
+
+  @Test("20 nested integer steps compile to SQL of linear size, with the engine's results")
+  func nestedSteps() throws {
+    let url = try TestServer.freshURL()
+    let operators = QueryArithmeticOperator.allCases
+    let steps = (0..<20).map { operators[$0 % operators.count] }
+    var sql = "v.x"
+    for op in steps { sql = SQLQueryCompiler.integerArithmetic(sql, op, "v.x") }
+    // One step adds a bounded number of characters (it read its operand 2^19 times before).
+    #expect(sql.utf8.count < 20 * 200, "\(sql.utf8.count) characters")
+    let inputs: [Int64] = [1, 2, 3, -3, 7, 0, 1 << 20, Int64.max, Int64.min, -1]
+    let values = inputs.map { "('\($0)'::bigint)" }.joined(separator: ", ")
+    let read = try TestServer.query(
+      "SELECT (\(sql))::text FROM (VALUES \(values)) v(x) ORDER BY x", at: url)
+    let expected = inputs.sorted().map { input in
+      steps.reduce(Optional(input)) { Self.engine($0, $1, input) }.map { "\($0)" }
+    }
+    #expect(read == expected)
   }
 }

@@ -77,6 +77,34 @@ enum Later {
   }
 }
 
+/// A desk that does not know its clerks.
+class Desk: PersistentModel {
+  @Attribute var label: String
+
+  convenience init(label: String) {
+    self.init()
+    self.label = label
+  }
+}
+
+/// A clerk at a desk, a to-one relationship without inverse: deleting the desk leaves the
+/// reference, which reads as `nil`.
+class Clerk: PersistentModel {
+  @Attribute var name: String
+  @Attribute var score: Int
+  @Relationship var desk: Desk?
+
+  convenience init(name: String, score: Int, desk: Desk?) {
+    self.init()
+    self.name = name
+    self.score = score
+    self.desk = desk
+  }
+}
+
+/// The classes of the desk schema.
+let deskTypes: [any PersistentModel.Type] = [Desk.self, Clerk.self]
+
 /// Every class of the suites' main schema.
 let teamTypes: [any PersistentModel.Type] = [Team.self, Member.self, Captain.self, Tag.self]
 

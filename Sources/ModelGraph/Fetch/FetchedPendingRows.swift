@@ -18,16 +18,22 @@ struct FetchedPendingRows {
   /// The number of rows the window widens by.
   var count: Int { rows.count }
 
-  /// The pending rows of `request`'s classes in `session`: only the deleted ones unless
-  /// `includingChanges` (for a fetch of saved values, which never returns deleted objects).
-  init(_ request: QueryRequest, session: Session, includingChanges: Bool) {
+  /// The classes with objects the context deleted, of any class: a to-one reference to one
+  /// of them reads as `nil` in the context's view, unlike in the database.
+  private(set) var deletedEntities: Set<Int> = []
+
+  /// The pending rows of `request`'s classes in `session`, whatever the request's
+  /// `includePendingChanges`: without it, the engine still tests and sorts changed objects on
+  /// their unsaved values.
+  init(_ request: QueryRequest, session: Session) {
     let catalog = session.catalog(covering: request.entity)
     let entities = Set(
       request.includesSubclasses ? catalog.subtree(of: request.entity) : [request.entity])
-    for change in session.changeSet where entities.contains(change.entity) {
+    for change in session.changeSet {
       let entity = change.entity
-      let live = change.insertedRows + change.updatedRows.map(\.row) + change.relationshipRows
-      for row in live where includingChanges {
+      if !change.deletedKeys.isEmpty { deletedEntities.insert(entity) }
+      guard entities.contains(entity) else { continue }
+      for row in change.insertedRows + change.updatedRows.map(\.row) + change.relationshipRows {
         rows.append((entity, row))
         counted.insert(Self.key(entity: entity, row: row))
       }
@@ -43,16 +49,22 @@ struct FetchedPendingRows {
   /// Whether the matches of `request` over the context's view depend only on each object's
   /// own values (its attributes, type and to-one references), so that only the pending rows
   /// can match differently than in the database. A request that reads a related object's
-  /// values, or a to-many relationship, can change answer for a row the context did not touch.
-  static func readsOnlyOwnValues(_ request: QueryRequest, catalog: SchemaCatalog) -> Bool {
+  /// values, or a to-many relationship, can change answer for a row the context did not touch;
+  /// so can a to-one reference when the context deleted objects of its destination's classes
+  /// (the reference then reads as `nil`).
+  func readsOnlyOwnValues(_ request: QueryRequest, catalog: SchemaCatalog) -> Bool {
     let entities =
       request.includesSubclasses ? catalog.subtree(of: request.entity) : [request.entity]
-    let toOne = Set(
-      entities.flatMap { catalog.entities[$0].relationships.filter { !$0.isToMany }.map(\.name) })
-    let toMany = Set(
-      entities.flatMap { catalog.entities[$0].relationships.filter(\.isToMany).map(\.name) })
+    let relationships = entities.flatMap { catalog.entities[$0].relationships }
+    let unsafe = relationships.filter { relationship in
+      relationship.isToMany
+        || catalog.entity(named: relationship.destination).map {
+          !deletedEntities.isDisjoint(with: catalog.subtree(of: $0.index))
+        } ?? true
+    }
+    let toOne = Set(relationships.map(\.name)).subtracting(unsafe.map(\.name))
     let own = { (expression: QueryExpression) in
-      readsOnlyOwnValues(expression, toOne: toOne.subtracting(toMany))
+      Self.readsOnlyOwnValues(expression, toOne: toOne)
     }
     return (request.predicate.map(own) ?? true) && request.sort.allSatisfy { own($0.expression) }
   }
@@ -83,7 +95,7 @@ struct FetchedPendingRows {
   /// `request`'s conjuncts that read only each object's own values, as one predicate (`nil`
   /// for none): selecting by them loads every object the whole predicate can match in the
   /// context's view.
-  static func ownConjuncts(of request: QueryRequest, catalog: SchemaCatalog) -> QueryExpression? {
+  func ownConjuncts(of request: QueryRequest, catalog: SchemaCatalog) -> QueryExpression? {
     guard let predicate = request.predicate else { return nil }
     let parts: [QueryExpression]
     if case .and(let all) = predicate { parts = all } else { parts = [predicate] }

@@ -25,9 +25,7 @@ extension ModelContext {
   ///   collide with saves made elsewhere since the context read its objects (and its
   ///   ``mergePolicy`` does not settle them); or as ``PostgreSQLStore/makeResident(for:)`` and
   ///   ``PostgreSQLStore/count(for:excluding:)`` throw.
-  func runFetched(
-    _ request: QueryRequest, loading: Bool, counting: Bool, includePendingChanges: Bool = true
-  ) throws -> FetchedRun {
+  func runFetched(_ request: QueryRequest, loading: Bool, counting: Bool) throws -> FetchedRun {
     guard let store = fetchedOnlyStore else { return FetchedRun() }
     guard loading else {
       return FetchedRun(sql: store.sqlFetch(for: request, catalog: session.catalog))
@@ -39,11 +37,9 @@ extension ModelContext {
       return FetchedRun(sql: fetch)
     }
     let catalog = session.catalog(covering: request.entity)
-    let pending = FetchedPendingRows(
-      request, session: session, includingChanges: includePendingChanges)
+    let pending = FetchedPendingRows(request, session: session)
     var widened = request
-    // Without pending changes the request reads saved values: only deleted objects differ.
-    if !includePendingChanges || FetchedPendingRows.readsOnlyOwnValues(request, catalog: catalog) {
+    if pending.readsOnlyOwnValues(request, catalog: catalog) {
       if counting,
         let count = try store.count(
           for: request,
@@ -58,7 +54,7 @@ extension ModelContext {
       }
     } else {
       (widened.predicate, widened.sort) = (
-        FetchedPendingRows.ownConjuncts(of: request, catalog: catalog), []
+        pending.ownConjuncts(of: request, catalog: catalog), []
       )
       (widened.offset, widened.limit) = (0, nil)
       (widened.shapeIdentity, widened.slotted) = (nil, nil)

@@ -73,9 +73,7 @@ extension ModelContext {
       }
     }
     if !untranslated.isEmpty { request.residual = untranslated.joined(separator: "; and for ") }
-    let fetched = try runFetched(
-      request, loading: loading, counting: counting,
-      includePendingChanges: descriptor.includePendingChanges)
+    let fetched = try runFetched(request, loading: loading, counting: counting)
     if fetched.countedInMemory != nil {
       // Only the rows left out of the database's count are counted by the plan: all of them.
       (request.offset, request.limit) = (0, nil)
