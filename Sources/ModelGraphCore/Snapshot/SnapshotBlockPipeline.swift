@@ -69,18 +69,17 @@ enum SnapshotBlockPipeline {
         end += 1
       }
       let window = Window(Array(sources[start..<end]), lengthLimit: lengthLimit)
-      let group = DispatchGroup()
-      DispatchQueue.global().async(group: group) { window.encode() }
+      DispatchQueue.global().async { window.help() }
       do {
         for block in previous { try emit(block) }
       } catch {
         window.abandon()
-        group.wait()
+        window.finish()
         throw error
       }
       previous = []
       window.encode()
-      group.wait()
+      window.finish()
       previous = window.results()
       start = end
     }
@@ -90,11 +89,15 @@ enum SnapshotBlockPipeline {
   /// One window's blocks, which two threads take one at a time.
   private final class Window: @unchecked Sendable {
     // @unchecked Sendable: each result slot is written by the one thread that took its index
-    // from `next`, and read only after both threads are done (DispatchGroup.wait orders it).
+    // from `next`, and read only after both threads are done (`finished` orders it).
 
     let sources: [SnapshotBlockSource]
     let lengthLimit: Int
     let next = Atomic<Int>(0)
+    /// Set by whichever comes first: the helper starting, or the caller done without it.
+    private let claimed = Atomic<Bool>(false)
+    /// Signalled when the helper, having started, is done.
+    private let finished = DispatchSemaphore(value: 0)
     let slots: UnsafeMutableBufferPointer<ByteWriter?>
 
     init(_ sources: [SnapshotBlockSource], lengthLimit: Int) {
@@ -116,6 +119,27 @@ enum SnapshotBlockPipeline {
         guard index < sources.count else { return }
         slots[index] = sources[index].encoded(lengthLimit: lengthLimit)
       }
+    }
+
+    /// The background thread's part: encodes blocks, unless the caller finished first.
+    func help() {
+      guard
+        claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
+          .exchanged
+      else { return }
+      encode()
+      finished.signal()
+    }
+
+    /// The caller's wait once it has encoded what it could: for the helper only when the helper
+    /// started, so a helper the system has not scheduled yet is never waited for.
+    func finish() {
+      if claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
+        .exchanged
+      {
+        return
+      }
+      finished.wait()
     }
 
     /// Leaves the blocks no thread has taken yet unencoded.
