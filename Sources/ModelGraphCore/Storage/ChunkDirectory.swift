@@ -202,21 +202,13 @@ struct ChunkDirectory {
   }
 
   /// The storage address of chunk `index`, as its owner gave it (``append(_:address:)``,
-  /// ``setAddress(_:of:)``).
+  /// ``own(_:clone:)``).
   ///
   /// - Complexity: O(1), two loads, no reference count.
   @inlinable @inline(__always)
   func address(_ index: Int) -> UnsafeMutableRawPointer {
     pages[index &>> (Self.groupShift + Self.blockShift)][index & (Self.chunksPerBlock - 1)]
       .unsafelyUnwrapped
-  }
-
-  /// Records the storage address of chunk `index`, which this directory owns (after
-  /// ``own(_:clone:)`` cloned it).
-  mutating func setAddress(_ address: UnsafeMutableRawPointer, of index: Int) {
-    precondition(owns(index), "the address of a shared chunk is set")
-    pages[index &>> (Self.groupShift + Self.blockShift)][index & (Self.chunksPerBlock - 1)] =
-      address
   }
 
   /// Chunk `index`.
@@ -232,11 +224,12 @@ struct ChunkDirectory {
     owned[index &>> 6] & (1 &<< UInt64(index & 63)) != 0
   }
 
-  /// Makes chunk `index` this directory's alone, replacing it with `clone(chunk)` when another
+  /// Makes chunk `index` this directory's alone, replacing it with the copy `clone(chunk)`
+  /// makes (and recording the copy's storage address, which `clone` also gives) when another
   /// directory shares it; copies the block and the group that lead to it when they are shared.
-  ///
-  /// - Returns: the new chunk when it was cloned, else `nil`.
-  mutating func own(_ index: Int, clone: (AnyObject) -> AnyObject) -> AnyObject? {
+  mutating func own(
+    _ index: Int, clone: (AnyObject) -> (chunk: AnyObject, address: UnsafeMutableRawPointer)
+  ) {
     let group = index &>> Self.groupShift
     let block = group &>> Self.blockShift
     let groupSlot = group & (Self.blockSize - 1)
@@ -247,14 +240,12 @@ struct ChunkDirectory {
       owner.groups[groupSlot] = Group(owner.groups[groupSlot].chunks)
     }
     let chunks = owner.groups[groupSlot]
-    var cloned: AnyObject?
     if !isKnownUniquelyReferenced(&chunks.chunks[slot]) {
       let copy = clone(chunks.chunks[slot])
-      chunks.chunks[slot] = copy
-      cloned = copy
+      chunks.chunks[slot] = copy.chunk
+      owner.addresses[index & (Self.chunksPerBlock - 1)] = copy.address
     }
     markOwned(index)
-    return cloned
   }
 
   /// Makes block `block` (and the list of blocks) this directory's alone, copying it (its

@@ -119,11 +119,9 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   /// Gives chunk `index` to this column alone, copying its values if another column shares it.
   @usableFromInline
   func unshare(_ index: Int) {
-    let cloned = directory.own(index) { unsafeDowncast($0, to: ColumnChunk<Element>.self).clone() }
-    if let cloned {
-      directory.setAddress(
-        UnsafeMutableRawPointer(unsafeDowncast(cloned, to: ColumnChunk<Element>.self).base),
-        of: index)
+    directory.own(index) {
+      let copy = unsafeDowncast($0, to: ColumnChunk<Element>.self).clone()
+      return (copy, UnsafeMutableRawPointer(copy.base))
     }
   }
 

@@ -66,11 +66,11 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
   private func writableChunk(for row: Int) -> KeyListChunk {
     precondition(row >= 0 && row < rowCount, "row \(row) out of range")
     let index = row &>> AnyColumn.chunkShift
-    if !directory.owns(index),
-      let cloned = directory.own(
-        index, clone: { unsafeDowncast($0, to: KeyListChunk.self).clone() })
-    {
-      directory.setAddress(Unmanaged.passUnretained(cloned).toOpaque(), of: index)
+    if !directory.owns(index) {
+      directory.own(index) {
+        let copy = unsafeDowncast($0, to: KeyListChunk.self).clone()
+        return (copy, Unmanaged.passUnretained(copy).toOpaque())
+      }
     }
     return chunk(index)
   }

@@ -48,10 +48,11 @@ final class StringColumnStorage: @unchecked Sendable {
 
   /// Chunk `index`, this storage's alone (copied first when shared), to write.
   func chunkForWriting(_ index: Int) -> StringChunk {
-    if !directory.owns(index),
-      let copy = directory.own(index, clone: { unsafeDowncast($0, to: StringChunk.self).clone() })
-    {
-      directory.setAddress(Unmanaged.passUnretained(copy).toOpaque(), of: index)
+    if !directory.owns(index) {
+      directory.own(index) {
+        let copy = unsafeDowncast($0, to: StringChunk.self).clone()
+        return (copy, Unmanaged.passUnretained(copy).toOpaque())
+      }
     }
     return chunk(index)
   }
