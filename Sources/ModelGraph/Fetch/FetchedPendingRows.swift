@@ -53,6 +53,17 @@ struct FetchedPendingRows {
   /// so can a to-one reference when the context deleted objects of its destination's classes
   /// (the reference then reads as `nil`).
   func readsOnlyOwnValues(_ request: QueryRequest, catalog: SchemaCatalog) -> Bool {
+    let toOne = ownReferences(of: request, catalog: catalog)
+    let own = { (expression: QueryExpression) in
+      Self.readsOnlyOwnValues(expression, toOne: toOne)
+    }
+    return (request.predicate.map(own) ?? true) && request.sort.allSatisfy { own($0.expression) }
+  }
+
+  /// The to-one relationships of `request`'s classes whose reference reads the same in the
+  /// database and in the context's view: those whose destination's classes have no object
+  /// the context deleted.
+  private func ownReferences(of request: QueryRequest, catalog: SchemaCatalog) -> Set<String> {
     let entities =
       request.includesSubclasses ? catalog.subtree(of: request.entity) : [request.entity]
     let relationships = entities.flatMap { catalog.entities[$0].relationships }
@@ -62,11 +73,7 @@ struct FetchedPendingRows {
           !deletedEntities.isDisjoint(with: catalog.subtree(of: $0.index))
         } ?? true
     }
-    let toOne = Set(relationships.map(\.name)).subtracting(unsafe.map(\.name))
-    let own = { (expression: QueryExpression) in
-      Self.readsOnlyOwnValues(expression, toOne: toOne)
-    }
-    return (request.predicate.map(own) ?? true) && request.sort.allSatisfy { own($0.expression) }
+    return Set(relationships.map(\.name)).subtracting(unsafe.map(\.name))
   }
 
   /// Whether `expression` reads only the tested object's attributes, its type and the
@@ -99,11 +106,8 @@ struct FetchedPendingRows {
     guard let predicate = request.predicate else { return nil }
     let parts: [QueryExpression]
     if case .and(let all) = predicate { parts = all } else { parts = [predicate] }
-    let kept = parts.filter {
-      var single = request
-      (single.predicate, single.sort) = ($0, [])
-      return readsOnlyOwnValues(single, catalog: catalog)
-    }
+    let toOne = ownReferences(of: request, catalog: catalog)
+    let kept = parts.filter { Self.readsOnlyOwnValues($0, toOne: toOne) }
     return kept.isEmpty ? nil : kept.count == 1 ? kept[0] : .and(kept)
   }
 }
