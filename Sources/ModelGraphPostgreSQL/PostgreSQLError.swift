@@ -22,9 +22,8 @@ public struct PostgreSQLError: Error, Sendable, Equatable, CustomStringConvertib
     /// The store was closed.
     case closed
     /// A store that keeps only fetched objects in memory cannot run this part of a migration
-    /// (a rewrite of every object, or a custom stage that changes a relationship's
-    /// destination, cardinality or inverse): open it once with every object (without
-    /// `residency=fetched`). Other stages run in the database.
+    /// (a rewrite of every object): open it once with every object (without
+    /// `residency=fetched`). Migration stages run in the database.
     case migrationNeedsAllObjects
     /// A fetch from a store that keeps only fetched objects was asked of a context with
     /// unsaved changes. No longer thrown: such a fetch sees the changes (kept so that code

@@ -35,7 +35,8 @@ extension PostgreSQLStore {
   /// objects: each step's DDL (columns dropped, renamed, added with their initial value, tables
   /// of added and removed classes, constraints and indexes) and data statements (values filled,
   /// relationships derived from stored inverses, references to removed classes' objects
-  /// cleared), a custom step's code (through ``PostgreSQLStageStores``, in the same
+  /// cleared, a custom step's relationships whose destination, cardinality or inverse change
+  /// emptied as in memory), a custom step's code (through ``PostgreSQLStageStores``, in the same
   /// transaction), then the stored classes, the new version on every row a step changed, and
   /// the version bump, recorded as the schema's (other stores then refuse to go on with
   /// ``PostgreSQLError/Code/schemaChanged``). This is how a store opened with

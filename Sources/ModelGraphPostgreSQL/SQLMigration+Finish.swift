@@ -3,15 +3,21 @@ internal import ModelGraphCore
 extension SQLMigration {
   /// Once every table of the target exists: fills added relationships from their stored
   /// inverses, checks the stored objects against new unique rules, and brings each altered
-  /// table's unique constraints, indexes and foreign keys to the target's.
+  /// table's unique constraints, indexes and foreign keys to the target's (those of added
+  /// to-one relationships, and of emptied ones toward their destination).
   func finish() throws {
+    if emptiedAny {
+      // Rows updated twice in the transaction left foreign-key checks pending, which would
+      // refuse the ALTER TABLEs below: run them now; the keys stay deferred after.
+      _ = try connection.run("SET CONSTRAINTS ALL IMMEDIATE; SET CONSTRAINTS ALL DEFERRED")
+    }
     for item in added { try derive(item) }
     try checkNewUniqueness()
     for entity in target.entities where source.entity(named: entity.name) != nil {
       try reconcileConstraints(of: entity)
       try reconcileIndexes(of: entity)
     }
-    for item in added {
+    for item in added + relinked {
       let entity = target.entities[item.entity]
       let relationship = entity.relationships[item.slot]
       guard !relationship.isToMany,

@@ -25,6 +25,14 @@ struct SQLMigration {
 
   /// Relationships the target adds to entities both schemas have: (entity, slot) in `target`.
   private(set) var added: [(entity: Int, slot: Int)] = []
+  /// To-one relationships a custom stage's step emptied (their destination, cardinality or
+  /// inverse changed): (entity, slot) in `target`; their foreign keys come in ``finish()``.
+  var relinked: [(entity: Int, slot: Int)] = []
+  /// Whether the step emptied a relationship (``empty(_:of:)``).
+  var emptiedAny = false
+  /// The relationships whose stored values cannot carry over
+  /// (``startingEmpty(from:to:)``).
+  let resets: [String: String]
 
   init(
     connection: PostgreSQLConnection, source: SchemaCatalog, target: SchemaCatalog,
@@ -38,6 +46,7 @@ struct SQLMigration {
     self.codes = codes
     self.version = version
     self.custom = custom
+    resets = Self.startingEmpty(from: source, to: target)
   }
 
   /// After a custom stage's code and save: makes the owed required attributes' columns
@@ -98,7 +107,9 @@ struct SQLMigration {
     // Renames go through temporary names, so that two properties may swap names.
     var columns: [(from: String, to: String)] = []
     var joins: [(from: String, to: String)] = []
-    var converted: [(column: String, relationship: String)] = []
+    var converted: [(column: String, relationship: String, copies: Bool)] = []
+    let emptied = try startingEmpty(in: new).filter { relationships.oldIndex[$0.key] != nil }
+    var becameToOne: [Int] = []
     for (slot, oldSlot) in attributes.oldIndex.enumerated() {
       guard let oldSlot, old.attributes[oldSlot].name != new.attributes[slot].name else { continue }
       columns.append((old.attributes[oldSlot].name, new.attributes[slot].name))
@@ -107,8 +118,12 @@ struct SQLMigration {
       guard let oldSlot else { continue }
       let before = old.relationships[oldSlot]
       let after = new.relationships[slot]
-      if !before.isToMany && after.isToMany {
-        converted.append((before.name, after.name))
+      if before.isToMany && !after.isToMany {
+        // Its list cannot carry over: dropped, the column comes empty once names are free.
+        try run("DROP TABLE IF EXISTS \(SQLMapping.joinTable(old.name, before.name))")
+        becameToOne.append(slot)
+      } else if !before.isToMany && after.isToMany {
+        converted.append((before.name, after.name, emptied[slot] == nil))
       } else if before.name != after.name {
         if after.isToMany {
           joins.append((before.name, after.name))
@@ -137,14 +152,25 @@ struct SQLMigration {
         "ALTER TABLE \(SQLMapping.quoted("\(new.name).mg_renaming_\(index)")) RENAME TO "
           + SQLMapping.quoted("\(new.name).\(rename.to)"))
     }
-    // A to-one that became to-many: its reference becomes the first of a list.
+    // A to-one that became to-many: its reference becomes the first of a list (unless the
+    // stage empties it).
     for conversion in converted {
       try run(SQLMapping.createJoinTable(new.name, conversion.relationship))
       let column = SQLMapping.quoted(conversion.column)
-      try run(
-        "INSERT INTO \(SQLMapping.joinTable(new.name, conversion.relationship)) (owner, position, "
-          + "target) SELECT id, 0, \(column) FROM \(table) WHERE \(column) IS NOT NULL")
+      if conversion.copies {
+        try run(
+          "INSERT INTO \(SQLMapping.joinTable(new.name, conversion.relationship)) (owner, "
+            + "position, target) SELECT id, 0, \(column) FROM \(table) WHERE \(column) IS NOT NULL")
+      }
       try run("ALTER TABLE \(table) DROP COLUMN \(column)")
+    }
+    for slot in becameToOne { try addEmptied(slot, of: new) }
+    // The others whose values cannot carry over keep their storage, emptied.
+    for slot in emptied.keys.sorted() {
+      guard let oldSlot = relationships.oldIndex[slot],
+        old.relationships[oldSlot].isToMany == new.relationships[slot].isToMany
+      else { continue }
+      try empty(slot, of: new)
     }
     for (slot, attribute) in new.attributes.enumerated() {
       let column = SQLMapping.quoted(attribute.name)

@@ -1,12 +1,13 @@
 import Foundation
 import ModelGraph
 
-/// People in teams, with desks and jobs: the schema before the custom stages that change a
-/// relationship's destination, cardinality or inverse.
+/// People in teams, with desks and jobs (some of them errands, a subclass in its own table):
+/// the schema before the custom stages that change a relationship's destination, cardinality
+/// or inverse.
 enum OfficeV1: VersionedSchema {
   static var versionIdentifier: SchemaVersion { SchemaVersion(1, 0, 0) }
   static var models: [any PersistentModel.Type] {
-    [Team.self, Desk.self, Person.self, Job.self]
+    [Team.self, Desk.self, Person.self, Job.self, Errand.self]
   }
 
   class Team: PersistentModel {
@@ -31,14 +32,19 @@ enum OfficeV1: VersionedSchema {
     @Relationship var reviewer: Person?
     @Relationship var client: Person?
   }
+
+  final class Errand: Job {
+    @Attribute var place: String?
+  }
 }
 
-/// A job's client is a team now (a to-one whose destination changes), and a person's
-/// favorites are teams (a to-many whose destination changes).
+/// A job's client is a team now (a to-one whose destination changes), its reviewer a list of
+/// teams (a to-one that becomes a to-many of another destination), and a person's favorites
+/// are teams (a to-many whose destination changes).
 enum OfficeMovedV2: VersionedSchema {
   static var versionIdentifier: SchemaVersion { SchemaVersion(2, 0, 0) }
   static var models: [any PersistentModel.Type] {
-    [Team.self, Desk.self, Person.self, Job.self]
+    [Team.self, Desk.self, Person.self, Job.self, Errand.self]
   }
 
   class Team: PersistentModel {
@@ -60,8 +66,12 @@ enum OfficeMovedV2: VersionedSchema {
   class Job: PersistentModel {
     @Attribute var title: String
     @Relationship var owner: Person?
-    @Relationship var reviewer: Person?
+    @Relationship var reviewer: [Team]
     @Relationship var client: Team?
+  }
+
+  final class Errand: Job {
+    @Attribute var place: String?
   }
 }
 
@@ -69,7 +79,7 @@ enum OfficeMovedV2: VersionedSchema {
 enum OfficeOneDeskV2: VersionedSchema {
   static var versionIdentifier: SchemaVersion { SchemaVersion(2, 0, 0) }
   static var models: [any PersistentModel.Type] {
-    [Team.self, Desk.self, Person.self, Job.self]
+    [Team.self, Desk.self, Person.self, Job.self, Errand.self]
   }
 
   class Team: PersistentModel {
@@ -94,6 +104,10 @@ enum OfficeOneDeskV2: VersionedSchema {
     @Relationship var reviewer: Person?
     @Relationship var client: Person?
   }
+
+  final class Errand: Job {
+    @Attribute var place: String?
+  }
 }
 
 /// A person's jobs are those they review (the inverse moves from `Job.owner` to
@@ -101,7 +115,7 @@ enum OfficeOneDeskV2: VersionedSchema {
 enum OfficeReviewV2: VersionedSchema {
   static var versionIdentifier: SchemaVersion { SchemaVersion(2, 0, 0) }
   static var models: [any PersistentModel.Type] {
-    [Team.self, Desk.self, Person.self, Job.self]
+    [Team.self, Desk.self, Person.self, Job.self, Errand.self]
   }
 
   class Team: PersistentModel {
@@ -125,6 +139,10 @@ enum OfficeReviewV2: VersionedSchema {
     @Relationship var owner: Person?
     @Relationship var reviewer: Person?
     @Relationship var client: Person?
+  }
+
+  final class Errand: Job {
+    @Attribute var place: String?
   }
 }
 

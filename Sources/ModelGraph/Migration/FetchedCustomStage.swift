@@ -71,51 +71,6 @@ struct FetchedCustomStage {
         message: "the \(label) left unset: " + details.joined(separator: ", "))
     }
   }
-
-  /// Refuses, before anything changes, a stage whose relationships change destination,
-  /// become to-one, or change inverse: their stored values would have to start empty, which
-  /// the database does not do yet.
-  ///
-  /// - Throws: ``PostgreSQLError`` with code `migrationNeedsAllObjects` naming the stage and
-  ///   the relationship.
-  static func checkRelationships(
-    label: String, from source: SchemaCatalog, to target: SchemaCatalog, path: String
-  ) throws {
-    for difference in source.differences(to: target) {
-      guard case .relationshipChanged(let what) = difference.change,
-        what.hasPrefix("destination") || what.hasPrefix("to-many") || what.hasPrefix("inverse"),
-        !gainsNewInverse(difference, what, from: source, to: target)
-      else { continue }
-      throw PostgreSQLError(
-        .migrationNeedsAllObjects,
-        message: "the \(label) changes \(difference.entity).\(difference.property ?? "") "
-          + "(\(what)), whose stored values a store opened with residency=fetched does not "
-          + "clear; open \(path) once without residency=fetched to migrate it (nothing was "
-          + "changed)")
-    }
-  }
-}
-
-extension FetchedCustomStage {
-  /// Whether `difference` (`inverse none became X`) is a relationship that gains as inverse a
-  /// relationship the target adds (`X`, which the stored destination had under no name): its
-  /// stored values stay, as in memory.
-  static func gainsNewInverse(
-    _ difference: SchemaDifference, _ what: String, from source: SchemaCatalog,
-    to target: SchemaCatalog
-  ) -> Bool {
-    let prefix = "inverse none became "
-    guard what.hasPrefix(prefix), let property = difference.property,
-      let entity = target.entity(named: difference.entity),
-      let slot = entity.relationshipSlot(named: property),
-      let destination = target.entity(named: entity.relationships[slot].destination),
-      let inverseSlot = destination.relationshipSlot(named: String(what.dropFirst(prefix.count)))
-    else { return false }
-    let declaration = destination.relationships[inverseSlot]
-    guard let stored = source.entity(named: destination.name) else { return true }
-    return stored.relationshipSlot(named: declaration.name) == nil
-      && declaration.originalName.flatMap { stored.relationshipSlot(named: $0) } == nil
-  }
 }
 
 extension StoreLoader {
@@ -125,8 +80,7 @@ extension StoreLoader {
   /// fails before any SQL), and the store of the newest version with no object in memory;
   /// `nil` when no stage of the route is custom.
   ///
-  /// - Throws: ``MigrationError`` as the in-memory migration throws before any closure runs;
-  ///   ``PostgreSQLError`` as ``FetchedCustomStage/checkRelationships(label:from:to:path:)``.
+  /// - Throws: ``MigrationError`` as the in-memory migration throws before any closure runs.
   func stagesInDatabase(from stored: StoreVersion, path: String) throws -> (
     store: Store, steps: [PostgreSQLMigrationStep]
   )? {
@@ -150,8 +104,6 @@ extension StoreLoader {
             defaults: target.defaults))
         current = next
       case .custom(_, _, let migrate):
-        try FetchedCustomStage.checkRelationships(
-          label: stage.label, from: current.catalog, to: target.catalog, path: path)
         let prepared = try current.migrated(
           to: target.catalog, defaults: target.defaults, mode: .custom
         ).version
