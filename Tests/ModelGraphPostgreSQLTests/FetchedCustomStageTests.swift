@@ -137,6 +137,20 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedMigration {
     #expect(fetched.suffix(3) == ["A 2", "B 2", "summary 4 1"])
   }
 
+  @Test(
+    "a custom stage that inserts an object with a reference, then has its owed attributes made required: the pending foreign-key check does not stop the ALTER TABLE"
+  )
+  func customStageInsertsReference() throws {
+    let (inDatabase, fetched, expected) = try Self.migratedBothWays(LedgerAddingPlan.self)
+    #expect(fetched == expected)
+    #expect(fetched.filter { $0.hasPrefix("Entry c-new 1 EUR A") }.count == 1)
+    #expect(fetched.suffix(3) == ["A 3", "B 2", "summary 4 1"])
+    #expect(
+      try TestServer.query(
+        "SELECT count(*) FROM \"Entry\" WHERE account IS NOT NULL", at: inDatabase)
+        == ["3"])
+  }
+
   @Test("a custom stage that deletes objects: they are gone in the database, as in memory")
   func customStageDeletes() throws {
     let (inDatabase, fetched, expected) = try Self.migratedBothWays(LedgerDeletingPlan.self)

@@ -61,10 +61,12 @@ enum LedgerStage {
   /// contexts give over whole tables in a new summary. With `deletingNegative`, entries with
   /// a negative amount are deleted first; with `duplicateCodes`, the refund and the entry of
   /// 10 get the same code; with `throwing`, the closure throws once everything is changed; with
-  /// `leavingCounts`, the accounts' counts stay unset.
+  /// `leavingCounts`, the accounts' counts stay unset; with `addingEntry`, a new entry of 1 in
+  /// account A is inserted too.
   static func migrate(
     _ old: ModelContext, _ new: ModelContext, deletingNegative: Bool = false,
-    duplicateCodes: Bool = false, throwing: Bool = false, leavingCounts: Bool = false
+    duplicateCodes: Bool = false, throwing: Bool = false, leavingCounts: Bool = false,
+    addingEntry: Bool = false
   ) throws {
     // Fetches and counts first, before any change.
     let accounts = try new.fetch(FetchDescriptor<LedgerV2.Account>())
@@ -88,6 +90,14 @@ enum LedgerStage {
       entry.code = shared ? "same" : "c\(amount)"
       kept.append(entry)
     }
+    if addingEntry, let account = accounts.first(where: { $0.name == "A" }) {
+      let entry = LedgerV2.Entry()
+      entry.amount = "1 EUR"
+      entry.code = "c-new"
+      new.insert(entry)
+      entry.account = account
+      kept.append(entry)
+    }
     if !leavingCounts {
       for account in accounts {
         account.entryCount =
@@ -102,7 +112,7 @@ enum LedgerStage {
   }
 }
 
-/// Version 1 to 2 with ``LedgerStage/migrate(_:_:deletingNegative:duplicateCodes:throwing:leavingCounts:)``.
+/// Version 1 to 2 with ``LedgerStage/migrate(_:_:deletingNegative:duplicateCodes:throwing:leavingCounts:addingEntry:)``.
 enum LedgerPlan: SchemaMigrationPlan {
   static var schemas: [any VersionedSchema.Type] { [LedgerV1.self, LedgerV2.self] }
   static var stages: [MigrationStage] {
@@ -121,6 +131,19 @@ enum LedgerDeletingPlan: SchemaMigrationPlan {
     [
       .custom(fromVersion: LedgerV1.self, toVersion: LedgerV2.self) {
         try LedgerStage.migrate($0, $1, deletingNegative: true)
+      }
+    ]
+  }
+}
+
+/// As ``LedgerPlan``, inserting an entry with an account (a foreign key to check at the
+/// commit) before the stage makes the owed amounts required.
+enum LedgerAddingPlan: SchemaMigrationPlan {
+  static var schemas: [any VersionedSchema.Type] { [LedgerV1.self, LedgerV2.self] }
+  static var stages: [MigrationStage] {
+    [
+      .custom(fromVersion: LedgerV1.self, toVersion: LedgerV2.self) {
+        try LedgerStage.migrate($0, $1, addingEntry: true)
       }
     ]
   }
