@@ -6,11 +6,7 @@ extension SQLMigration {
   /// table's unique constraints, indexes and foreign keys to the target's (those of added
   /// to-one relationships, and of emptied ones toward their destination).
   func finish() throws {
-    if emptiedAny {
-      // Rows updated twice in the transaction left foreign-key checks pending, which would
-      // refuse the ALTER TABLEs below: run them now; the keys stay deferred after.
-      _ = try connection.run("SET CONSTRAINTS ALL IMMEDIATE; SET CONSTRAINTS ALL DEFERRED")
-    }
+    try runPendingChecks()
     for item in added { try derive(item) }
     try checkNewUniqueness()
     for entity in target.entities where source.entity(named: entity.name) != nil {

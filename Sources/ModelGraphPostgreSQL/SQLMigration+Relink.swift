@@ -77,7 +77,6 @@ extension SQLMigration {
   mutating func empty(_ slot: Int, of entity: ResolvedEntity) throws {
     let relationship = entity.relationships[slot]
     let table = SQLMapping.table(entity.name)
-    emptiedAny = true
     if relationship.isToMany {
       let join = SQLMapping.joinTable(entity.name, relationship.name)
       _ = try connection.run(

@@ -28,8 +28,6 @@ struct SQLMigration {
   /// To-one relationships a custom stage's step emptied (their destination, cardinality or
   /// inverse changed): (entity, slot) in `target`; their foreign keys come in ``finish()``.
   var relinked: [(entity: Int, slot: Int)] = []
-  /// Whether the step emptied a relationship (``empty(_:of:)``).
-  var emptiedAny = false
   /// The relationships whose stored values cannot carry over
   /// (``startingEmpty(from:to:)``).
   let resets: [String: String]
@@ -52,6 +50,7 @@ struct SQLMigration {
   /// After a custom stage's code and save: makes the owed required attributes' columns
   /// `NOT NULL` (the stage checked every object got a value).
   func requireOwed() throws {
+    try runPendingChecks()
     for item in owed {
       guard let entity = target.entity(named: item.entity),
         let attribute = entity.attributes.first(where: { $0.name == item.attribute }),
@@ -67,8 +66,18 @@ struct SQLMigration {
     _ = try connection.run(sql)
   }
 
+  /// Runs the deferred constraint checks the transaction has pending, so that the ALTER
+  /// TABLEs that follow are not refused for them (PostgreSQL does not alter a table with
+  /// pending trigger events: rows a stage's save inserted with a reference, rows updated twice
+  /// in the transaction); the constraints stay deferred after. A check that fails throws, as
+  /// it would at the commit.
+  func runPendingChecks() throws {
+    try run("SET CONSTRAINTS ALL IMMEDIATE; SET CONSTRAINTS ALL DEFERRED")
+  }
+
   /// Drops removed entities' tables and alters the others'.
   mutating func alterTables() throws {
+    try runPendingChecks()
     let removed = source.entities.filter { target.entity(named: $0.name) == nil }
     for entity in removed {
       let joins = entity.relationships.filter(\.isToMany).map {
