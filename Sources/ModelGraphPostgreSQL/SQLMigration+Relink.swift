@@ -45,28 +45,16 @@ extension SQLMigration {
   }
 
   /// The relationships of `entity`'s table (its own and inherited, by slot in `target`) that
-  /// start empty, with the change that empties each.
-  ///
-  /// - Throws: ``MigrationError`` with code `notLightweight` when the step is not a custom
-  ///   stage's, as the in-memory migration does.
-  func startingEmpty(in entity: ResolvedEntity) throws -> [Int: String] {
+  /// start empty, with the change that empties each; none for a lightweight step (the
+  /// in-memory check of the same step refused such a change before any SQL ran).
+  func startingEmpty(in entity: ResolvedEntity) -> [Int: String] {
+    guard custom else { return [:] }
     var result: [Int: String] = [:]
     for (slot, relationship) in entity.relationships.enumerated() {
-      guard
-        let change = entity.lineage.lazy.compactMap({
+      result[slot] =
+        entity.lineage.lazy.compactMap {
           resets[target.entities[$0].name + "\u{1F}" + relationship.name]
-        }).first
-      else { continue }
-      guard custom else {
-        let difference = SchemaDifference(
-          entity: entity.name, property: relationship.name, change: .relationshipChanged(change))
-        throw MigrationError(
-          .notLightweight, differences: [difference],
-          message: "\(difference) cannot be migrated lightweight: a lightweight stage keeps "
-            + "relationship data only when the destination, cardinality and inverse stay; use a "
-            + "custom stage")
-      }
-      result[slot] = change
+        }.first
     }
     return result
   }

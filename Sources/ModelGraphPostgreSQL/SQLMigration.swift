@@ -117,7 +117,7 @@ struct SQLMigration {
     var columns: [(from: String, to: String)] = []
     var joins: [(from: String, to: String)] = []
     var converted: [(column: String, relationship: String, copies: Bool)] = []
-    let emptied = try startingEmpty(in: new).filter { relationships.oldIndex[$0.key] != nil }
+    let emptied = startingEmpty(in: new).filter { relationships.oldIndex[$0.key] != nil }
     var becameToOne: [Int] = []
     for (slot, oldSlot) in attributes.oldIndex.enumerated() {
       guard let oldSlot, old.attributes[oldSlot].name != new.attributes[slot].name else { continue }
