@@ -28,22 +28,96 @@
 /// lookup on every copy, write and release. The owner downcasts what ``chunk(_:)`` returns.
 @usableFromInline
 struct ChunkDirectory {
-  /// Up to ``groupSize`` consecutive chunks.
+  /// Up to ``groupSize`` consecutive chunks, in one allocation.
+  ///
+  /// Fixed slots, not an array: copying a group retains each chunk directly and releasing one
+  /// releases each directly, where an `[AnyObject]` goes through the runtime's generic array
+  /// copy and destroy (a witness call per element), a cost every small save paid per column.
   @usableFromInline
-  final class Group {
-    var chunks: [AnyObject]
-    init(_ chunks: [AnyObject]) { self.chunks = chunks }
+  final class Group: ManagedBuffer<Int, AnyObject> {
+    /// A group holding `chunk` alone.
+    static func make(first chunk: AnyObject) -> Group {
+      let group = unsafeDowncast(
+        Group.create(minimumCapacity: ChunkDirectory.groupSize) { _ in 1 }, to: Group.self)
+      group.withUnsafeMutablePointerToElements { $0.initialize(to: chunk) }
+      return group
+    }
+
+    /// A group holding the same chunks as `other`.
+    static func make(copying other: Group) -> Group {
+      let count = other.count
+      let group = unsafeDowncast(
+        Group.create(minimumCapacity: ChunkDirectory.groupSize) { _ in count }, to: Group.self)
+      group.withUnsafeMutablePointerToElements { slots in
+        other.withUnsafeMutablePointerToElements { source in
+          for slot in 0..<count { (slots + slot).initialize(to: source[slot]) }
+        }
+      }
+      return group
+    }
+
+    /// The number of chunks held.
+    var count: Int { header }
+
+    /// The chunk in `slot`.
+    subscript(slot: Int) -> AnyObject {
+      withUnsafeMutablePointerToElements { $0[slot] }
+    }
+
+    /// Whether this group holds the only reference to the chunk in `slot`.
+    func holdsAlone(_ slot: Int) -> Bool {
+      withUnsafeMutablePointerToElements { isKnownUniquelyReferenced(&$0[slot]) }
+    }
+
+    /// Puts `chunk` in `slot` (set), releasing the chunk it held.
+    func replace(_ slot: Int, with chunk: AnyObject) {
+      withUnsafeMutablePointerToElements { $0[slot] = chunk }
+    }
+
+    /// Adds `chunk` after the last one held.
+    func append(_ chunk: AnyObject) {
+      withUnsafeMutablePointers { count, slots in
+        (slots + count.pointee).initialize(to: chunk)
+        count.pointee += 1
+      }
+    }
+
+    deinit {
+      withUnsafeMutablePointers { count, slots in
+        // One release per chunk (`deinitialize(count:)` takes the generic array path).
+        for slot in 0..<count.pointee { _ = (slots + slot).move() }
+      }
+    }
   }
 
-  /// Up to ``blockSize`` consecutive groups (the header), and the storage addresses of their
-  /// chunks (``chunksPerBlock`` slots, the first ones set), in one allocation.
+  /// The groups of a block: ``blockSize`` slots, the first `count` set, each a strong reference.
   @usableFromInline
-  final class Block: ManagedBuffer<[Group], UnsafeMutableRawPointer?> {
+  struct BlockHeader {
+    var count: Int
+    let groups: UnsafeMutablePointer<Group>
+  }
+
+  /// Up to ``blockSize`` consecutive groups (in the header's fixed slots), and the storage
+  /// addresses of their chunks (``chunksPerBlock`` slots, the first ones set), in the block's
+  /// own allocation.
+  @usableFromInline
+  final class Block: ManagedBuffer<BlockHeader, UnsafeMutableRawPointer?> {
+    private static func make(groups: (UnsafeMutablePointer<Group>) -> Int) -> Block {
+      let slots = UnsafeMutablePointer<Group>.allocate(capacity: ChunkDirectory.blockSize)
+      let count = groups(slots)
+      return unsafeDowncast(
+        Block.create(minimumCapacity: ChunkDirectory.chunksPerBlock) { _ in
+          BlockHeader(count: count, groups: slots)
+        },
+        to: Block.self)
+    }
+
     /// A block of one group holding `chunk`, whose storage is at `address`.
     static func make(first chunk: AnyObject, address: UnsafeMutableRawPointer) -> Block {
-      let block = unsafeDowncast(
-        Block.create(minimumCapacity: ChunkDirectory.chunksPerBlock) { _ in [Group([chunk])] },
-        to: Block.self)
+      let block = make { slots in
+        slots.initialize(to: Group.make(first: chunk))
+        return 1
+      }
       block.addresses.initialize(repeating: nil, count: ChunkDirectory.chunksPerBlock)
       block.addresses[0] = address
       return block
@@ -51,22 +125,42 @@ struct ChunkDirectory {
 
     /// A block holding the same groups and addresses as `other`.
     static func make(copying other: Block) -> Block {
-      let block = unsafeDowncast(
-        Block.create(minimumCapacity: ChunkDirectory.chunksPerBlock) { _ in other.header },
-        to: Block.self)
+      let count = other.groupCount
+      let block = make { slots in
+        for slot in 0..<count { (slots + slot).initialize(to: other.header.groups[slot]) }
+        return count
+      }
       block.addresses.initialize(from: other.addresses, count: ChunkDirectory.chunksPerBlock)
       return block
     }
 
-    /// The groups.
-    var groups: [Group] {
-      get { header }
-      _modify { yield &header }
+    /// The number of groups held.
+    var groupCount: Int { header.count }
+
+    /// The group in `slot`.
+    func group(_ slot: Int) -> Group { header.groups[slot] }
+
+    /// Whether this block holds the only reference to the group in `slot`.
+    func holdsAlone(_ slot: Int) -> Bool { isKnownUniquelyReferenced(&header.groups[slot]) }
+
+    /// Puts `group` in `slot` (set), releasing the group it held.
+    func replace(_ slot: Int, with group: Group) { header.groups[slot] = group }
+
+    /// Adds `group` after the last one held.
+    func append(_ group: Group) {
+      (header.groups + header.count).initialize(to: group)
+      header.count += 1
     }
 
     /// The addresses; valid for the block's lifetime (its storage never moves).
     var addresses: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
       withUnsafeMutablePointerToElements { $0 }
+    }
+
+    deinit {
+      let groups = header.groups
+      for slot in 0..<header.count { _ = (groups + slot).move() }
+      groups.deallocate()
     }
   }
 
@@ -187,9 +281,10 @@ struct ChunkDirectory {
     guard block < blocks.count && block < other.blocks.count else { return false }
     if blocks[block] === other.blocks[block] { return true }
     let slot = group & (Self.blockSize - 1)
-    let mine = blocks[block].groups
-    let theirs = other.blocks[block].groups
-    return slot < mine.count && slot < theirs.count && mine[slot] === theirs[slot]
+    let mine = blocks[block]
+    let theirs = other.blocks[block]
+    return slot < mine.groupCount && slot < theirs.groupCount
+      && mine.group(slot) === theirs.group(slot)
   }
 
   /// The number of chunks a group holds (16).
@@ -214,8 +309,8 @@ struct ChunkDirectory {
   /// Chunk `index`.
   func chunk(_ index: Int) -> AnyObject {
     let group = index &>> Self.groupShift
-    return blocks[group &>> Self.blockShift].groups[group & (Self.blockSize - 1)]
-      .chunks[index & (Self.groupSize - 1)]
+    return blocks[group &>> Self.blockShift].group(group & (Self.blockSize - 1))[
+      index & (Self.groupSize - 1)]
   }
 
   /// Whether chunk `index` can be written without a copy.
@@ -236,13 +331,13 @@ struct ChunkDirectory {
     let slot = index & (Self.groupSize - 1)
     ownBlock(block)
     let owner = blocks[block]
-    if !isKnownUniquelyReferenced(&owner.groups[groupSlot]) {
-      owner.groups[groupSlot] = Group(owner.groups[groupSlot].chunks)
+    if !owner.holdsAlone(groupSlot) {
+      owner.replace(groupSlot, with: Group.make(copying: owner.group(groupSlot)))
     }
-    let chunks = owner.groups[groupSlot]
-    if !isKnownUniquelyReferenced(&chunks.chunks[slot]) {
-      let copy = clone(chunks.chunks[slot])
-      chunks.chunks[slot] = copy.chunk
+    let chunks = owner.group(groupSlot)
+    if !chunks.holdsAlone(slot) {
+      let copy = clone(chunks[slot])
+      chunks.replace(slot, with: copy.chunk)
       owner.addresses[index & (Self.chunksPerBlock - 1)] = copy.address
     }
     markOwned(index)
@@ -280,12 +375,12 @@ struct ChunkDirectory {
       let owner = blocks[block]
       owner.addresses[count & (Self.chunksPerBlock - 1)] = address
       if count & (Self.groupSize - 1) == 0 {
-        owner.groups.append(Group([chunk]))
+        owner.append(Group.make(first: chunk))
       } else {
-        if !isKnownUniquelyReferenced(&owner.groups[groupSlot]) {
-          owner.groups[groupSlot] = Group(owner.groups[groupSlot].chunks)
+        if !owner.holdsAlone(groupSlot) {
+          owner.replace(groupSlot, with: Group.make(copying: owner.group(groupSlot)))
         }
-        owner.groups[groupSlot].chunks.append(chunk)
+        owner.group(groupSlot).append(chunk)
       }
     }
     count += 1

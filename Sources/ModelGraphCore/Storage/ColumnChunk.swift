@@ -23,7 +23,13 @@ final class ColumnChunk<Element: ColumnValue>: ManagedBuffer<Void, Element> {
       ColumnChunk<Element>.create(minimumCapacity: Self.capacity) { _ in }, to: ColumnChunk.self)
     withUnsafeMutablePointerToElements { source in
       chunk.withUnsafeMutablePointerToElements {
-        $0.initialize(from: source, count: Self.capacity)
+        if _isPOD(Element.self) {
+          // One block copy: element by element, an optional or a tuple costs ~15 instructions.
+          UnsafeMutableRawPointer($0).copyMemory(
+            from: source, byteCount: Self.capacity * MemoryLayout<Element>.stride)
+        } else {
+          $0.initialize(from: source, count: Self.capacity)
+        }
       }
     }
     return chunk

@@ -132,9 +132,17 @@ final class KeyListChunk {
     old.keys.deallocate()
   }
 
-  /// Copies every list of `other` (rows in order, densely) into this empty chunk.
+  /// Copies every list of `other` into this empty chunk, leaving no garbage: the arena as it is
+  /// when it has none, else row by row, densely.
   private func fill(from other: KeyListChunk) {
     reserve(other.used - other.garbage)
+    if other.garbage == 0 {
+      // No garbage to drop: the spans and the arena are copied as they are, in two blocks.
+      spans.update(from: other.spans, count: Self.capacity)
+      keys.initialize(from: other.keys, count: other.used)
+      used = other.used
+      return
+    }
     for offset in 0..<Self.capacity {
       let span = other.spans[offset]
       guard span.count > 0 else { continue }
