@@ -30,10 +30,11 @@ struct StringChunkOutOfLineTests {
     for (row, value) in values.enumerated() {
       chunk.set(value, at: row, inlineLimit: Self.limit)
     }
-    chunk.set("written past the filled rows", at: 900, inlineLimit: Self.limit)
+    let far = StringChunk.capacity - 20  // past the filled rows, inside the chunk
+    chunk.set("written past the filled rows", at: far, inlineLimit: Self.limit)
     #expect(contents(chunk, count: values.count) == values)
-    #expect(chunk.string(900) == "written past the filled rows")
-    #expect(chunk.string(899) == "" && chunk.string(901) == "")
+    #expect(chunk.string(far) == "written past the filled rows")
+    #expect(chunk.string(far - 1) == "" && chunk.string(far + 1) == "")
     #expect(chunk.used == "abc".utf8.count + "x\r\ny".utf8.count + "abcd".utf8.count)
     for (row, value) in values.enumerated() {
       #expect(chunk.isOutOfLine(row) == (value.utf8.count > Self.limit), "row \(row)")
@@ -42,7 +43,7 @@ struct StringChunkOutOfLineTests {
       // Out-of-line rows are never simple: the arena does not hold their bytes.
       #expect(!chunk.isSimple(row) || value.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D })
     }
-    #expect(chunk.isOutOfLine(900) && !chunk.isSimple(900))
+    #expect(chunk.isOutOfLine(far) && !chunk.isSimple(far))
     let total = values.reduce(0) { $0 + $1.utf8.count } + "written past the filled rows".utf8.count
     #expect(chunk.valueBytes(rows: Self.rows) == total)
     #expect(chunk.valueBytes(rows: 2) == 11)
