@@ -20,9 +20,32 @@ final class ThreadCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
   private final class Local {
     // Reached from one thread only, so no dynamic exclusivity check is needed.
     @exclusivity(unchecked) var entries: [Key: Value] = [:]
-    /// The last key answered and its value: a run of lookups of one key skips hashing.
-    @exclusivity(unchecked) var last: (key: Key, value: Value)?
+    /// The last few keys answered and their values: lookups that keep to a few keys (the
+    /// classes of a deep fetch's objects, met in any order) skip hashing.
+    @exclusivity(unchecked) var recent: [(key: Key, value: Value)] = []
+    /// The place in ``recent`` the next key answered takes once it is full.
+    @exclusivity(unchecked) var nextRecent = 0
+
+    /// The value of `key` among the recent answers, if there.
+    @inline(__always)
+    func recentValue(for key: Key) -> Value? {
+      for index in recent.indices where recent[index].key == key { return recent[index].value }
+      return nil
+    }
+
+    /// Records `key`'s value among the recent answers, in place of the oldest once full.
+    func remember(_ key: Key, _ value: Value) {
+      if recent.count < ThreadCache.recentCount {
+        recent.append((key, value))
+      } else {
+        recent[nextRecent] = (key, value)
+        nextRecent = (nextRecent + 1) % ThreadCache.recentCount
+      }
+    }
   }
+
+  /// The number of recent answers each thread keeps beside its entries.
+  static var recentCount: Int { 4 }
 
   private let shared = Locked<[Key: Value]>([:])
   private let key: pthread_key_t
@@ -54,13 +77,13 @@ final class ThreadCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
   /// itself consult this cache).
   ///
   /// - Complexity: One thread-local read and one hash lookup on a hit; no hashing when the
-  ///   thread's previous lookup was of the same key.
+  ///   key is among the thread's last few (``recentCount``) answers.
   func value(for key: Key, make: () throws -> Value) rethrows -> Value {
     // The thread's copy lives until the thread ends: read it without a retain and release.
     let hit = localCopy()._withUnsafeGuaranteedRef { local -> Value? in
-      if let last = local.last, last.key == key { return last.value }
+      if let value = local.recentValue(for: key) { return value }
       guard let value = local.entries[key] else { return nil }
-      local.last = (key, value)
+      local.remember(key, value)
       return value
     }
     if let hit { return hit }
@@ -77,7 +100,7 @@ final class ThreadCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked S
       }
     }
     local.entries[key] = value
-    local.last = (key, value)
+    local.remember(key, value)
     return value
   }
 

@@ -137,21 +137,6 @@ extension ModelContext {
     return models
   }
 
-  /// The objects for live keys, in order; keys of objects deleted since are skipped.
-  ///
-  /// The table and identity map of an entity are found once per run of keys of that entity,
-  /// not per key; a key without a registered object is materialized.
-  /// - Complexity: O(keys).
-  func objects(for keys: some Collection<ObjectKey>) -> [ModelObject] {
-    var resolver = RelatedObjectResolver()
-    var objects: [ModelObject] = []
-    objects.reserveCapacity(keys.count)
-    for key in keys {
-      if let object = resolver.object(for: key, in: self) { objects.append(object) }
-    }
-    return objects
-  }
-
   func modelClass(forEntity entity: Int) -> ModelObject.Type {
     guard let type = modelClassIfAny(forEntity: entity) else {
       fatalError("no model class is registered for entity \(entity)")

@@ -2,30 +2,57 @@ import ModelGraphCore
 
 /// Turns related keys into objects across many lists: the working table, liveness and model
 /// class of an entity are found once per run of keys of that entity, and the run carries over
-/// from one list to the next (a prefetch resolves every owner's list through one resolver).
+/// from one list to the next (a prefetch resolves every owner's list of one relationship
+/// through one resolver).
 struct RelatedObjectResolver {
   private var entity = -1
-  private var table: Table?
+  private var table: Unmanaged<Table>?
   private var modelClass: ModelObject.Type?
+
+  /// The objects of the live keys among `keys`, in order (keys of objects deleted since are
+  /// skipped): the registered ones, and new handles for the others.
+  ///
+  /// One allocation for a list that is not empty, of the list's length; none for an empty one.
+  /// - Complexity: O(keys).
+  mutating func objects(for keys: UnsafeBufferPointer<ObjectKey>, in context: ModelContext)
+    -> [ModelObject]
+  {
+    guard !keys.isEmpty else { return [] }
+    return [ModelObject](unsafeUninitializedCapacity: keys.count) { buffer, count in
+      for key in keys {
+        guard let object = object(for: key, in: context) else { continue }
+        (buffer.baseAddress! + count).initialize(to: object)
+        count += 1
+      }
+    }
+  }
 
   /// The object of `key` in `context`: the registered one or a new handle; `nil` when the key's
   /// object is no longer alive.
   ///
+  /// A registered handle that is live in the context (saved or inserted, not deleted) stands
+  /// for a live row: the context unbinds a handle as its row is deleted (by itself, or by
+  /// another context's save it takes in), so such a handle is returned without reading the
+  /// row's stamp. Any other key is checked against its table.
   /// - Complexity: O(1).
   mutating func object(for key: ObjectKey, in context: ModelContext) -> ModelObject? {
+    let registered = context.registeredObject(for: key)
+    if let registered, registered._status == .registered || registered._status == .inserted {
+      return registered
+    }
     if Int(key.entity) != entity {
-      // The first live key of a run shows that the session knows its entity; the run's later
-      // keys are checked against that table directly.
+      // The first key of a run shows that the session knows its entity; the run's later keys
+      // are checked against that table directly.
       guard context.session.contains(key) else { return nil }
       entity = Int(key.entity)
-      table = context.session.table(entity)
+      table = Unmanaged.passUnretained(context.session.table(entity))
       modelClass = nil
-    } else if table?.contains(key) != true {
+    } else if table?._withUnsafeGuaranteedRef({ $0.contains(key) }) != true {
       return nil
     }
-    if let found = context.registeredObject(for: key) { return found }
+    if let registered { return registered }
     let type = modelClass ?? context.modelClass(forEntity: entity)
     modelClass = type
-    return context.makeObject(for: key, of: type, in: table!)
+    return context.makeObject(for: key, of: type, in: table!.takeUnretainedValue())
   }
 }

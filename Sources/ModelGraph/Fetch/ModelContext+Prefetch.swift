@@ -30,31 +30,29 @@ extension ModelContext {
       owners.append(object._key)
     }
     let stride = names.count
-    let prefetched = PrefetchedRelations(
-      version: session.base.number, epoch: relationshipEpoch, owners: owners,
-      positions: layout.positions, stride: stride)
-    var resolvers = Array(repeating: RelatedObjectResolver(), count: stride)
-    var index = 0
-    for object in results {
-      guard let table = object._table else { continue }
-      defer { index += 1 }
-      let slots = layout.slotsByEntity[table.entity.index]!
-      for position in 0..<stride where !layout.isDropped[position] {
-        let slot = slots[position]
-        guard slot >= 0 else { continue }
-        prefetched.lists[index &* stride &+ position] = table.withRelatedKeys(
-          row: object._row, slot: slot
-        ) { keys in
-          var related: [ModelObject] = []
-          related.reserveCapacity(keys.count)
-          for key in keys {
-            if let found = resolvers[position].object(for: key, in: self) { related.append(found) }
+    // The lists are gathered in a local array, then handed to the new prefetch whole: no
+    // write goes through a class property. Each relationship resolves through its own
+    // resolver, so the runs of keys of one entity carry over from owner to owner.
+    var lists = [[ModelObject]?](repeating: nil, count: owners.count &* stride)
+    var resolvers = [RelatedObjectResolver](repeating: RelatedObjectResolver(), count: stride)
+    resolvers.withUnsafeMutableBufferPointer { resolvers in
+      var index = 0
+      for object in results {
+        guard let table = object._table else { continue }
+        defer { index += 1 }
+        let slots = layout.slotsByEntity[table.entity.index]!
+        for position in 0..<stride where !layout.isDropped[position] {
+          let slot = slots[position]
+          guard slot >= 0 else { continue }
+          lists[index &* stride &+ position] = table.withRelatedKeys(row: object._row, slot: slot) {
+            resolvers[position].objects(for: $0, in: self)
           }
-          return related
         }
       }
     }
-    self.prefetched = prefetched
+    prefetched = PrefetchedRelations(
+      version: session.baseNumber, epoch: relationshipEpoch, owners: owners,
+      positions: layout.positions, stride: stride, lists: lists)
   }
 }
 

@@ -28,18 +28,23 @@ final class PrefetchedRelations {
   let positions: [Int]
   /// The number of list places per owner: the number of prefetched relationships.
   let stride: Int
-  /// The related objects of each prefetched relationship, in order (`nil`: not resolved, for
-  /// an owner without a row); they also keep the objects alive, so the context keeps their
-  /// handles.
-  var lists: [[ModelObject]?]
+  /// The related objects of each prefetched relationship, in order, at `i * stride +
+  /// position` (`nil`: not resolved, for a relationship an owner's class lacks); they also
+  /// keep the objects alive, so the context keeps their handles.
+  let lists: [[ModelObject]?]
 
-  init(version: UInt64, epoch: UInt64, owners: [ObjectKey], positions: [Int], stride: Int) {
+  /// A prefetch's lists: `lists` holds `owners.count * stride` places.
+  init(
+    version: UInt64, epoch: UInt64, owners: [ObjectKey], positions: [Int], stride: Int,
+    lists: [[ModelObject]?]
+  ) {
+    precondition(lists.count == owners.count * stride, "one list place per owner and position")
     self.version = version
     self.epoch = epoch
     self.owners = owners
     self.positions = positions
     self.stride = stride
-    lists = Array(repeating: nil, count: owners.count * stride)
+    self.lists = lists
   }
 
   /// The list of relationship `slot` of `object`, if this prefetch resolved it.
@@ -63,7 +68,7 @@ extension ModelContext {
   /// - Complexity: O(1): a few comparisons and an array read.
   func prefetchedRelated(_ object: ModelObject, slot: Int) -> [ModelObject]? {
     guard let prefetched, prefetched.epoch == relationshipEpoch,
-      prefetched.version == session.base.number
+      prefetched.version == session.baseNumber
     else { return nil }
     return prefetched.list(of: object, slot: slot)
   }

@@ -12,9 +12,12 @@ extension ModelObject {
       checkNotDeleted()
       return _pending?.relationships[slot] ?? []
     }
-    accessRelationship(slot: slot)
+    accessRelationship(slot: slot, in: context)
     if let prefetched = context.prefetchedRelated(self, slot: slot) { return prefetched }
-    return table.withRelatedKeys(row: _row, slot: slot) { context.objects(for: $0) }
+    return table.withRelatedKeys(row: _row, slot: slot) { keys in
+      var resolver = RelatedObjectResolver()
+      return resolver.objects(for: keys, in: context)
+    }
   }
 
   /// Points relationship `slot` at `models`, inserting new ones into this object's context.

@@ -46,8 +46,12 @@ open class ModelObject: Hashable {
   /// (``PrefetchedRelations``), or -1; checked against that fetch's owners before use. Kept in
   /// the padding after the flags above, so objects are no larger.
   @exclusivity(unchecked) final var _prefetchIndex: Int32 = -1
-  final var _pending: PendingValues?
-  final var _probe: [ProbeHit]?
+  /// The relationships of an object that has no row yet (see ``PendingValues``).
+  @exclusivity(unchecked) final var _pending: PendingValues?
+  /// The accesses recorded while the object serves as a key-path probe; `nil` otherwise.
+  /// Read first by every relationship read, so without a dynamic exclusivity check, as the
+  /// other fields (an object is used on its context's thread only).
+  @exclusivity(unchecked) final var _probe: [ProbeHit]?
   /// The class's layout, unretained, since class infos are never released: making an object
   /// takes no reference count on it.
   final let _classInfoReference: Unmanaged<ModelClassInfo>

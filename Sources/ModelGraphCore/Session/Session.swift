@@ -11,10 +11,14 @@ public final class Session {
   /// The committed version the session's working tables started from.
   public internal(set) var base: StoreVersion {
     didSet {
+      baseNumber = base.number
       indexMemo.removeAll()
       planCache.forgetViews()
     }
   }
+  /// ``base``'s number, kept beside it so that a read (on every prefetched relationship read)
+  /// takes no dynamic exclusivity check: a session belongs to one thread at a time.
+  @exclusivity(unchecked) public private(set) var baseNumber: UInt64
   /// The indexes this session's queries and saves found for its base version's tables.
   let indexMemo = IndexMemo()
   /// The plans of this session's queries, by shape (kept across saves and refreshes, without
@@ -60,7 +64,9 @@ public final class Session {
   /// A session over the store's current version.
   public init(store: Store) {
     self.store = store
-    base = store.version
+    let version = store.version
+    base = version
+    baseNumber = version.number
   }
 
   /// The catalog of the base version (grown to the store's when an entity is registered later).

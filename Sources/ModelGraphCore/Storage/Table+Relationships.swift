@@ -12,11 +12,15 @@ extension Table {
 
   /// Calls `body` with the keys relationship `slot` holds at `row`, in order, without copying a
   /// to-many list; the buffer is valid only inside `body`.
+  ///
+  /// A to-many relationship's column is a ``KeyListColumn`` (a final class) and a to-one's is
+  /// not, so the column's class tells them apart without copying the relationship's
+  /// description.
   public func withRelatedKeys<Result>(
     row: Int, slot: Int, _ body: (UnsafeBufferPointer<ObjectKey>) throws -> Result
   ) rethrows -> Result {
     let column = relationshipColumns[slot]
-    if entity.relationships[slot].isToMany {
+    if type(of: column) == KeyListColumn.self {
       return try unsafeDowncast(column, to: KeyListColumn.self).withKeys(at: row, body)
     }
     var key = unsafeDowncast(column, to: Column<ObjectKey?>.self)[row] ?? .placeholder

@@ -10,8 +10,9 @@ final class ContextObservation {
   var version: UInt64
   /// The state attached to the context's working tables, kept alive here.
   var tables: [TableObservation] = []
-  /// See ``ModelContext/observesReads``.
-  var observesReads = true {
+  /// See ``ModelContext/observesReads``. Read on every relationship read, on the context's
+  /// thread only, so without a dynamic exclusivity check.
+  @exclusivity(unchecked) var observesReads = true {
     didSet { for table in tables { table.observesReads = observesReads } }
   }
 

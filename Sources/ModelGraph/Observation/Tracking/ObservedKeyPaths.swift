@@ -18,6 +18,8 @@ struct ObservedKeyPaths: @unchecked Sendable {
   /// ``attributes`` unretained, for reads that take no reference count (the array keeps them).
   private let unretainedAttributes: [Unmanaged<KeyPath<ModelObject, Int>>]
   private let relationships: [KeyPath<ModelObject, Int>]
+  /// ``relationships`` unretained, for reads that take no reference count.
+  private let unretainedRelationships: [Unmanaged<KeyPath<ModelObject, Int>>]
 
   /// The key paths of a class with `attributeCount` attributes and `relationshipCount`
   /// relationships.
@@ -31,6 +33,7 @@ struct ObservedKeyPaths: @unchecked Sendable {
     attributes = make(.attribute, attributeCount)
     unretainedAttributes = attributes.map(Unmanaged.passUnretained)
     relationships = make(.relationship, relationshipCount)
+    unretainedRelationships = relationships.map(Unmanaged.passUnretained)
   }
 
   /// The key path of attribute `slot` of the object in `row`.
@@ -49,6 +52,12 @@ struct ObservedKeyPaths: @unchecked Sendable {
   @inline(__always)
   func relationship(_ slot: Int, row: Int) -> KeyPath<ModelObject, Int> {
     relationships[slot &* Self.bucketCount &+ (row & (Self.bucketCount - 1))]
+  }
+
+  /// ``relationship(_:row:)``, unretained.
+  @inline(__always)
+  func unretainedRelationship(_ slot: Int, row: Int) -> Unmanaged<KeyPath<ModelObject, Int>> {
+    unretainedRelationships[slot &* Self.bucketCount &+ (row & (Self.bucketCount - 1))]
   }
 
   /// The number of attributes.

@@ -36,11 +36,21 @@ func _accessAttribute(
 }
 
 extension ModelObject {
-  /// Tells the context's observation registrar that relationship `slot` was read.
-  final func accessRelationship(slot: Int) {
-    guard let context = _context, context.observation.observesReads else { return }
-    context.observation.registrar.access(
-      self, keyPath: _classInfo.observedKeyPaths.relationship(slot, row: _row))
+  /// Tells `context`'s observation registrar (the object's context) that relationship `slot`
+  /// was read.
+  ///
+  /// The class info and key path are used unretained (class infos live as long as the
+  /// process, and each keeps its key paths), so a read takes no reference count here besides
+  /// Observation's own.
+  @inline(__always)
+  final func accessRelationship(slot: Int, in context: ModelContext) {
+    let observation = context.observation
+    guard observation.observesReads else { return }
+    _classInfoReference._withUnsafeGuaranteedRef { info in
+      info.observedKeyPaths.unretainedRelationship(slot, row: _row)._withUnsafeGuaranteedRef {
+        observation.registrar.access(self, keyPath: $0)
+      }
+    }
   }
 }
 
