@@ -7,7 +7,7 @@ public class AnyColumn: @unchecked Sendable {
   // reachable from a published StoreVersion is never mutated again (sessions copy first).
 
   /// Rows held in each chunk; chunks are the unit of copy-on-write.
-  public static let chunkShift = 8
+  public static let chunkShift = 10
   /// Mask of a row's index inside its chunk.
   public static let chunkMask = (1 << chunkShift) - 1
 
