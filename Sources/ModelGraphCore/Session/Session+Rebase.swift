@@ -36,6 +36,7 @@ extension Session {
       }
     }
     guard refused.isEmpty else { throw ConflictError(conflicts: refused) }
+    if found.isEmpty && fastForward(onto: latest) { return true }
     replay(onto: latest, plan)
     return true
   }

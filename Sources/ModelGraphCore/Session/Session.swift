@@ -43,6 +43,12 @@ public final class Session {
   var cascadeScratch = CascadeScratch()
   /// Inverse slots found so far, keyed by owner entity, slot and target entity (-1: none).
   var inverseSlots: [Int: Int] = [:]
+  /// Whether a rebase may bring small foreign saves into the working tables in place
+  /// (``fastForward(onto:)``) instead of replaying this session's changes; tests turn it off
+  /// to compare the two.
+  var allowsFastForward = true
+  /// The number of rebases that brought foreign saves in place (for tests).
+  var fastForwardCount = 0
   /// The name saves of this session carry in their ``CommittedChange/author``.
   public var author: String?
   /// Whether every save records its ``CommittedChange`` in ``lastChange`` even when nobody
@@ -425,10 +431,12 @@ public final class Session {
   /// Makes each working table hold the rows of `source(entity)`, without this session's
   /// changes; a table with no changes that already holds that table's rows is left alone.
   ///
+  /// - Parameter keepingChanged: Whether tables with changes are left as they are.
   /// - Complexity: O(columns × chunks) per table reset.
-  func resetWorkingTables(to source: (Int) -> Table) {
+  func resetWorkingTables(to source: (Int) -> Table, keepingChanged: Bool = false) {
     for (entity, table) in working.enumerated() {
       guard let table else { continue }
+      if keepingChanged, let change = changes[entity], !change.isEmpty { continue }
       let target = source(entity)
       if changes[entity] == nil, let mirror = mirrored[entity], mirror === target { continue }
       table.reset(to: target)

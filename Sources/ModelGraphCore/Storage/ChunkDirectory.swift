@@ -343,6 +343,38 @@ struct ChunkDirectory {
     markOwned(index)
   }
 
+  /// Makes chunk `index` the very chunk `newer` holds there, shared, when this directory holds
+  /// there what `older` holds (it has not written to the chunk since it was copied from
+  /// `older`): the rebase of a session onto a newer version takes in what another save wrote
+  /// without copying a chunk. Copies the block and the group that lead to the chunk when they
+  /// are shared.
+  ///
+  /// - Returns: Whether chunk `index` is `newer`'s now (it may have been already); `false`
+  ///   when this directory wrote to it, or either directory lacks it (nothing changes then).
+  /// - Complexity: O(1), plus a copy of the block and group when they are shared.
+  mutating func absorb(_ index: Int, from newer: ChunkDirectory, over older: ChunkDirectory)
+    -> Bool
+  {
+    guard index < count, index < newer.count else { return false }
+    let theirs = newer.chunk(index)
+    let mine = chunk(index)
+    if mine === theirs { return true }
+    guard index < older.count, mine === older.chunk(index) else { return false }
+    let group = index &>> Self.groupShift
+    let block = group &>> Self.blockShift
+    let groupSlot = group & (Self.blockSize - 1)
+    ownBlock(block)
+    let owner = blocks[block]
+    if !owner.holdsAlone(groupSlot) {
+      owner.replace(groupSlot, with: Group.make(copying: owner.group(groupSlot)))
+    }
+    owner.group(groupSlot).replace(index & (Self.groupSize - 1), with: theirs)
+    owner.addresses[index & (Self.chunksPerBlock - 1)] = newer.address(index)
+    // Shared with `newer` now: the next write here copies it.
+    if index &>> 6 < ownedWords { owned[index &>> 6] &= ~(1 &<< UInt64(index & 63)) }
+    return true
+  }
+
   /// Makes block `block` (and the list of blocks) this directory's alone, copying it (its
   /// groups and its page of addresses) when it is shared.
   private mutating func ownBlock(_ block: Int) {

@@ -48,6 +48,13 @@ public class AnyColumn: @unchecked Sendable {
   ///
   /// - Complexity: O(1).
   func sharesAllChunks(with other: AnyColumn) -> Bool { false }
+  /// Makes `row` hold its value in `newer` (this column's counterpart in a newer published
+  /// version whose other rows of the chunk hold what they hold in `older`, the version this
+  /// column was copied from): takes `newer`'s whole chunk when this column has not written to
+  /// the row's chunk, else copies the value.
+  func absorb(row: Int, from newer: AnyColumn, over older: AnyColumn) {
+    copyValue(from: newer, row: row)
+  }
   /// The storage type of the elements.
   public var elementType: any ColumnValue.Type { fatalError("abstract") }
   /// The bytes one element takes in a chunk.
@@ -216,6 +223,18 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
     // A published column, kept by a newer version, is read by other threads: only read it.
     if !directory.isFrozen { directory.freeze() }
     strings?.freeze()
+  }
+
+  override func absorb(row: Int, from newer: AnyColumn, over older: AnyColumn) {
+    let newer = unsafeDowncast(newer, to: Column<Element>.self)
+    let older = unsafeDowncast(older, to: Column<Element>.self)
+    let index = row &>> AnyColumn.chunkShift
+    if let strings, let newerStrings = newer.strings, let olderStrings = older.strings {
+      if strings.absorbChunk(index, from: newerStrings, over: olderStrings) { return }
+    } else if directory.absorb(index, from: newer.directory, over: older.directory) {
+      return
+    }
+    self[row] = newer[row]
   }
 
   override func sharesAllChunks(with other: AnyColumn) -> Bool {

@@ -130,6 +130,16 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
     set(UnsafeBufferPointer(start: nil, count: 0), at: row)
   }
 
+  override func absorb(row: Int, from newer: AnyColumn, over older: AnyColumn) {
+    let newer = unsafeDowncast(newer, to: KeyListColumn.self)
+    let older = unsafeDowncast(older, to: KeyListColumn.self)
+    guard
+      !directory.absorb(
+        row &>> AnyColumn.chunkShift, from: newer.directory, over: older.directory)
+    else { return }
+    copyValue(from: newer, row: row)
+  }
+
   override func copy() -> AnyColumn { KeyListColumn(sharing: self) }
 
   override func freeze() { if !directory.isFrozen { directory.freeze() } }

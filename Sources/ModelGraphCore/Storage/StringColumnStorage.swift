@@ -118,6 +118,16 @@ final class StringColumnStorage: @unchecked Sendable {
   }
 
   /// See ``AnyColumn/freeze()``.
+  /// Makes chunk `index` `newer`'s own chunk when this storage still holds `older`'s there
+  /// (``ChunkDirectory/absorb(_:from:over:)``).
+  ///
+  /// - Returns: Whether chunk `index` is now `newer`'s.
+  func absorbChunk(_ index: Int, from newer: StringColumnStorage, over older: StringColumnStorage)
+    -> Bool
+  {
+    directory.absorb(index, from: newer.directory, over: older.directory)
+  }
+
   func freeze() { if !directory.isFrozen { directory.freeze() } }
 
   /// Whether `other` holds the same chunks in the same groups (see

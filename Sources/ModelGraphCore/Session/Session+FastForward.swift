@@ -1,0 +1,48 @@
+extension Session {
+  /// Brings what other sessions published since ``base`` into the working tables in place, when
+  /// each table they changed carries a note of its rows (``TableChangeNote``) over the table of
+  /// ``base`` and none of those rows is one this session changed. The session then holds
+  /// `latest` with its own changes on top, as a replay would make it, at the cost of the rows the
+  /// other saves wrote instead of a copy of every table this session changed.
+  ///
+  /// The caller has found no conflict with `latest` (so no reference of this session points at
+  /// an object deleted since).
+  /// - Returns: `false` when the changes since ``base`` are not known row by row (a large save,
+  ///   more than one save in between, a newer catalog) or touch a row this session changed;
+  ///   nothing changed then, and the caller replays instead.
+  /// - Complexity: O(rows written elsewhere × columns + rows changed here).
+  func fastForward(onto latest: StoreVersion) -> Bool {
+    guard allowsFastForward, latest.tables.count == base.tables.count else { return false }
+    var absorbed: [(entity: Int, rows: [Int32])] = []
+    for entity in latest.tables.indices {
+      let old = base.tables[entity]
+      let new = latest.tables[entity]
+      if old === new { continue }
+      guard let note = new.changeNote, note.previous == old.serial else { return false }
+      guard let change = changes[entity], !change.isEmpty, entity < working.count,
+        working[entity] != nil
+      else { continue }
+      if Self.sharesAny(change.writtenRows, note.rows) { return false }
+      absorbed.append((entity, note.rows))
+    }
+    for (entity, rows) in absorbed {
+      working[entity]!.absorb(rows: rows, from: latest.tables[entity], over: base.tables[entity])
+    }
+    base = latest
+    extendWorkingTables()
+    resetWorkingTables(to: { self.base.tables[$0] }, keepingChanged: true)
+    absorbedForeignChanges = true
+    fastForwardCount += 1
+    return true
+  }
+
+  /// Whether two ascending lists without repeats have an element in common.
+  static func sharesAny(_ first: [Int32], _ second: [Int32]) -> Bool {
+    var (i, j) = (0, 0)
+    while i < first.count && j < second.count {
+      if first[i] == second[j] { return true }
+      if first[i] < second[j] { i += 1 } else { j += 1 }
+    }
+    return false
+  }
+}
