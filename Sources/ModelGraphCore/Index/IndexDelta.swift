@@ -20,12 +20,12 @@ struct IndexDelta<Key: ColumnValue> {
   /// The entries that differ between `old` and `new` (two versions of one table) for the
   /// attribute at `slot`.
   ///
-  /// - Complexity: O(rows written) when `new` was published over `old` by a save (its
-  ///   ``Table/changeNote``); otherwise O(chunks / 64 + chunks of the groups written + chunk
+  /// - Complexity: O(rows written) when `new` was published over `old` by saves whose
+  ///   ``Table/changeNote`` reaches back to `old`; otherwise O(chunks / 64 + chunks of the groups written + chunk
   ///   size × chunks written between the versions).
   init(from old: Table, to new: Table, slot: Int) {
-    if let note = new.changeNote, note.previous == old.serial {
-      self.init(from: old, to: new, slot: slot, rows: note.rows)
+    if let rows = new.changeNote?.rows(since: old.serial) {
+      self.init(from: old, to: new, slot: slot, rows: rows)
     } else {
       self.init(comparingChunksOf: old, to: new, slot: slot)
     }

@@ -1,14 +1,15 @@
 extension Session {
   /// Brings what other sessions published since ``base`` into the working tables in place, when
-  /// each table they changed carries a note of its rows (``TableChangeNote``) over the table of
-  /// ``base`` and none of those rows is one this session changed. The session then holds
+  /// each table they changed carries notes of its rows (``TableChangeNote``) back to the table
+  /// of ``base`` and none of those rows is one this session changed. The session then holds
   /// `latest` with its own changes on top, as a replay would make it, at the cost of the rows the
   /// other saves wrote instead of a copy of every table this session changed.
   ///
   /// The caller has found no conflict with `latest` (so no reference of this session points at
   /// an object deleted since).
   /// - Returns: `false` when the changes since ``base`` are not known row by row (a large save,
-  ///   more than one save in between, a newer catalog) or touch a row this session changed;
+  ///   more saves in between than the notes reach, a newer catalog) or touch a row this
+  ///   session changed;
   ///   nothing changed then, and the caller replays instead.
   /// - Complexity: O(rows written elsewhere × columns + rows changed here).
   func fastForward(onto latest: StoreVersion) -> Bool {
@@ -18,12 +19,24 @@ extension Session {
       let old = base.tables[entity]
       let new = latest.tables[entity]
       if old === new { continue }
-      guard let note = new.changeNote, note.previous == old.serial else { return false }
+      guard let rows = new.changeNote?.rows(since: old.serial) else { return false }
       guard let change = changes[entity], !change.isEmpty, entity < working.count,
         working[entity] != nil
       else { continue }
-      if Self.sharesAny(change.writtenRows, note.rows) { return false }
-      absorbed.append((entity, note.rows))
+      let written = change.writtenRows
+      if Self.sharesAny(written, rows) { return false }
+      absorbed.append((entity, rows))
+    }
+    // A replay drops this session's references to objects deleted since (a relationship
+    // without an inverse, or one the deletion did not write back); leave those to it.
+    for (entity, change) in changes where !change.isEmpty && entity < working.count {
+      guard let mine = working[entity], !mine.entity.relationships.isEmpty else { continue }
+      for row in change.writtenRows.lazy.map(Int.init) where mine.isAlive(row) {
+        let dangling = mine.entity.relationships.indices.contains { slot in
+          mine.relatedKeys(row: row, slot: slot).contains { base.isDeletedSince($0, in: latest) }
+        }
+        if dangling { return false }
+      }
     }
     for (entity, rows) in absorbed {
       working[entity]!.absorb(rows: rows, from: latest.tables[entity], over: base.tables[entity])

@@ -355,7 +355,10 @@ public final class Session {
         let writtenRows = noted || state.persistence != nil ? change.writtenRows : []
         if entity < tables.count {
           target.changeNote =
-            noted ? TableChangeNote(previous: tables[entity].serial, rows: writtenRows) : nil
+            noted
+            ? TableChangeNote(
+              previous: tables[entity].serial, rows: writtenRows,
+              following: tables[entity].changeNote) : nil
           tables[entity] = target
         } else {
           tables += current.catalog.entities[tables.count..<entity].map { Table(entity: $0) }

@@ -130,13 +130,19 @@ struct FastForwardDifferentialTests {
     var counter = 0
     var refusals: [Bool] = []
     var fastForwards = 0
-    for _ in 0..<40 {
+    for round in 0..<40 {
       let first = Session(store: store)
       let second = Session(store: store)
       second.allowsFastForward = fast
       change(first, &random, prefix: "a", counter: &counter)
       change(second, &random, prefix: "b", counter: &counter)
       try first.save()
+      // Every third round a third session saves too: the second one's rebase spans two saves.
+      if round % 3 == 2 {
+        let third = Session(store: store)
+        change(third, &random, prefix: "c", counter: &counter)
+        try third.save()
+      }
       do {
         try second.save()
         refusals.append(false)
@@ -236,5 +242,82 @@ struct FastForwardDifferentialTests {
     #expect(people.suffix(deletes).allSatisfy { !reader.contains($0) })
     #expect(reader.get(Int64?.self, slot: Self.badge, of: people[0]) == 10)
     #expect(reader.get(Int64?.self, slot: Self.badge, of: people[1]) == 11)
+  }
+
+  @Test("a rebase across three saves of other rows takes them all in place")
+  func severalSavesFastForward() throws {
+    let setup = try Fixture.makeSession()
+    let people = (0..<4).map { setup.insertEmployee("p\($0)", badge: Int64($0)) }
+    try setup.save()
+    let mine = Session(store: setup.store)
+    mine.set(Int64(40) as Int64?, slot: Self.badge, of: people[3])
+    var added: [ObjectKey] = []
+    for index in 0..<3 {
+      let other = Session(store: setup.store)
+      other.set(Int64(10 + index) as Int64?, slot: Self.badge, of: people[index])
+      added.append(other.insertEmployee("other\(index)", badge: nil))
+      try other.save()
+    }
+    try mine.save()
+    #expect(mine.fastForwardCount == 1)
+    let reader = Session(store: setup.store)
+    #expect(Self.liveCountsAgree(reader))
+    #expect(reader.table(GraphFixture.employee).liveCount == 7)
+    #expect(added.allSatisfy(reader.contains))
+    for index in 0..<3 {
+      #expect(reader.get(Int64?.self, slot: Self.badge, of: people[index]) == Int64(10 + index))
+    }
+    #expect(reader.get(Int64?.self, slot: Self.badge, of: people[3]) == 40)
+  }
+
+  @Test("notes reach back a bounded number of versions; rows since an older one are their union")
+  func noteChain() {
+    var note = TableChangeNote(previous: 1, rows: [5])
+    for serial in 2...UInt64(12) {
+      note = TableChangeNote(previous: serial, rows: [5, 100 + Int32(serial)], following: note)
+    }
+    #expect(note.rows(since: 12) == [5, 112])
+    #expect(note.rows(since: 10) == [5, 110, 111, 112])
+    #expect(note.earlier.count == TableChangeNote.longestChain)
+    #expect(note.rows(since: 12 - UInt64(TableChangeNote.longestChain)) != nil)
+    #expect(note.rows(since: 11 - UInt64(TableChangeNote.longestChain)) == nil)
+    let large = TableChangeNote(
+      previous: 20, rows: (0..<Int32(TableChangeNote.largestNoted)).map { $0 }, following: note)
+    #expect(large.earlier.isEmpty)
+    #expect(large.rows(since: 12) == nil)
+  }
+
+  @Test(
+    "a reference to an object deleted since, through a relationship without an inverse, replays")
+  func danglingReferenceReplays() throws {
+    let store = Store()
+    try store.register([
+      EntityDescription(
+        name: "Person", attributes: [AttributeDescription(name: "name", valueType: .string)],
+        relationships: [
+          RelationshipDescription(name: "favorites", destination: "Item", isToMany: true)
+        ]),
+      EntityDescription(
+        name: "Item", attributes: [AttributeDescription(name: "name", valueType: .string)]),
+    ])
+    let (person, item) = (0, 1)
+    let setup = Session(store: store)
+    let owner = setup.insert(entity: person)
+    setup.set("p", slot: 0, of: owner)
+    let (q, r) = (setup.insert(entity: item), setup.insert(entity: item))
+    setup.set("q", slot: 0, of: q)
+    setup.set("r", slot: 0, of: r)
+    setup.setRelationship(of: owner, slot: 0, to: [q])
+    try setup.save()
+    let mine = Session(store: store)
+    mine.setRelationship(of: owner, slot: 0, to: [q, r])
+    let other = Session(store: store)
+    _ = other.deleteApplyingRules(q)
+    try other.save()
+    try mine.save()
+    // The deletion wrote only the item's row, which this session did not write; the replay
+    // drops the reference to it.
+    #expect(mine.fastForwardCount == 0)
+    #expect(Session(store: store).relatedKeys(of: owner, slot: 0) == [r])
   }
 }
