@@ -34,7 +34,7 @@ extension PostgreSQLStoreSuites.FetchedResidency {
           for batch in 0..<batches {
             for index in 0..<100 { writer.insert(Member(name: "w\(batch).\(index)", score: 1)) }
             try writer.save()
-            for _ in 0..<400 {
+            for _ in 0..<200 {
               if postgres.allocateRows(entity: member, count: PostgreSQLStore.blockSize + 1) == nil
               {
                 failures.withLock { $0.append("no rows reserved") }
