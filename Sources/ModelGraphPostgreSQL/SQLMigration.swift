@@ -205,16 +205,10 @@ struct SQLMigration {
         continue
       }
       guard previous.valueType == attribute.valueType else {
-        throw MigrationError(
-          .notLightweight,
-          differences: [
-            SchemaDifference(
-              entity: new.name, property: attribute.name,
-              change: .attributeTypeChanged(
-                from: Self.typeName(previous), to: Self.typeName(attribute)))
-          ],
-          message: "\(new.name).\(attribute.name) changes its type: a lightweight stage cannot "
-            + "convert stored values; use a custom stage")
+        throw Self.typeChangeRefused(
+          new, previous, attribute,
+          "changes its type: a lightweight stage cannot convert stored values; use a custom "
+            + "stage")
       }
       if previous.isOptional, !attribute.isOptional {
         if let fallback {
@@ -232,17 +226,11 @@ struct SQLMigration {
             continue
           }
           if missing > 0 {
-            throw MigrationError(
-              .notLightweight,
-              differences: [
-                SchemaDifference(
-                  entity: new.name, property: attribute.name,
-                  change: .attributeTypeChanged(
-                    from: Self.typeName(previous), to: Self.typeName(attribute)))
-              ],
-              message: "\(new.name).\(attribute.name) cannot be migrated lightweight: \(missing) "
-                + "stored object\(missing == 1 ? " has" : "s have") no value and the attribute "
-                + "has no initial value; declare one or use a custom stage")
+            throw Self.typeChangeRefused(
+              new, previous, attribute,
+              "cannot be migrated lightweight: \(missing) stored object"
+                + "\(missing == 1 ? " has" : "s have") no value and the attribute has no "
+                + "initial value; declare one or use a custom stage")
           }
         }
         try run("ALTER TABLE \(table) ALTER COLUMN \(column) SET NOT NULL")
@@ -258,6 +246,22 @@ struct SQLMigration {
           ? SQLMapping.createJoinTable(new.name, relationship.name)
           : "ALTER TABLE \(table) ADD COLUMN \(SQLMapping.quoted(relationship.name)) bigint")
     }
+  }
+
+  /// The error refusing a lightweight step for `attribute` of `entity`, whose type (or
+  /// optionality) changes from `previous`'s: `Entity.attribute` followed by `reason`.
+  private static func typeChangeRefused(
+    _ entity: ResolvedEntity, _ previous: AttributeDescription,
+    _ attribute: AttributeDescription, _ reason: String
+  ) -> MigrationError {
+    MigrationError(
+      .notLightweight,
+      differences: [
+        SchemaDifference(
+          entity: entity.name, property: attribute.name,
+          change: .attributeTypeChanged(from: typeName(previous), to: typeName(attribute)))
+      ],
+      message: "\(entity.name).\(attribute.name) \(reason)")
   }
 
   /// Adds the column of an attribute the target adds, holding its initial value (or NULL).

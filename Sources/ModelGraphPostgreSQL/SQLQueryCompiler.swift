@@ -482,9 +482,7 @@ struct SQLQueryCompiler {
     let isFloat = type == .double || type == .date
     switch op {
     case .equal, .notEqual:
-      var equal = "(\(a) IS NOT DISTINCT FROM \(b)"
-      if isFloat { equal += " AND \(a) IS DISTINCT FROM 'NaN'::float8" }
-      equal += ")"
+      let equal = isFloat ? Self.floatEquality(a, b) : "(\(a) IS NOT DISTINCT FROM \(b))"
       return .condition(op == .equal ? equal : "(NOT \(equal))")
     case .less, .lessOrEqual, .greater, .greaterOrEqual:
       switch type {
@@ -498,9 +496,32 @@ struct SQLQueryCompiler {
         case .greater: ">"
         default: ">="
         }
-      var test = "\(a) \(symbol) \(b)"
-      if isFloat { test += " AND \(a) <> 'NaN'::float8 AND \(b) <> 'NaN'::float8" }
+      // PostgreSQL orders NaN above every number, where Swift's comparisons with it are
+      // false: NaN becomes NULL, which the COALESCE makes false (each operand once).
+      let test =
+        isFloat
+        ? "NULLIF(\(a), 'NaN'::float8) \(symbol) NULLIF(\(b), 'NaN'::float8)"
+        : "\(a) \(symbol) \(b)"
       return .condition("COALESCE(\(test), false)")
     }
+  }
+
+  /// The longest operand a float equality writes twice; a longer one is named once in a
+  /// subquery, so that nested comparisons grow linearly.
+  static let repeatedOperandLimit = 120
+
+  /// `a == b` on `float8` values with Swift's semantics: `nil == nil` holds, `NaN` equals
+  /// nothing (PostgreSQL's `=` holds for two NaN). Equal operands are both NaN or neither, so
+  /// the NaN test may read either: `a`, or `b` when only `b` is short; when both are long (a
+  /// nested expression), a subquery fenced by `OFFSET 0` names them once, as
+  /// ``integerArithmetic(_:_:_:)`` does.
+  static func floatEquality(_ a: String, _ b: String) -> String {
+    let limit = repeatedOperandLimit
+    if let tested = a.utf8.count <= limit ? a : b.utf8.count <= limit ? b : nil {
+      return "(\(a) IS NOT DISTINCT FROM \(b) AND \(tested) IS DISTINCT FROM 'NaN'::float8)"
+    }
+    return "(SELECT mg_eq.mg_a IS NOT DISTINCT FROM mg_eq.mg_b "
+      + "AND mg_eq.mg_a IS DISTINCT FROM 'NaN'::float8 "
+      + "FROM (SELECT (\(a))::float8, (\(b))::float8 OFFSET 0) mg_eq(mg_a, mg_b))"
   }
 }

@@ -96,6 +96,39 @@ import Testing
     #expect(unsorted.fallbacks.first?.contains("the sort by") == true)
   }
 
+  @Test("nested Double comparisons compile to SQL that grows linearly with the depth")
+  func nestedDoubleComparisons() {
+    let operators: [QueryComparisonOperator] = [
+      .less, .greaterOrEqual, .equal, .notEqual, .greater, .lessOrEqual,
+    ]
+    /// `depth` levels, each comparing the one inside it (with a constant, or with a value
+    /// that is not one) and giving the score or a constant.
+    func length(_ depth: Int) -> Int {
+      var value = QueryExpression.attribute("score")
+      for level in 0..<depth {
+        let other: QueryExpression =
+          level % 4 == 3
+          ? .conditional(
+            .comparison(.attribute("score"), .less, .constant(.double(1))),
+            .constant(.double(0.5)), .attribute("score"))
+          : .constant(.double(Double(level) / 4))
+        value = .conditional(
+          .comparison(value, operators[level % operators.count], other),
+          .attribute("score"), .constant(.double(2)))
+      }
+      let request = QueryRequest(
+        entity: 0, includesSubclasses: false,
+        predicate: .comparison(value, .greater, .constant(.double(0.25))))
+      let fetch = Self.compiler.compile(request)
+      #expect(fetch.fallbacks.isEmpty)
+      return fetch.sql.utf8.count
+    }
+    let (ten, twenty) = (length(10), length(20))
+    // Ten more levels add about as much as the first ten (each level copied what it compared
+    // two or three times before: 2^10 times as much).
+    #expect(twenty - ten < ten + 1_000, "\(ten) then \(twenty) characters")
+  }
+
   @Test("a sort with a limit is pushed down with ties; a Double key loads every NaN match")
   func window() {
     let request = QueryRequest(

@@ -166,6 +166,11 @@ extension ModelContext {
   ///
   /// A context without unsaved changes first takes in what other contexts saved, as a fetch
   /// does, so an identifier passed from another context or actor resolves once it is saved.
+  /// With a PostgreSQL store keeping only fetched objects, an object not in memory is read
+  /// first; a context with unsaved changes then moves to the newest data with its changes
+  /// replayed, as a fetch does. A collision of those changes with a save made elsewhere that
+  /// ``mergePolicy`` refuses does not hide the object: the context keeps its own values there
+  /// and the next ``save()`` settles (or refuses) it.
   /// - Returns: `nil` when no live object has this identifier (deleted, not saved yet, or of
   ///   another store), or when no Swift model class maps to its class (one the runner or
   ///   another app declared).

@@ -13,7 +13,9 @@ extension ModelContext {
   ///
   /// When another context saved since this one read its objects, the changes are replayed
   /// onto that newer state; changes that collide with it are settled by ``mergePolicy``, and by
-  /// default refuse the save with ``ModelError/Code/conflict``. After a refused save, call
+  /// default refuse the save with ``ModelError/Code/conflict``; so are the collisions that
+  /// ``model(for:)`` let through, keeping this context's values, in a PostgreSQL store keeping
+  /// only fetched objects. After a refused save, call
   /// ``rollback()`` (or fetch again and redo the change) and retry.
   /// - Returns: A deletion record per deleted object, holding the values of its attributes
   ///   marked `.preserveValueOnDeletion` (SwiftData's `save()` returns nothing; the result is
@@ -31,6 +33,7 @@ extension ModelContext {
     var records: [DeletionRecord]
     let resolver = conflictResolver()
     do {
+      try settleDeferredConflicts(resolver)
       repeat {
         // Validate against the version the save publishes onto: rebase first when another
         // context saved since, and again if one saves while this one validates. The saves
@@ -41,13 +44,7 @@ extension ModelContext {
             dropHandlesDeletedElsewhere(firesObservation: false)
           }
         } catch {
-          let conflicts = error.conflicts.map(modelConflict)
-          throw ModelError(
-            .conflict,
-            message: conflicts.count == 1
-              ? "save refused: 1 change collides with a save of another context"
-              : "save refused: \(conflicts.count) changes collide with saves of other contexts",
-            conflicts: conflicts)
+          throw saveConflictError(error.conflicts)
         }
         if uniquenessPolicy == .upsert { mergeDuplicateInserts() }
         try validate()
@@ -128,6 +125,18 @@ extension ModelContext {
     deletedObjects = []
     deletedKeysWithoutHandles = []
     refusedInserts = []
+    deferredConflicts = []
     refreshIfClean()
+  }
+
+  /// The error of a save refused for `conflicts`.
+  func saveConflictError(_ conflicts: [Conflict]) -> ModelError {
+    let conflicts = conflicts.map(modelConflict)
+    return ModelError(
+      .conflict,
+      message: conflicts.count == 1
+        ? "save refused: 1 change collides with a save of another context"
+        : "save refused: \(conflicts.count) changes collide with saves of other contexts",
+      conflicts: conflicts)
   }
 }

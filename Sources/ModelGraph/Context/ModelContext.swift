@@ -20,6 +20,10 @@ public final class ModelContext {
   /// Objects whose insert was refused because their class cannot be registered; the next
   /// save throws while any is left.
   var refusedInserts: [RefusedInsert] = []
+  /// Collisions with saves made elsewhere that `model(for:)`, which cannot throw, let through
+  /// in a store keeping only fetched objects: the next save settles them by ``mergePolicy``
+  /// (see `settleDeferredConflicts`); a rollback drops them.
+  var deferredConflicts: [Conflict] = []
   /// The related objects the last prefetching fetch resolved, kept alive until the next one.
   @exclusivity(unchecked) var prefetched: PrefetchedRelations?
   /// Advanced by every relationship write, deletion and rollback in the context, so lists

@@ -15,12 +15,13 @@ extension ModelContext {
   /// objects it selects are brought into memory and the context moves to the version holding
   /// them. Returns the SQL and the count; both `nil` for any other store (one lock taken).
   ///
-  /// A context with unsaved changes moves too, its changes replayed onto that version (as a
-  /// save does), and the SQL selects what the context's view may need: its window widened by
-  /// the number of rows of the request's classes the context changed, or, when the request
-  /// reads related objects, every object its own-value conjuncts select. A count then leaves
-  /// out those rows in PostgreSQL and ``FetchedRun/countedInMemory`` names them for the
-  /// caller to count over the context's view (see ``FetchedPendingRows``).
+  /// A context moves to the version PostgreSQL counted at, too. One with unsaved changes moves
+  /// with its changes replayed onto the version (as a save does), and the SQL selects what the
+  /// context's view may need: its window widened by the number of rows of the request's
+  /// classes the context changed, or, when the request reads related objects, every object
+  /// its own-value conjuncts select. A count then leaves out those rows in PostgreSQL and
+  /// ``FetchedRun/countedInMemory`` names them for the caller to count over the context's
+  /// view (see ``FetchedPendingRows``).
   /// - Throws: ``ModelError`` with code ``ModelError/Code/conflict`` when the unsaved changes
   ///   collide with saves made elsewhere since the context read its objects (and its
   ///   ``mergePolicy`` does not settle them); or as ``PostgreSQLStore/makeResident(for:)`` and
@@ -31,7 +32,11 @@ extension ModelContext {
       return FetchedRun(sql: store.sqlFetch(for: request, catalog: session.catalog))
     }
     guard session.hasChanges else {
-      if counting, let count = try store.count(for: request) { return FetchedRun(count: count) }
+      if counting, let count = try store.count(for: request) {
+        // The count may have caught the store up with other saves: read what it counted.
+        refreshIfClean()
+        return FetchedRun(count: count)
+      }
       let fetch = try store.makeResident(for: request)
       try moveOntoLoaded()
       return FetchedRun(sql: fetch)
@@ -45,6 +50,9 @@ extension ModelContext {
           for: request,
           excluding: pending.rows.map { (catalog.entities[$0.entity].name, $0.row) })
       {
+        // The database counted at the store's newest version: the context's changes move
+        // there too, as for a fetch, so what it reads next agrees with the count.
+        try moveOntoLoaded()
         return FetchedRun(count: count, countedInMemory: pending.counted)
       }
       // The SQL takes the first offset + limit objects: each pending row can take a place
@@ -95,15 +103,96 @@ extension ModelContext {
   /// `identifier` into memory when it is not, so that `model(for:)` finds what a fully loaded
   /// store would. A context with unsaved changes moves to the version holding it with its
   /// changes replayed, as a fetch does (in a custom migration stage, where it is the only
-  /// writer, they move along unchanged). When that replay collides with a save made elsewhere
-  /// (and ``mergePolicy`` does not settle it), or the server cannot be read, the object is
-  /// left out: `model(for:)` then answers `nil` as for a missing object.
+  /// writer, they move along unchanged).
+  ///
+  /// `model(for:)` cannot throw, and the object exists whatever the context changed: when the
+  /// replay collides with saves made elsewhere and ``mergePolicy`` refuses a collision, the
+  /// context keeps its own value there for now, and the collision is kept in
+  /// ``deferredConflicts`` for the next ``save()`` to settle (and refuse, under
+  /// ``MergePolicy/rejectConflicts``), as Core Data's `object(with:)` answers and its save
+  /// reports the merge conflict. The object is left out (`model(for:)` answers `nil`) only
+  /// when the server cannot be read, or when the changes cannot move at all: a new object
+  /// pointing at an object deleted elsewhere whose delete rule toward it is `.deny`.
   func loadIdentified(_ identifier: PersistentIdentifier) {
     guard let store = fetchedOnlyStore, let key = key(for: identifier), !session.contains(key)
     else { return }
     guard (try? store.makeResident(entity: identifier.entityName, row: Int(key.row))) != nil
     else { return }
-    _ = try? moveOntoLoaded()
+    guard session.hasChanges else {
+      refreshIfClean()
+      return
+    }
+    let resolve = conflictResolver()
+    var deferred: [Conflict] = []
+    let moved = try? session.rebaseOntoLatest { conflict in
+      let resolution = resolve(conflict)
+      guard resolution == .reject else { return resolution }
+      deferred.append(conflict)
+      return .keepMine
+    }
+    guard let moved else { return }
+    // A slot collided with again (a later save elsewhere) stays one collision.
+    for conflict in deferred {
+      let known = deferredConflicts.contains { $0.kind == conflict.kind && $0.key == conflict.key }
+      if !known { deferredConflicts.append(conflict) }
+    }
+    if moved { dropHandlesDeletedElsewhere() }
+  }
+
+  /// Settles the collisions `model(for:)` let through (``deferredConflicts``) by `resolve`,
+  /// before a save: any refused refuses the save, and nothing changes; otherwise those the
+  /// store wins take the store's value again (this context's value was kept meanwhile) and the
+  /// list empties. Collisions with a deletion were settled when the context moved, as a
+  /// rebase settles them whatever the resolution.
+  ///
+  /// - Throws: ``ModelError`` with code ``ModelError/Code/conflict``.
+  func settleDeferredConflicts(_ resolve: (Conflict) -> ConflictResolution) throws {
+    guard !deferredConflicts.isEmpty else { return }
+    let current = deferredConflicts.map(currentValues)
+    let resolutions = current.map(resolve)
+    let refused = zip(current, resolutions).filter { $0.1 == .reject }.map(\.0)
+    guard refused.isEmpty else { throw saveConflictError(refused) }
+    for (conflict, resolution) in zip(current, resolutions) where resolution == .keepStore {
+      restoreStoreValue(of: conflict)
+    }
+    deferredConflicts = []
+  }
+
+  /// `conflict` with this context's and the store's values as they are now.
+  private func currentValues(_ conflict: Conflict) -> Conflict {
+    guard case .attribute(let slot) = conflict.kind, session.contains(conflict.key) else {
+      return conflict
+    }
+    let (entity, row) = (Int(conflict.key.entity), Int(conflict.key.row))
+    var updated = conflict
+    updated.mine = session.table(entity).attributeColumns[slot].value(at: row)
+    let committed = session.committedTable(entity)
+    if committed.contains(conflict.key) {
+      updated.theirs = committed.attributeColumns[slot].value(at: row)
+    }
+    return updated
+  }
+
+  /// Writes the value (or the to-one target) the store holds for what `conflict` is about
+  /// over this context's own.
+  private func restoreStoreValue(of conflict: Conflict) {
+    let key = conflict.key
+    let committed = session.committedTable(Int(key.entity))
+    guard session.contains(key), committed.contains(key) else { return }
+    switch conflict.kind {
+    case .attribute(let slot):
+      let value = committed.attributeColumns[slot].value(at: Int(key.row))
+      guard session.writeAttribute(value, slot: slot, of: key) else { return }
+      if let object = registeredObject(for: key) {
+        observationDidWrite(object, attributeSlot: slot)
+      }
+    case .relationship(let slot):
+      let targets = committed.relatedKeys(row: Int(key.row), slot: slot).filter(
+        session.contains)
+      setRelationship(of: key, slot: slot, to: targets)
+    case .changedDeletedObject, .referencesDeletedObject, .deletedChangedObject:
+      break
+    }
   }
 
   /// Publishes the session's changes; a unique rule that PostgreSQL found broken at the commit

@@ -76,6 +76,14 @@ extension StringRowMatcher {
   @inline(__always) func count(_ chunk: StringChunk, _ stamps: UnsafeBufferPointer<UInt32>)
     -> Int
   {
+    countTestingEachRow(chunk, stamps)
+  }
+
+  /// ``count(_:_:)`` by ``matches(_:_:)`` on each live row, for a matcher that counts
+  /// otherwise only in some cases.
+  @inline(__always) func countTestingEachRow(
+    _ chunk: StringChunk, _ stamps: UnsafeBufferPointer<UInt32>
+  ) -> Int {
     var count = 0
     for offset in 0..<stamps.count where stamps[offset] & 1 != 0 {
       count &+= matches(chunk, offset) ? 1 : 0
@@ -119,13 +127,7 @@ private struct PatternRow: StringRowMatcher {
   }
 
   func count(_ chunk: StringChunk, _ stamps: UnsafeBufferPointer<UInt32>) -> Int {
-    guard searchesBytes else {
-      var count = 0
-      for offset in 0..<stamps.count where stamps[offset] & 1 != 0 {
-        count &+= matches(chunk, offset) ? 1 : 0
-      }
-      return count
-    }
+    guard searchesBytes else { return countTestingEachRow(chunk, stamps) }
     var search = ArenaSearch(chunk: chunk)
     var count = 0
     for offset in 0..<stamps.count where stamps[offset] & 1 != 0 {
