@@ -81,36 +81,41 @@ extension ModelContext {
       var known = 0
       var next = 0
       return [T](unsafeUninitializedCapacity: keys.count) { buffer, count in
-        var target = buffer.baseAddress!
-        for key in keys {
-          let object: ModelObject
-          if let found = registeredObject(for: key) {
-            object = found
-          } else {
-            let entity = Int(key.entity)
-            var place = 0
-            while place < known && entities[place].entity != entity { place &+= 1 }
-            if place == known {
-              // Not among the last entities met: look it up, in place of the oldest once full.
-              let made = MaterializedEntity(
-                entity: entity, modelClass: modelClass(forEntity: entity),
-                table: Unmanaged.passUnretained(session.table(entity)))
-              if known < entities.count {
-                entities.initializeElement(at: known, to: made)
-                known &+= 1
-              } else {
-                place = next
-                entities[place] = made
-                next = (next &+ 1) % entities.count
+        // Filled as `ModelObject` references (the same layout as `T`'s), so each store is
+        // concrete code rather than a call through `T`'s generic witnesses.
+        buffer.withMemoryRebound(to: ModelObject.self) { objects in
+          var target = objects.baseAddress!
+          for key in keys {
+            let object: ModelObject
+            if let found = registeredObject(for: key) {
+              object = found
+            } else {
+              let entity = Int(key.entity)
+              var place = 0
+              while place < known && entities[place].entity != entity { place &+= 1 }
+              if place == known {
+                // Not among the last entities met: look it up, in place of the oldest once full.
+                let made = MaterializedEntity(
+                  entity: entity, modelClass: modelClass(forEntity: entity),
+                  table: Unmanaged.passUnretained(session.table(entity)))
+                if known < entities.count {
+                  entities.initializeElement(at: known, to: made)
+                  known &+= 1
+                } else {
+                  place = next
+                  entities[place] = made
+                  next = (next &+ 1) % entities.count
+                }
+              }
+              object = entities[place].table._withUnsafeGuaranteedRef {
+                makeObject(for: key, of: entities[place].modelClass, in: $0)
               }
             }
-            object = entities[place].table._withUnsafeGuaranteedRef {
-              makeObject(for: key, of: entities[place].modelClass, in: $0)
-            }
+            assert(object is T, "a fetch of \(T.self) met an object of \(type(of: object))")
+            target.initialize(to: object)
+            target += 1
+            count &+= 1
           }
-          target.initialize(to: unsafeDowncast(object, to: T.self))
-          target += 1
-          count &+= 1
         }
       }
     }
