@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Identity map: the handles of each entity's rows")
 struct IdentityMapTests {
-  @Test("few handles in a hash table, many in an array by row; the same answers in both")
+  @Test("few handles in a hash table, many in pages by row; the same answers in both")
   func sparseThenDense() {
     let objects = (0..<(IdentityMap.denseThreshold + 100)).map { _ in CCTrip() }
     let map = IdentityMap()
@@ -36,11 +36,11 @@ struct IdentityMapTests {
     #expect(map.rows(ofEntity: 2) == [7])
   }
 
-  @Test("rows past a dense array's end grow it; clearing them does not")
+  @Test("rows past the pages' end add pages; clearing them adds none")
   func growsPastItsEnd() {
     let objects = (0..<(IdentityMap.denseThreshold + 1)).map { _ in CCTrip() }
     let map = IdentityMap()
-    // Rows 0...threshold: the last insertion turns the table dense, sized to these rows.
+    // Rows 0...threshold: the last insertion turns the table paged.
     for (row, object) in objects.enumerated() {
       map.insert(Unmanaged.passUnretained(object), entity: 0, row: row)
     }
@@ -62,6 +62,34 @@ struct IdentityMapTests {
     #expect(map.handle(entity: 0, row: 99_999) == nil)
     #expect(map.handle(entity: 0, row: 100_001) == nil)
     #expect(Set(map.rows(ofEntity: 0)) == Set(Array(0...objects.count) + [100_000]))
+  }
+
+  @Test("pages emptied by removals come back clear for other rows")
+  func reusesEmptiedPages() {
+    let objects = (0..<130).map { _ in CCTrip() }
+    let map = IdentityMap()
+    // One handle per page.
+    for (index, object) in objects.enumerated() {
+      map.insert(Unmanaged.passUnretained(object), entity: 0, row: index * IdentityMap.pageSize)
+    }
+    for index in objects.indices {
+      #expect(map.remove(entity: 0, row: index * IdentityMap.pageSize))
+    }
+    #expect(map.count(ofEntity: 0) == 0)
+    #expect(map.rows(ofEntity: 0).isEmpty)
+    // Other rows of other pages: no row removed before answers, every new row does.
+    for (index, object) in objects.enumerated() {
+      map.insert(
+        Unmanaged.passUnretained(object), entity: 0, row: index * IdentityMap.pageSize + 1 + index)
+    }
+    #expect(map.count(ofEntity: 0) == objects.count)
+    for (index, object) in objects.enumerated() {
+      #expect(map.handle(entity: 0, row: index * IdentityMap.pageSize) == nil)
+      #expect(
+        map.handle(entity: 0, row: index * IdentityMap.pageSize + 1 + index)?.toOpaque()
+          == Unmanaged.passUnretained(object).toOpaque())
+    }
+    #expect(Set(map.rows(ofEntity: 0)).count == objects.count)
   }
 
   @Test("removing a row's handle only when it is the given one")
