@@ -3,27 +3,21 @@ public import ModelGraphCore
 extension ModelContext {
   /// Records `model` as the one object of its key in this context.
   func register(_ model: ModelObject) {
-    let entity = Int(model._key.entity)
-    if entity >= registered.count {
-      registered += Array(repeating: IdentityTable(), count: entity + 1 - registered.count)
-    }
-    registered[entity][model._row] = Unmanaged.passUnretained(model)
+    registered.insert(
+      Unmanaged.passUnretained(model), entity: Int(model._key.entity), row: model._row)
   }
 
-  /// Removes `model` from the identity map (it is being deallocated or unbound).
+  /// Removes `model` from the identity map (it is being deallocated or unbound); another
+  /// object registered for its row since stays.
   func forget(_ model: ModelObject) {
-    let entity = Int(model._key.entity)
-    let row = model._row
-    guard entity < registered.count,
-      registered[entity][row]?.toOpaque() == Unmanaged.passUnretained(model).toOpaque()
-    else { return }
-    registered[entity][row] = nil
+    registered.remove(
+      Unmanaged.passUnretained(model), entity: Int(model._key.entity), row: model._row)
   }
 
   /// Releases the identity-map storage of entities with no registered object (called on save,
   /// not on every release, so a scan that drops each handle does not regrow the map per row).
   func compactIdentityMap() {
-    for entity in registered.indices { registered[entity].compact() }
+    registered.compact()
   }
 
   /// Moves the session to the newest committed version when it has no unsaved changes.
@@ -42,13 +36,13 @@ extension ModelContext {
   func dropHandlesDeletedElsewhere(firesObservation: Bool = true) {
     guard session.takeForeignChangesFlag() else { return }
     if firesObservation { observationDidAbsorbForeignChanges() }
-    for entity in registered.indices where registered[entity].count > 0 {
+    for entity in 0..<registered.entityCount where registered.count(ofEntity: entity) > 0 {
       let table = session.table(entity)
-      for row in registered[entity].rows {
-        guard let object = registered[entity][row]?.takeUnretainedValue(),
+      for row in registered.rows(ofEntity: entity) {
+        guard let object = registered.handle(entity: entity, row: row)?.takeUnretainedValue(),
           object._status == .registered, !table.contains(object._key)
         else { continue }
-        registered[entity][row] = nil
+        registered.remove(entity: entity, row: row)
         object.bindRow(nil, row: object._row)
         object._status = .deleted
       }
@@ -59,7 +53,7 @@ extension ModelContext {
   func registeredObject(for key: ObjectKey) -> ModelObject? {
     let entity = Int(key.entity)
     // The generation is read without taking a reference; only a match is retained.
-    guard entity < registered.count, let found = registered[entity][Int(key.row)],
+    guard let found = registered.handle(entity: entity, row: Int(key.row)),
       found._withUnsafeGuaranteedRef({ $0._key.generation == key.generation })
     else { return nil }
     return found.takeUnretainedValue()
@@ -78,28 +72,53 @@ extension ModelContext {
   /// The objects for `keys` (live rows of the session), in order, as `T`: the registered
   /// ones, and new handles for the others.
   ///
-  /// The model class and working table are looked up once per run of keys of one entity, not
-  /// per object (a fetch yields its keys table by table).
+  /// The model class and working table of an entity are looked up once per fetch for the
+  /// last few entities met (a deep fetch's keys alternate between the tables of a class and
+  /// its subclasses), not per object; the array is filled in place.
   /// - Complexity: O(keys).
   func materialize<T: ModelObject>(_ keys: ArraySlice<ObjectKey>, as _: T.Type) -> [T] {
-    var models: [T] = []
-    models.reserveCapacity(keys.count)
-    var entity = -1
-    var modelClass: ModelObject.Type = T.self
-    var table: Table?
-    for key in keys {
-      if let object = registeredObject(for: key) {
-        models.append(unsafeDowncast(object, to: T.self))
-        continue
+    withUnsafeTemporaryAllocation(of: MaterializedEntity.self, capacity: 4) { entities in
+      var known = 0
+      var next = 0
+      return [T](unsafeUninitializedCapacity: keys.count) { buffer, count in
+        // Filled as `ModelObject` references (the same layout as `T`'s), so each store is
+        // concrete code rather than a call through `T`'s generic witnesses.
+        buffer.withMemoryRebound(to: ModelObject.self) { objects in
+          var target = objects.baseAddress!
+          for key in keys {
+            let object: ModelObject
+            if let found = registeredObject(for: key) {
+              object = found
+            } else {
+              let entity = Int(key.entity)
+              var place = 0
+              while place < known && entities[place].entity != entity { place &+= 1 }
+              if place == known {
+                // Not among the last entities met: look it up, in place of the oldest once full.
+                let made = MaterializedEntity(
+                  entity: entity, modelClass: modelClass(forEntity: entity),
+                  table: Unmanaged.passUnretained(session.table(entity)))
+                if known < entities.count {
+                  entities.initializeElement(at: known, to: made)
+                  known &+= 1
+                } else {
+                  place = next
+                  entities[place] = made
+                  next = (next &+ 1) % entities.count
+                }
+              }
+              object = entities[place].table._withUnsafeGuaranteedRef {
+                makeObject(for: key, of: entities[place].modelClass, in: $0)
+              }
+            }
+            assert(object is T, "a fetch of \(T.self) met an object of \(type(of: object))")
+            target.initialize(to: object)
+            target += 1
+            count &+= 1
+          }
+        }
       }
-      if Int(key.entity) != entity {
-        entity = Int(key.entity)
-        modelClass = self.modelClass(forEntity: entity)
-        table = session.table(entity)
-      }
-      models.append(unsafeDowncast(makeObject(for: key, of: modelClass, in: table!), to: T.self))
     }
-    return models
   }
 
   /// A new handle of `modelClass` for `key`'s row of `table`, registered.
@@ -111,11 +130,13 @@ extension ModelContext {
     -> ModelObject
   {
     let object = modelClass.init()
-    object.bindRow(table, row: Int(key.row))
+    // A new object has no attribute marked unset: its row and table are two stores.
+    object._tableReference = Unmanaged.passUnretained(table)
+    object._row = Int(key.row)
     object._context = self
     object._key = key
     object._status = .registered
-    register(object)
+    registered.insert(Unmanaged.passUnretained(object), entity: Int(key.entity), row: Int(key.row))
     if session.isUpdated(entity: Int(key.entity), row: Int(key.row)) {
       object._isChanged = true
       changedObjects.append(object)
@@ -191,4 +212,13 @@ extension ModelContext {
   public func registeredModel<T: PersistentModel>(for identifier: PersistentIdentifier) -> T? {
     key(for: identifier).flatMap(registeredObject(for:)) as? T
   }
+}
+
+/// The model class and working table of one entity, as ``ModelContext/materialize(_:as:)``
+/// keeps them for the last few entities it met.
+struct MaterializedEntity {
+  var entity: Int
+  var modelClass: ModelObject.Type
+  /// Kept alive by the session for the whole fetch.
+  var table: Unmanaged<Table>
 }

@@ -11,7 +11,8 @@ public final class ModelContext {
   let session: Session
   @exclusivity(unchecked) var entityCache: [ObjectIdentifier: Int] = [:]
   @exclusivity(unchecked) var classCache: [ModelObject.Type?] = []
-  @exclusivity(unchecked) var registered: [IdentityTable] = []
+  /// The identity map: one handle per (entity, row).
+  let registered = IdentityMap()
   @exclusivity(unchecked) var insertedObjects: [ModelObject] = []
   @exclusivity(unchecked) var changedObjects: [ModelObject] = []
   @exclusivity(unchecked) var deletedObjects: [ModelObject] = []

@@ -32,6 +32,7 @@ public struct Attribute<Value> {
   /// The number of this declaration's record (options, `originalName:`) in
   /// ``DeclarationRecorder``, kept only by a class's prototype object; other objects store
   /// ``DeclarationRecorder/none`` and hold no reference-counted field for the declaration.
+  /// A declaration without arguments is ``DeclarationRecorder/plain`` in every object.
   @usableFromInline let declaration: Int32
   /// The value while the owner has no row (before it is inserted); starts as the declared
   /// initial value.
@@ -156,8 +157,13 @@ public struct Attribute<Value> {
 extension Attribute {
   /// Records the declaration's arguments while a prototype is being made (see
   /// ``DeclarationRecorder``); otherwise records nothing.
+  ///
+  /// A declaration without options or `originalName:` (the common `@Attribute var x: T`) is
+  /// ``DeclarationRecorder/plain`` in every object, prototype or not, so making an object reads
+  /// no recording state for it.
   @inlinable
   static func record(_ options: [Option], originalName: String?) -> Int32 {
+    if options.isEmpty && originalName == nil { return DeclarationRecorder.plain }
     guard DeclarationRecorder.isRecording else { return DeclarationRecorder.none }
     return DeclarationRecorder.recordAttribute(options, originalName: originalName)
   }
@@ -204,8 +210,15 @@ extension Attribute: _AttributeWrapper {
     -> AttributeDescription
   {
     let number = address.assumingMemoryBound(to: Self.self).pointee.declaration
-    guard case .attribute(let options, let originalName)? = DeclarationRecorder.record(number)
-    else { fatalError("\(name)'s declaration was not recorded") }
+    let options: UInt8
+    let originalName: String?
+    if number == DeclarationRecorder.plain {
+      (options, originalName) = (0, nil)
+    } else if case .attribute(let recorded, let name)? = DeclarationRecorder.record(number) {
+      (options, originalName) = (recorded, name)
+    } else {
+      fatalError("\(name)'s declaration was not recorded")
+    }
     return AttributeDescription(
       name: name, valueType: attributeValueType, isOptional: isOptional,
       isUnique: options & AttributeDeclaration.unique != 0,

@@ -32,6 +32,10 @@ enum DeclarationRecorder {
   /// The number a wrapper stores when it recorded nothing.
   @usableFromInline static let none: Int32 = -1
 
+  /// The number an `@Attribute` declared without options or `originalName:` stores, in every
+  /// object: such a declaration has nothing to record.
+  @usableFromInline static let plain: Int32 = -2
+
   /// Whether wrappers made now record their declarations.
   ///
   /// - Complexity: One relaxed atomic load.

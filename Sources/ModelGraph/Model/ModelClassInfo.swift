@@ -1,5 +1,6 @@
 import ModelGraphCore
 @_spi(Reflection) import Swift
+import Synchronization
 
 /// What reflection found in one model class: its wrappers, their offsets and slots, its entity.
 ///
@@ -44,6 +45,10 @@ final class ModelClassInfo: @unchecked Sendable {
   /// The offsets of the attribute and relationship wrappers, by slot, for binding.
   let attributeOffsets: [Int]
   let relationshipOffsets: [Int]
+  /// Where ``bind(_:)`` writes each wrapper's slot, from the object's start: attributes' then
+  /// relationships', by slot. Allocated once per class and never freed, as the info.
+  private let attributeSlotOffsets: UnsafeBufferPointer<Int>
+  private let relationshipSlotOffsets: UnsafeBufferPointer<Int>
   /// Where binding writes inside each wrapper (the same for every class; copied here so a
   /// binding reads no global).
   let layout = WrapperLayout.shared
@@ -65,6 +70,9 @@ final class ModelClassInfo: @unchecked Sendable {
   /// long as the process), so objects and lookups hold it without reference counting.
   private static let registry = ThreadCache<ObjectIdentifier, Unmanaged<ModelClassInfo>>()
 
+  /// The infos of recently made objects' classes, read without a lock (see ``ClassInfoSlots``).
+  private static let recent = ClassInfoSlots()
+
   /// The info of `modelClass`, built on first use.
   ///
   /// - Complexity: O(1), without a lock or a reference count after a thread's first use of the
@@ -75,7 +83,20 @@ final class ModelClassInfo: @unchecked Sendable {
 
   /// The info of `modelClass`, built on first use, without a reference count (class infos are
   /// never released).
+  ///
+  /// - Complexity: O(1): a hash of the class and one atomic load when the class's info is
+  ///   among the recent ones (every object made after the first of its class, unless many
+  ///   classes share its place); otherwise a thread-local lookup.
+  @inline(__always)
   static func reference(for modelClass: ModelObject.Type) -> Unmanaged<ModelClassInfo> {
+    if let info = recent.info(for: modelClass) { return info }
+    return slowReference(for: modelClass)
+  }
+
+  @inline(never)
+  private static func slowReference(for modelClass: ModelObject.Type)
+    -> Unmanaged<ModelClassInfo>
+  {
     var made: Unmanaged<ModelClassInfo>?
     let info = registry.value(for: ObjectIdentifier(modelClass)) {
       made = Unmanaged.passRetained(ModelClassInfo(modelClass))
@@ -85,6 +106,7 @@ final class ModelClassInfo: @unchecked Sendable {
       // Another thread registered the class first.
       made.release()
     }
+    recent.remember(info, for: modelClass)
     return info
   }
 
@@ -138,6 +160,11 @@ final class ModelClassInfo: @unchecked Sendable {
     relationshipWrappers = relationships
     attributeOffsets = attributes.map(\.offset)
     relationshipOffsets = relationships.map(\.offset)
+    let wrapperLayout = WrapperLayout.shared
+    attributeSlotOffsets = Self.permanentBuffer(
+      attributes.map { $0.offset + wrapperLayout.attributeSlot })
+    relationshipSlotOffsets = Self.permanentBuffer(
+      relationships.map { $0.offset + wrapperLayout.relationshipSlot })
     for attribute in attributes.dropFirst(inheritedAttributeCount) {
       let expected = attribute.type.attributeValueType.storageType(
         isOptional: attribute.type.isOptional)
@@ -159,21 +186,27 @@ final class ModelClassInfo: @unchecked Sendable {
   /// Writes each wrapper's slot into `object` (an instance of this class); wrappers hold no
   /// reference to their object.
   ///
-  /// - Complexity: O(properties): one store per wrapper, no dynamic call.
+  /// - Complexity: O(properties): one store per wrapper, at an offset computed once per class.
+  @inline(__always)
   func bind(_ object: ModelObject) {
     let base = Unmanaged.passUnretained(object).toOpaque()
-    attributeOffsets.withUnsafeBufferPointer { offsets in
-      for slot in offsets.indices {
-        (base + offsets[slot] + layout.attributeSlot).storeBytes(
-          of: Int16(truncatingIfNeeded: slot), as: Int16.self)
-      }
+    var slot: Int16 = 0
+    for offset in attributeSlotOffsets {
+      (base + offset).storeBytes(of: slot, as: Int16.self)
+      slot &+= 1
     }
-    relationshipOffsets.withUnsafeBufferPointer { offsets in
-      for slot in offsets.indices {
-        (base + offsets[slot] + layout.relationshipSlot).storeBytes(
-          of: Int32(truncatingIfNeeded: slot), as: Int32.self)
-      }
+    var relationshipSlot: Int32 = 0
+    for offset in relationshipSlotOffsets {
+      (base + offset).storeBytes(of: relationshipSlot, as: Int32.self)
+      relationshipSlot &+= 1
     }
+  }
+
+  /// A copy of `values` in memory that is never freed.
+  private static func permanentBuffer(_ values: [Int]) -> UnsafeBufferPointer<Int> {
+    let buffer = UnsafeMutableBufferPointer<Int>.allocate(capacity: values.count)
+    _ = buffer.initialize(from: values)
+    return UnsafeBufferPointer(buffer)
   }
 
   /// Marks attribute `slot` of `object` as never set (reads stop with the property's name) or
@@ -207,6 +240,60 @@ final class ModelClassInfo: @unchecked Sendable {
   /// The address of attribute `slot`'s wrapper inside `object`.
   func address(of slot: Int, in object: ModelObject) -> UnsafeMutableRawPointer {
     Unmanaged.passUnretained(object).toOpaque() + attributeWrappers[slot].offset
+  }
+}
+
+/// A small table of recently used class infos that any thread reads without a lock: 64 places,
+/// each an atomic word holding an info (unretained: infos are never released), placed by a hash
+/// of the class. A reader loads its class's place and checks that the info there is its class's;
+/// a miss (an empty place, or another class's info) goes to the thread-local cache and then puts
+/// its info in the place. Infos are stored with release and loaded with acquire ordering, so a
+/// reader sees an info's fields as written before it was stored.
+final class ClassInfoSlots: @unchecked Sendable {
+  // @unchecked Sendable: the places are atomics, allocated and initialized once in `init`.
+
+  /// The number of places.
+  static let count = 64
+
+  private let places: UnsafeMutablePointer<Atomic<UInt>>
+
+  /// An empty table.
+  init() {
+    places = .allocate(capacity: Self.count)
+    for index in 0..<Self.count { (places + index).initialize(to: Atomic(0)) }
+  }
+
+  deinit {
+    places.deinitialize(count: Self.count)
+    places.deallocate()
+  }
+
+  @inline(__always)
+  private static func place(of modelClass: ModelObject.Type) -> Int {
+    let bits = UInt64(UInt(bitPattern: ObjectIdentifier(modelClass)))
+    return Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> 58)
+  }
+
+  /// The info of `modelClass` if it is in its place.
+  ///
+  /// - Complexity: O(1): one atomic load and a comparison.
+  @inline(__always)
+  func info(for modelClass: ModelObject.Type) -> Unmanaged<ModelClassInfo>? {
+    let bits = places[Self.place(of: modelClass)].load(ordering: .acquiring)
+    guard let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
+    let info = Unmanaged<ModelClassInfo>.fromOpaque(pointer)
+    guard
+      info._withUnsafeGuaranteedRef({
+        ObjectIdentifier($0.modelClass) == ObjectIdentifier(modelClass)
+      })
+    else { return nil }
+    return info
+  }
+
+  /// Puts `info` (of `modelClass`, never released) in its class's place.
+  func remember(_ info: Unmanaged<ModelClassInfo>, for modelClass: ModelObject.Type) {
+    places[Self.place(of: modelClass)].store(
+      UInt(bitPattern: info.toOpaque()), ordering: .releasing)
   }
 }
 

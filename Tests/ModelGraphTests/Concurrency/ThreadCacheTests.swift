@@ -56,4 +56,47 @@ struct ThreadCacheTests {
     }
     #expect(identities.count == 1)
   }
+
+  @Test("objects of several classes made on many threads at once get their own class's layout")
+  func objectsMadeAcrossThreads() async {
+    let expected = [
+      ObjectIdentifier(ModelClassInfo.info(for: CCTrip.self)),
+      ObjectIdentifier(ModelClassInfo.info(for: CCStop.self)),
+    ]
+    let mismatches = await withTaskGroup(of: Int.self) { group in
+      for task in 0..<8 {
+        group.addTask {
+          var mismatches = 0
+          for round in 0..<2_000 {
+            let object: ModelObject = (round + task) % 2 == 0 ? CCTrip() : CCStop()
+            let info = ObjectIdentifier(object._classInfo)
+            if info != expected[(round + task) % 2] { mismatches += 1 }
+          }
+          return mismatches
+        }
+      }
+      return await group.reduce(0, +)
+    }
+    #expect(mismatches == 0)
+  }
+}
+
+/// The lock-free table of recent class layouts that making an object reads.
+@Suite("Class layouts: the table of recent ones")
+struct ClassInfoSlotsTests {
+  @Test("a class's layout is found once remembered, and never another class's")
+  func findsOnlyItsOwnClass() {
+    let slots = ClassInfoSlots()
+    let trip = ModelClassInfo.reference(for: CCTrip.self)
+    let stop = ModelClassInfo.reference(for: CCStop.self)
+    #expect(slots.info(for: CCTrip.self) == nil)
+    slots.remember(trip, for: CCTrip.self)
+    #expect(slots.info(for: CCTrip.self)?.toOpaque() == trip.toOpaque())
+    // Another class's layout in a class's place (as after two classes share a place) is not
+    // taken for the class's own.
+    slots.remember(stop, for: CCTrip.self)
+    #expect(slots.info(for: CCTrip.self) == nil)
+    slots.remember(stop, for: CCStop.self)
+    #expect(slots.info(for: CCStop.self)?.toOpaque() == stop.toOpaque())
+  }
 }

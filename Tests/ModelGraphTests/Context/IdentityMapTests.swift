@@ -1,84 +1,172 @@
-import ModelGraph
 import Testing
 
-@Suite("Identity map")
+@testable import ModelGraph
+
+@Suite("Identity map: the handles of each entity's rows")
 struct IdentityMapTests {
-  @Test("fetching twice, deep or shallow, gives the same instances")
-  func sameInstanceAcrossFetches() throws {
-    let container = try makeInMemoryContainer(Trip.self)
-    let writer = ModelContext(container)
-    writer.insert(Trip(name: "A"))
-    writer.insert(BusinessTrip(name: "B", company: "C"))
-    try writer.save()
-
-    let context = ModelContext(container)
-    let first = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
-    let second = try context.fetch(FetchDescriptor<Trip>(sortBy: [SortDescriptor(\.name)]))
-    try #require(first.count == 2)
-    #expect(first[0] === second[0])
-    #expect(first[1] === second[1])
-    let shallow = try #require(try context.fetch(FetchDescriptor<BusinessTrip>()).first)
-    #expect(shallow === first[1])
-  }
-
-  @Test("the inserted instance is the one fetches and model(for:) return")
-  func insertedInstanceIsRegistered() throws {
-    let context = try makeTripContext()
-    let trip = PersonalTrip(name: "P", reason: .family)
-    context.insert(trip)
-    let id = trip.persistentModelID
-    #expect(context.model(for: id) === trip)
-    #expect(context.registeredModel(for: id) as PersonalTrip? === trip)
-    try context.save()
-    #expect(try context.fetch(FetchDescriptor<Trip>()).first === trip)
-    #expect(context.model(for: id) === trip)
-  }
-
-  @Test("registeredModel(for:) finds only objects this context has materialized")
-  func registeredModelOnlyWhenMaterialized() throws {
-    let container = try makeInMemoryContainer(Trip.self)
-    let writer = ModelContext(container)
-    let trip = Trip(name: "A")
-    writer.insert(trip)
-    try writer.save()
-    let id = trip.persistentModelID
-
-    let reader = ModelContext(container)
-    #expect(reader.registeredModel(for: id) as Trip? == nil)
-    let materialized = try #require(reader.model(for: id) as? Trip)
-    #expect(materialized !== trip)
-    #expect(materialized.name == "A")
-    #expect(reader.registeredModel(for: id) as Trip? === materialized)
-    #expect(reader.model(for: id) === materialized)
-    #expect(try reader.fetch(FetchDescriptor<Trip>()).first === materialized)
-  }
-
-  @Test("registeredModel(for:) with the wrong class gives nil")
-  func registeredModelWrongClass() throws {
-    let context = try makeTripContext()
-    let trip = Trip(name: "A")
-    context.insert(trip)
-    #expect(context.registeredModel(for: trip.persistentModelID) as BusinessTrip? == nil)
-    #expect(context.registeredModel(for: trip.persistentModelID) as Trip? === trip)
-  }
-
-  @Test("an object no longer referenced leaves the identity map; a refetch makes a new handle")
-  func releasedObjectsLeaveTheMap() throws {
-    let context = try makeTripContext()
-    weak var weakTrip: Trip?
-    let id: PersistentIdentifier
-    do {
-      let trip = Trip(name: "Fleeting")
-      context.insert(trip)
-      try context.save()
-      id = trip.persistentModelID
-      weakTrip = trip
+  @Test("few handles in a hash table, many in pages by row; the same answers in both")
+  func sparseThenDense() {
+    let objects = (0..<(IdentityMap.denseThreshold + 100)).map { _ in CCTrip() }
+    let map = IdentityMap()
+    var expected: [Int: ObjectIdentifier] = [:]
+    for (index, object) in objects.enumerated() {
+      let row = 1_000_000 - index * 997
+      map.insert(Unmanaged.passUnretained(object), entity: 2, row: row)
+      expected[row] = ObjectIdentifier(object)
+      if index == 10 || index == objects.count - 1 {
+        #expect(map.count(ofEntity: 2) == expected.count)
+        #expect(Set(map.rows(ofEntity: 2)) == Set(expected.keys))
+        for (row, identity) in expected {
+          #expect(
+            map.handle(entity: 2, row: row).map { ObjectIdentifier($0.takeUnretainedValue()) }
+              == identity)
+        }
+        #expect(map.handle(entity: 2, row: 3) == nil)
+        #expect(map.handle(entity: 1, row: row) == nil)
+        #expect(map.handle(entity: 3, row: row) == nil)
+      }
     }
-    #expect(weakTrip == nil)
-    #expect(context.registeredModel(for: id) as Trip? == nil)
-    let fetched = try #require(try context.fetch(FetchDescriptor<Trip>()).first)
-    #expect(fetched.persistentModelID == id)
-    #expect(fetched.name == "Fleeting")
-    #expect(context.registeredModel(for: id) as Trip? === fetched)
+    for row in expected.keys { #expect(map.remove(entity: 2, row: row)) }
+    #expect(!map.remove(entity: 2, row: 5))
+    #expect(map.count(ofEntity: 2) == 0)
+    #expect(map.rows(ofEntity: 2).isEmpty)
+    map.compact()
+    map.insert(Unmanaged.passUnretained(objects[0]), entity: 2, row: 7)
+    #expect(map.count(ofEntity: 2) == 1)
+    #expect(map.rows(ofEntity: 2) == [7])
+  }
+
+  @Test("rows past the pages' end add pages; clearing them adds none")
+  func growsPastItsEnd() {
+    let objects = (0..<(IdentityMap.denseThreshold + 1)).map { _ in CCTrip() }
+    let map = IdentityMap()
+    // Rows 0...threshold: the last insertion turns the table paged.
+    for (row, object) in objects.enumerated() {
+      map.insert(Unmanaged.passUnretained(object), entity: 0, row: row)
+    }
+    #expect(map.count(ofEntity: 0) == objects.count)
+    // Clearing a row far past the end changes nothing.
+    #expect(!map.remove(entity: 0, row: 1_000_000))
+    #expect(map.count(ofEntity: 0) == objects.count)
+    #expect(map.handle(entity: 0, row: 1_000_000) == nil)
+    // Rows far past the end, then just past the end: each lands where asked.
+    map.insert(Unmanaged.passUnretained(objects[1]), entity: 0, row: 100_000)
+    map.insert(Unmanaged.passUnretained(objects[2]), entity: 0, row: objects.count)
+    #expect(map.count(ofEntity: 0) == objects.count + 2)
+    #expect(
+      map.handle(entity: 0, row: 100_000)?.toOpaque()
+        == Unmanaged.passUnretained(objects[1]).toOpaque())
+    #expect(
+      map.handle(entity: 0, row: objects.count)?.toOpaque()
+        == Unmanaged.passUnretained(objects[2]).toOpaque())
+    #expect(map.handle(entity: 0, row: 99_999) == nil)
+    #expect(map.handle(entity: 0, row: 100_001) == nil)
+    #expect(Set(map.rows(ofEntity: 0)) == Set(Array(0...objects.count) + [100_000]))
+  }
+
+  @Test("pages emptied by removals come back clear for other rows")
+  func reusesEmptiedPages() {
+    let objects = (0..<130).map { _ in CCTrip() }
+    let map = IdentityMap()
+    // One handle per page.
+    for (index, object) in objects.enumerated() {
+      map.insert(Unmanaged.passUnretained(object), entity: 0, row: index * IdentityMap.pageSize)
+    }
+    for index in objects.indices {
+      #expect(map.remove(entity: 0, row: index * IdentityMap.pageSize))
+    }
+    #expect(map.count(ofEntity: 0) == 0)
+    #expect(map.rows(ofEntity: 0).isEmpty)
+    // Other rows of other pages: no row removed before answers, every new row does.
+    for (index, object) in objects.enumerated() {
+      map.insert(
+        Unmanaged.passUnretained(object), entity: 0, row: index * IdentityMap.pageSize + 1 + index)
+    }
+    #expect(map.count(ofEntity: 0) == objects.count)
+    for (index, object) in objects.enumerated() {
+      #expect(map.handle(entity: 0, row: index * IdentityMap.pageSize) == nil)
+      #expect(
+        map.handle(entity: 0, row: index * IdentityMap.pageSize + 1 + index)?.toOpaque()
+          == Unmanaged.passUnretained(object).toOpaque())
+    }
+    #expect(Set(map.rows(ofEntity: 0)).count == objects.count)
+  }
+
+  @Test("removing a row's handle only when it is the given one")
+  func removesOnlyTheGivenHandle() {
+    let (first, second) = (CCTrip(), CCTrip())
+    let map = IdentityMap()
+    map.insert(Unmanaged.passUnretained(first), entity: 1, row: 9)
+    map.insert(Unmanaged.passUnretained(second), entity: 1, row: 9)
+    #expect(map.count(ofEntity: 1) == 1)
+    #expect(!map.remove(Unmanaged.passUnretained(first), entity: 1, row: 9))
+    #expect(
+      map.handle(entity: 1, row: 9)?.toOpaque() == Unmanaged.passUnretained(second).toOpaque())
+    #expect(map.remove(Unmanaged.passUnretained(second), entity: 1, row: 9))
+    #expect(map.handle(entity: 1, row: 9) == nil)
+    #expect(map.count(ofEntity: 1) == 0)
+  }
+}
+
+@Suite("Identity map: against a dictionary")
+struct IdentityMapDifferentialTests {
+  /// Random inserts, replacements, removals (of any handle or of a given one) and compactions
+  /// over three entities; row ranges where hash probes collide often, where tables turn dense,
+  /// and where rows are far apart.
+  @Test(
+    "seeded random operations agree with a dictionary, sparse and dense",
+    arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
+  func randomOperations(seed: UInt64) {
+    let objects = (0..<8).map { _ in CCTrip() }
+    var random = SplitMix64(seed: seed)
+    let map = IdentityMap()
+    var expected: [Int: [Int: ObjectIdentifier]] = [:]
+    let span = [64, 4_096, 1 << 20][Int(seed % 3)]
+    // Mostly inserts in the first half, so tables cross the dense threshold; then mostly
+    // removals, so they empty and are compacted.
+    for step in 0..<30_000 {
+      let entity = Int.random(in: 0..<3, using: &random)
+      let row = Int.random(in: 0..<span, using: &random)
+      let choice = Int.random(in: 0..<10, using: &random)
+      let removing = step < 15_000 ? choice < 3 : choice < 8
+      if removing {
+        if Bool.random(using: &random) {
+          let removed = map.remove(entity: entity, row: row)
+          #expect(removed == (expected[entity]?[row] != nil))
+          expected[entity]?[row] = nil
+        } else {
+          let object = objects[Int.random(in: 0..<objects.count, using: &random)]
+          let removed = map.remove(Unmanaged.passUnretained(object), entity: entity, row: row)
+          let matches = expected[entity]?[row] == ObjectIdentifier(object)
+          #expect(removed == matches)
+          if matches { expected[entity]?[row] = nil }
+        }
+      } else {
+        let object = objects[Int.random(in: 0..<objects.count, using: &random)]
+        map.insert(Unmanaged.passUnretained(object), entity: entity, row: row)
+        expected[entity, default: [:]][row] = ObjectIdentifier(object)
+      }
+      if step % 1_000 == 999 { map.compact() }
+      #expect(map.count(ofEntity: entity) == (expected[entity]?.count ?? 0))
+      let probe = Int.random(in: 0..<span, using: &random)
+      #expect(
+        map.handle(entity: entity, row: probe).map { ObjectIdentifier($0.takeUnretainedValue()) }
+          == expected[entity]?[probe])
+    }
+    for entity in 0..<4 {
+      let rows = expected[entity] ?? [:]
+      #expect(map.count(ofEntity: entity) == rows.count)
+      #expect(Set(map.rows(ofEntity: entity)) == Set(rows.keys))
+      for (row, identity) in rows {
+        #expect(
+          map.handle(entity: entity, row: row).map { ObjectIdentifier($0.takeUnretainedValue()) }
+            == identity)
+      }
+      for row in 0..<min(span, 2_000) {
+        #expect(
+          map.handle(entity: entity, row: row).map { ObjectIdentifier($0.takeUnretainedValue()) }
+            == rows[row])
+      }
+    }
   }
 }

@@ -136,9 +136,9 @@ extension ModelContext {
   }
 
   private func fireEveryRegisteredProperty() {
-    for entity in registered.indices where registered[entity].count > 0 {
-      guard let row = registered[entity].rows.first,
-        let model = registered[entity][row]?.takeUnretainedValue()
+    for entity in 0..<registered.entityCount where registered.count(ofEntity: entity) > 0 {
+      guard let row = registered.rows(ofEntity: entity).first,
+        let model = registered.handle(entity: entity, row: row)?.takeUnretainedValue()
       else { continue }
       let keyPaths = model._classInfo.observedKeyPaths
       for bucket in 0..<ObservedKeyPaths.bucketCount {
