@@ -202,7 +202,14 @@ final class ModelClassInfo: @unchecked Sendable {
     }
   }
 
-  /// A copy of `values` in memory that is never freed.
+  deinit {
+    // Only an info that lost the race to register its class is freed (a registered one lives
+    // as long as the process): give back its offsets.
+    UnsafeMutableBufferPointer(mutating: attributeSlotOffsets).deallocate()
+    UnsafeMutableBufferPointer(mutating: relationshipSlotOffsets).deallocate()
+  }
+
+  /// A copy of `values`, freed with the info (a registered info never is).
   private static func permanentBuffer(_ values: [Int]) -> UnsafeBufferPointer<Int> {
     let buffer = UnsafeMutableBufferPointer<Int>.allocate(capacity: values.count)
     _ = buffer.initialize(from: values)
