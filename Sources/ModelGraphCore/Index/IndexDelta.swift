@@ -21,8 +21,8 @@ struct IndexDelta<Key: ColumnValue> {
   /// attribute at `slot`.
   ///
   /// - Complexity: O(rows written) when `new` was published over `old` by saves whose
-  ///   ``Table/changeNote`` reaches back to `old`; otherwise O(chunks / 64 + chunks of the groups written + chunk
-  ///   size × chunks written between the versions).
+  ///   ``Table/changeNote`` reaches back to `old`; otherwise O(chunks / 64 + chunks of the
+  ///   groups written + chunk size × chunks written between the versions).
   init(from old: Table, to new: Table, slot: Int) {
     if let rows = new.changeNote?.rows(since: old.serial) {
       self.init(from: old, to: new, slot: slot, rows: rows)

@@ -8,9 +8,9 @@ extension Session {
   /// The caller has found no conflict with `latest` (so no reference of this session points at
   /// an object deleted since).
   /// - Returns: `false` when the changes since ``base`` are not known row by row (a large save,
-  ///   more saves in between than the notes reach, a newer catalog) or touch a row this
-  ///   session changed;
-  ///   nothing changed then, and the caller replays instead.
+  ///   more saves in between than the notes reach, a newer catalog), touch a row this session
+  ///   changed, or deleted an object this session's changed objects point at; nothing changed
+  ///   then, and the caller replays instead.
   /// - Complexity: O(rows written elsewhere × columns + rows changed here).
   func fastForward(onto latest: StoreVersion) -> Bool {
     guard allowsFastForward, latest.tables.count == base.tables.count else { return false }

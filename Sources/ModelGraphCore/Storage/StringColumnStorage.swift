@@ -117,7 +117,6 @@ final class StringColumnStorage: @unchecked Sendable {
     }
   }
 
-  /// See ``AnyColumn/freeze()``.
   /// Makes chunk `index` `newer`'s own chunk when this storage still holds `older`'s there
   /// (``ChunkDirectory/absorb(_:from:over:)``).
   ///
@@ -128,6 +127,7 @@ final class StringColumnStorage: @unchecked Sendable {
     directory.absorb(index, from: newer.directory, over: older.directory)
   }
 
+  /// See ``AnyColumn/freeze()``.
   func freeze() { if !directory.isFrozen { directory.freeze() } }
 
   /// Whether `other` holds the same chunks in the same groups (see
