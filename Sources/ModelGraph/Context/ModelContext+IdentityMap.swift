@@ -27,13 +27,15 @@ extension ModelContext {
   }
 
   /// After the session took in other contexts' saves, unbinds every handle whose object another
-  /// context deleted, so the handle never reads a row that a new object reuses.
+  /// context deleted, so the handle never reads a row that a new object reuses (and, after
+  /// any save, each superseded handle whose object is gone: ``unbindSupersededHandles()``).
   ///
   /// - Parameter firesObservation: Whether the trackings of what those saves changed fire now;
   ///   a save rebasing onto saves whose commits may not be durable yet passes `false` and fires
   ///   them once its own version is durable (``observationDidAbsorbForeignChanges(through:)``).
   /// - Complexity: O(registered objects), and only after other contexts saved.
   func dropHandlesDeletedElsewhere(firesObservation: Bool = true) {
+    unbindSupersededHandles()
     guard session.takeForeignChangesFlag() else { return }
     if firesObservation { observationDidAbsorbForeignChanges() }
     for entity in 0..<registered.entityCount where registered.count(ofEntity: entity) > 0 {
@@ -167,17 +169,27 @@ extension ModelContext {
 
   /// The model class of `entity`, or of its nearest ancestor that has one; `nil` for an entity
   /// of a hierarchy no Swift class maps to (declared by the runner or another app).
+  ///
+  /// An ancestor's class stands in for an entity whose own class the container cannot find by
+  /// name (a subclass in another module or enclosing type that it was not given) only until
+  /// that class is registered (``refreshInexactClasses()``).
   func modelClassIfAny(forEntity entity: Int) -> ModelObject.Type? {
     if entity < classCache.count, let type = classCache[entity] { return type }
     if entity >= classCache.count {
       classCache += Array(repeating: nil, count: entity + 1 - classCache.count)
     }
+    guard let (type, exact) = lookUpModelClass(forEntity: entity) else { return nil }
+    classCache[entity] = type
+    if !exact { inexactClassEntities.append(entity) }
+    return type
+  }
+
+  /// The class of `entity` or of its nearest ancestor that has one, and whether it is the
+  /// entity's own.
+  private func lookUpModelClass(forEntity entity: Int) -> (ModelObject.Type, exact: Bool)? {
     var candidate: Int? = entity
     while let index = candidate {
-      if let type = container.modelClass(forEntity: index) {
-        classCache[entity] = type
-        return type
-      }
+      if let type = container.modelClass(forEntity: index) { return (type, index == entity) }
       candidate = session.catalog.entities[index].parentIndex
     }
     return nil

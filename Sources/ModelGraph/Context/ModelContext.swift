@@ -11,6 +11,11 @@ public final class ModelContext {
   let session: Session
   @exclusivity(unchecked) var entityCache: [ObjectIdentifier: Int] = [:]
   @exclusivity(unchecked) var classCache: [ModelObject.Type?] = []
+  /// The entities whose ``classCache`` entry is an ancestor's class (the container knew no
+  /// class of their own), checked again whenever a class is registered.
+  var inexactClassEntities: [Int] = []
+  /// Handles that left the identity map for a handle of their row's own class.
+  var supersededHandles: [SupersededHandle] = []
   /// The identity map: one handle per (entity, row).
   let registered = IdentityMap()
   @exclusivity(unchecked) var insertedObjects: [ModelObject] = []
@@ -89,6 +94,7 @@ public final class ModelContext {
     if let index = entityCache[key] { return index }
     let index = try container.entityIndex(for: type)
     entityCache[key] = index
+    if !inexactClassEntities.isEmpty { refreshInexactClasses() }
     return index
   }
 

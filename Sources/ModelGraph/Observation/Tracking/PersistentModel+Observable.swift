@@ -67,14 +67,22 @@ final class TableObservation {
     self.keyPaths = keyPaths
   }
 
-  /// Attaches the observation state of `model`'s context and class to `table` (the working
-  /// table `model` is bound to), once per table.
+  /// Attaches the observation state of `model`'s context and of the table's class to `table`
+  /// (the working table `model` is bound to), once per table.
+  ///
+  /// The table's class is the one the context makes its handles of, which is `model`'s own
+  /// class except for a handle made with an ancestor's class before the entity's own was known
+  /// (see `ModelContext.refreshInexactClasses()`): its key paths cover every slot of either.
   static func attach(to table: Unmanaged<Table>, of model: ModelObject) {
     guard let context = model._context else {
       fatalError("\(type(of: model)) is bound to a table without a context")
     }
+    let entity = table._withUnsafeGuaranteedRef { $0.entity.index }
+    let modelClass = context.modelClassIfAny(forEntity: entity) ?? type(of: model)
+    let info =
+      modelClass == type(of: model) ? model._classInfo : ModelClassInfo.info(for: modelClass)
     let observation = TableObservation(
-      registrar: context.observation.registrar, keyPaths: model._classInfo.observedKeyPaths)
+      registrar: context.observation.registrar, keyPaths: info.observedKeyPaths)
     observation.observesReads = context.observation.observesReads
     context.observation.tables.append(observation)
     table.takeUnretainedValue().attachment = Unmanaged.passUnretained(observation)
