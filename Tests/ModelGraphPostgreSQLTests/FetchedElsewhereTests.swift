@@ -104,6 +104,45 @@ extension PostgreSQLStoreSuites.FetchedResidency {
       #expect(try Self.stored("p3", at: url) == ["32 -"])
     }
 
+    @Test("a collision deferred by model(for:) refuses saves while its change remains")
+    func deferredChangeKept() throws {
+      let url = try TestServer.freshURL()
+      let (partial, mine, wanted) = try Self.collided(url, teams: false)
+      #expect(partial.model(for: wanted) != nil)
+      partial.insert(Member(name: "new", score: 1))
+      // The change to p3 is still there: so is its collision, with an unrelated change too.
+      let refused = #expect(throws: ModelError.self) { try partial.save() }
+      #expect(refused?.code == .conflict)
+      #expect(refused?.conflicts.map(\.property) == ["score"])
+      #expect(try Self.stored("new", at: url) == [])
+      #expect(mine.score == 30)
+    }
+
+    @Test("fetchCount agrees with fetch when the move cascades a deletion onto a new object")
+    func countAfterCascadeReplayed() throws {
+      let url = try TestServer.freshURL()
+      try FetchedUnsaved.seedDistinct(url)
+      let partial = ModelContext(
+        try TestServer.container(
+          teamTypes, at: PostgreSQLStoreSuites.FetchedResidency.fetchedOnly(url)))
+      // The deletion goes ahead over what the team holds by then.
+      partial.mergePolicy = .lastWriterWins
+      partial.delete(try Self.team("t1", in: partial))
+      let elsewhere = ModelContext(try TestServer.container(teamTypes, at: url))
+      let joined = Member(name: "joined", score: 100)
+      elsewhere.insert(joined)
+      joined.team = try Self.team("t1", in: elsewhere)
+      try elsewhere.save()
+      let above = FetchDescriptor<Member>(predicate: #Predicate { $0.score > 20 })
+      // p21…p39 in the database; "joined" is deleted by the cascade the move replays.
+      let counted = try partial.fetchCount(above)
+      let fetched = try partial.fetch(above)
+      #expect(!fetched.contains { $0.name == "joined" })
+      #expect(fetched.count == 19)
+      #expect(counted == fetched.count)
+      #expect(try partial.fetchCount(above) == 19)
+    }
+
     @Test("fetchCount with unsaved changes moves to the data it counted, as fetch does")
     func countMovesAsFetch() throws {
       let url = try TestServer.freshURL()

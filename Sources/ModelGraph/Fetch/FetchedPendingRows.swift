@@ -18,6 +18,9 @@ struct FetchedPendingRows {
   /// The number of rows the window widens by.
   var count: Int { rows.count }
 
+  /// The rows, by ``key(entity:row:)``.
+  var keys: Set<UInt64> { Set(rows.map { Self.key(entity: $0.entity, row: $0.row) }) }
+
   /// The classes with objects the context deleted, of any class: a to-one reference to one
   /// of them reads as `nil` in the context's view, unlike in the database.
   private(set) var deletedEntities: Set<Int> = []

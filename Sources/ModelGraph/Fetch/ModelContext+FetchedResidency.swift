@@ -21,7 +21,8 @@ extension ModelContext {
   /// classes the context changed, or, when the request reads related objects, every object
   /// its own-value conjuncts select. A count then leaves out those rows in PostgreSQL and
   /// ``FetchedRun/countedInMemory`` names them for the caller to count over the context's
-  /// view (see ``FetchedPendingRows``).
+  /// view (see ``FetchedPendingRows``): the rows changed once the context moved, counted
+  /// again when the move changed others (at most three counts, then the objects are loaded).
   /// - Throws: ``ModelError`` with code ``ModelError/Code/conflict`` when the unsaved changes
   ///   collide with saves made elsewhere since the context read its objects (and its
   ///   ``mergePolicy`` does not settle them); or as ``PostgreSQLStore/makeResident(for:)`` and
@@ -41,20 +42,24 @@ extension ModelContext {
       try moveOntoLoaded()
       return FetchedRun(sql: fetch)
     }
-    let catalog = session.catalog(covering: request.entity)
-    let pending = FetchedPendingRows(request, session: session)
+    var catalog = session.catalog(covering: request.entity)
+    var pending = FetchedPendingRows(request, session: session)
+    // The database counts at the store's newest version: the context's changes move there
+    // too, as for a fetch, so what it reads next agrees with the count. The move can change
+    // more rows than the count left out (a deletion's cascade replayed over an object added
+    // elsewhere): then it counts again, leaving out the rows changed after the move.
+    for _ in 0..<3 where counting && pending.readsOnlyOwnValues(request, catalog: catalog) {
+      let excluded = pending.rows.map { (catalog.entities[$0.entity].name, $0.row) }
+      guard let count = try store.count(for: request, excluding: excluded) else { break }
+      try moveOntoLoaded()
+      catalog = session.catalog(covering: request.entity)
+      let moved = FetchedPendingRows(request, session: session)
+      let agrees = moved.keys == pending.keys && moved.readsOnlyOwnValues(request, catalog: catalog)
+      pending = moved
+      if agrees { return FetchedRun(count: count, countedInMemory: pending.counted) }
+    }
     var widened = request
     if pending.readsOnlyOwnValues(request, catalog: catalog) {
-      if counting,
-        let count = try store.count(
-          for: request,
-          excluding: pending.rows.map { (catalog.entities[$0.entity].name, $0.row) })
-      {
-        // The database counted at the store's newest version: the context's changes move
-        // there too, as for a fetch, so what it reads next agrees with the count.
-        try moveOntoLoaded()
-        return FetchedRun(count: count, countedInMemory: pending.counted)
-      }
       // The SQL takes the first offset + limit objects: each pending row can take a place
       // of the window in the database and leave it in the context's view.
       widened.limit = request.limit.map {
