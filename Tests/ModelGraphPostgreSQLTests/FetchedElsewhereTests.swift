@@ -143,6 +143,27 @@ extension PostgreSQLStoreSuites.FetchedResidency {
       #expect(try partial.fetchCount(above) == 19)
     }
 
+    @Test("a fetch window holds its objects when the move cascades a deletion onto a new one")
+    func windowAfterCascadeReplayed() throws {
+      let url = try TestServer.freshURL()
+      try FetchedUnsaved.seedDistinct(url)
+      let partial = ModelContext(
+        try TestServer.container(
+          teamTypes, at: PostgreSQLStoreSuites.FetchedResidency.fetchedOnly(url)))
+      partial.mergePolicy = .lastWriterWins
+      partial.delete(try Self.team("t1", in: partial))
+      let elsewhere = ModelContext(try TestServer.container(teamTypes, at: url))
+      let joined = Member(name: "joined", score: 100)
+      elsewhere.insert(joined)
+      joined.team = try Self.team("t1", in: elsewhere)
+      try elsewhere.save()
+      var top = FetchDescriptor<Member>(
+        predicate: #Predicate { $0.score > 20 }, sortBy: [SortDescriptor(\.score, order: .reverse)])
+      top.fetchLimit = 5
+      // The SQL's window takes "joined" (score 100), which the move then deletes here.
+      #expect(try partial.fetch(top).map(\.name) == ["p39", "p38", "p37", "p36", "p35"])
+    }
+
     @Test("fetchCount with unsaved changes moves to the data it counted, as fetch does")
     func countMovesAsFetch() throws {
       let url = try TestServer.freshURL()

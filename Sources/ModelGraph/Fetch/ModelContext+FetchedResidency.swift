@@ -21,8 +21,9 @@ extension ModelContext {
   /// classes the context changed, or, when the request reads related objects, every object
   /// its own-value conjuncts select. A count then leaves out those rows in PostgreSQL and
   /// ``FetchedRun/countedInMemory`` names them for the caller to count over the context's
-  /// view (see ``FetchedPendingRows``): the rows changed once the context moved, counted
-  /// again when the move changed others (at most three counts, then the objects are loaded).
+  /// view (see ``FetchedPendingRows``). Both are of the rows changed once the context moved:
+  /// the SQL runs again when the move changed others (up to three times; a count that
+  /// needs a third run loads the objects instead).
   /// - Throws: ``ModelError`` with code ``ModelError/Code/conflict`` when the unsaved changes
   ///   collide with saves made elsewhere since the context read its objects (and its
   ///   ``mergePolicy`` does not settle them); or as ``PostgreSQLStore/makeResident(for:)`` and
@@ -44,20 +45,42 @@ extension ModelContext {
     }
     var catalog = session.catalog(covering: request.entity)
     var pending = FetchedPendingRows(request, session: session)
-    // The database counts at the store's newest version: the context's changes move there
-    // too, as for a fetch, so what it reads next agrees with the count. The move can change
-    // more rows than the count left out (a deletion's cascade replayed over an object added
-    // elsewhere): then it counts again, leaving out the rows changed after the move.
-    for _ in 0..<3 where counting && pending.readsOnlyOwnValues(request, catalog: catalog) {
-      let excluded = pending.rows.map { (catalog.entities[$0.entity].name, $0.row) }
-      guard let count = try store.count(for: request, excluding: excluded) else { break }
+    // The database reads at the store's newest version: the context's changes move there too,
+    // so that what it reads next agrees with what was counted or loaded. The move can change
+    // more rows than the SQL allowed for (a deletion's cascade replayed over an object added
+    // elsewhere): the SQL then runs again for the rows changed after the move, three times at
+    // most (the third loads, and its objects are kept whatever the move changed).
+    var attempt = 0
+    while true {
+      attempt += 1
+      let count =
+        counting && attempt < 3 && pending.readsOnlyOwnValues(request, catalog: catalog)
+        ? try store.count(
+          for: request,
+          excluding: pending.rows.map { (catalog.entities[$0.entity].name, $0.row) })
+        : nil
+      let fetch =
+        count == nil
+        ? try store.makeResident(for: widened(request, by: pending, catalog: catalog)) : nil
       try moveOntoLoaded()
       catalog = session.catalog(covering: request.entity)
       let moved = FetchedPendingRows(request, session: session)
-      let agrees = moved.keys == pending.keys && moved.readsOnlyOwnValues(request, catalog: catalog)
+      if moved.keys == pending.keys && moved.deletedEntities == pending.deletedEntities
+        || fetch != nil && attempt >= 3
+      {
+        return FetchedRun(
+          sql: fetch, count: count, countedInMemory: count.map { _ in moved.counted })
+      }
       pending = moved
-      if agrees { return FetchedRun(count: count, countedInMemory: pending.counted) }
     }
+  }
+
+  /// `request` as the SQL of a fetch with unsaved changes runs it: its window widened by the
+  /// `pending` rows, or, when it reads related objects, every object its own-value conjuncts
+  /// select.
+  private func widened(
+    _ request: QueryRequest, by pending: FetchedPendingRows, catalog: SchemaCatalog
+  ) -> QueryRequest {
     var widened = request
     if pending.readsOnlyOwnValues(request, catalog: catalog) {
       // The SQL takes the first offset + limit objects: each pending row can take a place
@@ -72,9 +95,7 @@ extension ModelContext {
       (widened.offset, widened.limit) = (0, nil)
       (widened.shapeIdentity, widened.slotted) = (nil, nil)
     }
-    let fetch = try store.makeResident(for: widened)
-    try moveOntoLoaded()
-    return FetchedRun(sql: fetch)
+    return widened
   }
 
   /// Moves the context to the store's newest version, which holds what a fetch loaded:
