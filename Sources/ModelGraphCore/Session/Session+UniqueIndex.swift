@@ -44,8 +44,21 @@ extension Session {
   ///
   /// - Returns: The duplicated candidates with their value, or `nil` when the attribute cannot
   ///   be indexed.
-  /// - Complexity: O(candidates + the cost of ``uniqueIndexViews(slot:scope:)``).
+  /// - Complexity: O(candidates × rows written) for a session that wrote at most
+  ///   ``fewWritesBound`` rows in the scope, else O(candidates + the cost of
+  ///   ``uniqueIndexViews(slot:scope:)``).
   func indexedDuplicates(
+    slot: Int, scope: [Int], candidates: [(table: Int, row: Int)]
+  ) -> [(table: Int, row: Int, value: ModelValue)]? {
+    fewWritesDuplicates(slot: slot, scope: scope, candidates: candidates)
+      ?? viewDuplicates(slot: slot, scope: scope, candidates: candidates)
+  }
+
+  /// ``indexedDuplicates(slot:scope:candidates:)`` through the views of the working tables'
+  /// indexes (the committed versions' with the session's changes laid over them).
+  ///
+  /// - Complexity: O(candidates + the cost of ``uniqueIndexViews(slot:scope:)``).
+  func viewDuplicates(
     slot: Int, scope: [Int], candidates: [(table: Int, row: Int)]
   ) -> [(table: Int, row: Int, value: ModelValue)]? {
     guard let views = uniqueIndexViews(slot: slot, scope: scope) else { return nil }
@@ -85,6 +98,73 @@ extension Session {
         holders.first { holder in
           !excluded.contains(key(scope[holder.table], holder.row))
         })
+    }
+    return result
+  }
+}
+
+extension Session {
+  /// The most rows a session may have written in a unique attribute's scope for
+  /// ``fewWritesDuplicates(slot:scope:candidates:)`` to count holders row by row.
+  static var fewWritesBound: Int { 64 }
+
+  /// ``indexedDuplicates(slot:scope:candidates:)`` for a session that wrote few rows in the
+  /// scope: each value's holders are its count in the committed version's index, less the rows
+  /// the session wrote that held it in the committed version, plus those that hold it now.
+  ///
+  /// The committed version's index views are shared by every reader of that version (a fetch
+  /// made them already), so a small save lays no overlay of its changes over them.
+  /// - Returns: `nil` when the session wrote more than ``fewWritesBound`` rows in the scope, a
+  ///   table of the scope is newer than the session's base, or the attribute cannot be indexed.
+  /// - Complexity: O(candidates × (scope + rows written in the scope)).
+  private func fewWritesDuplicates(
+    slot: Int, scope: [Int], candidates: [(table: Int, row: Int)]
+  ) -> [(table: Int, row: Int, value: ModelValue)]? {
+    var written: [(position: Int, rows: [Int32])] = []
+    var total = 0
+    for (position, entity) in scope.enumerated() {
+      guard entity < base.tables.count else { return nil }
+      guard let change = changes[entity], !change.isEmpty else { continue }
+      let rows = change.writtenRows
+      total += rows.count
+      guard total <= Self.fewWritesBound else { return nil }
+      written.append((position, rows))
+    }
+    let resolver = IndexResolver(
+      store: store, tables: base.tables, committedTables: base.tables, hasPendingChanges: false,
+      memo: indexMemo)
+    let attribute = catalog.entities[scope[0]].attributes[slot]
+    let definition = IndexDefinition(.hash, on: attribute.name, isUnique: attribute.isUnique)
+    var views: [any TableIndex] = []
+    for member in scope {
+      guard let view = resolver.view(definition, entity: catalog.entities[member]) else {
+        return nil
+      }
+      views.append(view)
+    }
+    var result: [(table: Int, row: Int, value: ModelValue)] = []
+    for candidate in candidates {
+      let value = table(scope[candidate.table]).attributeColumns[slot].value(at: candidate.row)
+      guard !value.isNull else { continue }
+      var holders = 0
+      for view in views {
+        guard let count = view.exactCount(equalTo: value) else { return nil }
+        holders += count
+      }
+      for (position, rows) in written {
+        let committed = base.tables[scope[position]]
+        let current = table(scope[position])
+        for row in rows {
+          let row = Int(row)
+          if committed.isAlive(row) && committed.attributeColumns[slot].value(at: row) == value {
+            holders -= 1
+          }
+          if current.isAlive(row) && current.attributeColumns[slot].value(at: row) == value {
+            holders += 1
+          }
+        }
+      }
+      if holders > 1 { result.append((candidate.table, candidate.row, value)) }
     }
     return result
   }

@@ -54,6 +54,13 @@ struct UniqueIndexDifferentialTests {
         }
       case 6:
         if let key = keys.randomElement(using: &random) { session.delete(key) }
+      case 9 where step % 50 == 9:
+        // More rows than a small save writes.
+        for _ in 0..<(Session.fewWritesBound + 6) {
+          let key = session.insert(entity: Self.special)
+          session.set(Int64.random(in: 0..<600, using: &random), slot: 0, of: key)
+          keys.append(key)
+        }
       case 7..<9:
         _ = try? session.save(resolving: { _ in .keepMine })
       default:
@@ -68,6 +75,12 @@ struct UniqueIndexDifferentialTests {
           session.indexedDuplicates(slot: slot, scope: scope, candidates: candidates))
         #expect(
           indexed.map { "\($0.table):\($0.row)=\($0.value)" }
+            == scanned.map { "\($0.table):\($0.row)=\($0.value)" }, "step \(step) slot \(slot)")
+        // The overlaid views, which a session that wrote many rows uses.
+        let viewed = try #require(
+          session.viewDuplicates(slot: slot, scope: scope, candidates: candidates))
+        #expect(
+          viewed.map { "\($0.table):\($0.row)=\($0.value)" }
             == scanned.map { "\($0.table):\($0.row)=\($0.value)" }, "step \(step) slot \(slot)")
         let excluded = Set(keys.filter { _ in Bool.random(using: &random) })
         let scannedMatches = tables[0].attributeColumns[slot].matches(
