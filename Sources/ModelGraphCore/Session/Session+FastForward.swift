@@ -1,16 +1,17 @@
 extension Session {
   /// Brings what other sessions published since ``base`` into the working tables in place, when
-  /// each table they changed carries notes of its rows (``TableChangeNote``) back to the table
-  /// of ``base`` and none of those rows is one this session changed. The session then holds
-  /// `latest` with its own changes on top, as a replay would make it, at the cost of the rows the
-  /// other saves wrote instead of a copy of every table this session changed.
+  /// each table that they and this session both changed carries notes of its rows
+  /// (``TableChangeNote``) back to the table of ``base``, and none of those rows is one this
+  /// session changed. The session then holds `latest` with its own changes on top, as a replay
+  /// would make it, at the cost of the rows the other saves wrote instead of a copy of every
+  /// table this session changed. A table only the other saves changed is taken whole.
   ///
   /// The caller has found no conflict with `latest` (so no reference of this session points at
   /// an object deleted since).
-  /// - Returns: `false` when the changes since ``base`` are not known row by row (a large save,
-  ///   more saves in between than the notes reach, a newer catalog), touch a row this session
-  ///   changed, or deleted an object this session's changed objects point at; nothing changed
-  ///   then, and the caller replays instead.
+  /// - Returns: `false` when the changes since ``base`` to a table this session changed are not
+  ///   known row by row (a large save, more saves in between than the notes reach, a newer
+  ///   catalog), touch a row this session changed, or deleted an object this session's changed
+  ///   objects point at; nothing changed then, and the caller replays instead.
   /// - Complexity: O(rows written elsewhere × columns + rows changed here).
   func fastForward(onto latest: StoreVersion) -> Bool {
     guard allowsFastForward, latest.tables.count == base.tables.count else { return false }
@@ -19,10 +20,12 @@ extension Session {
       let old = base.tables[entity]
       let new = latest.tables[entity]
       if old === new { continue }
-      guard let rows = new.changeNote?.rows(since: old.serial) else { return false }
+      // A table this session did not change is reset to its newer version below, as a replay
+      // resets it: only the tables it changed need the other saves' rows.
       guard let change = changes[entity], !change.isEmpty, entity < working.count,
         working[entity] != nil
       else { continue }
+      guard let rows = new.changeNote?.rows(since: old.serial) else { return false }
       let written = change.writtenRows
       if Self.sharesAny(written, rows) { return false }
       absorbed.append((entity, rows))

@@ -270,6 +270,27 @@ struct FastForwardDifferentialTests {
     #expect(reader.get(Int64?.self, slot: Self.badge, of: people[3]) == 40)
   }
 
+  @Test(
+    "a rebase onto a save too large to note, of a table this session did not change, is in place")
+  func unnotedUnchangedTableFastForwards() throws {
+    let setup = try Fixture.makeSession()
+    let person = setup.insertEmployee("p", badge: 1)
+    try setup.save()
+    let mine = Session(store: setup.store)
+    mine.set(Int64(2) as Int64?, slot: Self.badge, of: person)
+    let other = Session(store: setup.store)
+    let departments = (0...TableChangeNote.largestNoted).map { other.insertDepartment("d\($0)") }
+    try other.save()
+    #expect(Session(store: setup.store).base.tables[GraphFixture.department].changeNote == nil)
+    try mine.save()
+    #expect(mine.fastForwardCount == 1)
+    let reader = Session(store: setup.store)
+    #expect(reader.get(Int64?.self, slot: Self.badge, of: person) == 2)
+    #expect(reader.table(GraphFixture.department).liveCount == departments.count)
+    #expect(departments.allSatisfy(reader.contains))
+    #expect(Self.liveCountsAgree(reader))
+  }
+
   @Test("notes reach back a bounded number of versions; rows since an older one are their union")
   func noteChain() {
     var note = TableChangeNote(previous: 1, rows: [5])
