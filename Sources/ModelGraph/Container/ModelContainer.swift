@@ -1,5 +1,6 @@
 internal import Dispatch
 public import ModelGraphCore
+internal import Synchronization
 
 /// The store of a set of model classes, shared by every ``ModelContext`` made on it.
 ///
@@ -31,6 +32,9 @@ public final class ModelContainer: Sendable {
   /// version is never overtaken by one that read an older version.
   let snapshotQueue = DispatchQueue(label: "ModelGraph.ModelContainer.snapshot")
   private let classes = Locked<ClassTable>(ClassTable())
+  /// The number of times classes were registered, so a context whose handles of an entity
+  /// stand in with an ancestor's class knows to look that entity up again.
+  let classRegistrations = Atomic<Int>(0)
 
   struct ClassTable: @unchecked Sendable {
     // @unchecked Sendable: metatypes of model classes are immutable; reached only via the mutex.
@@ -274,6 +278,7 @@ public final class ModelContainer: Sendable {
       }
       return table.entityByClass[key]!
     }
+    classRegistrations.add(1, ordering: .releasing)
     for model in lineage {
       for field in ModelClassInfo.info(for: model).relationshipWrappers {
         _ = try entityIndex(for: field.type.destinationType)

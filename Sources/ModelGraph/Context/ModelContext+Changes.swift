@@ -117,6 +117,7 @@ extension ModelContext {
   /// Moves the handle of the live object `key` (made if needed, so ``deletedModelsArray``
   /// lists it) to its deleted state, as the session is about to delete the object.
   func objectWillBeDeleted(_ key: ObjectKey) {
+    supersededHandlesWillBeDeleted(key)
     guard let model = registeredObject(for: key) else {
       // No handle yet (a cascade reached a saved object nobody fetched): make one only if
       // `deletedModelsArray` asks, so a large cascade does not build an object per row.

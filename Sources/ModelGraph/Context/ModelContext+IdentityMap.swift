@@ -53,6 +53,7 @@ extension ModelContext {
 
   /// The object already registered for `key`, if any.
   func registeredObject(for key: ObjectKey) -> ModelObject? {
+    checkInexactClasses()
     let entity = Int(key.entity)
     // The generation is read without taking a reference; only a match is retained.
     guard let found = registered.handle(entity: entity, row: Int(key.row)),
@@ -82,6 +83,9 @@ extension ModelContext {
     withUnsafeTemporaryAllocation(of: MaterializedEntity.self, capacity: 4) { entities in
       var known = 0
       var next = 0
+      // A class registered meanwhile (here or on another thread) can give an entity met
+      // before a nearer class: the entities looked up are then looked up again.
+      var registrations = seenClassRegistrations
       return [T](unsafeUninitializedCapacity: keys.count) { buffer, count in
         // Filled as `ModelObject` references (the same layout as `T`'s), so each store is
         // concrete code rather than a call through `T`'s generic witnesses.
@@ -93,6 +97,11 @@ extension ModelContext {
               object = found
             } else {
               let entity = Int(key.entity)
+              if registrations != seenClassRegistrations {
+                registrations = seenClassRegistrations
+                known = 0
+                next = 0
+              }
               var place = 0
               while place < known && entities[place].entity != entity { place &+= 1 }
               if place == known {
@@ -174,6 +183,7 @@ extension ModelContext {
   /// name (a subclass in another module or enclosing type that it was not given) only until
   /// that class is registered (``refreshInexactClasses()``).
   func modelClassIfAny(forEntity entity: Int) -> ModelObject.Type? {
+    checkInexactClasses()
     if entity < classCache.count, let type = classCache[entity] { return type }
     if entity >= classCache.count {
       classCache += Array(repeating: nil, count: entity + 1 - classCache.count)

@@ -1,7 +1,23 @@
 import ModelGraphCore
 
 extension ModelContext {
-  /// After a class was registered: looks up again each entity that had an ancestor's class.
+  /// Looks up the entities whose handles stand in with an ancestor's class again when a class
+  /// was registered since the last look-up, here or in another context.
+  ///
+  /// - Complexity: O(1) when no entity has an ancestor's class (a test of one array).
+  @inline(__always)
+  func checkInexactClasses() {
+    if !inexactClassEntities.isEmpty { refreshInexactClassesIfRegistered() }
+  }
+
+  private func refreshInexactClassesIfRegistered() {
+    let registrations = container.classRegistrations.load(ordering: .acquiring)
+    guard registrations != seenClassRegistrations else { return }
+    seenClassRegistrations = registrations
+    refreshInexactClasses()
+  }
+
+  /// Looks up again each entity that had an ancestor's class (after a class was registered).
   ///
   /// Where a nearer class is now known, it makes that entity's handles from then on. A handle
   /// made before leaves the identity map, so a fetch typed as the new class never returns an
@@ -26,6 +42,8 @@ extension ModelContext {
         else { continue }
         registered.remove(entity: entity, row: row)
         supersededHandles.append(SupersededHandle(object: handle))
+        // Related objects resolved before may name the handle: resolve them again.
+        relationshipEpoch &+= 1
       }
     }
   }
@@ -44,6 +62,23 @@ extension ModelContext {
       object.bindRow(nil, row: object._row)
       object._status = .deleted
       return true
+    }
+  }
+}
+
+extension ModelContext {
+  /// Moves each handle that left the identity map for `key`'s object to its deleted state, as
+  /// the handle in the map is when the session deletes the object.
+  ///
+  /// - Complexity: O(superseded handles); nothing when there are none.
+  func supersededHandlesWillBeDeleted(_ key: ObjectKey) {
+    guard !supersededHandles.isEmpty else { return }
+    for entry in supersededHandles {
+      guard let object = entry.object, object._status == .registered, object._key == key
+      else { continue }
+      object._status = .pendingDeletion
+      object.bindRow(nil, row: object._row)
+      deletedObjects.append(object)
     }
   }
 }

@@ -16,6 +16,9 @@ public final class ModelContext {
   var inexactClassEntities: [Int] = []
   /// Handles that left the identity map for a handle of their row's own class.
   var supersededHandles: [SupersededHandle] = []
+  /// The container's ``ModelContainer/classRegistrations`` when the context last looked up
+  /// ``inexactClassEntities``.
+  var seenClassRegistrations = 0
   /// The identity map: one handle per (entity, row).
   let registered = IdentityMap()
   @exclusivity(unchecked) var insertedObjects: [ModelObject] = []
@@ -94,7 +97,7 @@ public final class ModelContext {
     if let index = entityCache[key] { return index }
     let index = try container.entityIndex(for: type)
     entityCache[key] = index
-    if !inexactClassEntities.isEmpty { refreshInexactClasses() }
+    checkInexactClasses()
     return index
   }
 

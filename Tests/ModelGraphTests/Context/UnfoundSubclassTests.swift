@@ -121,4 +121,43 @@ struct UnfoundSubclassTests {
     #expect(
       try fresh.fetch(FetchDescriptor<USKennel.Dog>()).map(\.name).sorted() == ["Bit", "Rex II"])
   }
+
+  @Test("a class registered by another context reaches this context's identifier lookups")
+  func registeredElsewhere() throws {
+    let scratch = try SnapshotScratch()
+    try writeFarm(scratch)
+    let context = try openWithBaseOnly(scratch)
+    let animals = try context.fetch(
+      FetchDescriptor<USFarm.Animal>(sortBy: [SortDescriptor(\.name)]))
+    let rex = try #require(animals.last)
+    #expect(type(of: rex) == USFarm.Animal.self)
+    // Another context on the container registers the dog's class.
+    let other = ModelContext(context.container)
+    #expect(try other.fetch(FetchDescriptor<USKennel.Dog>()).count == 2)
+    let dog = try #require(context.model(for: rex.persistentModelID) as? USKennel.Dog)
+    #expect(dog.barks == 3)
+    #expect(dog !== rex)
+  }
+
+  @Test("deleting through a handle that left the identity map deletes the object at once")
+  func deleteThroughSupersededHandle() throws {
+    let scratch = try SnapshotScratch()
+    try writeFarm(scratch)
+    let context = try openWithBaseOnly(scratch)
+    let rex = try #require(
+      try context.fetch(FetchDescriptor<USFarm.Animal>(predicate: #Predicate { $0.name == "Rex" }))
+        .first)
+    let dog = try #require(
+      try context.fetch(FetchDescriptor<USKennel.Dog>()).first { $0.barks == 3 })
+    context.delete(rex)
+    #expect(rex.isDeleted)
+    #expect(dog.isDeleted)
+    context.rollback()
+    #expect(!rex.isDeleted)
+    #expect(rex.name == "Rex")
+    context.delete(rex)
+    try context.save()
+    #expect(rex.isDeleted)
+    #expect(try context.fetchCount(FetchDescriptor<USFarm.Animal>()) == 2)
+  }
 }
