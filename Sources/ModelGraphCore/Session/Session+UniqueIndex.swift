@@ -4,15 +4,26 @@ extension Session {
   /// cannot be indexed.
   ///
   /// The index of each committed table version is built once per store and carried forward
-  /// from version to version (``IndexRegistry``); the session's pending changes are laid over it.
-  /// - Complexity: O(rows the session wrote in the scope), after the first build.
-  func uniqueIndexViews(slot: Int, scope: [Int]) -> [any TableIndex]? {
-    var tables = base.tables
-    for entity in scope { tables[entity] = table(entity) }
-    let changes = changes
-    let resolver = IndexResolver(
-      store: store, tables: tables, committedTables: base.tables, hasPendingChanges: true,
-      memo: indexMemo, writtenRows: { changes[$0]?.writtenRows ?? [] })
+  /// from version to version (``IndexRegistry``); the session's pending changes are laid over it,
+  /// unless `committedOnly` asks for the committed versions' indexes as they are.
+  /// - Complexity: O(rows the session wrote in the scope), after the first build; O(scope)
+  ///   with `committedOnly`.
+  func uniqueIndexViews(slot: Int, scope: [Int], committedOnly: Bool = false)
+    -> [any TableIndex]?
+  {
+    let resolver: IndexResolver
+    if committedOnly {
+      resolver = IndexResolver(
+        store: store, tables: base.tables, committedTables: base.tables,
+        hasPendingChanges: false, memo: indexMemo)
+    } else {
+      var tables = base.tables
+      for entity in scope { tables[entity] = table(entity) }
+      let changes = changes
+      resolver = IndexResolver(
+        store: store, tables: tables, committedTables: base.tables, hasPendingChanges: true,
+        memo: indexMemo, writtenRows: { changes[$0]?.writtenRows ?? [] })
+    }
     let entity = catalog.entities[scope[0]]
     let attribute = entity.attributes[slot]
     let definition = IndexDefinition(.hash, on: attribute.name, isUnique: attribute.isUnique)
@@ -130,17 +141,8 @@ extension Session {
       guard total <= Self.fewWritesBound else { return nil }
       written.append((position, rows))
     }
-    let resolver = IndexResolver(
-      store: store, tables: base.tables, committedTables: base.tables, hasPendingChanges: false,
-      memo: indexMemo)
-    let attribute = catalog.entities[scope[0]].attributes[slot]
-    let definition = IndexDefinition(.hash, on: attribute.name, isUnique: attribute.isUnique)
-    var views: [any TableIndex] = []
-    for member in scope {
-      guard let view = resolver.view(definition, entity: catalog.entities[member]) else {
-        return nil
-      }
-      views.append(view)
+    guard let views = uniqueIndexViews(slot: slot, scope: scope, committedOnly: true) else {
+      return nil
     }
     var result: [(table: Int, row: Int, value: ModelValue)] = []
     for candidate in candidates {
