@@ -371,13 +371,15 @@ struct SQLQueryCompiler {
         bound[variable] = .condition(sql)
         return try translate(body, bound)
       case .related(let id, let entity):
-        bound[variable] = .related(id, entity)
-        let (result, resultType) = try value(translate(body, bound))
-        return .value("CASE WHEN \(id) IS NULL THEN NULL ELSE \(result) END", resultType)
+        return try Self.unlessNull(id, variable) { named in
+          bound[variable] = .related(named, entity)
+          return try translate(body, bound)
+        }
       case .value(let sql, let type):
-        bound[variable] = .value(sql, type)
-        let (result, resultType) = try value(translate(body, bound))
-        return .value("CASE WHEN \(sql) IS NULL THEN NULL ELSE \(result) END", resultType)
+        return try Self.unlessNull(sql, variable) { named in
+          bound[variable] = .value(named, type)
+          return try translate(body, bound)
+        }
       }
     case .negative(let operand):
       let (sql, type) = try value(translate(operand, variables))
@@ -397,6 +399,34 @@ struct SQLQueryCompiler {
     default:
       throw Untranslatable(reason: "no SQL translation")
     }
+  }
+
+  /// `body` given `operand` (SQL that may be NULL), or NULL when `operand` is NULL: the
+  /// translation of `flatMap` on an object or a value that may be `nil`. `body` receives the
+  /// SQL to read the operand by, and gives a value or an object (a related object's
+  /// identifier).
+  ///
+  /// A short operand is written twice, in the test and in the body. A longer one (a nested
+  /// `flatMap`, a related object's identifier) is named once, as `mg_v<variable>.v` of a
+  /// subquery fenced by `OFFSET 0` (as ``integerArithmetic(_:_:_:)`` does), so that an
+  /// optional chain grows linearly with its length, not doubling with each `?.`.
+  static func unlessNull(
+    _ operand: String, _ variable: Int, _ body: (String) throws -> Term
+  ) throws -> Term {
+    let once = operand.utf8.count > repeatedOperandLimit
+    let named = once ? "mg_v\(variable).v" : operand
+    let result: String
+    let make: (String) -> Term
+    switch try body(named) {
+    case .condition(let sql): (result, make) = (sql, { .value($0, .bool) })
+    case .value(let sql, let type): (result, make) = (sql, { .value($0, type) })
+    case .related(let id, let entity): (result, make) = (id, { .related($0, entity) })
+    case .object: throw Untranslatable(reason: "an object where a value is needed")
+    }
+    let choice = "CASE WHEN \(named) IS NULL THEN NULL ELSE \(result) END"
+    guard once else { return make(choice) }
+    return make(
+      "(SELECT \(choice) FROM (SELECT \(operand) OFFSET 0) mg_v\(variable)(v))")
   }
 
   /// `Int64.min` as a bigint literal.

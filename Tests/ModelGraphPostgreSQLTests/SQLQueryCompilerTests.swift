@@ -129,6 +129,86 @@ import Testing
     #expect(twenty - ten < ten + 1_000, "\(ten) then \(twenty) characters")
   }
 
+  /// `Node(name, parent?)`: a self-referencing optional to-one, to chain.
+  static let nodes = SQLQueryCompiler(
+    catalog: try! SchemaCatalog().adding([
+      EntityDescription(
+        name: "Node",
+        attributes: [AttributeDescription(name: "name", valueType: .string)],
+        relationships: [
+          RelationshipDescription(name: "parent", destination: "Node", isToMany: false)
+        ])
+    ]),
+    described: ["Node"], unicode: true, codes: ["Node": 1])
+
+  /// The SQL of `$0.parent?.parent?…?.name == "x"` with `depth` relationships, nested as the
+  /// `#Predicate` macro nests optional chaining (each `?.` a flatMap of the chain so far),
+  /// or of `depth` optional bindings nested inside each other when `inner`.
+  static func chainSQL(_ depth: Int, inner: Bool = false) -> String {
+    var chain: QueryExpression
+    if inner {
+      // `$0.parent.flatMap { $1.parent.flatMap { … $n.name } }`
+      chain = .attribute(.variable(depth), "name")
+      for level in stride(from: depth, through: 1, by: -1) {
+        chain = .flatMap(
+          .relationship(.variable(level - 1), "parent"), variable: level, chain)
+      }
+    } else {
+      chain = .relationship(.root, "parent")
+      for level in 1..<max(depth, 1) {
+        chain = .flatMap(chain, variable: level, .relationship(.variable(level), "parent"))
+      }
+      chain = .flatMap(chain, variable: depth, .attribute(.variable(depth), "name"))
+    }
+    let fetch = nodes.compile(
+      QueryRequest(
+        entity: 0, includesSubclasses: false,
+        predicate: .comparison(chain, .equal, .constant(.string("x")))))
+    #expect(fetch.fallbacks.isEmpty, "\(fetch.fallbacks)")
+    return fetch.sql
+  }
+
+  @Test("an optional chain of to-one relationships compiles to SQL linear in its length")
+  func optionalChain() {
+    for inner in [false, true] {
+      let lengths = [1, 2, 4, 8, 16].map { Self.chainSQL($0, inner: inner).utf8.count }
+      // Each level adds a bounded number of characters (it wrote the chain so far twice).
+      let step = lengths[1] - lengths[0]
+      #expect(lengths[4] - lengths[3] <= 8 * (step + 100), "\(lengths)")
+      #expect(lengths[4] < 16 * 600, "\(lengths)")
+    }
+  }
+
+  @Test("nested conditionals on a value compile to SQL linear in their depth")
+  func nestedConditionals() {
+    /// `depth` levels, each holding the one inside it once: as the test, the value when
+    /// true, or the value when false (an optional one, through `flatMap`).
+    func length(_ depth: Int) -> Int {
+      var value = QueryExpression.attribute("name")
+      let (a, b) = (QueryExpression.constant(.string("a")), QueryExpression.constant(.string("b")))
+      for level in 0..<depth {
+        switch level % 3 {
+        case 0: value = .conditional(.comparison(value, .equal, a), b, .attribute("name"))
+        case 1:
+          value = .conditional(
+            .comparison(.attribute("name"), .less, a),
+            .flatMap(value, variable: level, .variable(level)), .constant(.null))
+        default:
+          value = .conditional(
+            .comparison(.attribute("days"), .less, .constant(.int(3))), .coalesce(value, a), b)
+        }
+      }
+      let fetch = Self.compiler.compile(
+        QueryRequest(
+          entity: 0, includesSubclasses: false,
+          predicate: .comparison(value, .equal, .constant(.string("x")))))
+      #expect(fetch.fallbacks.isEmpty, "\(fetch.fallbacks)")
+      return fetch.sql.utf8.count
+    }
+    let (ten, twenty) = (length(10), length(20))
+    #expect(twenty - ten < ten + 1_000, "\(ten) then \(twenty) characters")
+  }
+
   @Test("a sort with a limit is pushed down with ties; a Double key loads every NaN match")
   func window() {
     let request = QueryRequest(
