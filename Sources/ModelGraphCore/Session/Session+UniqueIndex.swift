@@ -73,6 +73,19 @@ extension Session {
     slot: Int, scope: [Int], candidates: [(table: Int, row: Int)]
   ) -> [(table: Int, row: Int, value: ModelValue)]? {
     guard let views = uniqueIndexViews(slot: slot, scope: scope) else { return nil }
+    return duplicates(slot: slot, scope: scope, candidates: candidates, views: views)
+  }
+
+  /// The candidates whose non-`nil` value of `slot` more than one live row of the scope holds:
+  /// its count in `views`, corrected by the `written` rows of the scope's tables (a row that
+  /// held the value in the committed table counts one less, one that holds it now one more).
+  ///
+  /// - Returns: `nil` when a value does not convert to the index's key.
+  /// - Complexity: O(candidates × (views + rows written)).
+  private func duplicates(
+    slot: Int, scope: [Int], candidates: [(table: Int, row: Int)], views: [any TableIndex],
+    written: [(position: Int, rows: [Int32])] = []
+  ) -> [(table: Int, row: Int, value: ModelValue)]? {
     var result: [(table: Int, row: Int, value: ModelValue)] = []
     for candidate in candidates {
       let value = table(scope[candidate.table]).attributeColumns[slot].value(at: candidate.row)
@@ -82,6 +95,19 @@ extension Session {
       for view in views {
         guard let count = view.exactCount(equalTo: value) else { return nil }
         holders += count
+      }
+      for (position, rows) in written {
+        let committed = base.tables[scope[position]]
+        let current = table(scope[position])
+        for row in rows {
+          let row = Int(row)
+          if committed.isAlive(row) && committed.attributeColumns[slot].value(at: row) == value {
+            holders -= 1
+          }
+          if current.isAlive(row) && current.attributeColumns[slot].value(at: row) == value {
+            holders += 1
+          }
+        }
       }
       if holders > 1 { result.append((candidate.table, candidate.row, value)) }
     }
@@ -144,30 +170,7 @@ extension Session {
     guard let views = uniqueIndexViews(slot: slot, scope: scope, committedOnly: true) else {
       return nil
     }
-    var result: [(table: Int, row: Int, value: ModelValue)] = []
-    for candidate in candidates {
-      let value = table(scope[candidate.table]).attributeColumns[slot].value(at: candidate.row)
-      guard !value.isNull else { continue }
-      var holders = 0
-      for view in views {
-        guard let count = view.exactCount(equalTo: value) else { return nil }
-        holders += count
-      }
-      for (position, rows) in written {
-        let committed = base.tables[scope[position]]
-        let current = table(scope[position])
-        for row in rows {
-          let row = Int(row)
-          if committed.isAlive(row) && committed.attributeColumns[slot].value(at: row) == value {
-            holders -= 1
-          }
-          if current.isAlive(row) && current.attributeColumns[slot].value(at: row) == value {
-            holders += 1
-          }
-        }
-      }
-      if holders > 1 { result.append((candidate.table, candidate.row, value)) }
-    }
-    return result
+    return duplicates(
+      slot: slot, scope: scope, candidates: candidates, views: views, written: written)
   }
 }
