@@ -118,8 +118,10 @@ extension PostgreSQLStoreSuites.FetchedResidency {
       #expect(mine.score == 30)
     }
 
-    @Test("fetchCount agrees with fetch when the move cascades a deletion onto a new object")
-    func countAfterCascadeReplayed() throws {
+    /// A context keeping only fetched objects that deleted team t1 (last writer wins), after
+    /// another container added "joined" (score 100) to t1: the next move replays the
+    /// deletion's cascade over "joined".
+    static func cascadeOntoJoined() throws -> ModelContext {
       let url = try TestServer.freshURL()
       try FetchedUnsaved.seedDistinct(url)
       let partial = ModelContext(
@@ -127,12 +129,18 @@ extension PostgreSQLStoreSuites.FetchedResidency {
           teamTypes, at: PostgreSQLStoreSuites.FetchedResidency.fetchedOnly(url)))
       // The deletion goes ahead over what the team holds by then.
       partial.mergePolicy = .lastWriterWins
-      partial.delete(try Self.team("t1", in: partial))
+      partial.delete(try team("t1", in: partial))
       let elsewhere = ModelContext(try TestServer.container(teamTypes, at: url))
       let joined = Member(name: "joined", score: 100)
       elsewhere.insert(joined)
-      joined.team = try Self.team("t1", in: elsewhere)
+      joined.team = try team("t1", in: elsewhere)
       try elsewhere.save()
+      return partial
+    }
+
+    @Test("fetchCount agrees with fetch when the move cascades a deletion onto a new object")
+    func countAfterCascadeReplayed() throws {
+      let partial = try Self.cascadeOntoJoined()
       let above = FetchDescriptor<Member>(predicate: #Predicate { $0.score > 20 })
       // p21…p39 in the database; "joined" is deleted by the cascade the move replays.
       let counted = try partial.fetchCount(above)
@@ -145,18 +153,7 @@ extension PostgreSQLStoreSuites.FetchedResidency {
 
     @Test("a fetch window holds its objects when the move cascades a deletion onto a new one")
     func windowAfterCascadeReplayed() throws {
-      let url = try TestServer.freshURL()
-      try FetchedUnsaved.seedDistinct(url)
-      let partial = ModelContext(
-        try TestServer.container(
-          teamTypes, at: PostgreSQLStoreSuites.FetchedResidency.fetchedOnly(url)))
-      partial.mergePolicy = .lastWriterWins
-      partial.delete(try Self.team("t1", in: partial))
-      let elsewhere = ModelContext(try TestServer.container(teamTypes, at: url))
-      let joined = Member(name: "joined", score: 100)
-      elsewhere.insert(joined)
-      joined.team = try Self.team("t1", in: elsewhere)
-      try elsewhere.save()
+      let partial = try Self.cascadeOntoJoined()
       var top = FetchDescriptor<Member>(
         predicate: #Predicate { $0.score > 20 }, sortBy: [SortDescriptor(\.score, order: .reverse)])
       top.fetchLimit = 5

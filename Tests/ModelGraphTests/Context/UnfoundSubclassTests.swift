@@ -48,11 +48,24 @@ private func writeFarm(_ scratch: SnapshotScratch) throws {
   try context.save()
 }
 
-/// Opens the file with only the base class given.
+/// Writes the farm into `scratch` and opens it with only the base class given.
 private func openWithBaseOnly(_ scratch: SnapshotScratch) throws -> ModelContext {
-  ModelContext(
+  try writeFarm(scratch)
+  return ModelContext(
     try ModelContainer(
       for: USFarm.Animal.self, configurations: ModelConfiguration(url: scratch.store)))
+}
+
+/// Rex, fetched as an animal.
+private func rexAsAnimal(_ context: ModelContext) throws -> USFarm.Animal {
+  try #require(
+    try context.fetch(FetchDescriptor<USFarm.Animal>(predicate: #Predicate { $0.name == "Rex" }))
+      .first)
+}
+
+/// Rex (the dog that barks 3 times), fetched as a dog.
+private func rexAsDog(_ context: ModelContext) throws -> USKennel.Dog {
+  try #require(try context.fetch(FetchDescriptor<USKennel.Dog>()).first { $0.barks == 3 })
 }
 
 @Suite("Objects of a subclass the container cannot find by name")
@@ -62,7 +75,6 @@ struct UnfoundSubclassTests {
   )
   func typedFetchAfterDeepFetch() throws {
     let scratch = try SnapshotScratch()
-    try writeFarm(scratch)
     let context = try openWithBaseOnly(scratch)
     let sorted = FetchDescriptor<USFarm.Animal>(sortBy: [SortDescriptor(\.name)])
     // The dog and the puppy are read as animals while no class of theirs is known.
@@ -94,7 +106,6 @@ struct UnfoundSubclassTests {
   @Test("a typed fetch after the base handles were released gives the subclass")
   func typedFetchAfterReleasedHandles() throws {
     let scratch = try SnapshotScratch()
-    try writeFarm(scratch)
     let context = try openWithBaseOnly(scratch)
     #expect(try context.fetch(FetchDescriptor<USFarm.Animal>()).count == 3)
     let dogs = try context.fetch(FetchDescriptor<USKennel.Dog>(sortBy: [SortDescriptor(\.name)]))
@@ -106,14 +117,10 @@ struct UnfoundSubclassTests {
   @Test("a change made through a base handle is read through the subclass handle")
   func changeThroughBaseHandle() throws {
     let scratch = try SnapshotScratch()
-    try writeFarm(scratch)
     let context = try openWithBaseOnly(scratch)
-    let rex = try #require(
-      try context.fetch(FetchDescriptor<USFarm.Animal>(predicate: #Predicate { $0.name == "Rex" }))
-        .first)
+    let rex = try rexAsAnimal(context)
     rex.name = "Rex II"
-    let dog = try #require(
-      try context.fetch(FetchDescriptor<USKennel.Dog>()).first { $0.barks == 3 })
+    let dog = try rexAsDog(context)
     #expect(dog.name == "Rex II")
     #expect(dog.persistentModelID == rex.persistentModelID)
     try context.save()
@@ -125,7 +132,6 @@ struct UnfoundSubclassTests {
   @Test("a class registered by another context reaches this context's identifier lookups")
   func registeredElsewhere() throws {
     let scratch = try SnapshotScratch()
-    try writeFarm(scratch)
     let context = try openWithBaseOnly(scratch)
     let animals = try context.fetch(
       FetchDescriptor<USFarm.Animal>(sortBy: [SortDescriptor(\.name)]))
@@ -142,13 +148,9 @@ struct UnfoundSubclassTests {
   @Test("deleting through a handle that left the identity map deletes the object at once")
   func deleteThroughSupersededHandle() throws {
     let scratch = try SnapshotScratch()
-    try writeFarm(scratch)
     let context = try openWithBaseOnly(scratch)
-    let rex = try #require(
-      try context.fetch(FetchDescriptor<USFarm.Animal>(predicate: #Predicate { $0.name == "Rex" }))
-        .first)
-    let dog = try #require(
-      try context.fetch(FetchDescriptor<USKennel.Dog>()).first { $0.barks == 3 })
+    let rex = try rexAsAnimal(context)
+    let dog = try rexAsDog(context)
     context.delete(rex)
     #expect(rex.isDeleted)
     #expect(dog.isDeleted)
