@@ -2,8 +2,9 @@
 /// so a repeated query finds them without the process-wide ``IndexRegistry`` and its lock.
 ///
 /// Not `Sendable`: it belongs to its session. An entry is used only for the very table
-/// version it was found for, and the session forgets every entry when it moves to another
-/// version, so the memo never keeps an old version alive.
+/// version it was found for. When the session moves to another version, it keeps the entries
+/// of the tables that version still holds (a save leaves the tables it did not write as they
+/// were) and forgets the others, so the memo never keeps an old version alive.
 final class IndexMemo {
   private struct Key: Hashable {
     let entity: Int
@@ -27,8 +28,14 @@ final class IndexMemo {
     return built
   }
 
-  /// Forgets every entry (the session moved to another store version).
-  func removeAll() {
-    if !entries.isEmpty { entries = [:] }
+  /// Forgets every entry whose table is not the one `tables` holds for its entity (the
+  /// session moved to the version of `tables`).
+  ///
+  /// - Complexity: O(entries).
+  func keepOnly(_ tables: [Table]) {
+    guard !entries.isEmpty else { return }
+    entries = entries.filter { key, entry in
+      key.entity < tables.count && tables[key.entity] === entry.table
+    }
   }
 }

@@ -12,8 +12,8 @@ public final class Session {
   public internal(set) var base: StoreVersion {
     didSet {
       baseNumber = base.number
-      indexMemo.removeAll()
-      planCache.forgetViews()
+      indexMemo.keepOnly(base.tables)
+      planCache.forgetViews(keeping: base.tables)
     }
   }
   /// ``base``'s number, kept beside it so that a read (on every prefetched relationship read)

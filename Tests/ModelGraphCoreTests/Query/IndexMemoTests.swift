@@ -67,6 +67,48 @@ struct IndexMemoTests {
   }
 }
 
+extension IndexMemoTests {
+  @Test("moving to another version keeps the memo's entries of the tables it still holds")
+  func memoKeepsUnwrittenTables() throws {
+    let store = try Fixture.makeStore()
+    let session = Session(store: store)
+    _ = session.insert(entity: Fixture.trip, name: "t", days: 1)
+    _ = session.insert(entity: Fixture.business, name: "b", days: 1)
+    try session.save()
+    let memo = IndexMemo()
+    let definition = IndexDefinition(.hash, on: "name")
+    final class Built {}
+    var finds = 0
+    func built(_ table: Table) -> Built {
+      let found: Built = memo.built(for: table, definition: definition) {
+        finds += 1
+        return Built()
+      }
+      return found
+    }
+    let before = store.version.tables
+    let tripIndex = built(before[Fixture.trip])
+    _ = built(before[Fixture.business])
+    #expect(finds == 2)
+    _ = session.insert(entity: Fixture.business, name: "c", days: 2)
+    try session.save()
+    let after = store.version.tables
+    #expect(after[Fixture.trip] === before[Fixture.trip])
+    #expect(after[Fixture.business] !== before[Fixture.business])
+    memo.keepOnly(after)
+    #expect(built(after[Fixture.trip]) === tripIndex)
+    #expect(finds == 2)
+    _ = built(after[Fixture.business])
+    #expect(finds == 3)
+    // The entry of the old BusinessTrip table was dropped, not just passed over: moving back
+    // to the old tables finds its index again.
+    memo.keepOnly(before)
+    _ = built(before[Fixture.business])
+    #expect(finds == 4)
+    #expect(built(before[Fixture.trip]) === tripIndex)
+  }
+}
+
 /// The session's plan cache at the engine's level: index declarations and its bound.
 @Suite("Plan cache: index declarations and capacity")
 struct QueryPlanCacheCoreTests {
@@ -125,6 +167,44 @@ struct QueryPlanCacheCoreTests {
     #expect(try reused.keys().count == 4)
     #expect(session.planCache.plansHoldingViews == 1)
     #expect(try plan(session, request(4), indexes: indexes).keys().count == 4)
+  }
+
+  @Test("a save keeps the views of the tables it did not write, and drops the others")
+  func viewsOfUnwrittenTablesKept() throws {
+    let session = try session()
+    for index in 0..<10 {
+      _ = session.insert(entity: Fixture.business, name: "b\(index)", days: Int64(index))
+    }
+    try session.save()
+    let indexes: [[IndexDefinition]] = [
+      [IndexDefinition(.ordered, on: "days")], [IndexDefinition(.ordered, on: "days")], [],
+    ]
+    func request(_ days: Int64) -> QueryRequest {
+      QueryRequest(
+        entity: Fixture.trip, includesSubclasses: true,
+        predicate: .comparison(.attribute("days"), .equal, .constant(.int(days))))
+    }
+    #expect(try plan(session, request(3), indexes: indexes).keys().count == 4)
+    #expect(session.planCache.viewsHeld == 2)
+    let tripTable = session.base.tables[Fixture.trip]
+    let added = session.insert(entity: Fixture.business, name: "new", days: 3)
+    try session.save()
+    // The save wrote only the BusinessTrip table: Trip's table is the same object, and its
+    // view stays with the plan.
+    #expect(session.base.tables[Fixture.trip] === tripTable)
+    #expect(session.planCache.viewsHeld == 1)
+    let reused = try plan(session, request(3), indexes: indexes)
+    #expect(reused.isFromCache)
+    #expect(try reused.keys().count == 5)
+    #expect(try reused.keys().contains(added))
+    #expect(session.planCache.viewsHeld == 2)
+    // A save that writes Trip's table drops that view too; the answers follow the new rows.
+    let moved = try #require(try reused.keys().first { $0.entity == UInt32(Fixture.trip) })
+    session.set(Int64(5), slot: Fixture.days, of: moved)
+    try session.save()
+    #expect(session.planCache.viewsHeld == 1)
+    #expect(try plan(session, request(3), indexes: indexes).keys().count == 4)
+    #expect(try plan(session, request(5), indexes: indexes).keys().contains(moved))
   }
 
   @Test("requests named by one shape identity share a plan; their values still count")

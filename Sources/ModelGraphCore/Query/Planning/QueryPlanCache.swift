@@ -98,18 +98,41 @@ public final class QueryPlanCache {
     }
   }
 
-  /// Forgets the index views and committed tables the plans hold, keeping their recipes: the
-  /// session moved to another store version, which they do not fit (each plan finds its views
-  /// again on its next use, and keeps those).
-  func forgetViews() {
-    if !bounds.isEmpty { bounds = [:] }
+  /// Forgets the index views and committed tables the plans hold for tables other than
+  /// `tables`, keeping their recipes: the session moved to the version of `tables`, and a view
+  /// of a table that version no longer holds does not fit it (each plan finds its views again
+  /// on its next use, and keeps those). Views of the tables the move left as they were (those
+  /// a save did not write) stay, so the next use finds them without a lookup.
+  ///
+  /// - Complexity: O(plans × tables read).
+  func forgetViews(keeping tables: [Table]) {
+    if !bounds.isEmpty {
+      bounds = bounds.filter { _, bound in
+        bound.tables.allSatisfy {
+          $0.entity.index < tables.count && tables[$0.entity.index] === $0.committed
+        }
+      }
+    }
     for (key, template) in templates where template.holdsViews {
-      templates[key] = template.forgettingViews()
+      templates[key] = template.forgettingViews(exceptOf: tables)
     }
   }
 
   /// The number of plans that hold index views (for tests).
   var plansHoldingViews: Int { templates.values.filter(\.holdsViews).count }
+
+  /// The number of index views the plans' references hold, bound plans aside (for tests).
+  var viewsHeld: Int {
+    templates.values.reduce(0) { total, template in
+      total
+        + template.tables.reduce(0) { count, table in
+          switch table.recipe {
+          case .filter(let choices): count + choices.filter { $0.index.view != nil }.count
+          case .walk(let reference, _): count + (reference.view == nil ? 0 : 1)
+          }
+        }
+    }
+  }
 
   /// Forgets every plan.
   public func removeAll() {
@@ -182,14 +205,24 @@ struct PlanTemplate {
     return copy
   }
 
-  /// The template without the views its index references and bound plan hold.
-  func forgettingViews() -> PlanTemplate {
+  /// The template without the bound plan and the views its index references hold, except
+  /// the views found for the very table `committed` holds for the entity (a view found
+  /// without unsaved changes, ``IndexReference/cleanCommitted``).
+  func forgettingViews(exceptOf committed: [Table]) -> PlanTemplate {
+    func kept(_ reference: IndexReference, _ entity: Int) -> IndexReference {
+      guard let clean = reference.cleanCommitted, entity < committed.count,
+        committed[entity] === clean
+      else { return reference.withoutView }
+      return reference
+    }
     var copy = with(
-      recipes: tables.map {
-        switch $0.recipe {
+      recipes: tables.map { table in
+        let entity = table.entity.index
+        return switch table.recipe {
         case .filter(let choices):
-          .filter(choices.map { IndexChoice(index: $0.index.withoutView, isEqual: $0.isEqual) })
-        case .walk(let reference, let isRanged): .walk(reference.withoutView, isRanged: isRanged)
+          .filter(
+            choices.map { IndexChoice(index: kept($0.index, entity), isEqual: $0.isEqual) })
+        case .walk(let reference, let isRanged): .walk(kept(reference, entity), isRanged: isRanged)
         }
       })
     copy.bound = nil
