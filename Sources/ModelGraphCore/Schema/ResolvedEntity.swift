@@ -17,6 +17,9 @@ public final class ResolvedEntity: Sendable {
   public let relationships: [RelationshipDescription]
   /// Every compound unique constraint that applies to the entity, inherited ones first.
   public let uniqueConstraints: [UniqueConstraint]
+  /// The entity's unique rules: one per unique attribute (declared by the entity that
+  /// declares the attribute), then its ``uniqueConstraints``, each rule once.
+  public let uniqueRules: [UniqueConstraint]
   private let attributeSlots: [String: Int]
   private let relationshipSlots: [String: Int]
 
@@ -37,6 +40,17 @@ public final class ResolvedEntity: Sendable {
       + description.uniqueConstraints.map { names in
         UniqueConstraint(declaringEntity: index, slots: names.compactMap { slots[$0] })
       }
+    let inherited = parent?.attributes.count ?? 0
+    var rules: [UniqueConstraint] = []
+    for slot in attributes.indices where attributes[slot].isUnique {
+      // An inherited attribute is declared where the parent's rule for it says.
+      let declaring =
+        slot < inherited
+        ? parent?.uniqueRules.first { $0.slots == [slot] }?.declaringEntity ?? index : index
+      rules.append(UniqueConstraint(declaringEntity: declaring, slots: [slot]))
+    }
+    for rule in uniqueConstraints where !rules.contains(rule) { rules.append(rule) }
+    self.uniqueRules = rules
   }
 
   /// The class name.

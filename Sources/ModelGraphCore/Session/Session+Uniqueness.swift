@@ -40,8 +40,6 @@ extension Session {
       guard let index = scope.firstIndex(of: Int(key.entity)), contains(key) else { return nil }
       return (index, Int(key.row))
     }
-    let attributes = catalog.entities[check.declaring].attributes
-    let property = check.slots.map { attributes[$0].name }.joined(separator: "+")
     let duplicates: [(table: Int, row: Int, value: String)]
     if check.slots.count == 1 {
       let slot = check.slots[0]
@@ -55,6 +53,9 @@ extension Session {
         indexedCompoundDuplicates(slots: check.slots, scope: scope, candidates: positions)
         ?? Table.compoundDuplicates(slots: check.slots, in: tables, candidates: positions)
     }
+    guard !duplicates.isEmpty else { return [] }
+    let attributes = catalog.entities[check.declaring].attributes
+    let property = check.slots.map { attributes[$0].name }.joined(separator: "+")
     return duplicates.map { duplicate in
       violation(
         key(scope[duplicate.table], duplicate.row), property: property, rule: .notUnique,
@@ -67,15 +68,7 @@ extension Session {
   /// The unique rules of `entity`: one per unique attribute (declared by the class that
   /// declares the attribute) and its unique constraints, inherited ones included.
   public func uniqueRules(of entity: ResolvedEntity) -> [UniqueConstraint] {
-    let attributes = entity.attributes.indices.filter { entity.attributes[$0].isUnique }.map {
-      UniqueConstraint(
-        declaringEntity: catalog.declaringEntity(ofAttribute: $0, in: entity), slots: [$0])
-    }
-    var rules: [UniqueConstraint] = []
-    for rule in attributes + entity.uniqueConstraints where !rules.contains(rule) {
-      rules.append(rule)
-    }
-    return rules
+    entity.uniqueRules
   }
 
   /// For each of the live objects `candidates`, another live object in the scope of `rule`

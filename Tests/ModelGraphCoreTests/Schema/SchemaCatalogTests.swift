@@ -174,4 +174,44 @@ struct SchemaCatalogTests {
     #expect(store.catalog.entity(named: "Bike") == nil)
     #expect(store.version.tables.count == 1)
   }
+
+  @Test("unique rules: one per unique attribute, declared where the attribute is, then constraints")
+  func uniqueRules() throws {
+    let catalog = try SchemaCatalog().adding([
+      EntityDescription(
+        name: "Account",
+        attributes: [
+          AttributeDescription(name: "code", valueType: .string, isUnique: true),
+          AttributeDescription(name: "owner", valueType: .string),
+        ]),
+      EntityDescription(
+        name: "Savings", parent: "Account",
+        attributes: [
+          AttributeDescription(name: "iban", valueType: .string, isUnique: true),
+          AttributeDescription(name: "branch", valueType: .string),
+        ],
+        uniqueConstraints: [["owner", "branch"], ["iban"]]),
+      EntityDescription(name: "Youth", parent: "Savings"),
+    ])
+    let (account, savings, youth) = (0, 1, 2)
+    #expect(
+      catalog.entities[account].uniqueRules == [
+        UniqueConstraint(declaringEntity: account, slots: [0])
+      ])
+    let inherited = [
+      UniqueConstraint(declaringEntity: account, slots: [0]),
+      UniqueConstraint(declaringEntity: savings, slots: [2]),
+      UniqueConstraint(declaringEntity: savings, slots: [1, 3]),
+    ]
+    // `["iban"]` repeats the attribute's own rule, so it counts once.
+    #expect(catalog.entities[savings].uniqueRules == inherited)
+    #expect(catalog.entities[youth].uniqueRules == inherited)
+    for entity in catalog.entities {
+      for rule in entity.uniqueRules where rule.slots.count == 1 {
+        #expect(
+          rule.declaringEntity
+            == catalog.declaringEntity(ofAttribute: rule.slots[0], in: entity))
+      }
+    }
+  }
 }
