@@ -35,20 +35,25 @@ extension FetchedPendingRows {
     return (predicate, kept.count == parts.count && sorted, relationships)
   }
 
-  /// For relationship `name` of the classes `entities`: each destination class (with its
-  /// subclasses) and the name of the inverse there; `nil` when one of them has no inverse.
+  /// For relationship `name` of the classes `entities`: each class its objects may be of
+  /// (the destination and its subclasses) with the name of the inverse there; `nil` when one
+  /// of them has no inverse.
   static func inverses(of name: String, in entities: [Int], catalog: SchemaCatalog)
-    -> [(destinations: [Int], inverse: String)]?
+    -> [(destination: Int, inverse: String)]?
   {
-    var found: [(destinations: [Int], inverse: String)] = []
+    var found: [(destination: Int, inverse: String)] = []
     for entity in entities {
       guard let slot = catalog.entities[entity].relationshipSlot(named: name) else { continue }
-      let relationship = catalog.entities[entity].relationships[slot]
-      guard let destination = catalog.entity(named: relationship.destination),
-        let inverse = catalog.inverseSlot(of: slot, in: entity, target: destination.index)
+      guard
+        let destination = catalog.entity(
+          named: catalog.entities[entity].relationships[slot].destination)
       else { return nil }
-      found.append(
-        (catalog.subtree(of: destination.index), destination.relationships[inverse].name))
+      for target in catalog.subtree(of: destination.index) {
+        guard let inverse = catalog.inverseSlot(of: slot, in: entity, target: target) else {
+          return nil
+        }
+        found.append((target, catalog.entities[target].relationships[inverse].name))
+      }
     }
     return found
   }
@@ -65,8 +70,8 @@ extension FetchedPendingRows {
     let roots = entities.sorted()
     var inverses: [Int: Set<String>] = [:]
     for name in relationships {
-      for (destinations, inverse) in Self.inverses(of: name, in: roots, catalog: catalog) ?? [] {
-        for destination in destinations { inverses[destination, default: []].insert(inverse) }
+      for (destination, inverse) in Self.inverses(of: name, in: roots, catalog: catalog) ?? [] {
+        inverses[destination, default: []].insert(inverse)
       }
     }
     var owners: [ObjectKey] = []
