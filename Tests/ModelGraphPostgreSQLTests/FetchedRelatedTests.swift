@@ -69,6 +69,9 @@ extension PostgreSQLStoreSuites.FetchedResidency {
         reversed.sortBy = [SortDescriptor(\Team.name, order: .reverse)]
         all.append(("crowded reversed \(offset) \(limit)", reversed))
       }
+      var saved = FetchDescriptor(predicate: crowded, sortBy: byName)
+      (saved.fetchLimit, saved.includePendingChanges) = (3, false)
+      all.append(("crowded, saved ones", saved))
       var unsorted = FetchDescriptor(predicate: crowded)
       unsorted.fetchLimit = 2
       all.append(("crowded unsorted", unsorted))
@@ -113,6 +116,9 @@ extension PostgreSQLStoreSuites.FetchedResidency {
         predicate: #Predicate { $0.team?.name == "t4" }, sortBy: byName)
       (four.fetchOffset, four.fetchLimit) = (1, 3)
       all.append(("team t4, a window", four))
+      var savedFour = four
+      savedFour.includePendingChanges = false
+      all.append(("team t4, a window, saved ones", savedFour))
       var teamless = FetchDescriptor<Member>(
         predicate: #Predicate { $0.team == nil }, sortBy: [SortDescriptor(\Member.score)])
       teamless.fetchLimit = 4
