@@ -7,9 +7,7 @@ import Testing
 extension PostgreSQLStoreSuites.FetchedResidency.FetchedRelated {
   /// The live objects of `entity` in the container's store.
   static func resident(_ container: ModelContainer, _ entity: String) throws -> Int {
-    let version = container.store.version
-    let index = try #require(version.catalog.entity(named: entity)).index
-    return version.tables[index].liveCount
+    try PostgreSQLStoreSuites.FetchedResidency().residentCount(container, entity)
   }
 
   /// 200 teams `t<i>`, each with one member `m<i>_0`, and two more (`m<i>_1`, `m<i>_2`)
