@@ -60,10 +60,13 @@ struct SQLQueryCompiler {
     /// An object reached through a to-one relationship: the SQL of its identifier (NULL when
     /// there is none, or the object no longer exists) and the class it is declared as.
     case related(String, ResolvedEntity)
+    /// The objects of a to-many relationship: a statement selecting their identifiers (one
+    /// column, those of objects deleted since included) and the class they are declared as.
+    case objects(String, ResolvedEntity)
   }
 
   /// The tables of `entity` and its subclasses (or of it alone) that exist.
-  private func tables(_ entity: ResolvedEntity, exact: Bool = false) -> [String] {
+  func tables(_ entity: ResolvedEntity, exact: Bool = false) -> [String] {
     (exact ? [entity.index] : catalog.subtree(of: entity.index))
       .map { catalog.entities[$0].name }.filter { described.contains($0) }
       .map { SQLMapping.table($0) }
@@ -83,7 +86,7 @@ struct SQLQueryCompiler {
   }
 
   /// The identifier of `object`, or NULL for none.
-  private func identifier(_ object: Term) throws -> String? {
+  func identifier(_ object: Term) throws -> String? {
     switch object {
     case .object(nil): return nil
     case .object(.some): return "t.id"
@@ -214,7 +217,7 @@ struct SQLQueryCompiler {
   }
 
   /// `term` as a condition that is never NULL (a `nil` Boolean is false).
-  private func condition(_ term: Term) throws -> String {
+  func condition(_ term: Term) throws -> String {
     switch term {
     case .condition(let sql): return sql
     case .value(let sql, .bool): return "COALESCE(\(sql), false)"
@@ -228,7 +231,8 @@ struct SQLQueryCompiler {
     switch term {
     case .condition(let sql): return (sql, .bool)
     case .value(let sql, let type): return (sql, type)
-    case .object, .related: throw Untranslatable(reason: "an object where a value is needed")
+    case .object, .related, .objects:
+      throw Untranslatable(reason: "an object where a value is needed")
     }
   }
 
@@ -297,9 +301,11 @@ struct SQLQueryCompiler {
       default: throw Untranslatable(reason: "a relationship of a value")
       }
       guard let slot = owner.relationshipSlot(named: name),
-        !owner.relationships[slot].isToMany,
         let destination = catalog.entity(named: owner.relationships[slot].destination)
-      else { throw Untranslatable(reason: "to-many relationships are tested in memory") }
+      else { throw Untranslatable(reason: "\(owner.name) has no relationship \(name)") }
+      if owner.relationships[slot].isToMany {
+        return .objects(targets(of: name, owner: owner, id: related), destination)
+      }
       let quoted = SQLMapping.quoted(name)
       let raw = related.map { column(quoted, of: $0, in: owner) } ?? "t.\(quoted)"
       // A reference to an object deleted since reads as nil, as in the engine.
@@ -380,7 +386,18 @@ struct SQLQueryCompiler {
           bound[variable] = .value(named, type)
           return try translate(body, bound)
         }
+      case .objects: throw Untranslatable(reason: "flatMap of a collection")
       }
+    case .count(let operand):
+      return try count(translate(operand, variables))
+    case .contains(let collection, let element):
+      return try contains(translate(collection, variables), translate(element, variables))
+    case .any(let collection, let variable, let body):
+      return try quantified(
+        translate(collection, variables), variable, body, variables, isUniversal: false)
+    case .all(let collection, let variable, let body):
+      return try quantified(
+        translate(collection, variables), variable, body, variables, isUniversal: true)
     case .negative(let operand):
       let (sql, type) = try value(translate(operand, variables))
       guard type == .int || type == .double else {
@@ -421,7 +438,7 @@ struct SQLQueryCompiler {
     case .condition(let sql): (result, make) = (sql, { .value($0, .bool) })
     case .value(let sql, let type): (result, make) = (sql, { .value($0, type) })
     case .related(let id, let entity): (result, make) = (id, { .related($0, entity) })
-    case .object: throw Untranslatable(reason: "an object where a value is needed")
+    case .object, .objects: throw Untranslatable(reason: "an object where a value is needed")
     }
     let choice = "CASE WHEN \(named) IS NULL THEN NULL ELSE \(result) END"
     guard once else { return make(choice) }

@@ -2,13 +2,19 @@ internal import ModelGraphCore
 
 /// The unsaved changes of a context that a fetch over a store keeping only fetched objects
 /// must answer through: the rows of the request's classes the context inserted, changed or
-/// deleted.
+/// deleted, and, when the request reads related objects one level deep, the owners of the
+/// related objects the context inserted, changed or deleted.
 ///
 /// The SQL reads the database, where these rows hold their saved values (or do not exist), so
 /// it cannot tell whether they match. A fetch therefore widens the SQL's window by their number
 /// (each can take, or free, one place of the window), loads what the SQL selects, and lets the
-/// engine answer over the context's view, where the changed rows are already in memory. A
-/// count leaves them out of the count PostgreSQL makes and counts them in memory.
+/// engine answer over the context's view, where the rows are already in memory (the context
+/// changed them, or they reach, or are reached by, an object it changed). A count leaves them
+/// out of the count PostgreSQL makes and counts them in memory.
+///
+/// Every other object reads the same in the database and in the context's view when the
+/// request is ``coversRequest``: its own values are saved ones, and so are those of the
+/// objects its relationships hold (a changed related object would have made it an owner).
 struct FetchedPendingRows {
   /// The rows of inserted, changed and deleted objects, as `(entity, row)`.
   private(set) var rows: [(entity: Int, row: Int)] = []
@@ -25,9 +31,20 @@ struct FetchedPendingRows {
   /// of them reads as `nil` in the context's view, unlike in the database.
   private(set) var deletedEntities: Set<Int> = []
 
+  /// The request's conjuncts whose match can differ between the database and the context's
+  /// view only for ``rows``, as one predicate (`nil` for none): selecting by them loads every
+  /// object the whole predicate can match in the context's view.
+  private(set) var coveredPredicate: QueryExpression? = nil
+
+  /// Whether every conjunct and sort key of the request can read differently in the database
+  /// and in the context's view only for ``rows``: the whole request's SQL, its window widened
+  /// by ``count``, then selects every object its answer needs.
+  private(set) var coversRequest = false
+
   /// The pending rows of `request`'s classes in `session`, whatever the request's
-  /// `includePendingChanges`: without it, the engine still tests and sorts changed objects on
-  /// their unsaved values.
+  /// `includePendingChanges` (without it, the engine still tests and sorts changed objects on
+  /// their unsaved values), with the owners of the related objects changed along the
+  /// relationships the request reads.
   init(_ request: QueryRequest, session: Session) {
     let catalog = session.catalog(covering: request.entity)
     let entities = Set(
@@ -42,6 +59,18 @@ struct FetchedPendingRows {
       }
       rows += change.deletedKeys.map { (entity, Int($0.row)) }
     }
+    let reads = coveredReads(of: request, catalog: catalog)
+    (coveredPredicate, coversRequest) = (reads.predicate, reads.whole)
+    var seen = keys
+    for owner in Self.owners(
+      through: reads.relationships, of: entities, session: session, catalog: catalog)
+    {
+      let key = Self.key(entity: Int(owner.entity), row: Int(owner.row))
+      guard seen.insert(key).inserted else { continue }
+      rows.append((Int(owner.entity), Int(owner.row)))
+      // A deleted owner is among the rows already, and matches nothing.
+      if session.contains(owner) { counted.insert(key) }
+    }
   }
 
   /// A row as one number.
@@ -49,24 +78,10 @@ struct FetchedPendingRows {
     UInt64(truncatingIfNeeded: entity) << 32 | UInt64(truncatingIfNeeded: row)
   }
 
-  /// Whether the matches of `request` over the context's view depend only on each object's
-  /// own values (its attributes, type and to-one references), so that only the pending rows
-  /// can match differently than in the database. A request that reads a related object's
-  /// values, or a to-many relationship, can change answer for a row the context did not touch;
-  /// so can a to-one reference when the context deleted objects of its destination's classes
-  /// (the reference then reads as `nil`).
-  func readsOnlyOwnValues(_ request: QueryRequest, catalog: SchemaCatalog) -> Bool {
-    let toOne = ownReferences(of: request, catalog: catalog)
-    let own = { (expression: QueryExpression) in
-      Self.readsOnlyOwnValues(expression, toOne: toOne)
-    }
-    return (request.predicate.map(own) ?? true) && request.sort.allSatisfy { own($0.expression) }
-  }
-
   /// The to-one relationships of `request`'s classes whose reference reads the same in the
   /// database and in the context's view: those whose destination's classes have no object
   /// the context deleted.
-  private func ownReferences(of request: QueryRequest, catalog: SchemaCatalog) -> Set<String> {
+  func ownReferences(of request: QueryRequest, catalog: SchemaCatalog) -> Set<String> {
     let entities =
       request.includesSubclasses ? catalog.subtree(of: request.entity) : [request.entity]
     let relationships = entities.flatMap { catalog.entities[$0].relationships }
@@ -100,17 +115,5 @@ struct FetchedPendingRows {
     // A bound variable may be a related object: its values are not the row's.
     case .flatMap, .any, .all: return false
     }
-  }
-
-  /// `request`'s conjuncts that read only each object's own values, as one predicate (`nil`
-  /// for none): selecting by them loads every object the whole predicate can match in the
-  /// context's view.
-  func ownConjuncts(of request: QueryRequest, catalog: SchemaCatalog) -> QueryExpression? {
-    guard let predicate = request.predicate else { return nil }
-    let parts: [QueryExpression]
-    if case .and(let all) = predicate { parts = all } else { parts = [predicate] }
-    let toOne = ownReferences(of: request, catalog: catalog)
-    let kept = parts.filter { Self.readsOnlyOwnValues($0, toOne: toOne) }
-    return kept.isEmpty ? nil : kept.count == 1 ? kept[0] : .and(kept)
   }
 }

@@ -18,8 +18,9 @@ extension ModelContext {
   /// A context moves to the version PostgreSQL counted at, too. One with unsaved changes moves
   /// with its changes replayed onto the version (as a save does), and the SQL selects what the
   /// context's view may need: its window widened by the number of rows of the request's
-  /// classes the context changed, or, when the request reads related objects, every object
-  /// its own-value conjuncts select. A count then leaves out those rows in PostgreSQL and
+  /// classes the context changed (with the owners of related objects it changed, when the
+  /// request reads them one level deep), or, when the request reads related objects further,
+  /// every object its other conjuncts select. A count then leaves out those rows in PostgreSQL and
   /// ``FetchedRun/countedInMemory`` names them for the caller to count over the context's
   /// view (see ``FetchedPendingRows``). Both are of the rows changed once the context moved:
   /// the SQL runs again when the move changed others (up to three times; a count that
@@ -54,14 +55,14 @@ extension ModelContext {
     while true {
       attempt += 1
       let count =
-        counting && attempt < 3 && pending.readsOnlyOwnValues(request, catalog: catalog)
+        counting && attempt < 3 && pending.coversRequest
         ? try store.count(
           for: request,
           excluding: pending.rows.map { (catalog.entities[$0.entity].name, $0.row) })
         : nil
       let fetch =
         count == nil
-        ? try store.makeResident(for: widened(request, by: pending, catalog: catalog)) : nil
+        ? try store.makeResident(for: widened(request, by: pending)) : nil
       try moveOntoLoaded()
       catalog = session.catalog(covering: request.entity)
       let moved = FetchedPendingRows(request, session: session)
@@ -76,22 +77,19 @@ extension ModelContext {
   }
 
   /// `request` as the SQL of a fetch with unsaved changes runs it: its window widened by the
-  /// `pending` rows, or, when it reads related objects, every object its own-value conjuncts
-  /// select.
-  private func widened(
-    _ request: QueryRequest, by pending: FetchedPendingRows, catalog: SchemaCatalog
-  ) -> QueryRequest {
+  /// `pending` rows, or, when it reads what they do not cover (related objects more than one
+  /// level deep, or through a relationship without inverse), every object its covered
+  /// conjuncts select.
+  private func widened(_ request: QueryRequest, by pending: FetchedPendingRows) -> QueryRequest {
     var widened = request
-    if pending.readsOnlyOwnValues(request, catalog: catalog) {
+    if pending.coversRequest {
       // The SQL takes the first offset + limit objects: each pending row can take a place
       // of the window in the database and leave it in the context's view.
       widened.limit = request.limit.map {
         QueryRequest.clippedEnd(offset: $0, limit: pending.count)
       }
     } else {
-      (widened.predicate, widened.sort) = (
-        pending.ownConjuncts(of: request, catalog: catalog), []
-      )
+      (widened.predicate, widened.sort) = (pending.coveredPredicate, [])
       (widened.offset, widened.limit) = (0, nil)
       (widened.shapeIdentity, widened.slotted) = (nil, nil)
     }
