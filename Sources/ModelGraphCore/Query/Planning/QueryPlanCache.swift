@@ -113,9 +113,10 @@ public final class QueryPlanCache {
         }
       }
     }
-    for (key, template) in templates where template.holdsViews {
-      templates[key] = template.forgettingViews(exceptOf: tables)
+    let stale = templates.compactMap { key, template in
+      template.holdsViewsOtherThan(tables) ? key : nil
     }
+    for key in stale { templates[key] = templates[key]!.forgettingViews(exceptOf: tables) }
   }
 
   /// The number of plans that hold index views (for tests).
@@ -203,6 +204,23 @@ struct PlanTemplate {
     var copy = self
     for position in copy.tables.indices { copy.tables[position].recipe = recipes[position] }
     return copy
+  }
+
+  /// Whether the template holds a bound plan, or a view that ``forgettingViews(exceptOf:)``
+  /// drops for `committed`.
+  func holdsViewsOtherThan(_ committed: [Table]) -> Bool {
+    func stale(_ reference: IndexReference, _ entity: Int) -> Bool {
+      guard reference.view != nil else { return false }
+      guard let clean = reference.cleanCommitted, entity < committed.count else { return true }
+      return committed[entity] !== clean
+    }
+    return bound != nil
+      || tables.contains { table in
+        switch table.recipe {
+        case .filter(let choices): choices.contains { stale($0.index, table.entity.index) }
+        case .walk(let reference, _): stale(reference, table.entity.index)
+        }
+      }
   }
 
   /// The template without the bound plan and the views its index references hold, except
