@@ -28,8 +28,9 @@ public struct FetchDescriptor<T: PersistentModel>: Sendable {
   /// How many matching objects to skip first; a negative offset makes the fetch throw
   /// ``ModelError/Code/invalidDescriptor``, one past the last match gives no objects.
   public var fetchOffset: Int?
-  /// Whether results reflect the context's unsaved inserts, changes and deletes (default
-  /// `true`); when `false`, the fetch reads the saved state only.
+  /// Whether results include the objects the context inserted and has not saved (default
+  /// `true`). Either way, objects the context deleted are left out, and objects it changed are
+  /// tested and sorted on their unsaved values (the values the returned objects show).
   public var includePendingChanges = true
   /// Whether objects of `T`'s subclasses are returned too (default `true`).
   ///
