@@ -74,6 +74,38 @@ struct MBState: Equatable {
     return [:]
   }
 
+  /// Sets one side of `relationship` of `serial` (the other side is the caller's).
+  mutating func setRelationship(_ relationship: MBRelationship, of serial: Int, to targets: [Int]) {
+    switch relationship {
+    case .items: owners[serial]!.items = targets
+    case .kept: owners[serial]!.kept = targets
+    case .owner: items[serial]!.owner = targets.first
+    case .keeper: items[serial]!.keeper = targets.first
+    }
+  }
+
+  /// Where the two sides of a relationship disagree, or a relationship names a missing object.
+  var inverseProblems: [String] {
+    var problems: [String] = []
+    for (serial, owner) in owners {
+      for item in owner.items where items[item]?.owner != serial {
+        problems.append("#\(serial).items holds #\(item), whose owner is not #\(serial)")
+      }
+      for item in owner.kept where items[item]?.keeper != serial {
+        problems.append("#\(serial).kept holds #\(item), whose keeper is not #\(serial)")
+      }
+    }
+    for (serial, item) in items {
+      if let owner = item.owner, owners[owner]?.items.filter({ $0 == serial }).count != 1 {
+        problems.append("#\(serial).owner is #\(owner), which does not list it once")
+      }
+      if let keeper = item.keeper, owners[keeper]?.kept.filter({ $0 == serial }).count != 1 {
+        problems.append("#\(serial).keeper is #\(keeper), which does not list it once")
+      }
+    }
+    return problems.sorted()
+  }
+
   /// The graph with every object's home set to 0, to compare with what the engine holds.
   var withoutHomes: MBState {
     var copy = self
@@ -147,6 +179,10 @@ enum MBEdit: CustomStringConvertible {
   case setKeeper(item: Int, keeper: Int?, side: MBSide)
   case reverseItems(owner: Int)
   case delete(serial: Int)
+  /// `delete(model: MBItem.self, where: weight > limit)`.
+  case deleteItemsHeavier(than: Double)
+  /// `delete(model: MBOwner.self, where: score > limit, includeSubclasses:)`.
+  case deleteOwnersScoring(above: Int, includeSubclasses: Bool)
 
   var description: String {
     switch self {
@@ -163,6 +199,9 @@ enum MBEdit: CustomStringConvertible {
       "item #\(item).keeper = \(mbName(keeper)) (\(side))"
     case .reverseItems(let owner): "reverse #\(owner).items"
     case .delete(let serial): "delete #\(serial)"
+    case .deleteItemsHeavier(let limit): "delete items where weight > \(limit)"
+    case .deleteOwnersScoring(let limit, let deep):
+      "delete owners where score > \(limit)\(deep ? "" : ", exactly MBOwner")"
     }
   }
 }
@@ -257,6 +296,15 @@ extension MBState {
       touching(owner)
     case .delete(let serial):
       delete(serial, touching: touching, deleting: deleting)
+    case .deleteItemsHeavier(let limit):
+      for serial in items.keys.sorted() where items[serial].map({ $0.weight > limit }) == true {
+        delete(serial, touching: touching, deleting: deleting)
+      }
+    case .deleteOwnersScoring(let limit, let deep):
+      for serial in owners.keys.sorted()
+      where owners[serial].map({ $0.score > limit && (deep || !$0.vip) }) == true {
+        delete(serial, touching: touching, deleting: deleting)
+      }
     }
   }
 
@@ -322,8 +370,26 @@ enum MBSaveOutcome {
   /// Refused with ``ModelError/Code/validationFailed``: these codes would be held twice, in the
   /// state the context's edits replayed onto the newest committed state give.
   case duplicates(Set<String>, rebased: MBState)
-  /// Saved: the new committed state.
-  case saved(MBState)
+  /// Saved: the new committed state, and the kinds of the conflicts the policy settled.
+  case saved(MBState, settled: [String])
+  /// Conflicts the reference does not settle under the context's merge policy.
+  case unmodelled([String])
+}
+
+/// The merge policy of a context in the reference.
+enum MBPolicy: String {
+  /// ``MergePolicy/rejectConflicts``.
+  case reject
+  /// ``MergePolicy/lastWriterWins``.
+  case mine
+  /// ``MergePolicy/storeWins``.
+  case store
+}
+
+/// An attribute of one object.
+struct MBAttributeOf: Hashable {
+  var serial: Int
+  var attribute: MBAttribute
 }
 
 /// The reference model: the committed state and every context's.
@@ -341,18 +407,93 @@ struct MBReference {
   /// written here and changed elsewhere since (by value), a write here to an object deleted
   /// since, a reference here to an object deleted since, a to-one set on both sides to
   /// different objects, and a deletion here of an object changed elsewhere since.
-  func saveOutcome(of index: Int) -> MBSaveOutcome {
+  ///
+  /// Under the other policies (`policy`), a save whose conflicts are all of an attribute, of
+  /// a change to an object deleted since, or of a deletion of an object changed since goes
+  /// ahead: the attribute takes this context's value (``MBPolicy/mine``) or keeps the saved one
+  /// (``MBPolicy/store``), the change is dropped, the deletion goes ahead. Other kinds are not
+  /// modelled with those policies: ``MBSaveOutcome/unmodelled(_:)``.
+  func saveOutcome(of index: Int, policy: MBPolicy = .reject) -> MBSaveOutcome {
     let context = contexts[index]
-    let kinds = conflicts(of: context)
-    if !kinds.isEmpty { return .conflicts(kinds) }
-    var rebased = committed
-    for edit in context.edits { rebased.apply(edit, home: index) }
+    var attributeConflicts = Set<MBAttributeOf>()
+    let kinds = conflicts(of: context, attributeConflicts: &attributeConflicts)
+    if !kinds.isEmpty && policy == .reject { return .conflicts(kinds) }
+    let settled: Set<String> = ["attribute", "changedDeletedObject", "deletedChangedObject"]
+    if !Set(kinds).isSubset(of: settled) { return .unmodelled(kinds) }
+    let rebased = rebase(context, keepingSaved: policy == .store ? attributeConflicts : [])
     let duplicates = rebased.duplicateCodes
     if !duplicates.isEmpty { return .duplicates(duplicates, rebased: rebased) }
-    return .saved(rebased)
+    return .saved(rebased, settled: kinds)
   }
 
-  private func conflicts(of context: MBContextModel) -> [String] {
+  /// The context's changes replayed onto the committed state, as the engine's rebase does
+  /// when nothing conflicts: new objects copied, written attributes copied, each written
+  /// to-one set, each written to-many taken whole when nobody else changed it since the base
+  /// and otherwise merged (the committed list without the members removed here, then the ones
+  /// added here), deleted objects removed.
+  func rebase(_ context: MBContextModel, keepingSaved: Set<MBAttributeOf> = []) -> MBState {
+    let old = context.base
+    let mine = context.view
+    var rebased = committed
+    func deletedSince(_ serial: Int) -> Bool { old.contains(serial) && !committed.contains(serial) }
+    for serial in context.inserted.sorted() where mine.contains(serial) {
+      rebased.owners[serial] = mine.owners[serial]
+      rebased.items[serial] = mine.items[serial]
+      for (relationship, targets) in mine.relationships(serial) {
+        rebased.setRelationship(relationship, of: serial, to: targets.filter { !deletedSince($0) })
+      }
+    }
+    for (serial, attributes) in context.footprint.attributes
+    where mine.contains(serial) && committed.contains(serial) {
+      for attribute in attributes
+      where !keepingSaved.contains(MBAttributeOf(serial: serial, attribute: attribute)) {
+        switch attribute {
+        case .code: rebased.owners[serial]!.code = mine.owners[serial]!.code
+        case .name: rebased.owners[serial]!.name = mine.owners[serial]!.name
+        case .score: rebased.owners[serial]!.score = mine.owners[serial]!.score
+        case .tier: rebased.owners[serial]!.tier = mine.owners[serial]!.tier
+        case .label: rebased.items[serial]!.label = mine.items[serial]!.label
+        case .weight: rebased.items[serial]!.weight = mine.items[serial]!.weight
+        }
+      }
+    }
+    for serial in context.footprint.relationships.sorted()
+    where mine.contains(serial) && committed.contains(serial) {
+      let before = old.relationships(serial)
+      let now = committed.relationships(serial)
+      for (relationship, after) in mine.relationships(serial) {
+        let previous = before[relationship] ?? []
+        guard previous != after else { continue }
+        let current = now[relationship] ?? []
+        if relationship.isToMany {
+          if current == previous {
+            rebased.setRelationship(
+              relationship, of: serial, to: after.filter { !deletedSince($0) })
+          } else {
+            var merged = current.filter { after.contains($0) || !previous.contains($0) }
+            for target in after
+            where !previous.contains(target) && !deletedSince(target) && !merged.contains(target) {
+              merged.append(target)
+            }
+            rebased.setRelationship(relationship, of: serial, to: merged)
+          }
+        } else if let chosen = after.first, deletedSince(chosen) {
+          continue
+        } else {
+          rebased.setRelationship(relationship, of: serial, to: after)
+        }
+      }
+    }
+    for serial in context.footprint.deleted {
+      rebased.owners[serial] = nil
+      rebased.items[serial] = nil
+    }
+    return rebased
+  }
+
+  private func conflicts(
+    of context: MBContextModel, attributeConflicts: inout Set<MBAttributeOf>
+  ) -> [String] {
     let old = context.base
     let now = committed
     let mine = context.view
@@ -374,6 +515,7 @@ struct MBReference {
       for attribute in attributes where old.value(serial, attribute) != now.value(serial, attribute)
       {
         kinds.append("attribute")
+        attributeConflicts.insert(MBAttributeOf(serial: serial, attribute: attribute))
       }
     }
     for serial in context.footprint.relationships where mine.contains(serial) {
