@@ -549,7 +549,13 @@ final class MBRun {
     }
     let differences = expected.withoutHomes.differences(from: actual)
     if !differences.isEmpty {
-      throw fail("\(name) reads a wrong graph:\n" + differences.joined(separator: "\n"))
+      let identifiers =
+        owners.map { "#\($0.serial) \($0.persistentModelID)" }
+        + items.map { "#\($0.serial) \($0.persistentModelID)" }
+      throw fail(
+        "\(name) reads a wrong graph:\n" + differences.joined(separator: "\n")
+          + "\nidentifiers: " + identifiers.joined(separator: ", ") + "\nsaved: "
+          + ids.sorted { $0.key < $1.key }.map { "#\($0.key) \($0.value)" }.joined(separator: ", "))
     }
   }
 
