@@ -30,11 +30,15 @@ extension Session {
   /// working tables, and of every object its cascades delete. A rebase calls it again for a
   /// deletion whose object other sessions related to more objects meanwhile.
   ///
+  /// The deleted row's own lists are those of the newer version, without this session's
+  /// changes (a dead row is not replayed): a target whose inverse no longer points at `key`
+  /// (this session moved it away before deleting `key`) is not related to it now, and is left
+  /// alone.
   /// - Returns: The keys the cascades deleted.
   @discardableResult
   func applyDeleteRules(from key: ObjectKey) -> [ObjectKey] {
     var deleted: [ObjectKey]? = []
-    applyDeleteRules(from: key, recording: &deleted)
+    applyDeleteRules(from: key, recording: &deleted, reciprocatedFrom: key)
     return deleted ?? []
   }
 
@@ -45,9 +49,12 @@ extension Session {
   /// and reads related keys in place: no allocation per object once the scratch has grown.
   /// - Returns: The number of objects the cascades deleted.
   @discardableResult
-  private func applyDeleteRules(from key: ObjectKey, recording deleted: inout [ObjectKey]?)
-    -> Int
-  {
+  /// - Parameter root: An object whose related keys are kept only where the target's inverse
+  ///   points back at it.
+  private func applyDeleteRules(
+    from key: ObjectKey, recording deleted: inout [ObjectKey]?,
+    reciprocatedFrom root: ObjectKey? = nil
+  ) -> Int {
     var scratch = cascadeScratch
     cascadeScratch = CascadeScratch()
     defer {
@@ -66,6 +73,9 @@ extension Session {
         scratch.targets.removeAll(keepingCapacity: true)
         owner.withRelatedKeys(row: Int(current.row), slot: slot) { keys in
           for target in keys where contains(target) { scratch.targets.append(target) }
+        }
+        if current == root {
+          scratch.targets.removeAll { !pointsBack($0, at: current, throughInverseOf: slot) }
         }
         guard !scratch.targets.isEmpty else { continue }
         switch relationship.deleteRule {
@@ -89,6 +99,21 @@ extension Session {
       }
     }
     return count
+  }
+
+  /// Whether the live `target` still points at `owner` through the inverse of `owner`'s
+  /// relationship `slot` (`true` without an inverse: nothing tells otherwise).
+  private func pointsBack(_ target: ObjectKey, at owner: ObjectKey, throughInverseOf slot: Int)
+    -> Bool
+  {
+    guard let inverse = inverseSlot(ofSlot: slot, owner: owner, target: target) else {
+      return true
+    }
+    var found = false
+    table(Int(target.entity)).withRelatedKeys(row: Int(target.row), slot: inverse) { keys in
+      found = keys.contains(owner)
+    }
+    return found
   }
 
   private func deleteNotifying(_ key: ObjectKey) -> Bool {

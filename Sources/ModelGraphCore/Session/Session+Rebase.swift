@@ -220,8 +220,10 @@ struct TableReplay {
     }
   }
 
-  /// Replays the relationship edits of a saved object: to-many as additions and removals,
-  /// to-one as a set, settled by the plan where both sides set it.
+  /// Replays the relationship edits of a saved object: a to-many as this session's list when
+  /// the latest version still has the base's, otherwise as additions and removals (the other
+  /// members keep the latest version's order, additions go last); a to-one as a set, settled
+  /// by the plan where both sides set it.
   private mutating func replayRelationships(row: Int) {
     let owner = key(row)
     let known = old.contains(owner)
@@ -230,6 +232,13 @@ struct TableReplay {
       let after = mine.relatedKeys(row: row, slot: slot)
       guard before != after else { continue }
       let now = target.relatedKeys(row: row, slot: slot)
+      if relationship.isToMany && now == before {
+        // Nobody else changed the list: it is this session's, in its order (a reorder, or a
+        // member removed and added again, is no addition or removal to merge).
+        let merged = after.filter { !isDeletedSince($0) }
+        if merged != now { target.setRelatedKeys(merged, row: row, slot: slot) }
+        continue
+      }
       if relationship.isToMany {
         let removed = Set(before).subtracting(after)
         let beforeSet = Set(before)

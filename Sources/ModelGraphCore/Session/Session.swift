@@ -133,13 +133,23 @@ public final class Session {
         reservedRows[entity] = store.allocateRows(entity: entity, count: reservationSizes[entity])
       }
       (row, generation) = reservedRows[entity].removeLast()
-      // A row freed by a save newer than this session's base still holds its old object here;
-      // keep it for later and take another, so the object stays readable until a rebase.
-      if table.isAlive(row) { skippedRows[entity].append((row, generation)) }
-    } while table.isAlive(row)
+      // A row freed by a save newer than this session's base still holds its old object here
+      // (live, or deleted by this session and not saved, its values in place): keep it for
+      // later and take another, so the object stays readable until a rebase and the new one
+      // inherits none of its values or relationships.
+      if rowIsTaken(entity: entity, row: row, in: table) {
+        skippedRows[entity].append((row, generation))
+      }
+    } while rowIsTaken(entity: entity, row: row, in: table)
     table.activate(row: row, generation: generation)
     changes[entity, default: TableChanges()].inserted.append(row)
     return ObjectKey(entity: entity, row: row, generation: generation)
+  }
+
+  /// Whether `row` of `entity` holds an object in the working table `table` or in the base
+  /// version.
+  private func rowIsTaken(entity: Int, row: Int, in table: Table) -> Bool {
+    table.isAlive(row) || (entity < base.tables.count && base.tables[entity].isAlive(row))
   }
 
   /// Whether `row` of `entity` holds an object inserted by this session and not yet saved.
