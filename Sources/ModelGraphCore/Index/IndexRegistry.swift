@@ -46,14 +46,29 @@ final class IndexRegistry: Sendable {
     }
     if let hit { return hit }
     let built = make(source)
-    entries.withLock { entries in
+    // What the registry lets go (the index and table of an older version, the entries of a
+    // released store) is freed after the lock is released, not while other readers wait.
+    let dropped = entries.withLock { entries -> [[Slot: [Entry]]] in
+      var dropped: [[Slot: [Entry]]] = []
       if source == nil {
-        entries = entries.filter { $0.value.contains { $0.store != nil } }
+        let (live, released) = entries.reduce(into: ([Slot: [Entry]](), [Slot: [Entry]]())) {
+          if $1.value.contains(where: { $0.store != nil }) {
+            $0.0[$1.key] = $1.value
+          } else {
+            $0.1[$1.key] = $1.value
+          }
+        }
+        entries = live
+        dropped.append(released)
       }
-      var list = (entries[slot] ?? []).filter { $0.store === store && $0.table !== table }
+      let previous = entries[slot] ?? []
+      var list = previous.filter { $0.store === store && $0.table !== table }
       list.append(Entry(store: store, table: table, index: built))
       entries[slot] = Array(list.suffix(2))
+      dropped.append([slot: previous])
+      return dropped
     }
+    withExtendedLifetime(dropped) {}
     return built
   }
 }
