@@ -15,10 +15,10 @@ extension PostgreSQLStore {
     for commit: StoreCommit, version: UInt64
   ) -> String {
     let catalog = commit.catalog
-    var candidates: [Rule: Set<[String]>] = [:]
+    var candidates: [UniqueConstraint: Set<[String]>] = [:]
     for part in commit.tables {
       let entity = catalog.entities[part.entity]
-      let rules = uniqueRules(of: entity, in: catalog).filter {
+      let rules = entity.uniqueRules.filter {
         catalog.subtree(of: $0.declaringEntity).count > 1
       }
       guard !rules.isEmpty else { continue }
@@ -76,29 +76,5 @@ extension PostgreSQLStore {
         + "FROM s GROUP BY \(aliases.joined(separator: ", ")) HAVING count(*) > 1 LIMIT 1;\n"
     }
     return sql
-  }
-
-  /// A unique rule: the class declaring it (its subtree is the rule's scope) and its slots.
-  private struct Rule: Hashable {
-    var declaringEntity: Int
-    var slots: [Int]
-  }
-
-  /// The unique rules of `entity`: one per unique attribute (declared by the class that
-  /// declares the attribute) and its unique constraints, inherited ones included.
-  private static func uniqueRules(of entity: ResolvedEntity, in catalog: SchemaCatalog)
-    -> [Rule]
-  {
-    var rules: [Rule] = []
-    for slot in entity.attributes.indices where entity.attributes[slot].isUnique {
-      rules.append(
-        Rule(
-          declaringEntity: catalog.declaringEntity(ofAttribute: slot, in: entity), slots: [slot]))
-    }
-    for constraint in entity.uniqueConstraints {
-      let rule = Rule(declaringEntity: constraint.declaringEntity, slots: constraint.slots)
-      if !rules.contains(rule) { rules.append(rule) }
-    }
-    return rules
   }
 }
