@@ -210,9 +210,7 @@ struct PlanTemplate {
   /// drops for `committed`.
   func holdsViewsOtherThan(_ committed: [Table]) -> Bool {
     func stale(_ reference: IndexReference, _ entity: Int) -> Bool {
-      guard reference.view != nil else { return false }
-      guard let clean = reference.cleanCommitted, entity < committed.count else { return true }
-      return committed[entity] !== clean
+      reference.view != nil && !Self.fits(reference, entity, committed)
     }
     return bound != nil
       || tables.contains { table in
@@ -223,15 +221,21 @@ struct PlanTemplate {
       }
   }
 
+  /// Whether `reference`'s view was found for the very table `committed` holds for `entity`
+  /// (without unsaved changes, ``IndexReference/cleanCommitted``).
+  private static func fits(_ reference: IndexReference, _ entity: Int, _ committed: [Table])
+    -> Bool
+  {
+    guard let clean = reference.cleanCommitted, entity < committed.count else { return false }
+    return committed[entity] === clean
+  }
+
   /// The template without the bound plan and the views its index references hold, except
   /// the views found for the very table `committed` holds for the entity (a view found
   /// without unsaved changes, ``IndexReference/cleanCommitted``).
   func forgettingViews(exceptOf committed: [Table]) -> PlanTemplate {
     func kept(_ reference: IndexReference, _ entity: Int) -> IndexReference {
-      guard let clean = reference.cleanCommitted, entity < committed.count,
-        committed[entity] === clean
-      else { return reference.withoutView }
-      return reference
+      Self.fits(reference, entity, committed) ? reference : reference.withoutView
     }
     var copy = with(
       recipes: tables.map { table in
