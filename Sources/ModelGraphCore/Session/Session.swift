@@ -127,6 +127,7 @@ public final class Session {
     let table = table(entity)
     var row: Int
     var generation: UInt32
+    var taken: Bool
     repeat {
       if reservedRows[entity].isEmpty {
         reservationSizes[entity] = min(max(reservationSizes[entity] * 2, 1), 4096)
@@ -137,10 +138,9 @@ public final class Session {
       // (live, or deleted by this session and not saved, its values in place): keep it for
       // later and take another, so the object stays readable until a rebase and the new one
       // inherits none of its values or relationships.
-      if rowIsTaken(entity: entity, row: row, in: table) {
-        skippedRows[entity].append((row, generation))
-      }
-    } while rowIsTaken(entity: entity, row: row, in: table)
+      taken = rowIsTaken(entity: entity, row: row, in: table)
+      if taken { skippedRows[entity].append((row, generation)) }
+    } while taken
     table.activate(row: row, generation: generation)
     changes[entity, default: TableChanges()].inserted.append(row)
     return ObjectKey(entity: entity, row: row, generation: generation)
