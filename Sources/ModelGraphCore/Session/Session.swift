@@ -131,7 +131,8 @@ public final class Session {
     repeat {
       if reservedRows[entity].isEmpty {
         reservationSizes[entity] = min(max(reservationSizes[entity] * 2, 1), 4096)
-        reservedRows[entity] = store.allocateRows(entity: entity, count: reservationSizes[entity])
+        reservedRows[entity] = store.allocateRows(
+          entity: table.entity, count: reservationSizes[entity])
       }
       (row, generation) = reservedRows[entity].removeLast()
       // A row freed by a save newer than this session's base still holds its old object here
@@ -405,10 +406,7 @@ public final class Session {
         case .committed(let issued): ticket = issued
         }
       }
-      let reuses = state.persistence?.reusesFreedRows ?? true
-      for item in released where reuses {
-        state.allocators[item.entity].release(row: item.row, generation: item.generation)
-      }
+      store.rowPool.release(released)
       store.stage(version, ticket: ticket, change: committed, in: &state)
       return (version, ticket, state.persistence)
     }
@@ -470,11 +468,11 @@ public final class Session {
   /// Gives rows reserved and not used back to the store.
   private func returnReservedRows() {
     for entity in skippedRows.indices where !skippedRows[entity].isEmpty {
-      store.returnUnused(skippedRows[entity], entity: entity)
+      store.returnUnused(skippedRows[entity], entity: base.catalog.entities[entity])
       skippedRows[entity] = []
     }
     for entity in reservedRows.indices where !reservedRows[entity].isEmpty {
-      store.returnUnused(reservedRows[entity], entity: entity)
+      store.returnUnused(reservedRows[entity], entity: base.catalog.entities[entity])
       reservedRows[entity] = []
       reservationSizes[entity] = 0
     }

@@ -20,10 +20,6 @@ extension Store {
     try state.withLock { state in
       let current = state.version
       guard let made = try make(current) else { return nil }
-      for entity in made.catalog.entities.dropFirst(state.allocators.count) {
-        _ = entity
-        state.allocators.append(RowAllocator())
-      }
       let version = StoreVersion(
         number: current.number + 1, catalog: made.catalog, tables: made.tables)
       // Committed elsewhere, so durable already: shown (after any local version still on its

@@ -14,13 +14,14 @@ public final class Store: Sendable {
     var pending: [PendingVersion] = []
     /// The persistence's tickets up to this one are durable.
     var durableThrough: UInt64 = 0
-    var allocators: [RowAllocator]
     /// What every save commits to before it publishes (a file-backed store's journal, a
     /// PostgreSQL store); `nil` in memory.
     var persistence: (any StorePersistence)?
   }
 
   let state: Locked<State>
+  /// The rows of new objects, handed out without the lock a save publishes under.
+  let rowPool: RowPool
   /// The subscribers every save hands its ``CommittedChange`` to, inside the publishing step.
   let changeHub = ChangeHub()
   /// The most recent saves' changes, kept in memory (see ``ChangeHistory/retention``).
@@ -29,14 +30,14 @@ public final class Store: Sendable {
   /// An empty store with no entities.
   public init() {
     let empty = StoreVersion(number: 0, catalog: SchemaCatalog(), tables: [])
-    state = Locked(State(version: empty, visible: empty, allocators: []))
+    state = Locked(State(version: empty, visible: empty))
+    rowPool = RowPool()
   }
 
   /// A store holding a loaded version (a snapshot's contents).
   public init(loading version: StoreVersion) {
-    state = Locked(
-      State(
-        version: version, visible: version, allocators: version.tables.map(RowAllocator.init)))
+    state = Locked(State(version: version, visible: version))
+    rowPool = RowPool(tables: version.tables)
   }
 
   /// The newest version whose save is durable (as the persistence promises): the version
@@ -63,7 +64,10 @@ public final class Store: Sendable {
 
   /// Makes every later save commit its changes to `persistence` before it publishes them.
   public func attach(persistence: (any StorePersistence)?) {
-    state.withLock { $0.persistence = persistence }
+    state.withLock {
+      $0.persistence = persistence
+      rowPool.attach(persistence)
+    }
   }
 
   /// The current catalog.
@@ -82,7 +86,6 @@ public final class Store: Sendable {
       let fresh = catalog.entities.dropFirst(state.version.tables.count).map {
         Table(entity: $0)
       }
-      state.allocators += fresh.map { _ in RowAllocator() }
       // Every version still to be shown gets the new entities too, so showing it later does
       // not take them away.
       func extended(_ version: StoreVersion) -> StoreVersion {
@@ -101,39 +104,18 @@ public final class Store: Sendable {
   }
 
   /// Allocates `count` rows of `entity` for new objects, in the order to use them (last first).
-  func allocateRows(entity: Int, count: Int) -> [(row: Int, generation: UInt32)] {
-    state.withLock { state in
-      if let rows = state.persistence?.allocateRows(
-        entity: state.version.catalog.entities[entity], count: count)
-      {
-        return rows
-      }
-      return (0..<count).map { _ in state.allocators[entity].allocate() }.reversed()
-    }
+  func allocateRows(entity: ResolvedEntity, count: Int) -> [(row: Int, generation: UInt32)] {
+    rowPool.allocate(entity: entity, count: count)
   }
 
   /// Returns rows allocated and never used; nothing ever saw them, so they keep their generation.
-  func returnUnused(_ rows: [(row: Int, generation: UInt32)], entity: Int) {
+  func returnUnused(_ rows: [(row: Int, generation: UInt32)], entity: ResolvedEntity) {
     guard !rows.isEmpty else { return }
-    state.withLock { state in
-      if state.persistence?.returnRows(rows, entity: state.version.catalog.entities[entity]) == true
-      {
-        return
-      }
-      for item in rows.reversed() {
-        state.allocators[entity].release(row: item.row, generation: item.generation)
-      }
-    }
+    rowPool.returnUnused(rows, entity: entity)
   }
 
   /// Returns rows that new objects held but never committed; they come back with a new generation.
   func releaseUncommitted(_ rows: [(entity: Int, row: Int, generation: UInt32)]) {
-    guard !rows.isEmpty else { return }
-    state.withLock { state in
-      if let persistence = state.persistence, !persistence.reusesFreedRows { return }
-      for item in rows {
-        state.allocators[item.entity].release(row: item.row, generation: item.generation &+ 1)
-      }
-    }
+    rowPool.release(rows.map { ($0.entity, $0.row, $0.generation &+ 1) })
   }
 }

@@ -26,7 +26,8 @@ public protocol StorePersistence: AnyObject, Sendable {
   func catchUp() throws
 
   /// Rows for `count` new objects of `entity` (last first), or `nil` to let the store hand
-  /// out its own; called with the store's lock held.
+  /// out its own; called with the store's row lock held, not the lock commits run under, so
+  /// it may run while ``commit(_:)`` does.
   func allocateRows(entity: ResolvedEntity, count: Int) -> [(row: Int, generation: UInt32)]?
 
   /// Takes back rows ``allocateRows(entity:count:)`` gave that no object ever used; returns

@@ -1,0 +1,66 @@
+/// Hands out the rows of new objects under a lock of its own, so that a session inserting
+/// never waits for another session's save to publish (which holds the store's lock).
+///
+/// Lock order: a caller holding the store's lock may take this one, never the reverse.
+final class RowPool: Sendable {
+  private struct State {
+    /// Per entity; an entity registered after the pool was made gets one when first used.
+    var allocators: [RowAllocator]
+    /// The store's persistence, which may hand out rows of its own (a shared database's).
+    var persistence: (any StorePersistence)?
+
+    mutating func cover(_ entity: Int) {
+      if allocators.count <= entity {
+        allocators += Array(repeating: RowAllocator(), count: entity + 1 - allocators.count)
+      }
+    }
+  }
+
+  private let state: Locked<State>
+
+  /// A pool for the tables of `tables` (a loaded version's, or none).
+  init(tables: [Table] = []) {
+    state = Locked(State(allocators: tables.map(RowAllocator.init), persistence: nil))
+  }
+
+  /// Makes later allocations ask `persistence` first.
+  func attach(_ persistence: (any StorePersistence)?) {
+    state.withLock { $0.persistence = persistence }
+  }
+
+  /// `count` rows of `entity` for new objects, in the order to use them (last first).
+  func allocate(entity: ResolvedEntity, count: Int) -> [(row: Int, generation: UInt32)] {
+    state.withLock { state in
+      if let rows = state.persistence?.allocateRows(entity: entity, count: count) {
+        return rows
+      }
+      state.cover(entity.index)
+      return (0..<count).map { _ in state.allocators[entity.index].allocate() }.reversed()
+    }
+  }
+
+  /// Takes back rows ``allocate(entity:count:)`` gave that no object used; they keep their
+  /// generation.
+  func returnUnused(_ rows: [(row: Int, generation: UInt32)], entity: ResolvedEntity) {
+    state.withLock { state in
+      if state.persistence?.returnRows(rows, entity: entity) == true { return }
+      state.cover(entity.index)
+      for item in rows.reversed() {
+        state.allocators[entity.index].release(row: item.row, generation: item.generation)
+      }
+    }
+  }
+
+  /// Makes rows available again, each for an object of the generation given, unless the
+  /// persistence never reuses a row (a database other processes share).
+  func release(_ rows: [(entity: Int, row: Int, generation: UInt32)]) {
+    guard !rows.isEmpty else { return }
+    state.withLock { state in
+      if let persistence = state.persistence, !persistence.reusesFreedRows { return }
+      for item in rows {
+        state.cover(item.entity)
+        state.allocators[item.entity].release(row: item.row, generation: item.generation)
+      }
+    }
+  }
+}
