@@ -317,9 +317,11 @@ final class StringChunk: @unchecked Sendable {
         UnsafeMutableRawPointer(bytes + end + delta).copyMemory(from: bytes + end, byteCount: tail)
       }
       used += delta
-      for index in (row + 1)...filled {
-        offsets[index] = UInt32(truncatingIfNeeded: Int(offsets[index]) + delta)
-      }
+      // Wrapping 32-bit adds (a negative `delta` too), which the compiler vectorizes: the
+      // offsets of every later row move by the same amount.
+      let shift = UInt32(truncatingIfNeeded: delta)
+      let later = UnsafeMutableBufferPointer(start: offsets + row + 1, count: filled - row)
+      for index in later.indices { later[index] &+= shift }
     }
     if let base = source.baseAddress { (bytes + start).update(from: base, count: source.count) }
   }
