@@ -48,27 +48,43 @@ final class IndexRegistry: Sendable {
     let built = make(source)
     // What the registry lets go (the index and table of an older version, the entries of a
     // released store) is freed after the lock is released, not while other readers wait.
-    let dropped = entries.withLock { entries -> [[Slot: [Entry]]] in
-      var dropped: [[Slot: [Entry]]] = []
+    let dropped = entries.withLock { entries -> [Entry] in
+      var dropped: [Entry] = []
       if source == nil {
-        let (live, released) = entries.reduce(into: ([Slot: [Entry]](), [Slot: [Entry]]())) {
-          if $1.value.contains(where: { $0.store != nil }) {
-            $0.0[$1.key] = $1.value
-          } else {
-            $0.1[$1.key] = $1.value
-          }
+        let released = entries.filter { !$0.value.contains { $0.store != nil } }
+        for (key, list) in released {
+          dropped += list
+          entries[key] = nil
         }
-        entries = live
-        dropped.append(released)
       }
-      let previous = entries[slot] ?? []
-      var list = previous.filter { $0.store === store && $0.table !== table }
-      list.append(Entry(store: store, table: table, index: built))
-      entries[slot] = Array(list.suffix(2))
-      dropped.append([slot: previous])
+      Self.keep(
+        Entry(store: store, table: table, index: built), in: &entries[slot, default: []],
+        dropping: &dropped)
       return dropped
     }
     withExtendedLifetime(dropped) {}
     return built
+  }
+
+  /// Makes `list` (one slot's entries, oldest first) hold `entry` as its newest, with at most
+  /// one older entry of the same store for another table version; the rest go to `dropped`.
+  /// Works in place: a slot's list keeps its storage from save to save.
+  private static func keep(_ entry: Entry, in list: inout [Entry], dropping dropped: inout [Entry])
+  {
+    var kept = 0
+    for index in list.indices {
+      if list[index].store === entry.store && list[index].table !== entry.table {
+        list.swapAt(kept, index)
+        kept += 1
+      }
+    }
+    // Entries past `kept` (another store's that is gone, or this very table's) go, and all
+    // but the newest kept one.
+    let first = max(0, kept - 1)
+    dropped += list[..<first]
+    dropped += list[kept...]
+    list.removeSubrange(kept...)
+    list.removeSubrange(..<first)
+    list.append(entry)
   }
 }
