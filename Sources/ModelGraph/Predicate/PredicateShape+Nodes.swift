@@ -7,7 +7,7 @@ import Foundation
 
 extension PredicateExpressions.Value: PredicateShapeWalkable {
   func walkShape(_ walker: inout PredicateShapeWalker) {
-    walker.value(value, of: Output.self)
+    walker.value(value)
   }
 }
 

@@ -131,10 +131,10 @@ struct PredicateShapeWalker {
   }
 
   /// Records a captured value (or converts it, when matching).
-  mutating func value(_ value: Any, of type: Any.Type) {
+  mutating func value<Value>(_ value: Value) {
     guard expected != nil else {
       values.append(value)
-      valueTypes.append(type)
+      valueTypes.append(Value.self)
       return
     }
     guard let converters, matches else { return }
@@ -150,7 +150,7 @@ struct PredicateShapeWalker {
     }
     guard
       let translator = converter.needsTranslator ? contextual : plain,
-      let expression = try? converter.convert(value, translator)
+      let expression = try? converter.converted(value, translator)
     else {
       matches = false
       return
