@@ -44,7 +44,10 @@ extension ModelContext {
     var untranslated: [String] = []
     var identity: QueryShapeIdentity?
     var slotted: (template: QueryExpression, values: [QueryExpression])?
+    // Whether there is a predicate, read once: each read copies the generic optional.
+    var hasPredicate = false
     if let predicate = descriptor.predicate {
+      hasPredicate = true
       (expression, identity, slotted, untranslated) = translate(predicate, named: &named)
     }
     _ = session.catalog(covering: named.reduce(entity, max))
@@ -57,7 +60,7 @@ extension ModelContext {
     request.shapeIdentity = identity
     // A shape planned before, read through this context's tables: the cached plan runs with
     // this fetch's values, without translating or planning (explain plans, to describe).
-    if loading, fetchedOnlyStore == nil, descriptor.predicate == nil || identity != nil,
+    if loading, fetchedOnlyStore == nil, !hasPredicate || identity != nil,
       let plan = QueryPlanner.boundPlan(
         request, values: slotted?.values ?? [], session: session,
         includePendingChanges: descriptor.includePendingChanges, indexes: indexDefinitions)
@@ -109,14 +112,18 @@ extension ModelContext {
 
   /// The translation of `predicate`: from the context's shape cache when a predicate of the
   /// same shape was translated before (then only as its template with slots and the values,
-  /// which a bound plan reads without filling them in), else translated (and its shape learnt).
+  /// which a bound plan reads without filling them in), else translated (and its shape learnt,
+  /// unless the cache knows it as one translated every time).
   private func translate<T>(_ predicate: Predicate<T>, named: inout [Int]) -> (
     QueryExpression?, QueryShapeIdentity?,
     slotted: (template: QueryExpression, values: [QueryExpression])?, untranslated: [String]
   ) {
-    let walker = PredicateShapeWalker.walk(predicate)
-    if let walker, let found = predicateShapes.translation(walker, context: self) {
-      return (nil, found.identity, (found.template, found.values), [])
+    var walker: PredicateShapeWalker?
+    switch predicateShapes.match(predicate, context: self) {
+    case .found(let template, let values, let identity):
+      return (nil, identity, (template, values), [])
+    case .refused: walker = nil
+    case .unknown: walker = PredicateShapeWalker.walk(predicate)
     }
     var classes: [Int] = []
     let translator = PredicateTranslator(context: self) { [unowned self] type in

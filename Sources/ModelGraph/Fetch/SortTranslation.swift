@@ -11,16 +11,38 @@ enum SortTranslation {
   /// canonical order), `nil` first when ascending, as the engine does.
   static func keys<T>(_ sort: [SortDescriptor<T>]) -> [QuerySortKey]? {
     var keys: [QuerySortKey] = []
+    keys.reserveCapacity(sort.count)
     for descriptor in sort {
       guard descriptor.stringComparator == nil, let keyPath = descriptor.keyPath,
-        case .attribute(let name) = KeyPathResolution.property(keyPath),
-        PredicateValueTypes.isOrderable(
-          PredicateValueTypes.unwrapped(type(of: keyPath).valueType))
+        let name = orderedAttribute(keyPath)
       else { return nil }
       keys.append(QuerySortKey(.attribute(name), ascending: descriptor.order == .forward))
     }
     return keys
   }
+
+  /// The attribute `keyPath` reads when the engine orders it as Swift does; else `nil`.
+  ///
+  /// - Complexity: O(1), without a lock, once the thread has seen the key path object.
+  private static func orderedAttribute(_ keyPath: AnyKeyPath) -> String? {
+    orderedAttributes.value(for: ObjectIdentifier(keyPath)) {
+      guard case .attribute(let name) = KeyPathResolution.property(keyPath),
+        PredicateValueTypes.isOrderable(
+          PredicateValueTypes.unwrapped(type(of: keyPath).valueType))
+      else { return OrderedAttribute(keyPath: keyPath, name: nil) }
+      return OrderedAttribute(keyPath: keyPath, name: name)
+    }.name
+  }
+
+  private struct OrderedAttribute: @unchecked Sendable {
+    // @unchecked Sendable: key paths are immutable; holding one keeps its identity unique.
+    let keyPath: AnyKeyPath
+    let name: String?
+  }
+
+  /// ``orderedAttribute(_:)`` by key path object (key path literals are instantiated once).
+  /// An entry keeps its key path alive, so no other key path can take its identifier.
+  private static let orderedAttributes = ThreadCache<ObjectIdentifier, OrderedAttribute>()
 
   /// Why the first sort descriptor of `sort` with no engine equivalent has none, as a clause
   /// (`$0.name uses a string comparator`), for `explain`.

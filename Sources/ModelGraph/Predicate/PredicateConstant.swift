@@ -66,9 +66,25 @@ enum ConstantConversion {
 
   /// The converter of one type, and whether it reads the translator (its context).
   struct Entry: @unchecked Sendable {
-    // @unchecked Sendable: the closure captures nothing mutable.
+    // @unchecked Sendable: the closures capture nothing mutable.
     let convert: Converter
     let needsTranslator: Bool
+    /// The conversion of a value of exactly ``type``, read in place (no cast from `Any`), for
+    /// a type that converts without a translator.
+    var direct: ((UnsafeRawPointer) -> QueryExpression)? = nil
+    /// The type ``direct`` reads.
+    var type: Any.Type? = nil
+
+    /// `value` converted: in place when it is of ``type``.
+    @inline(__always)
+    func converted<Value>(_ value: Value, _ translator: PredicateTranslator) throws
+      -> QueryExpression
+    {
+      if let direct, type == Value.self {
+        return withUnsafePointer(to: value) { direct(UnsafeRawPointer($0)) }
+      }
+      return try convert(value as Any, translator)
+    }
   }
 
   private static let cache = ThreadCache<ObjectIdentifier, Entry>()
@@ -92,12 +108,20 @@ enum ConstantConversion {
       return general
     }
     if let persistent = type as? any PersistentValue.Type {
-      return Entry(convert: stored(persistent), needsTranslator: false)
+      return Entry(
+        convert: stored(persistent), needsTranslator: false, direct: storedInPlace(persistent),
+        type: type)
     }
     return general
   }
 
   private static func stored<Value: PersistentValue>(_: Value.Type) -> Converter {
     { value, _ in .constant((value as! Value).stored.modelValue) }
+  }
+
+  private static func storedInPlace<Value: PersistentValue>(_: Value.Type) -> (
+    UnsafeRawPointer
+  ) -> QueryExpression {
+    { pointer in .constant(pointer.assumingMemoryBound(to: Value.self).pointee.stored.modelValue) }
   }
 }

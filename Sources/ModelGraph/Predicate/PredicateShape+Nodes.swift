@@ -2,38 +2,35 @@ import Foundation
 
 // The shapes of the nodes common in fetches. A node type without a conformance here (a cast,
 // a type test, arithmetic, a range, a composed predicate) makes its predicate translated on
-// every fetch. Each conformance walks its children in the order its `translate` does.
+// every fetch. Each conformance walks its children in the order its `translate` does; none
+// records its own type, which the root's type fixes (the walk records the root's).
 
 extension PredicateExpressions.Value: PredicateShapeWalkable {
   func walkShape(_ walker: inout PredicateShapeWalker) {
-    walker.node(Self.self)
-    walker.value(value, of: Output.self)
+    walker.value(value)
   }
 }
 
 extension PredicateExpressions.Variable: PredicateShapeWalkable {
   func walkShape(_ walker: inout PredicateShapeWalker) {
-    walker.node(Self.self)
     walker.variable(key)
   }
 }
 
 extension PredicateExpressions.NilLiteral: PredicateShapeWalkable {
-  func walkShape(_ walker: inout PredicateShapeWalker) { walker.node(Self.self) }
+  func walkShape(_ walker: inout PredicateShapeWalker) {}
 }
 
 extension PredicateExpressions.KeyPath: PredicateShapeWalkable where Root: PredicateShapeWalkable {
   func walkShape(_ walker: inout PredicateShapeWalker) {
-    walker.node(Self.self)
     root.walkShape(&walker)
-    walker.shape.tokens.append(.keyPath(keyPath))
+    walker.keyPath(keyPath)
   }
 }
 
 extension PredicateExpressions.Conjunction: PredicateShapeWalkable
 where LHS: PredicateShapeWalkable, RHS: PredicateShapeWalkable {
   func walkShape(_ walker: inout PredicateShapeWalker) {
-    walker.node(Self.self)
     lhs.walkShape(&walker)
     rhs.walkShape(&walker)
   }
@@ -42,7 +39,6 @@ where LHS: PredicateShapeWalkable, RHS: PredicateShapeWalkable {
 extension PredicateExpressions.Disjunction: PredicateShapeWalkable
 where LHS: PredicateShapeWalkable, RHS: PredicateShapeWalkable {
   func walkShape(_ walker: inout PredicateShapeWalker) {
-    walker.node(Self.self)
     lhs.walkShape(&walker)
     rhs.walkShape(&walker)
   }
@@ -51,7 +47,6 @@ where LHS: PredicateShapeWalkable, RHS: PredicateShapeWalkable {
 extension PredicateExpressions.Negation: PredicateShapeWalkable
 where Wrapped: PredicateShapeWalkable {
   func walkShape(_ walker: inout PredicateShapeWalker) {
-    walker.node(Self.self)
     wrapped.walkShape(&walker)
   }
 }
@@ -59,7 +54,6 @@ where Wrapped: PredicateShapeWalkable {
 extension PredicateExpressions.Equal: PredicateShapeWalkable
 where LHS: PredicateShapeWalkable, RHS: PredicateShapeWalkable {
   func walkShape(_ walker: inout PredicateShapeWalker) {
-    walker.node(Self.self)
     lhs.walkShape(&walker)
     rhs.walkShape(&walker)
   }
@@ -68,7 +62,6 @@ where LHS: PredicateShapeWalkable, RHS: PredicateShapeWalkable {
 extension PredicateExpressions.NotEqual: PredicateShapeWalkable
 where LHS: PredicateShapeWalkable, RHS: PredicateShapeWalkable {
   func walkShape(_ walker: inout PredicateShapeWalker) {
-    walker.node(Self.self)
     lhs.walkShape(&walker)
     rhs.walkShape(&walker)
   }
@@ -77,7 +70,6 @@ where LHS: PredicateShapeWalkable, RHS: PredicateShapeWalkable {
 extension PredicateExpressions.Comparison: PredicateShapeWalkable
 where LHS: PredicateShapeWalkable, RHS: PredicateShapeWalkable {
   func walkShape(_ walker: inout PredicateShapeWalker) {
-    walker.node(Self.self)
     lhs.walkShape(&walker)
     rhs.walkShape(&walker)
     let code =
@@ -87,14 +79,13 @@ where LHS: PredicateShapeWalkable, RHS: PredicateShapeWalkable {
       case .greaterThan: 2
       case .greaterThanOrEqual: 3
       }
-    walker.shape.tokens.append(.op(code))
+    walker.op(code)
   }
 }
 
 extension PredicateExpressions.OptionalFlatMap: PredicateShapeWalkable
 where LHS: PredicateShapeWalkable, RHS: PredicateShapeWalkable {
   func walkShape(_ walker: inout PredicateShapeWalker) {
-    walker.node(Self.self)
     wrapped.walkShape(&walker)
     walker.variable(variable.key)
     transform.walkShape(&walker)
@@ -104,7 +95,6 @@ where LHS: PredicateShapeWalkable, RHS: PredicateShapeWalkable {
 extension PredicateExpressions.NilCoalesce: PredicateShapeWalkable
 where LHS: PredicateShapeWalkable, RHS: PredicateShapeWalkable {
   func walkShape(_ walker: inout PredicateShapeWalker) {
-    walker.node(Self.self)
     lhs.walkShape(&walker)
     rhs.walkShape(&walker)
   }
@@ -113,7 +103,6 @@ where LHS: PredicateShapeWalkable, RHS: PredicateShapeWalkable {
 extension PredicateExpressions.SequenceContains: PredicateShapeWalkable
 where LHS: PredicateShapeWalkable, RHS: PredicateShapeWalkable {
   func walkShape(_ walker: inout PredicateShapeWalker) {
-    walker.node(Self.self)
     sequence.walkShape(&walker)
     element.walkShape(&walker)
   }
@@ -122,7 +111,6 @@ where LHS: PredicateShapeWalkable, RHS: PredicateShapeWalkable {
 extension PredicateExpressions.SequenceContainsWhere: PredicateShapeWalkable
 where LHS: PredicateShapeWalkable, RHS: PredicateShapeWalkable {
   func walkShape(_ walker: inout PredicateShapeWalker) {
-    walker.node(Self.self)
     sequence.walkShape(&walker)
     walker.variable(variable.key)
     test.walkShape(&walker)
@@ -132,7 +120,6 @@ where LHS: PredicateShapeWalkable, RHS: PredicateShapeWalkable {
 extension PredicateExpressions.SequenceStartsWith: PredicateShapeWalkable
 where Base: PredicateShapeWalkable, Prefix: PredicateShapeWalkable {
   func walkShape(_ walker: inout PredicateShapeWalker) {
-    walker.node(Self.self)
     base.walkShape(&walker)
     prefix.walkShape(&walker)
   }
@@ -141,7 +128,6 @@ where Base: PredicateShapeWalkable, Prefix: PredicateShapeWalkable {
 extension PredicateExpressions.CollectionContainsCollection: PredicateShapeWalkable
 where Base: PredicateShapeWalkable, Other: PredicateShapeWalkable {
   func walkShape(_ walker: inout PredicateShapeWalker) {
-    walker.node(Self.self)
     base.walkShape(&walker)
     other.walkShape(&walker)
   }
@@ -150,7 +136,6 @@ where Base: PredicateShapeWalkable, Other: PredicateShapeWalkable {
 extension StringPredicateExpressions.LocalizedStandardContains: PredicateShapeWalkable
 where Root: PredicateShapeWalkable, Other: PredicateShapeWalkable {
   func walkShape(_ walker: inout PredicateShapeWalker) {
-    walker.node(Self.self)
     root.walkShape(&walker)
     other.walkShape(&walker)
   }
@@ -159,7 +144,6 @@ where Root: PredicateShapeWalkable, Other: PredicateShapeWalkable {
 extension StringPredicateExpressions.CaseInsensitiveCompare: PredicateShapeWalkable
 where Root: PredicateShapeWalkable, Other: PredicateShapeWalkable {
   func walkShape(_ walker: inout PredicateShapeWalker) {
-    walker.node(Self.self)
     root.walkShape(&walker)
     other.walkShape(&walker)
   }

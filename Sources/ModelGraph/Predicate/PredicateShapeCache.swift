@@ -25,6 +25,10 @@ final class PredicateShapeCache {
   }
 
   private var entries: [PredicateShape: Entry] = [:]
+  /// The shapes kept and their entries, by the type of their root node: a fetch finds the few
+  /// shapes its tree's type allows and checks its tree against each (``match(_:context:)``),
+  /// without listing its tokens or hashing them.
+  private var byRoot: [ObjectIdentifier: [(shape: PredicateShape, entry: Entry)]] = [:]
   private var order: [PredicateShape] = []
   /// How many fetches took their translation from the cache, and how many shapes were learnt
   /// (for tests).
@@ -34,18 +38,45 @@ final class PredicateShapeCache {
   /// The number of shapes kept.
   var count: Int { entries.count }
 
-  /// The translation of the predicate `walker` walked, with a slot for each captured value,
-  /// the values converted, and the identity of its shape for the plan cache, if its shape is
-  /// known and its values convert; `nil` otherwise (the caller translates). The translation
-  /// proper is the template with its slots filled (``QueryExpression/fillingSlots(_:)``).
-  func translation(_ walker: PredicateShapeWalker, context: ModelContext) -> (
-    template: QueryExpression, values: [QueryExpression], identity: QueryShapeIdentity?
-  )? {
-    guard let entry = entries[walker.shape], let template = entry.template,
-      let values = convert(walker.values, entry.converters, context)
-    else { return nil }
-    hits += 1
-    return (template, values, QueryShapeIdentity(template: entry.number, values: values))
+  /// What the cache knows of a predicate's shape.
+  enum Match {
+    /// The shape is kept: its translation with a slot for each captured value, the values
+    /// converted, and the identity of its shape for the plan cache.
+    case found(template: QueryExpression, values: [QueryExpression], identity: QueryShapeIdentity?)
+    /// The shape is translated on every fetch (it named a class or left a part untranslated).
+    case refused
+    /// The shape was not met, or a value did not convert: the caller translates (and learns).
+    case unknown
+  }
+
+  /// What the cache knows of `predicate`'s shape, found by its root node's type and a walk
+  /// that checks its tree against each shape kept for that type (key paths, operators and
+  /// variable bindings; the type fixes the rest) while converting its captured values.
+  func match<T>(_ predicate: Predicate<T>, context: ModelContext) -> Match {
+    guard let candidates = byRoot[ObjectIdentifier(type(of: predicate.expression))] else {
+      return .unknown
+    }
+    for (shape, entry) in candidates {
+      guard let template = entry.template else {
+        if PredicateShapeWalker.match(
+          predicate, shape: shape, converters: nil, context: context, plain: plainTranslator)
+          != nil
+        {
+          return .refused
+        }
+        continue
+      }
+      guard
+        let values = PredicateShapeWalker.match(
+          predicate, shape: shape, converters: entry.converters, context: context,
+          plain: plainTranslator)
+      else { continue }
+      hits += 1
+      return .found(
+        template: template, values: values,
+        identity: QueryShapeIdentity(template: entry.number, values: values))
+    }
+    return .unknown
   }
 
   /// Learns the shape of `predicate`, whose plain translation is `translation` and whose walk
@@ -125,11 +156,22 @@ final class PredicateShapeCache {
 
   private func store(_ entry: Entry, for shape: PredicateShape) {
     if entry.template != nil { learnt += 1 }
+    guard let root = shape.root else { return }
     if entries.updateValue(entry, forKey: shape) == nil {
+      byRoot[root, default: []].append((shape, entry))
       order.append(shape)
       if order.count > Self.capacity {
-        entries[order.removeFirst()] = nil
+        forget(order.removeFirst())
       }
+    } else if let position = byRoot[root]?.firstIndex(where: { $0.shape == shape }) {
+      byRoot[root]![position].entry = entry
     }
+  }
+
+  private func forget(_ shape: PredicateShape) {
+    entries[shape] = nil
+    guard let root = shape.root else { return }
+    byRoot[root]?.removeAll { $0.shape == shape }
+    if byRoot[root]?.isEmpty == true { byRoot[root] = nil }
   }
 }

@@ -86,12 +86,15 @@ final class BoundPlan {
   let onlyCommitted: Bool
   /// The columns of every table, in order: row tests and comparators read them.
   let columns: [AnyColumn]
+  /// The same columns as each table's lists held them (attributes, then relationships, for
+  /// each class): a table that still holds these very lists holds these columns.
+  private let columnLists: [[AnyColumn]]
   /// Each table's tests, by access: 0 for a scan or a walk, 1 + n for the n-th option.
   private var tests: [[Test?]]
 
   private init(
     tables: [BoundTable], conjuncts: [QueryExpression], template: PlanTemplate,
-    onlyCommitted: Bool, columns: [AnyColumn]
+    onlyCommitted: Bool, columns: [AnyColumn], tableColumns: [Table]
   ) {
     self.tables = tables
     self.conjuncts = conjuncts
@@ -102,6 +105,7 @@ final class BoundPlan {
     entityCount = template.entityCount
     self.onlyCommitted = onlyCommitted
     self.columns = columns
+    columnLists = tableColumns.flatMap { [$0.attributeColumns, $0.relationshipColumns] }
     tests = tables.map {
       switch $0.access {
       case .walk: [nil]
@@ -175,7 +179,8 @@ final class BoundPlan {
     }
     return BoundPlan(
       tables: tables, conjuncts: conjuncts, template: template,
-      onlyCommitted: source.onlyCommittedObjects, columns: PlanTemplate.columns(of: source.tables))
+      onlyCommitted: source.onlyCommittedObjects, columns: PlanTemplate.columns(of: source.tables),
+      tableColumns: source.tables)
   }
 
   /// Whether the plan was made for `source`'s tables, committed tables and columns.
@@ -312,6 +317,27 @@ final class BoundPlan {
   /// Whether the session's tables of the first `count` classes hold exactly ``columns``, in
   /// order (read lazily: no array per run).
   private func hasColumns(_ session: Session, _ count: Int) -> Bool {
-    PlanTemplate.hasColumns(columns, (0..<count).lazy.map { session.table($0) })
+    if columnLists.count == 2 * count {
+      var same = true
+      for entity in 0..<count where same {
+        let table = session.table(entity)
+        same =
+          Self.sharesStorage(table.attributeColumns, columnLists[2 * entity])
+          && Self.sharesStorage(table.relationshipColumns, columnLists[2 * entity + 1])
+      }
+      if same { return true }
+    }
+    return PlanTemplate.hasColumns(columns, (0..<count).lazy.map { session.table($0) })
+  }
+
+  /// Whether `list` is stored in `held`'s very storage, so holds the same columns: storage
+  /// that `held` keeps alive is never reused for another list, nor changed in place (a change
+  /// of a list whose storage is shared copies it first).
+  private static func sharesStorage(_ list: [AnyColumn], _ held: [AnyColumn]) -> Bool {
+    list.withUnsafeBufferPointer { list in
+      held.withUnsafeBufferPointer { held in
+        list.count == held.count && list.baseAddress == held.baseAddress
+      }
+    }
   }
 }

@@ -52,7 +52,12 @@ public final class QueryPlanCache {
 
   private var templates: [Key: PlanTemplate] = [:]
   /// The templates' bound plans, by the same keys (found without copying a template).
-  private var bounds: [Key: BoundPlan] = [:]
+  private var bounds: [Key: BoundPlan] = [:] {
+    didSet { lastBound = nil }
+  }
+  /// The bound plan ``bound(for:)`` found last, with its key; forgotten with any change of
+  /// ``bounds``.
+  private var lastBound: (key: Key, bound: BoundPlan)?
   private var order: [Key] = []
   /// How many plans were reused, and how many were made and stored (for tests and `explain`).
   public private(set) var hits = 0
@@ -74,7 +79,15 @@ public final class QueryPlanCache {
 
   /// The bound plan cached for `key`, if any (it checks itself that it fits what the session
   /// reads: ``BoundPlan/plan(_:values:session:indexes:)``).
-  func bound(for key: Key) -> BoundPlan? { bounds[key] }
+  ///
+  /// The last one found is compared first: a loop that fetches one shape finds it without
+  /// hashing the key.
+  func bound(for key: Key) -> BoundPlan? {
+    if let last = lastBound, last.key == key { return last.bound }
+    guard let bound = bounds[key] else { return nil }
+    lastBound = (key, bound)
+    return bound
+  }
 
   /// Whether a plan may be bound (none is when the cache is empty).
   var holdsBoundPlans: Bool { !bounds.isEmpty }
