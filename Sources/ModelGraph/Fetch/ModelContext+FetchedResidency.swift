@@ -18,9 +18,10 @@ extension ModelContext {
   /// A context moves to the version PostgreSQL counted at, too. One with unsaved changes moves
   /// with its changes replayed onto the version (as a save does), and the SQL selects what the
   /// context's view may need: its window widened by the number of rows of the request's
-  /// classes the context changed (with the owners of related objects it changed, when the
-  /// request reads them one level deep), or, when the request reads related objects further,
-  /// every object its other conjuncts select. A count then leaves out those rows in PostgreSQL and
+  /// classes the context changed (with the objects that reach, along the paths of
+  /// relationships the request reads, an object it changed), or, when those cannot all be
+  /// named from memory (past a relationship without inverse), every object its other
+  /// conjuncts select. A count then leaves out those rows in PostgreSQL and
   /// ``FetchedRun/countedInMemory`` names them for the caller to count over the context's
   /// view (see ``FetchedPendingRows``). Both are of the rows changed once the context moved:
   /// the SQL runs again when the move changed others (up to three times; a count that
@@ -67,6 +68,8 @@ extension ModelContext {
       catalog = session.catalog(covering: request.entity)
       let moved = FetchedPendingRows(request, session: session)
       if moved.keys == pending.keys && moved.deletedEntities == pending.deletedEntities
+        && moved.coversRequest == pending.coversRequest
+        && moved.coveredPredicate == pending.coveredPredicate
         || fetch != nil && attempt >= 3
       {
         return FetchedRun(
@@ -77,9 +80,9 @@ extension ModelContext {
   }
 
   /// `request` as the SQL of a fetch with unsaved changes runs it: its window widened by the
-  /// `pending` rows, or, when it reads what they do not cover (related objects more than one
-  /// level deep, or through a relationship without inverse), every object its covered
-  /// conjuncts select.
+  /// `pending` rows, or, when it reads what they do not cover (related objects past a
+  /// relationship without inverse whose saved objects the context changed), every object its
+  /// covered conjuncts select.
   private func widened(_ request: QueryRequest, by pending: FetchedPendingRows) -> QueryRequest {
     var widened = request
     if pending.coversRequest {
