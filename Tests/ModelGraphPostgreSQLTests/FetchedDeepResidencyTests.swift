@@ -8,7 +8,9 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedDeep {
   /// 100 firms `f<i>`, each with two branches `b<i>_<j>` at site `c<i % 50>`, each branch
   /// with two workers `w<i>_<j>_<k>` scored `i`.
   static func seedMany(_ url: URL) throws {
-    let context = ModelContext(try TestServer.container(firmTypes, at: url))
+    let container = try TestServer.container(firmTypes, at: url)
+    defer { container.store.persistence?.close() }
+    let context = ModelContext(container)
     let sites = (0..<50).map { Site(city: "c\($0)") }
     for site in sites { context.insert(site) }
     for index in 0..<100 {
@@ -74,11 +76,13 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedDeep {
       predicate: #Predicate { $0.branch?.firm?.name == "f50" }, sortBy: [SortDescriptor(\.name)])
     #expect(try context.fetch(ofFirm).count == 4)
     var after = try Self.resident(container)
+    container.store.persistence?.close()
     print("workers of f50, f1 renamed: \(before) -> \(after)")
     #expect(before["Worker"] == 4 && after["Worker"] == 8)
     (container, context, before) = try Self.changed(url, Self.renameFirm)
     #expect(try context.fetchCount(ofFirm) == 4)
     #expect(try Self.resident(container) == before)
+    container.store.persistence?.close()
 
     // A to-many's elements' to-many: f99 matches, and the changed worker's firm now does.
     (container, context, before) = try Self.changed(url, Self.rescore)
@@ -88,11 +92,13 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedDeep {
       }, sortBy: [SortDescriptor(\.name)])
     #expect(try context.fetch(high).map(\.name) == ["f1", "f99"])
     after = try Self.resident(container)
+    container.store.persistence?.close()
     print("firms with a worker above 98, w1_0_0 rescored: \(before) -> \(after)")
     #expect(before["Firm"] == 1 && after["Firm"] == 2)
     (container, context, before) = try Self.changed(url, Self.rescore)
     #expect(try context.fetchCount(high) == 2)
     #expect(try Self.resident(container) == before)
+    container.store.persistence?.close()
 
     // Past `Branch.site`, which has no inverse: the workers of f3 and f53 (site c3), and of
     // b1_0, moved to a new site in c3.
@@ -101,10 +107,12 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedDeep {
       predicate: #Predicate { $0.branch?.site?.city == "c3" }, sortBy: [SortDescriptor(\.name)])
     #expect(try context.fetch(inCity).count == 10)
     after = try Self.resident(container)
+    container.store.persistence?.close()
     print("workers in c3, b1_0 moved to a new site: \(before) -> \(after)")
     #expect(before["Worker"] == 4 && after["Worker"] == 12)
     (container, context, before) = try Self.changed(url, Self.newSite)
     #expect(try context.fetchCount(inCity) == 10)
     #expect(try Self.resident(container) == before)
+    container.store.persistence?.close()
   }
 }

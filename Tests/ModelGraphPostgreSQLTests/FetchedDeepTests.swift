@@ -16,7 +16,9 @@ extension PostgreSQLStoreSuites.FetchedResidency {
     /// `(i + 2j) % 4` workers `w<i>_<j>_<k>` scored `i + j + k`, at site `(i + j) % 4` (none
     /// for 3).
     static func seed(_ url: URL) throws {
-      let context = ModelContext(try TestServer.container(firmTypes, at: url))
+      let container = try TestServer.container(firmTypes, at: url)
+      defer { container.store.persistence?.close() }
+      let context = ModelContext(container)
       let sites = cities.map { Site(city: $0) }
       for site in sites { context.insert(site) }
       for index in 0..<8 {
@@ -216,18 +218,26 @@ extension PostgreSQLStoreSuites.FetchedResidency {
       _ descriptors: [(String, FetchDescriptor<T>)], url: URL,
       change: (ModelContext) throws -> Void, label: (T) -> String
     ) throws {
-      let full = ModelContext(try TestServer.container(firmTypes, at: url))
+      // Each container is closed once used: the suites share the server's connections.
+      let fullContainer = try TestServer.container(firmTypes, at: url)
+      defer { fullContainer.store.persistence?.close() }
+      let full = ModelContext(fullContainer)
       try change(full)
       let fetched = PostgreSQLStoreSuites.FetchedResidency.fetchedOnly(url)
-      let warm = ModelContext(try TestServer.container(firmTypes, at: fetched))
+      let warmContainer = try TestServer.container(firmTypes, at: fetched)
+      defer { warmContainer.store.persistence?.close() }
+      let warm = ModelContext(warmContainer)
       try change(warm)
       for (name, descriptor) in descriptors {
         let expected = try full.fetch(descriptor).map(label)
         let container = try TestServer.container(firmTypes, at: fetched)
+        defer { container.store.persistence?.close() }
         let counting = ModelContext(container)
         try change(counting)
         #expect(try counting.fetchCount(descriptor) == expected.count, "\(name)")
-        let cold = ModelContext(try TestServer.container(firmTypes, at: fetched))
+        let coldContainer = try TestServer.container(firmTypes, at: fetched)
+        defer { coldContainer.store.persistence?.close() }
+        let cold = ModelContext(coldContainer)
         try change(cold)
         #expect(try cold.fetch(descriptor).map(label) == expected, "\(name)")
         #expect(try warm.fetch(descriptor).map(label) == expected, "\(name)")
