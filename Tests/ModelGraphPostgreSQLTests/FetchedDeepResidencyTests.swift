@@ -116,3 +116,24 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedDeep {
     container.store.persistence?.close()
   }
 }
+
+extension PostgreSQLStoreSuites.FetchedResidency.FetchedDeep {
+  @Test("a saved site renamed: the branches holding it are not in memory, so the fetch falls back")
+  func changedSiteFallsBack() throws {
+    let url = try TestServer.freshURL()
+    try Self.seedMany(url)
+    let (container, context, before) = try Self.changed(url) { context in
+      try Self.named(context, #Predicate<Site> { $0.city == "c3" }).city = "x"
+    }
+    defer { container.store.persistence?.close() }
+    // Loading a site does not load what holds it: nothing in memory names its branches, so
+    // the walk cannot (and scanning the resident branches would miss them).
+    #expect(before["Site"] == 1 && before["Branch"] == 0)
+    let renamed = FetchDescriptor<Branch>(
+      predicate: #Predicate { $0.site?.city == "x" }, sortBy: [SortDescriptor(\.name)])
+    #expect(
+      try context.fetch(renamed).map(\.name) == ["b3_0", "b3_1", "b53_0", "b53_1"])
+    print("branches in x, site c3 renamed: \(before) -> \(try Self.resident(container))")
+    #expect(try context.fetchCount(renamed) == 4)
+  }
+}
