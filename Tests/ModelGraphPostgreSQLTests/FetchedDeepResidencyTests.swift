@@ -118,22 +118,35 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedDeep {
 }
 
 extension PostgreSQLStoreSuites.FetchedResidency.FetchedDeep {
-  @Test("a saved site renamed: the branches holding it are not in memory, so the fetch falls back")
-  func changedSiteFallsBack() throws {
+  @Test("a saved site renamed: memory cannot name what holds it, the SQL selects it")
+  func changedSiteHolders() throws {
     let url = try TestServer.freshURL()
     try Self.seedMany(url)
-    let (container, context, before) = try Self.changed(url) { context in
+    func renamed(_ context: ModelContext) throws {
       try Self.named(context, #Predicate<Site> { $0.city == "c3" }).city = "x"
     }
-    defer { container.store.persistence?.close() }
-    // Loading a site does not load what holds it: nothing in memory names its branches, so
-    // the walk cannot (and scanning the resident branches would miss them).
+    var (container, context, before) = try Self.changed(url, renamed)
+    // Loading a site does not load what holds it: nothing in memory names its branches (and
+    // scanning the resident branches would miss them).
     #expect(before["Site"] == 1 && before["Branch"] == 0)
-    let renamed = FetchDescriptor<Branch>(
+    let branches = FetchDescriptor<Branch>(
       predicate: #Predicate { $0.site?.city == "x" }, sortBy: [SortDescriptor(\.name)])
-    #expect(
-      try context.fetch(renamed).map(\.name) == ["b3_0", "b3_1", "b53_0", "b53_1"])
-    print("branches in x, site c3 renamed: \(before) -> \(try Self.resident(container))")
-    #expect(try context.fetchCount(renamed) == 4)
+    #expect(try context.fetch(branches).map(\.name) == ["b3_0", "b3_1", "b53_0", "b53_1"])
+    var after = try Self.resident(container)
+    print("branches in x, site c3 renamed: \(before) -> \(after)")
+    // The four branches at c3, selected by `site == c3` in SQL (and not the 200).
+    #expect(after["Branch"] == 4)
+    #expect(try context.fetchCount(branches) == 4)
+    container.store.persistence?.close()
+
+    (container, context, before) = try Self.changed(url, renamed)
+    let workers = FetchDescriptor<Worker>(
+      predicate: #Predicate { $0.branch?.site?.city == "x" }, sortBy: [SortDescriptor(\.name)])
+    #expect(try context.fetchCount(workers) == 8)
+    #expect(try context.fetch(workers).count == 8)
+    after = try Self.resident(container)
+    print("workers in x, site c3 renamed: \(before) -> \(after)")
+    #expect(after["Worker"] == 8)
+    container.store.persistence?.close()
   }
 }

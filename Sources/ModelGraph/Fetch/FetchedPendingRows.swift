@@ -39,9 +39,16 @@ struct FetchedPendingRows {
   private(set) var coveredPredicate: QueryExpression? = nil
 
   /// Whether every conjunct and sort key of the request can read differently in the database
-  /// and in the context's view only for ``rows``: the whole request's SQL, its window widened
-  /// by ``count``, then selects every object its answer needs.
+  /// and in the context's view only for ``rows`` and the objects ``holders`` selects: the
+  /// whole request's SQL, its window widened by ``count`` (without a window when there are
+  /// holders), then selects every object its answer needs.
   private(set) var coversRequest = false
+
+  /// A condition on the tested object that selects, in the database, every object of the
+  /// request's classes reaching a saved object the context changed past a relationship
+  /// without inverse (which memory cannot name, see ``FetchedOwnerWalk``); `nil` for none.
+  /// The SQL then selects the objects matching each covered conjunct or it, all of them.
+  private(set) var holders: QueryExpression? = nil
 
   /// The pending rows of `request`'s classes in `session`, whatever the request's
   /// `includePendingChanges` (without it, the engine still tests and sorts changed objects on
@@ -64,6 +71,8 @@ struct FetchedPendingRows {
     var walk = FetchedOwnerWalk(session: session, catalog: catalog, entities: entities)
     let reads = coveredReads(of: request, catalog: catalog, walk: &walk)
     (coveredPredicate, coversRequest) = (reads.predicate, reads.whole)
+    holders =
+      reads.holders.isEmpty ? nil : reads.holders.count == 1 ? reads.holders[0] : .or(reads.holders)
     var seen = keys
     for owner in reads.owners {
       let key = Self.key(entity: Int(owner.entity), row: Int(owner.row))
