@@ -63,7 +63,7 @@ struct FetchedOwnerWalk {
   }
 
   /// What the walk along one path found.
-  struct Found {
+  struct Found: Equatable {
     /// The objects of the request's classes that reach a changed object (with repeats).
     var owners: [ObjectKey] = []
     /// Conditions on the tested object (one for each level where the walk stopped): that it
