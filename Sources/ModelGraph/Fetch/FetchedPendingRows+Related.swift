@@ -4,23 +4,31 @@ extension FetchedPendingRows {
   /// The request's conjuncts and sort keys whose answer can differ between the database and
   /// the context's view only for the pending rows and the owners of related objects the
   /// context changed: those that read only each object's own values, and those that read
-  /// related objects one level deep (``FetchedRelatedReads``) through relationships with an
-  /// inverse, which names the owners.
+  /// related objects along paths of relationships (``FetchedRelatedReads``) on which `walk`
+  /// names every owner, or a condition selecting in the database those it cannot
+  /// (``FetchedOwnerWalk``).
   /// - Returns: The covered conjuncts as one predicate (`nil` for none), whether every
-  ///   conjunct and sort key is covered, and the relationships read one level deep.
-  func coveredReads(of request: QueryRequest, catalog: SchemaCatalog) -> (
-    predicate: QueryExpression?, whole: Bool, relationships: Set<String>
+  ///   conjunct and sort key is covered, the owners along the paths the covered ones read, and
+  ///   the conditions selecting in the database the owners memory cannot name.
+  func coveredReads(
+    of request: QueryRequest, catalog: SchemaCatalog, walk: inout FetchedOwnerWalk
+  ) -> (
+    predicate: QueryExpression?, whole: Bool, owners: [ObjectKey], holders: [QueryExpression]
   ) {
     let toOne = ownReferences(of: request, catalog: catalog)
-    let entities =
-      request.includesSubclasses ? catalog.subtree(of: request.entity) : [request.entity]
-    var relationships: Set<String> = []
+    var owners: [ObjectKey] = []
+    var holders: [QueryExpression] = []
     func covered(_ expression: QueryExpression) -> Bool {
       if Self.readsOnlyOwnValues(expression, toOne: toOne) { return true }
-      guard let names = FetchedRelatedReads.relationships(of: expression),
-        names.allSatisfy({ Self.inverses(of: $0, in: entities, catalog: catalog) != nil })
-      else { return false }
-      relationships.formUnion(names)
+      guard let paths = FetchedRelatedReads.paths(of: expression) else { return false }
+      var found = FetchedOwnerWalk.Found()
+      for path in paths.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+        guard let along = walk.owners(along: path) else { return false }
+        found.owners += along.owners
+        found.holders += along.holders
+      }
+      owners += found.owners
+      for holder in found.holders where !holders.contains(holder) { holders.append(holder) }
       return true
     }
     var parts: [QueryExpression] = []
@@ -32,65 +40,6 @@ extension FetchedPendingRows {
     let kept = parts.filter(covered)
     let sorted = request.sort.allSatisfy { covered($0.expression) }
     let predicate = kept.isEmpty ? nil : kept.count == 1 ? kept[0] : .and(kept)
-    return (predicate, kept.count == parts.count && sorted, relationships)
-  }
-
-  /// For relationship `name` of the classes `entities`: each class its objects may be of
-  /// (the destination and its subclasses) with the name of the inverse there; `nil` when one
-  /// of them has no inverse.
-  static func inverses(of name: String, in entities: [Int], catalog: SchemaCatalog)
-    -> [(destination: Int, inverse: String)]?
-  {
-    var found: [(destination: Int, inverse: String)] = []
-    for entity in entities {
-      guard let slot = catalog.entities[entity].relationshipSlot(named: name) else { continue }
-      guard
-        let destination = catalog.entity(
-          named: catalog.entities[entity].relationships[slot].destination)
-      else { return nil }
-      for target in catalog.subtree(of: destination.index) {
-        guard let inverse = catalog.inverseSlot(of: slot, in: entity, target: target) else {
-          return nil
-        }
-        found.append((target, catalog.entities[target].relationships[inverse].name))
-      }
-    }
-    return found
-  }
-
-  /// The owners, among `entities`, of the objects the context inserted, changed or deleted
-  /// in the destinations of `relationships`: those the inverse names before the changes (in
-  /// the base version) and after them. Both are in memory: a resident object's relationships
-  /// hold resident objects only.
-  static func owners(
-    through relationships: Set<String>, of entities: Set<Int>, session: Session,
-    catalog: SchemaCatalog
-  ) -> [ObjectKey] {
-    guard !relationships.isEmpty else { return [] }
-    let roots = entities.sorted()
-    var inverses: [Int: Set<String>] = [:]
-    for name in relationships {
-      for (destination, inverse) in Self.inverses(of: name, in: roots, catalog: catalog) ?? [] {
-        inverses[destination, default: []].insert(inverse)
-      }
-    }
-    var owners: [ObjectKey] = []
-    for change in session.changeSet {
-      guard let names = inverses[change.entity] else { continue }
-      let entity = catalog.entities[change.entity]
-      let working = session.table(change.entity)
-      let committed = session.committedTable(change.entity)
-      let changed =
-        change.insertedRows + change.updatedRows.map(\.row) + change.relationshipRows
-        + change.deletedKeys.map { Int($0.row) }
-      for row in changed {
-        for name in names {
-          guard let slot = entity.relationshipSlot(named: name) else { continue }
-          if working.isAlive(row) { owners += working.relatedKeys(row: row, slot: slot) }
-          if committed.isAlive(row) { owners += committed.relatedKeys(row: row, slot: slot) }
-        }
-      }
-    }
-    return owners.filter { entities.contains(Int($0.entity)) }
+    return (predicate, kept.count == parts.count && sorted, owners, holders)
   }
 }

@@ -2,8 +2,9 @@ internal import ModelGraphCore
 
 /// The unsaved changes of a context that a fetch over a store keeping only fetched objects
 /// must answer through: the rows of the request's classes the context inserted, changed or
-/// deleted, and, when the request reads related objects one level deep, the owners of the
-/// related objects the context inserted, changed or deleted.
+/// deleted, and, when the request reads related objects, the objects that reach, along the
+/// paths of relationships it reads, an object the context inserted, changed or deleted
+/// (``FetchedOwnerWalk``).
 ///
 /// The SQL reads the database, where these rows hold their saved values (or do not exist), so
 /// it cannot tell whether they match. A fetch therefore widens the SQL's window by their number
@@ -14,7 +15,8 @@ internal import ModelGraphCore
 ///
 /// Every other object reads the same in the database and in the context's view when the
 /// request is ``coversRequest``: its own values are saved ones, and so are those of the
-/// objects its relationships hold (a changed related object would have made it an owner).
+/// objects it reaches along the paths the request reads (a changed object on the way would
+/// have made it an owner).
 struct FetchedPendingRows {
   /// The rows of inserted, changed and deleted objects, as `(entity, row)`.
   private(set) var rows: [(entity: Int, row: Int)] = []
@@ -37,13 +39,20 @@ struct FetchedPendingRows {
   private(set) var coveredPredicate: QueryExpression? = nil
 
   /// Whether every conjunct and sort key of the request can read differently in the database
-  /// and in the context's view only for ``rows``: the whole request's SQL, its window widened
-  /// by ``count``, then selects every object its answer needs.
+  /// and in the context's view only for ``rows`` and the objects ``holders`` selects: the
+  /// whole request's SQL, its window widened by ``count`` (without a window when there are
+  /// holders), then selects every object its answer needs.
   private(set) var coversRequest = false
+
+  /// A condition on the tested object that selects, in the database, every object of the
+  /// request's classes reaching a saved object the context changed past a relationship
+  /// without inverse (which memory cannot name, see ``FetchedOwnerWalk``); `nil` for none.
+  /// The SQL then selects the objects matching each covered conjunct or it, all of them.
+  private(set) var holders: QueryExpression? = nil
 
   /// The pending rows of `request`'s classes in `session`, whatever the request's
   /// `includePendingChanges` (without it, the engine still tests and sorts changed objects on
-  /// their unsaved values), with the owners of the related objects changed along the
+  /// their unsaved values), with the owners of the objects changed along the paths of
   /// relationships the request reads.
   init(_ request: QueryRequest, session: Session) {
     let catalog = session.catalog(covering: request.entity)
@@ -59,12 +68,13 @@ struct FetchedPendingRows {
       }
       rows += change.deletedKeys.map { (entity, Int($0.row)) }
     }
-    let reads = coveredReads(of: request, catalog: catalog)
+    var walk = FetchedOwnerWalk(session: session, catalog: catalog, entities: entities)
+    let reads = coveredReads(of: request, catalog: catalog, walk: &walk)
     (coveredPredicate, coversRequest) = (reads.predicate, reads.whole)
+    holders =
+      reads.holders.isEmpty ? nil : reads.holders.count == 1 ? reads.holders[0] : .or(reads.holders)
     var seen = keys
-    for owner in Self.owners(
-      through: reads.relationships, of: entities, session: session, catalog: catalog)
-    {
+    for owner in reads.owners {
       let key = Self.key(entity: Int(owner.entity), row: Int(owner.row))
       guard seen.insert(key).inserted else { continue }
       rows.append((Int(owner.entity), Int(owner.row)))

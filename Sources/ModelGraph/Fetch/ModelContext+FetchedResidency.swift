@@ -18,9 +18,10 @@ extension ModelContext {
   /// A context moves to the version PostgreSQL counted at, too. One with unsaved changes moves
   /// with its changes replayed onto the version (as a save does), and the SQL selects what the
   /// context's view may need: its window widened by the number of rows of the request's
-  /// classes the context changed (with the owners of related objects it changed, when the
-  /// request reads them one level deep), or, when the request reads related objects further,
-  /// every object its other conjuncts select. A count then leaves out those rows in PostgreSQL and
+  /// classes the context changed (with the objects that reach, along the paths of
+  /// relationships the request reads, an object it changed), or, when those cannot all be
+  /// named from memory (past a relationship without inverse), every object its other
+  /// conjuncts select. A count then leaves out those rows in PostgreSQL and
   /// ``FetchedRun/countedInMemory`` names them for the caller to count over the context's
   /// view (see ``FetchedPendingRows``). Both are of the rows changed once the context moved:
   /// the SQL runs again when the move changed others (up to three times; a count that
@@ -55,7 +56,7 @@ extension ModelContext {
     while true {
       attempt += 1
       let count =
-        counting && attempt < 3 && pending.coversRequest
+        counting && attempt < 3 && pending.coversRequest && pending.holders == nil
         ? try store.count(
           for: request,
           excluding: pending.rows.map { (catalog.entities[$0.entity].name, $0.row) })
@@ -67,6 +68,8 @@ extension ModelContext {
       catalog = session.catalog(covering: request.entity)
       let moved = FetchedPendingRows(request, session: session)
       if moved.keys == pending.keys && moved.deletedEntities == pending.deletedEntities
+        && moved.coversRequest == pending.coversRequest
+        && moved.coveredPredicate == pending.coveredPredicate && moved.holders == pending.holders
         || fetch != nil && attempt >= 3
       {
         return FetchedRun(
@@ -77,19 +80,29 @@ extension ModelContext {
   }
 
   /// `request` as the SQL of a fetch with unsaved changes runs it: its window widened by the
-  /// `pending` rows, or, when it reads what they do not cover (related objects more than one
-  /// level deep, or through a relationship without inverse), every object its covered
-  /// conjuncts select.
+  /// `pending` rows, or, when it reads what they do not cover (related objects the walk gives
+  /// up on), every object its covered conjuncts select; each conjunct or'd with the pending
+  /// rows' ``FetchedPendingRows/holders`` (without a window: how many they select is not
+  /// known).
   private func widened(_ request: QueryRequest, by pending: FetchedPendingRows) -> QueryRequest {
     var widened = request
-    if pending.coversRequest {
+    if pending.coversRequest && pending.holders == nil {
       // The SQL takes the first offset + limit objects: each pending row can take a place
       // of the window in the database and leave it in the context's view.
       widened.limit = request.limit.map {
         QueryRequest.clippedEnd(offset: $0, limit: pending.count)
       }
     } else {
-      (widened.predicate, widened.sort) = (pending.coveredPredicate, [])
+      var parts: [QueryExpression] = []
+      if case .and(let all) = pending.coveredPredicate {
+        parts = all
+      } else if let predicate = pending.coveredPredicate {
+        parts = [predicate]
+      }
+      // Each conjunct on its own, so that one without SQL leaves the others in it.
+      if let holders = pending.holders { parts = parts.map { .or([$0, holders]) } }
+      let predicate = parts.isEmpty ? nil : parts.count == 1 ? parts[0] : QueryExpression.and(parts)
+      (widened.predicate, widened.sort) = (predicate, [])
       (widened.offset, widened.limit) = (0, nil)
       (widened.shapeIdentity, widened.slotted) = (nil, nil)
     }
