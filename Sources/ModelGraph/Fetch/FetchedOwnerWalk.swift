@@ -91,11 +91,14 @@ struct FetchedOwnerWalk {
   ///
   /// - Parameters:
   ///   - session: The session whose unsaved changes are walked back.
+  ///   - changes: The session's ``Session/changeSet``, which the caller has made already.
   ///   - catalog: The catalog covering `entities`.
   ///   - entities: The request's classes.
-  init(session: Session, catalog: SchemaCatalog, entities: Set<Int>) {
+  init(
+    session: Session, changes: [EntityChanges], catalog: SchemaCatalog, entities: Set<Int>
+  ) {
     (self.session, self.catalog, self.entities) = (session, catalog, entities)
-    for change in session.changeSet {
+    for change in changes {
       changed[change.entity, default: []] +=
         change.insertedRows + change.updatedRows.map(\.row) + change.relationshipRows
         + change.deletedKeys.map { Int($0.row) }

@@ -58,7 +58,9 @@ struct FetchedPendingRows {
     let catalog = session.catalog(covering: request.entity)
     let entities = Set(
       request.includesSubclasses ? catalog.subtree(of: request.entity) : [request.entity])
-    for change in session.changeSet {
+    // Made once: the walk below reads it too.
+    let changes = session.changeSet
+    for change in changes {
       let entity = change.entity
       if !change.deletedKeys.isEmpty { deletedEntities.insert(entity) }
       guard entities.contains(entity) else { continue }
@@ -68,7 +70,8 @@ struct FetchedPendingRows {
       }
       rows += change.deletedKeys.map { (entity, Int($0.row)) }
     }
-    var walk = FetchedOwnerWalk(session: session, catalog: catalog, entities: entities)
+    var walk = FetchedOwnerWalk(
+      session: session, changes: changes, catalog: catalog, entities: entities)
     let reads = coveredReads(of: request, catalog: catalog, walk: &walk)
     (coveredPredicate, coversRequest) = (reads.predicate, reads.whole)
     holders =

@@ -76,7 +76,9 @@ struct FetchedOwnerWalkTests {
   func owners(_ name: String, along path: [String]) throws -> FetchedOwnerWalk.Found? {
     let catalog = context.session.catalog
     let entity = try #require(catalog.entity(named: name)).index
-    var walk = FetchedOwnerWalk(session: context.session, catalog: catalog, entities: [entity])
+    var walk = FetchedOwnerWalk(
+      session: context.session, changes: context.session.changeSet, catalog: catalog,
+      entities: [entity])
     return walk.owners(along: path)
   }
 
