@@ -1,9 +1,12 @@
 /// One table's entries of a hash index: the rows of each key, ascending.
 ///
 /// The entries are split by the key's hash into partitions, two levels deep (256 groups of a
-/// power-of-two number of partitions each, about 64 keys a partition). An index is immutable;
-/// the index of a newer table version is made by ``applying(_:)``, which shares every partition
-/// the changes do not touch, so carrying an index forward costs O(changes), not O(keys).
+/// power-of-two number of partitions each, about 64 keys a partition). A partition is a flat
+/// array of its keys' entries in the order of their hashes, searched by halving: carrying it
+/// to a newer version copies one small array, with no hashing again and no table to grow.
+/// An index is immutable; the index of a newer table version is made by ``applying(_:)``,
+/// which shares every partition the changes do not touch, so carrying an index forward costs
+/// O(changes), not O(keys).
 final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
   // @unchecked Sendable: immutable after init.
 
@@ -20,7 +23,17 @@ final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
     }
   }
 
-  typealias Partition = [Key: Rows]
+  /// One key of a partition, with its rows.
+  struct Entry {
+    /// The bits of the key's hash above those that chose the partition; a partition's entries
+    /// are ascending by it.
+    var hash: UInt32
+    var key: Key
+    var rows: Rows
+  }
+
+  /// A partition's entries, ascending by ``Entry/hash`` (keys of equal hash in any order).
+  typealias Partition = [Entry]
 
   /// `groups[hash & 255][(hash >> 8) & (partitionsPerGroup - 1)]`.
   private let groups: [[Partition]]
@@ -41,24 +54,67 @@ final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
     return partitions
   }
 
+  /// Where `key` lives: its group, its partition, and the hash bits that order a partition
+  /// (bits 32 and up, above the at most 20 that choose the partition).
   @inline(__always)
-  private static func position(of key: Key, partitions: Int) -> (group: Int, partition: Int) {
+  private static func position(of key: Key, partitions: Int)
+    -> (group: Int, partition: Int, hash: UInt32)
+  {
     let hash = key.hashValue
-    return (hash & (groupCount - 1), (hash >> 8) & (partitions - 1))
+    return (
+      hash & (groupCount - 1), (hash >> 8) & (partitions - 1),
+      UInt32(truncatingIfNeeded: UInt(bitPattern: hash) >> 32)
+    )
+  }
+
+  /// The position of `key` in `partition` when it has an entry; else where its entry goes.
+  @inline(__always)
+  private static func find(_ key: Key, hash: UInt32, in partition: Partition)
+    -> (index: Int, found: Bool)
+  {
+    var low = 0
+    var high = partition.count
+    while low < high {
+      let middle = (low + high) / 2
+      if partition[middle].hash < hash { low = middle + 1 } else { high = middle }
+    }
+    var index = low
+    while index < partition.count && partition[index].hash == hash {
+      if partition[index].key == key { return (index, true) }
+      index += 1
+    }
+    return (low, false)
   }
 
   /// An index of `entries` (rows ascending per key), partitioned for `count` entries.
   private static func make(_ entries: [(key: Key, row: Int32)], count: Int) -> HashIndex {
     let partitions = partitionsPerGroup(for: count)
-    var lists = [[[Key: [Int32]]]](
-      repeating: [[Key: [Int32]]](repeating: [:], count: partitions), count: groupCount)
+    // Each partition's entries in the order given, then ordered by hash (rows ascending
+    // within a hash, as given), then joined per key.
+    var lists = [[[(hash: UInt32, key: Key, row: Int32)]]](
+      repeating: [[(hash: UInt32, key: Key, row: Int32)]](repeating: [], count: partitions),
+      count: groupCount)
     for (key, row) in entries {
-      let (group, partition) = position(of: key, partitions: partitions)
-      lists[group][partition][key, default: []].append(row)
+      let (group, partition, hash) = position(of: key, partitions: partitions)
+      lists[group][partition].append((hash, key, row))
     }
     let groups = lists.map { group in
-      group.map { partition in
-        partition.mapValues { rows in rows.count == 1 ? Rows.one(rows[0]) : .many(rows) }
+      group.map { list -> Partition in
+        var list = list
+        list.sort { ($0.hash, $0.row) < ($1.hash, $1.row) }
+        var partition: Partition = []
+        partition.reserveCapacity(list.count)
+        var runStart = 0
+        for item in list {
+          // Entries of keys with this hash so far start at `runStart`.
+          if let last = partition.last, last.hash != item.hash { runStart = partition.count }
+          if let same = partition[runStart...].firstIndex(where: { $0.key == item.key }) {
+            partition[same].rows.append(item.row)
+          } else {
+            partition.append(Entry(hash: item.hash, key: item.key, rows: .one(item.row)))
+          }
+        }
+        return partition
       }
     }
     return HashIndex(groups: groups, count: count)
@@ -66,7 +122,7 @@ final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
 
   /// The index of the live rows of `column` in `stamps`.
   ///
-  /// - Complexity: O(n) for n live rows.
+  /// - Complexity: O(n) for n live rows (and a sort of each partition's).
   static func build(column: Column<Key>, stamps: Column<UInt32>) -> HashIndex {
     var entries: [(key: Key, row: Int32)] = []
     column.forEachLiveValue(stamps: stamps) { entries.append(($0, $1)) }
@@ -77,7 +133,7 @@ final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
   ///
   /// - Complexity: O(n log n).
   static func build(entries: [(key: Key, row: Int32)]) -> HashIndex {
-    make(entries.sorted { $0.row < $1.row }, count: entries.count)
+    make(entries, count: entries.count)
   }
 
   /// This index with `delta` applied.
@@ -93,21 +149,31 @@ final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
     }
     var groups = groups
     for (key, row) in delta.removed {
-      let (group, partition) = Self.position(of: key, partitions: partitions)
-      guard let rows = groups[group][partition][key] else { continue }
-      switch rows {
+      let (group, partition, hash) = Self.position(of: key, partitions: partitions)
+      let (index, found) = Self.find(key, hash: hash, in: groups[group][partition])
+      guard found else { continue }
+      switch groups[group][partition][index].rows {
       case .one(let only):
-        if only == row { groups[group][partition][key] = nil }
+        if only == row { groups[group][partition].remove(at: index) }
       case .many(var list):
-        guard let found = list.binarySearch(row) else { continue }
-        list.remove(at: found)
-        groups[group][partition][key] =
-          list.isEmpty ? nil : list.count == 1 ? .one(list[0]) : .many(list)
+        guard let position = list.binarySearch(row) else { continue }
+        list.remove(at: position)
+        if list.isEmpty {
+          groups[group][partition].remove(at: index)
+        } else {
+          groups[group][partition][index].rows = list.count == 1 ? .one(list[0]) : .many(list)
+        }
       }
     }
     for (key, row) in delta.added {
-      let (group, partition) = Self.position(of: key, partitions: partitions)
-      groups[group][partition][key, default: .many([])].insert(row)
+      let (group, partition, hash) = Self.position(of: key, partitions: partitions)
+      let (index, found) = Self.find(key, hash: hash, in: groups[group][partition])
+      if found {
+        groups[group][partition][index].rows.insert(row)
+      } else {
+        groups[group][partition].insert(
+          Entry(hash: hash, key: key, rows: .one(row)), at: index)
+      }
     }
     return HashIndex(groups: groups, count: newCount)
   }
@@ -118,15 +184,15 @@ final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
     entries.reserveCapacity(count)
     for group in groups {
       for partition in group {
-        for (key, rows) in partition {
-          for row in rows.array where !removed.contains(RemovedEntry(key: key, row: row)) {
-            entries.append((key, row))
+        for entry in partition {
+          for row in entry.rows.array
+          where !removed.contains(RemovedEntry(key: entry.key, row: row)) {
+            entries.append((entry.key, row))
           }
         }
       }
     }
     entries += delta.added
-    entries.sort { $0.row < $1.row }
     return Self.make(entries, count: count)
   }
 
@@ -142,10 +208,27 @@ final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
     var result: [Key: [Int32]] = [:]
     for group in groups {
       for partition in group {
-        for (key, rows) in partition { result[key] = rows.array }
+        for entry in partition { result[entry.key] = entry.rows.array }
       }
     }
     return result
+  }
+
+  /// Whether every partition is ascending by hash and names each key once, and `count` is
+  /// the number of rows (for tests).
+  var isWellFormed: Bool {
+    var rows = 0
+    for group in groups {
+      for partition in group {
+        for index in partition.indices {
+          rows += partition[index].rows.count
+          if index > 0 && partition[index - 1].hash > partition[index].hash { return false }
+          let same = partition[..<index].filter { $0.key == partition[index].key }
+          if !same.isEmpty { return false }
+        }
+      }
+    }
+    return rows == count
   }
 
   /// The number of partitions in each of the 256 groups.
@@ -153,26 +236,32 @@ final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
 
   /// The rows whose key is `key`, ascending.
   ///
-  /// - Complexity: O(1).
+  /// - Complexity: O(log partition size).
   func rows(_ key: Key) -> [Int32] {
-    let (group, partition) = Self.position(of: key, partitions: groups[0].count)
-    return groups[group][partition][key]?.array ?? []
+    entry(key)?.rows.array ?? []
+  }
+
+  /// The entry of `key`, if it has rows.
+  @inline(__always)
+  private func entry(_ key: Key) -> Entry? {
+    let (group, partition, hash) = Self.position(of: key, partitions: groups[0].count)
+    let list = groups[group][partition]
+    let (index, found) = Self.find(key, hash: hash, in: list)
+    return found ? list[index] : nil
   }
 }
 
 extension HashIndex {
   /// The number of rows whose key is `key`.
   ///
-  /// - Complexity: O(1), without allocating.
+  /// - Complexity: O(log partition size), without allocating.
   func rowCount(_ key: Key) -> Int {
-    let (group, partition) = Self.position(of: key, partitions: groups[0].count)
-    return groups[group][partition][key]?.count ?? 0
+    entry(key)?.rows.count ?? 0
   }
 
   /// Calls `body` with each row whose key is `key`, ascending, without allocating.
   func forEachRow(_ key: Key, _ body: (Int32) -> Void) {
-    let (group, partition) = Self.position(of: key, partitions: groups[0].count)
-    switch groups[group][partition][key] {
+    switch entry(key)?.rows {
     case .one(let row): body(row)
     case .many(let rows): rows.forEach(body)
     case nil: break
@@ -199,11 +288,22 @@ extension HashIndex.Rows {
         self = .one(row)
         return
       }
+      self = .one(0)  // lets `list` be the array's only reference, changed in place
       list.insert(row, at: list.insertionPoint(row))
       self = .many(list)
     }
   }
 
+  /// Adds `row`, which is above every row held.
+  mutating func append(_ row: Int32) {
+    switch self {
+    case .one(let only): self = .many([only, row])
+    case .many(var list):
+      self = .one(0)  // lets `list` be the array's only reference, appended in place
+      list.append(row)
+      self = .many(list)
+    }
+  }
 }
 
 extension Array where Element == Int32 {
