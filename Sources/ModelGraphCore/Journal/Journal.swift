@@ -6,7 +6,9 @@ import Foundation
 ///
 /// `append(number:catalog:tables:change:historyDroppedThrough:)` runs inside the store's publish lock; the sync that makes
 /// the record durable runs outside it, in `waitUntilDurable(_:)`: the first waiting thread
-/// syncs everything appended so far while the others wait for it (group commit).
+/// syncs everything appended so far while the others wait for it (group commit). When its last
+/// sync covered several records, that thread first waits a moment for the saves under way
+/// (`gather()`), so that they share the sync.
 public final class Journal: @unchecked Sendable {
   // @unchecked Sendable: every mutable property is read and written only while `condition` is
   // locked; the descriptor is synced outside the lock only while `syncing` keeps it open.
@@ -54,6 +56,8 @@ public final class Journal: @unchecked Sendable {
   private var thresholdAction: (@Sendable () -> Void)?
   /// The longest string or data value a record takes (a 4-byte length); tests lower it.
   var valueLengthLimit = Int(UInt32.max)
+  /// The longest ``gather()`` waits, in nanoseconds; tests raise it.
+  var gatherLimit: UInt64 = 1_000_000
   /// The row coders of each entity's columns (indexed by entity number), made on the
   /// entity's first record.
   private var coders: [[RowCoder]?] = []
@@ -309,19 +313,16 @@ public final class Journal: @unchecked Sendable {
   /// own sync.
   static let extraSyncs = 2
 
-  /// The longest ``gather()`` waits, in nanoseconds.
-  static let gatherLimit: UInt64 = 1_000_000
-
   /// Under ``Durability/full``, when the last sync covered the records of several saves (several
   /// threads save at once), the thread about to sync waits for as many records to be pending,
-  /// for at most as long as the last sync took (and ``gatherLimit``): the saves under way append
+  /// for at most as long as the last sync took (and `gatherLimit`): the saves under way append
   /// meanwhile and share the sync, instead of each taking a sync of its own. A lone writer's
   /// syncs cover one record each and never wait. Called with `condition` locked.
   private func gather() {
     guard durability == .full, lastBatch > 1, failure == nil else { return }
     let want = lastBatch
     guard appendedRecords - syncedRecords < want else { return }
-    let seconds = Double(min(lastSyncNanoseconds, Self.gatherLimit)) / 1e9
+    let seconds = Double(min(lastSyncNanoseconds, gatherLimit)) / 1e9
     let deadline = Date(timeIntervalSinceNow: seconds)
     gathering = true
     defer { gathering = false }
