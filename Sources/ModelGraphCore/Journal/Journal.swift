@@ -41,8 +41,9 @@ public final class Journal: @unchecked Sendable {
   /// How many records the last sync covered, and how long it took.
   private var lastBatch = 0
   private var lastSyncNanoseconds: UInt64 = 0
-  /// Whether the thread about to sync waits for more records (``gather()``).
-  private var gathering = false
+  /// The record count at which the thread waiting in `gather()` is woken (`Int.max`: none
+  /// waits).
+  private var gatherTarget = Int.max
   private var syncing = false
   /// Threads waiting in `sync(through:)` for the thread that syncs.
   private var waiting = 0
@@ -199,7 +200,10 @@ public final class Journal: @unchecked Sendable {
     allocated = max(allocated, fileSize)
     appended += UInt64(writer.bytes.count)
     appendedRecords += 1
-    if gathering { condition.broadcast() }
+    if appendedRecords >= gatherTarget {
+      gatherTarget = .max
+      condition.broadcast()
+    }
     knownEntities = catalog.entities.count
     knownShapes = catalog.codableShapes
     tail?.append(contentsOf: writer.bytes)
@@ -324,8 +328,8 @@ public final class Journal: @unchecked Sendable {
     guard appendedRecords - syncedRecords < want else { return }
     let seconds = Double(min(lastSyncNanoseconds, gatherLimit)) / 1e9
     let deadline = Date(timeIntervalSinceNow: seconds)
-    gathering = true
-    defer { gathering = false }
+    gatherTarget = syncedRecords + want
+    defer { gatherTarget = .max }
     while appendedRecords - syncedRecords < want, failure == nil, descriptor >= 0 {
       if !condition.wait(until: deadline) { break }
     }
