@@ -64,7 +64,7 @@ struct JournalGroupCommitTests {
     Self.together(3) { thread in
       let session = Session(store: opened.store)
       JournalFixture.insertTrip(thread, session: session)
-      try? session.save()
+      _ = try? session.save()
     }
     #expect(disk.callCount(.sync) > 0)
     let before = disk.callCount(.sync)
