@@ -6,7 +6,9 @@ import Foundation
 ///
 /// `append(number:catalog:tables:change:historyDroppedThrough:)` runs inside the store's publish lock; the sync that makes
 /// the record durable runs outside it, in `waitUntilDurable(_:)`: the first waiting thread
-/// syncs everything appended so far while the others wait for it (group commit).
+/// syncs everything appended so far while the others wait for it (group commit). When its last
+/// sync covered several records, that thread first waits a moment for the saves under way
+/// (`gather()`), so that they share the sync.
 public final class Journal: @unchecked Sendable {
   // @unchecked Sendable: every mutable property is read and written only while `condition` is
   // locked; the descriptor is synced outside the lock only while `syncing` keeps it open.
@@ -33,6 +35,15 @@ public final class Journal: @unchecked Sendable {
   let preallocation: Int
   private var appended: UInt64 = 0
   private var synced: UInt64 = 0
+  /// How many records were appended, and how many of them a sync covered.
+  private var appendedRecords = 0
+  private var syncedRecords = 0
+  /// How many records the last sync covered, and how long it took.
+  private var lastBatch = 0
+  private var lastSyncNanoseconds: UInt64 = 0
+  /// The record count at which the thread waiting in `gather()` is woken (`Int.max`: none
+  /// waits).
+  private var gatherTarget = Int.max
   private var syncing = false
   /// Threads waiting in `sync(through:)` for the thread that syncs.
   private var waiting = 0
@@ -46,6 +57,8 @@ public final class Journal: @unchecked Sendable {
   private var thresholdAction: (@Sendable () -> Void)?
   /// The longest string or data value a record takes (a 4-byte length); tests lower it.
   var valueLengthLimit = Int(UInt32.max)
+  /// The longest ``gather()`` waits, in nanoseconds; tests raise it.
+  var gatherLimit: UInt64 = 1_000_000
   /// The row coders of each entity's columns (indexed by entity number), made on the
   /// entity's first record.
   private var coders: [[RowCoder]?] = []
@@ -186,6 +199,11 @@ public final class Journal: @unchecked Sendable {
     fileSize += writer.bytes.count
     allocated = max(allocated, fileSize)
     appended += UInt64(writer.bytes.count)
+    appendedRecords += 1
+    if appendedRecords >= gatherTarget {
+      gatherTarget = .max
+      condition.broadcast()
+    }
     knownEntities = catalog.entities.count
     knownShapes = catalog.codableShapes
     tail?.append(contentsOf: writer.bytes)
@@ -260,12 +278,19 @@ public final class Journal: @unchecked Sendable {
       syncing = true
       var rounds = 0
       while true {
+        gather()
         let target = appended
+        let records = appendedRecords
         let file = descriptor
         condition.unlock()
+        let start = DispatchTime.now().uptimeNanoseconds
         var failed: (any Error)?
         do { try io.syncData(file) } catch { failed = error }
+        let took = DispatchTime.now().uptimeNanoseconds &- start
         condition.lock()
+        lastSyncNanoseconds = took
+        lastBatch = records - syncedRecords
+        syncedRecords = max(syncedRecords, records)
         if let failed {
           failure = JournalError(
             .failed, path: path,
@@ -291,6 +316,24 @@ public final class Journal: @unchecked Sendable {
   /// How many more syncs the syncing thread runs for waiters whose records arrived during its
   /// own sync.
   static let extraSyncs = 2
+
+  /// Under ``Durability/full``, when the last sync covered the records of several saves (several
+  /// threads save at once), the thread about to sync waits for as many records to be pending,
+  /// for at most as long as the last sync took (and `gatherLimit`): the saves under way append
+  /// meanwhile and share the sync, instead of each taking a sync of its own. A lone writer's
+  /// syncs cover one record each and never wait. Called with `condition` locked.
+  private func gather() {
+    guard durability == .full, lastBatch > 1, failure == nil else { return }
+    let want = lastBatch
+    guard appendedRecords - syncedRecords < want else { return }
+    let seconds = Double(min(lastSyncNanoseconds, gatherLimit)) / 1e9
+    let deadline = Date(timeIntervalSinceNow: seconds)
+    gatherTarget = syncedRecords + want
+    defer { gatherTarget = .max }
+    while appendedRecords - syncedRecords < want, failure == nil, descriptor >= 0 {
+      if !condition.wait(until: deadline) { break }
+    }
+  }
 
   /// Syncs what is pending and closes the file; later appends fail.
   public func close() {
@@ -372,6 +415,7 @@ public final class Journal: @unchecked Sendable {
     fileSize = bytes.count
     allocated = bytes.count
     synced = appended
+    syncedRecords = appendedRecords
     condition.broadcast()
     // The records kept from the checkpoint's run may already pass the threshold: ask for the
     // next checkpoint now, not at a next append that may never come.

@@ -60,6 +60,13 @@ final class SimFS: FileIO, @unchecked Sendable {
     set { mutex.withLock { _maximumWriteSize = newValue } }
   }
   private var _maximumWriteSize = Int.max
+  /// How long each `syncData` waits (in microseconds) before it syncs, as a slow disk would.
+  var syncDataDelay: UInt32 {
+    get { mutex.withLock { _syncDataDelay } }
+    set { mutex.withLock { _syncDataDelay = newValue } }
+  }
+  private var _syncDataDelay: UInt32 = 0
+
   /// The most bytes all files together may hold; a write beyond it fails with ENOSPC.
   var capacity: Int {
     get { mutex.withLock { _capacity } }
@@ -297,7 +304,11 @@ final class SimFS: FileIO, @unchecked Sendable {
     }
   }
 
-  func syncData(_ descriptor: Int32) throws { try sync(descriptor) }
+  func syncData(_ descriptor: Int32) throws {
+    let delay = mutex.withLock { _syncDataDelay }
+    if delay > 0 { usleep(delay) }
+    try sync(descriptor)
+  }
 
   // MARK: Helpers (called with the mutex held)
 

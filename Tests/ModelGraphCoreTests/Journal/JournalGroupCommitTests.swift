@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+@testable import ModelGraphCore
+
+@Suite("Journal: group commit")
+struct JournalGroupCommitTests {
+  /// Runs `body(thread)` on `count` threads that start together; returns once all finished.
+  private static func together(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    let ready = DispatchSemaphore(value: 0)
+    let go = DispatchSemaphore(value: 0)
+    for thread in 0..<count {
+      group.enter()
+      Thread.detachNewThread {
+        defer { group.leave() }
+        ready.signal()
+        go.wait()
+        body(thread)
+      }
+    }
+    for _ in 0..<count { ready.wait() }
+    for _ in 0..<count { go.signal() }
+    group.wait()
+  }
+
+  @Test("saves of four threads share syncs; all of them come back, as the store holds them")
+  func concurrentSavesShareSyncs() throws {
+    let disk = SimFS(directories: ["/sim"])
+    let files = StoreFiles(path: "/sim/store.mgs", io: disk)
+    let opened = try JournalFixture.open(files)
+    disk.syncDataDelay = 2_000
+    let syncsBefore = disk.callCount(.sync)
+    let failures = Locked<[String]>([])
+    Self.together(4) { thread in
+      let session = Session(store: opened.store)
+      for index in 0..<25 {
+        JournalFixture.insertTrip(thread * 100 + index, session: session)
+        do { try session.save() } catch { failures.withLock { $0.append("\(error)") } }
+      }
+    }
+    #expect(failures.withLock { $0 } == [])
+    let syncs = disk.callCount(.sync) - syncsBefore
+    #expect(syncs < 100, "\(syncs) syncs for 100 saves")
+    let saved = JournalFixture.bytes(opened.store)
+    disk.restart(powerLoss: true)
+    let recovered = try files.recover()
+    #expect(recovered.report.replayedRecords == 100)
+    let version = try #require(recovered.version)
+    #expect(SnapshotWriter.encode(version) == saved)
+    #expect(version.tables[SnapshotFixture.trip].liveCount == 100)
+  }
+
+  @Test("once syncs were shared, the thread about to sync waits for the save under way")
+  func gathersTheSaveUnderWay() throws {
+    let disk = SimFS(directories: ["/sim"])
+    let files = StoreFiles(path: "/sim/store.mgs", io: disk)
+    let opened = try JournalFixture.open(files)
+    // Slow syncs, and a wait as long as a sync: the second of two saves started together
+    // appends well within it, even on a loaded machine.
+    disk.syncDataDelay = 100_000
+    opened.journal.gatherLimit = 10_000_000_000
+    // Three saves at once: records appended during the first sync share the next one.
+    Self.together(3) { thread in
+      let session = Session(store: opened.store)
+      JournalFixture.insertTrip(thread, session: session)
+      _ = try? session.save()
+    }
+    #expect(disk.callCount(.sync) > 0)
+    let before = disk.callCount(.sync)
+    let failures = Locked<[String]>([])
+    Self.together(2) { thread in
+      let session = Session(store: opened.store)
+      JournalFixture.insertTrip(10 + thread, session: session)
+      do { try session.save() } catch { failures.withLock { $0.append("\(error)") } }
+    }
+    #expect(failures.withLock { $0 } == [])
+    // Without the wait, the first save to append would sync alone and the second take the next.
+    #expect(disk.callCount(.sync) - before == 1)
+    disk.restart(powerLoss: true)
+    let trips = try #require(files.recover().version).tables[SnapshotFixture.trip]
+    var names: Set<String> = []
+    trips.forEachLiveRow { names.insert(trips.column(0, as: String.self)[$0]) }
+    #expect(names.isSuperset(of: ["trip 10", "trip 11"]))
+  }
+
+  @Test("a failed shared sync fails every save it covered; later saves are refused")
+  func failedSharedSync() throws {
+    let disk = SimFS(directories: ["/sim"])
+    let files = StoreFiles(path: "/sim/store.mgs", io: disk)
+    let opened = try JournalFixture.open(files)
+    disk.syncDataDelay = 2_000
+    disk.inject(.sync, errno: EIO, occurrence: disk.callCount(.sync) + 8)
+    let acknowledged = Locked<Set<String>>([])
+    let errors = Locked<[JournalError.Code]>([])
+    Self.together(4) { thread in
+      let session = Session(store: opened.store)
+      for index in 0..<50 {
+        let trip = thread * 100 + index
+        JournalFixture.insertTrip(trip, session: session)
+        do {
+          try session.save()
+          acknowledged.withLock { _ = $0.insert("trip \(trip)") }
+        } catch let error as JournalError {
+          errors.withLock { $0.append(error.code) }
+          return
+        } catch {
+          errors.withLock { $0.append(.io) }
+          return
+        }
+      }
+    }
+    // Every thread stopped at a failure, and every failure is the failed sync's.
+    #expect(errors.withLock { $0 }.count == 4)
+    #expect(errors.withLock { $0 }.allSatisfy { $0 == .failed })
+    let later = try #require(throws: JournalError.self) {
+      try JournalFixture.save(step: 99, store: opened.store)
+    }
+    #expect(later.code == .failed)
+    disk.restart(powerLoss: true)
+    let trips = try #require(files.recover().version).tables[SnapshotFixture.trip]
+    var names: Set<String> = []
+    trips.forEachLiveRow { names.insert(trips.column(0, as: String.self)[$0]) }
+    let saved = acknowledged.withLock { $0 }
+    #expect(!saved.isEmpty)
+    #expect(saved.isSubset(of: names), "lost: \(saved.subtracting(names).sorted().prefix(5))")
+  }
+}
