@@ -76,13 +76,17 @@ extension ColumnLayout {
     _ strings: StringColumnStorage, count: Int, isOptional: Bool,
     from reader: inout ByteReader
   ) throws {
-    var bitmap: UnsafeRawBufferPointer?
+    // A constant, not a variable: the closures below capture it by value, so reading it per
+    // row costs no dynamic exclusivity check (a captured variable cost one per row).
+    let bitmap: UnsafeRawBufferPointer?
     if isOptional {
       let bits = try reader.readBytes((count + 7) / 8)
       if count & 7 != 0, bits[bits.count - 1] >> (count & 7) != 0 {
         throw reader.error("the presence bitmap has bits set past the last row")
       }
       bitmap = bits
+    } else {
+      bitmap = nil
     }
     let width = Int(try reader.read(UInt8.self))
     guard width == 4 || width == 8 else {
