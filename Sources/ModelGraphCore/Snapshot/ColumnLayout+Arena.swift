@@ -156,7 +156,21 @@ extension ColumnLayout {
       if longest <= strings.inlineLimit {
         let byteCount = start - chunkStart
         chunk.load(
-          rows: rows, byteCount: byteCount, isNil: { !isPresent(chunkRow + $0) },
+          rows: rows, byteCount: byteCount,
+          nilBits: { word in
+            // Presence bits of 64 rows from a chunk's first row (a multiple of 64), inverted.
+            guard let bitmap else { return 0 }
+            let first = (chunkRow >> 3) + word * 8
+            guard first + 8 > bitmap.count else {
+              return ~UInt64(
+                littleEndian: bitmap.loadUnaligned(fromByteOffset: first, as: UInt64.self))
+            }
+            var bits: UInt64 = 0
+            for index in first..<bitmap.count {
+              bits |= UInt64(bitmap[index]) << UInt64((index - first) * 8)
+            }
+            return ~bits
+          },
           fill: { chunkOffsets, bytes in
             for offset in 0..<rows {
               chunkOffsets[offset + 1] = UInt32(

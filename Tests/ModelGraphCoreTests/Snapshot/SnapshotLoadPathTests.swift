@@ -164,4 +164,38 @@ struct SnapshotLoadPathTests {
     #expect(Array(chunk.keys(at: 1)) == [key] && Array(chunk.keys(at: 4)) == [key, key])
     #expect(chunk.keys(at: 0).isEmpty && chunk.used == 3 && chunk.garbage == 0)
   }
+
+  @Test(
+    "a string chunk loaded whole takes the nil flags of its rows by words and keeps the rest",
+    arguments: [0, 1, 63, 64, 65, 130, StringChunk.capacity])
+  func stringChunkNilWords(rows: Int) {
+    let chunk = StringChunk(isOptional: true)
+    let isNil = { (row: Int) in row % 3 == 0 || row % 64 == 63 }
+    let values = (0..<rows).map { isNil($0) ? "" : "v\($0)" }
+    let utf8 = Array(values.joined().utf8)
+    chunk.load(
+      rows: rows, byteCount: utf8.count,
+      nilBits: { word in
+        // Bits past `rows` set at random: they must be ignored.
+        var bits = UInt64.random(in: 0...UInt64.max)
+        for row in word * 64..<min(rows, word * 64 + 64) {
+          let mask = UInt64(1) << UInt64(row % 64)
+          bits = isNil(row) ? bits | mask : bits & ~mask
+        }
+        return bits
+      },
+      fill: { offsets, bytes in
+        var end = 0
+        for (row, value) in values.enumerated() {
+          end += value.utf8.count
+          offsets[row + 1] = UInt32(end)
+        }
+        bytes.update(from: utf8, count: utf8.count)
+      })
+    for row in 0..<rows {
+      #expect(chunk.isNil(row) == isNil(row), "row \(row)")
+      #expect(chunk.optionalString(row) == (isNil(row) ? nil : values[row]), "row \(row)")
+    }
+    #expect((rows..<StringChunk.capacity).allSatisfy { chunk.isNil($0) })
+  }
 }
