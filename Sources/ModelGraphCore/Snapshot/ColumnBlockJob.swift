@@ -16,6 +16,9 @@ struct ColumnBlockJob: @unchecked Sendable {
   var rowCount: Int
   /// The file's format version.
   var format: UInt32
+  /// For a relationship column, the row count of each table its keys may name (0 for the
+  /// others): the job then checks every key against it.
+  var keyLimits: [UInt32]?
 
   /// Verifies and decodes the block into the column.
   func run(_ bytes: UnsafeRawBufferPointer) throws {
@@ -28,6 +31,11 @@ struct ColumnBlockJob: @unchecked Sendable {
     try block.expectEnd()
     guard column.count == rowCount else {
       throw block.error("column holds \(column.count) rows, the table \(rowCount)")
+    }
+    if let keyLimits {
+      try SnapshotReader.validateKeys(of: column, limits: keyLimits) { key, row in
+        block.error("row \(row) points at \(key), which names no row its column may hold")
+      }
     }
   }
 

@@ -76,13 +76,17 @@ extension ColumnLayout {
     _ strings: StringColumnStorage, count: Int, isOptional: Bool,
     from reader: inout ByteReader
   ) throws {
-    var bitmap: UnsafeRawBufferPointer?
+    // A constant, not a variable: the closures below capture it by value, so reading it per
+    // row costs no dynamic exclusivity check (a captured variable cost one per row).
+    let bitmap: UnsafeRawBufferPointer?
     if isOptional {
       let bits = try reader.readBytes((count + 7) / 8)
       if count & 7 != 0, bits[bits.count - 1] >> (count & 7) != 0 {
         throw reader.error("the presence bitmap has bits set past the last row")
       }
       bitmap = bits
+    } else {
+      bitmap = nil
     }
     let width = Int(try reader.read(UInt8.self))
     guard width == 4 || width == 8 else {
@@ -152,7 +156,21 @@ extension ColumnLayout {
       if longest <= strings.inlineLimit {
         let byteCount = start - chunkStart
         chunk.load(
-          rows: rows, byteCount: byteCount, isNil: { !isPresent(chunkRow + $0) },
+          rows: rows, byteCount: byteCount,
+          nilBits: { word in
+            // Presence bits of 64 rows from a chunk's first row (a multiple of 64), inverted.
+            guard let bitmap else { return 0 }
+            let first = (chunkRow >> 3) + word * 8
+            guard first + 8 > bitmap.count else {
+              return ~UInt64(
+                littleEndian: bitmap.loadUnaligned(fromByteOffset: first, as: UInt64.self))
+            }
+            var bits: UInt64 = 0
+            for index in first..<bitmap.count {
+              bits |= UInt64(bitmap[index]) << UInt64((index - first) * 8)
+            }
+            return ~bits
+          },
           fill: { chunkOffsets, bytes in
             for offset in 0..<rows {
               chunkOffsets[offset + 1] = UInt32(

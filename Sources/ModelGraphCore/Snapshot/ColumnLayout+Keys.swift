@@ -206,21 +206,54 @@ extension ColumnLayout {
     guard sum == total else {
       throw reader.error("the rows hold \(sum) keys, the column says \(total)", at: totalStart)
     }
+    @inline(__always) func length(_ row: Int) -> Int {
+      Int(UInt32(littleEndian: lengths.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self)))
+    }
+    // Chunk by chunk, the keys decoded straight into the chunk's arena (no list per row).
+    let keySize = coding.keySize
+    let shift = AnyColumn.chunkShift
+    var row = 0
     var position = 0
-    var buffer: [ObjectKey] = []
-    for row in 0..<count {
-      let length = Int(
-        UInt32(littleEndian: lengths.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self)))
-      guard length > 0 else { continue }
-      buffer.removeAll(keepingCapacity: true)
-      for _ in 0..<length {
-        guard case .some(.some(let key)) = coding.load(from: keys, at: position) else {
-          throw reader.error("row \(row) holds an absent key", at: keysStart + position)
+    while row < count {
+      let first = row
+      let rows = min(count - row, 1 << shift)
+      let start = position
+      var chunkTotal = 0
+      for offset in 0..<rows { chunkTotal += length(first + offset) }
+      let chunkKeys = chunkTotal
+      let loaded = column.chunkForLoading(first >> shift).load(total: chunkKeys) { spans, out in
+        var next = 0
+        for offset in 0..<rows {
+          let length = length(first + offset)
+          spans[offset] =
+            length == 0
+            ? KeySpan(start: 0, count: 0)
+            : KeySpan(start: UInt32(truncatingIfNeeded: next), count: UInt32(length))
+          next += length
         }
-        buffer.append(key)
-        position += coding.keySize
+        for index in 0..<chunkKeys {
+          guard case .some(.some(let key)) = coding.load(from: keys, at: start + index * keySize)
+          else { return false }
+          (out + index).initialize(to: key)
+        }
+        return true
       }
-      buffer.withUnsafeBufferPointer { column.set($0, at: row) }
+      if !loaded {
+        // Found again, row by row, for the error.
+        var at = start
+        for offset in 0..<rows {
+          for _ in 0..<length(first + offset) {
+            guard case .some(.some) = coding.load(from: keys, at: at) else {
+              throw reader.error(
+                "row \(first + offset) holds an absent key", at: keysStart + at)
+            }
+            at += keySize
+          }
+        }
+        preconditionFailure("a chunk's keys failed to load, but none is absent")
+      }
+      position += chunkKeys * keySize
+      row += rows
     }
   }
 }

@@ -143,8 +143,13 @@ public struct SystemFileIO: FileIO {
     }
   }
 
-  /// Maps the file read-only, its pages read in at once (`MAP_POPULATE`), so the bytes are
-  /// neither copied nor held twice; a file that cannot be mapped is read with ``readFile(_:)``.
+  /// Maps the file read-only, so the bytes are neither copied nor held twice; a file that
+  /// cannot be mapped is read with ``readFile(_:)``.
+  ///
+  /// The pages are not mapped in up front (`MAP_POPULATE` would map every page on this thread
+  /// before `body` starts): the kernel is asked to read the file ahead (`MADV_WILLNEED`), and
+  /// each page is mapped when first read, by whichever thread reads it (a large snapshot's
+  /// column blocks are checked on several threads).
   public func withSnapshotContents<Result>(
     of path: String, _ body: (UnsafeRawBufferPointer) throws -> Result
   ) throws -> Result {
@@ -157,12 +162,13 @@ public struct SystemFileIO: FileIO {
       throw error
     }
     let size = Int(info.st_size)
-    let mapped =
-      size > 0 ? mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0) : nil
+    let mapped = size > 0 ? mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0) : nil
     _ = Glibc.close(descriptor)
     guard let mapped, mapped != UnsafeMutableRawPointer(bitPattern: -1) else {
       return try readFile(path).withUnsafeBytes(body)
     }
+    // Only advice: a failure changes nothing but speed.
+    _ = madvise(mapped, size, MADV_WILLNEED)
     defer { munmap(mapped, size) }
     return try body(UnsafeRawBufferPointer(start: mapped, count: size))
   }

@@ -104,6 +104,7 @@ public enum SnapshotReader {
 
     var tables: [Table] = []
     var liveCounts: [Int] = []
+    var headerRowCounts: [Int] = []
     var jobs: [ColumnBlockJob] = []
     var relationshipOffsets: [[Int]] = []
     for entity in catalog.entities {
@@ -161,17 +162,28 @@ public enum SnapshotReader {
       }
       tables.append(table)
       liveCounts.append(Int(liveCount))
+      headerRowCounts.append(Int(rowCount))
       if !parallel {
         try checkLiveRows(table, liveCount: Int(liveCount), path: path, offset: blocks.position)
       }
     }
     if parallel {
+      // Each relationship column's keys are checked by its job, against the row counts the
+      // table blocks announce (which every table's stamps job checks).
+      let rowCounts = headerRowCounts.map { UInt32(truncatingIfNeeded: $0) }
+      for index in jobs.indices where jobs[index].role == .relationship {
+        jobs[index].keyLimits = keyLimits(
+          entity: catalog.entities[jobs[index].entity], slot: jobs[index].slot, catalog: catalog,
+          tables: tables, rowCounts: rowCounts)
+      }
       try ColumnBlockJob.run(jobs, bytes: bytes)
       for (table, live) in zip(tables, liveCounts) {
         try checkLiveRows(table, liveCount: live, path: path, offset: blocks.position)
       }
+    } else {
+      try validateRelationships(
+        tables, catalog: catalog, offsets: relationshipOffsets, path: path)
     }
-    try validateRelationships(tables, catalog: catalog, offsets: relationshipOffsets, path: path)
 
     var lineage = SnapshotLineage()
     if version >= SnapshotFormat.lineageVersion {
@@ -204,8 +216,13 @@ public enum SnapshotReader {
   private static func checkLiveRows(_ table: Table, liveCount: Int, path: String, offset: Int)
     throws
   {
+    // Counted chunk by chunk, the alive bits summed: no call per row.
     var live = 0
-    table.forEachLiveRow { _ in live += 1 }
+    table.stamps.forEachChunk { _, stamps in
+      var count = 0
+      for stamp in stamps { count &+= Int(stamp & 1) }
+      live += count
+    }
     guard live == liveCount else {
       throw SnapshotError(
         .malformed, path: path, section: "table \(table.entity.name)", offset: offset,
@@ -223,10 +240,10 @@ public enum SnapshotReader {
     for table in tables {
       for (slot, column) in table.relationshipColumns.enumerated() {
         let relationship = table.entity.relationships[slot]
-        let destination = catalog.entity(named: relationship.destination)?.index ?? -1
-        // The row count of each entity a key may name, 0 for the others.
-        let limits = zip(tables, rowCounts).map { $0.entity.lineage.contains(destination) ? $1 : 0 }
-        func fail(_ key: ObjectKey, row: Int) -> SnapshotError {
+        let limits = keyLimits(
+          entity: table.entity, slot: slot, catalog: catalog, tables: tables,
+          rowCounts: rowCounts)
+        try validateKeys(of: column, limits: limits) { key, row in
           SnapshotError(
             .malformed, path: path,
             section: "table \(table.entity.name) column \(relationship.name)",
@@ -234,22 +251,40 @@ public enum SnapshotReader {
             message: "row \(row) points at \(key), which is not a \(relationship.destination) "
               + "of the file")
         }
-        try limits.withUnsafeBufferPointer { limits in
-          @inline(__always) func isValid(_ key: ObjectKey) -> Bool {
-            Int(key.entity) < limits.count && key.row < limits[Int(key.entity)]
+      }
+    }
+  }
+
+  /// The row count of each table a key of relationship `slot` of `entity` may name (its
+  /// destination's and its descendants'), 0 for the others, indexed by entity.
+  static func keyLimits(
+    entity: ResolvedEntity, slot: Int, catalog: SchemaCatalog, tables: [Table],
+    rowCounts: [UInt32]
+  ) -> [UInt32] {
+    let relationship = entity.relationships[slot]
+    let destination = catalog.entity(named: relationship.destination)?.index ?? -1
+    return zip(tables, rowCounts).map { $0.entity.lineage.contains(destination) ? $1 : 0 }
+  }
+
+  /// Fails with `fail(key, row)` for the first key of the relationship column `column` that
+  /// names no row below the limit of its entity (``keyLimits(entity:slot:catalog:tables:rowCounts:)``).
+  static func validateKeys(
+    of column: AnyColumn, limits: [UInt32], fail: (ObjectKey, Int) -> SnapshotError
+  ) throws {
+    try limits.withUnsafeBufferPointer { limits in
+      @inline(__always) func isValid(_ key: ObjectKey) -> Bool {
+        Int(key.entity) < limits.count && key.row < limits[Int(key.entity)]
+      }
+      if let many = column as? KeyListColumn {
+        for row in 0..<many.count {
+          try many.withKeys(at: row) { keys in
+            for key in keys where !isValid(key) { throw fail(key, row) }
           }
-          if let many = column as? KeyListColumn {
-            for row in 0..<many.count {
-              try many.withKeys(at: row) { keys in
-                for key in keys where !isValid(key) { throw fail(key, row: row) }
-              }
-            }
-          } else if let one = column as? Column<ObjectKey?> {
-            try one.forEachChunk { start, values in
-              for (index, key) in values.enumerated() {
-                if let key, !isValid(key) { throw fail(key, row: start + index) }
-              }
-            }
+        }
+      } else if let one = column as? Column<ObjectKey?> {
+        try one.forEachChunk { start, values in
+          for (index, key) in values.enumerated() {
+            if let key, !isValid(key) { throw fail(key, start + index) }
           }
         }
       }

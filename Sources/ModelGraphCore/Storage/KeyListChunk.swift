@@ -81,6 +81,27 @@ final class KeyListChunk {
     compactIfWasteful()
   }
 
+  /// Fills this new chunk (every row empty, no key) with the lists of its first rows at once,
+  /// for loading a file: `fill` gets the spans and an arena of `total` keys; it writes each
+  /// row's span (back to back from key 0, empty lists as `(0, 0)`) and initializes every key,
+  /// and returns whether it could. When it could not, every row is left empty.
+  ///
+  /// - Returns: What `fill` returned.
+  func load(
+    total: Int,
+    fill: (_ spans: UnsafeMutablePointer<KeySpan>, _ keys: UnsafeMutablePointer<ObjectKey>) ->
+      Bool
+  ) -> Bool {
+    precondition(used == 0 && garbage == 0 && total >= 0)
+    reserve(total)
+    guard fill(spans, keys) else {
+      spans.update(repeating: KeySpan(start: 0, count: 0), count: Self.capacity)
+      return false
+    }
+    used = total
+    return true
+  }
+
   /// Adds `key` at the end of the list of the row at `offset`.
   func append(_ key: ObjectKey, at offset: Int) {
     let span = spans[offset]

@@ -75,6 +75,13 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
     return chunk(index)
   }
 
+  /// Chunk `index` of this new column, grown to its rows, for loading a file
+  /// (``KeyListChunk/load(total:fill:)``).
+  func chunkForLoading(_ index: Int) -> KeyListChunk {
+    precondition(directory.owns(index), "chunk \(index) is shared")
+    return chunk(index)
+  }
+
   /// Chunk `index`.
   @inline(__always)
   private func chunk(_ index: Int) -> KeyListChunk {

@@ -179,10 +179,12 @@ final class StringChunk: @unchecked Sendable {
   /// Fills this chunk, which holds no bytes yet, with rows `0 ..< rows` at once (for loading a
   /// file): `fill` gets the offsets (`offsets[0]` is 0) and an arena of `byteCount` bytes, and
   /// writes every byte and each row's end at `offsets[row + 1]` (ascending, the last
-  /// `byteCount`). The bytes are valid UTF-8, no row longer than the inline limit; `isNil`
-  /// says which rows hold `nil` (with no bytes).
+  /// `byteCount`). The bytes are valid UTF-8, no row longer than the inline limit;
+  /// `nilBits(word)` gives the `nil` flags of rows `64 * word ..< 64 * word + 64` (bit
+  /// `row % 64` set for a row holding `nil`, with no bytes; the bits of rows from `rows` on are
+  /// ignored, those rows keep their flags).
   func load(
-    rows: Int, byteCount: Int, isNil: (Int) -> Bool,
+    rows: Int, byteCount: Int, nilBits: (_ word: Int) -> UInt64,
     fill: (UnsafeMutablePointer<UInt32>, UnsafeMutablePointer<UInt8>) -> Void
   ) {
     precondition(filled == 0 && used == 0 && large.isEmpty && rows <= Self.capacity)
@@ -191,7 +193,13 @@ final class StringChunk: @unchecked Sendable {
     fill(offsets, bytes)
     used = byteCount
     filled = rows
-    for row in 0..<rows { setBit(nils, row, isNil(row)) }
+    var word = 0
+    while word &* 64 < rows {
+      let remaining = rows &- word &* 64
+      let mask: UInt64 = remaining >= 64 ? ~0 : (1 &<< UInt64(remaining)) &- 1
+      nils[word] = (nils[word] & ~mask) | (nilBits(word) & mask)
+      word += 1
+    }
     guard Self.hasComplexBytes(UnsafeRawBufferPointer(start: bytes, count: byteCount)) else {
       return
     }

@@ -26,8 +26,14 @@ extension RowAllocator {
   /// with the generation its stamp holds.
   init(table: Table) {
     reserve(through: table.rowCount)
-    for row in (0..<table.rowCount).reversed() where !table.isAlive(row) {
-      release(row: row, generation: table.generation(of: row))
+    // The stamps read chunk by chunk (not row by row through the column's subscript); the
+    // empty rows are released last first, so the first of them is reused first.
+    var empty: [(row: Int, generation: UInt32)] = []
+    table.stamps.forEachChunk { start, stamps in
+      for offset in stamps.indices where stamps[offset] & 1 == 0 {
+        empty.append((start + offset, stamps[offset] >> 1))
+      }
     }
+    for (row, generation) in empty.reversed() { release(row: row, generation: generation) }
   }
 }
