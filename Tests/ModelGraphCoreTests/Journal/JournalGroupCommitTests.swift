@@ -56,9 +56,10 @@ struct JournalGroupCommitTests {
     let disk = SimFS(directories: ["/sim"])
     let files = StoreFiles(path: "/sim/store.mgs", io: disk)
     let opened = try JournalFixture.open(files)
-    // Slow syncs, and a wait as long as a sync: the second of two saves started together
-    // appends well within it, even on a loaded machine.
-    disk.syncDataDelay = 100_000
+    // Syncs of a second, and a wait as long as the last sync: records appended during the
+    // first sync share the next one, and the second of two saves started together appends
+    // well within the wait, even on a loaded machine (the sanitizer's, with other suites).
+    disk.syncDataDelay = 1_000_000
     opened.journal.gatherLimit = 10_000_000_000
     // Three saves at once: records appended during the first sync share the next one.
     Self.together(3) { thread in
@@ -67,6 +68,9 @@ struct JournalGroupCommitTests {
       _ = try? session.save()
     }
     #expect(disk.callCount(.sync) > 0)
+    // Fast syncs from here: without the wait, the first save's sync would be over before the
+    // second save appends.
+    disk.syncDataDelay = 0
     let before = disk.callCount(.sync)
     let failures = Locked<[String]>([])
     Self.together(2) { thread in
