@@ -44,6 +44,10 @@ public final class Journal: @unchecked Sendable {
   /// The record count at which the thread waiting in `gather()` is woken (`Int.max`: none
   /// waits).
   private var gatherTarget = Int.max
+  /// Signalled by the append that reaches ``gatherTarget``. A semaphore, not `condition`: its
+  /// timed wait runs on the monotonic clock, where `NSCondition` only waits until a wall-clock
+  /// date, which a clock set back would stretch.
+  private let gathered = DispatchSemaphore(value: 0)
   private var syncing = false
   /// Threads waiting in `sync(through:)` for the thread that syncs.
   private var waiting = 0
@@ -202,7 +206,7 @@ public final class Journal: @unchecked Sendable {
     appendedRecords += 1
     if appendedRecords >= gatherTarget {
       gatherTarget = .max
-      condition.broadcast()
+      gathered.signal()
     }
     knownEntities = catalog.entities.count
     knownShapes = catalog.codableShapes
@@ -321,17 +325,25 @@ public final class Journal: @unchecked Sendable {
   /// threads save at once), the thread about to sync waits for as many records to be pending,
   /// for at most as long as the last sync took (and `gatherLimit`): the saves under way append
   /// meanwhile and share the sync, instead of each taking a sync of its own. A lone writer's
-  /// syncs cover one record each and never wait. Called with `condition` locked.
+  /// syncs cover one record each and never wait. Called with `condition` locked; releases it
+  /// while it waits.
   private func gather() {
     guard durability == .full, lastBatch > 1, failure == nil else { return }
     let want = lastBatch
     guard appendedRecords - syncedRecords < want else { return }
-    let seconds = Double(min(lastSyncNanoseconds, gatherLimit)) / 1e9
-    let deadline = Date(timeIntervalSinceNow: seconds)
+    let wait = min(lastSyncNanoseconds, gatherLimit)
+    let deadline = DispatchTime.now() + .nanoseconds(Int(clamping: wait))
     gatherTarget = syncedRecords + want
-    defer { gatherTarget = .max }
-    while appendedRecords - syncedRecords < want, failure == nil, descriptor >= 0 {
-      if !condition.wait(until: deadline) { break }
+    condition.unlock()
+    let woken = gathered.wait(timeout: deadline) == .success
+    condition.lock()
+    guard !woken else { return }
+    if gatherTarget == .max {
+      // The append that reached the target signalled after the wait timed out: take that
+      // signal now (it is there), so that the next gather does not return at once.
+      gathered.wait()
+    } else {
+      gatherTarget = .max
     }
   }
 
