@@ -24,7 +24,11 @@ let package = Package(
     .executable(name: "company-playground", targets: ["CompanyPlayground"]),
   ],
   targets: [
-    .target(name: "ModelGraphCore", swiftSettings: engineSettings),
+    // CRC-32C with the processor's CRC instructions, each function compiled for them by an
+    // attribute (no flags); ModelGraphCore checks the processor and keeps its table code.
+    .target(name: "CModelGraphCRC32C"),
+    .target(
+      name: "ModelGraphCore", dependencies: ["CModelGraphCRC32C"], swiftSettings: engineSettings),
     // Loads libpq with dlopen at run time: building needs no PostgreSQL headers or libraries.
     .target(
       name: "ModelGraphPostgreSQL", dependencies: ["ModelGraphCore"], swiftSettings: swiftSettings),

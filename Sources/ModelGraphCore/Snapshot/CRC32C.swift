@@ -1,75 +1,61 @@
-/// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), slicing-by-16.
+import CModelGraphCRC32C
+
+/// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78).
 ///
-/// The checksum of every block of a snapshot file. `CRC32C.checksum([UInt8]("123456789".utf8))`
-/// is `0xE3069283`.
+/// The checksum of every block of a snapshot file and of every journal record.
+/// `CRC32C.checksum([UInt8]("123456789".utf8))` is `0xE3069283`. It runs on the processor's CRC
+/// instructions where it has them (SSE4.2 on x86-64, the CRC extension on AArch64) and on
+/// slicing-by-16 tables elsewhere, with the same results.
 public enum CRC32C {
-  /// Sixteen tables of 256 entries: table `k` holds the CRC of a byte followed by `k` zero bytes.
-  /// Allocated once and never freed, so the loop reads them through a plain pointer.
-  nonisolated(unsafe) private static let tables: UnsafePointer<UInt32> = {
-    let tables = UnsafeMutablePointer<UInt32>.allocate(capacity: 16 * 256)
-    for byte in 0..<256 {
-      var crc = UInt32(byte)
-      for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
-      tables[byte] = crc
+  /// The way checksums are computed on this processor, chosen once.
+  static let implementation: Implementation = {
+    switch modelgraph_crc32c_hardware_support() {
+    case 2: .interleaved
+    case 1: .serial
+    default: .tables
     }
-    for slice in 1..<16 {
-      for byte in 0..<256 {
-        let previous = tables[(slice - 1) * 256 + byte]
-        tables[slice * 256 + byte] = (previous >> 8) ^ tables[Int(previous & 0xFF)]
-      }
-    }
-    return UnsafePointer(tables)
   }()
 
   /// The checksum of `bytes`, continuing from `seed` (the checksum of the bytes before them).
   ///
   /// - Complexity: O(n).
   public static func checksum(_ bytes: UnsafeRawBufferPointer, seed: UInt32 = 0) -> UInt32 {
-    guard var pointer = bytes.baseAddress else { return seed }
-    var crc = ~seed
-    var count = bytes.count
-    let tables = self.tables
-    while count >= 16 {
-      crc = step(crc, pointer, tables)
-      pointer += 16
-      count -= 16
-    }
-    while count > 0 {
-      crc = (crc >> 8) ^ tables[Int((crc ^ UInt32(pointer.load(as: UInt8.self))) & 0xFF)]
-      pointer += 1
-      count -= 1
-    }
-    return ~crc
-  }
-
-  /// The register after the 16 bytes at `pointer`, from register `crc`.
-  ///
-  /// Only the first four bytes mix with the register; the other twelve index their tables
-  /// straight from memory, and the lookups are joined as a tree, so the next step waits on four
-  /// lookups and three XORs, not on a chain of sixteen (which made this about half as fast).
-  @inline(__always)
-  private static func step(
-    _ crc: UInt32, _ pointer: UnsafeRawPointer, _ tables: UnsafePointer<UInt32>
-  ) -> UInt32 {
-    /// The entry for byte `index` of the 16, which is followed by `15 - index` bytes.
-    @inline(__always) func byte(_ index: Int) -> UInt32 {
-      tables[(15 &- index) &* 256 &+ Int(pointer.load(fromByteOffset: index, as: UInt8.self))]
-    }
-    /// The entry of table `slice` for the low byte of `value`.
-    @inline(__always) func entry(_ slice: Int, _ value: UInt32) -> UInt32 {
-      tables[slice &* 256 &+ Int(truncatingIfNeeded: value & 0xFF)]
-    }
-    let mixed = UInt32(littleEndian: pointer.loadUnaligned(as: UInt32.self)) ^ crc
-    let rest =
-      ((byte(4) ^ byte(5)) ^ (byte(6) ^ byte(7))) ^ ((byte(8) ^ byte(9)) ^ (byte(10) ^ byte(11)))
-      ^ ((byte(12) ^ byte(13)) ^ (byte(14) ^ byte(15)))
-    let head =
-      (entry(15, mixed) ^ entry(14, mixed >> 8)) ^ (entry(13, mixed >> 16) ^ entry(12, mixed >> 24))
-    return rest ^ head
+    checksum(bytes, seed: seed, using: implementation)
   }
 
   /// The checksum of `bytes`.
   public static func checksum(_ bytes: [UInt8]) -> UInt32 {
     bytes.withUnsafeBytes { checksum($0) }
+  }
+
+  /// The checksum of `bytes` from `seed`, computed by `implementation`, which this processor
+  /// must support (`implementation` or one before it in ``Implementation``'s order).
+  @inline(__always)
+  static func checksum(
+    _ bytes: UnsafeRawBufferPointer, seed: UInt32, using implementation: Implementation
+  ) -> UInt32 {
+    guard let base = bytes.baseAddress else { return seed }
+    switch implementation {
+    case .interleaved: return ~modelgraph_crc32c_interleaved(~seed, base, bytes.count)
+    case .serial: return ~modelgraph_crc32c_serial(~seed, base, bytes.count)
+    case .tables: return tableChecksum(bytes, seed: seed)
+    }
+  }
+}
+
+extension CRC32C {
+  /// A way to compute the checksum, each supported where the ones after it are.
+  enum Implementation: Int, Comparable, CaseIterable, Sendable {
+    /// Slicing-by-16 tables in Swift: every processor.
+    case tables
+    /// One stream of the CRC instruction.
+    case serial
+    /// Three streams of the CRC instruction on long buffers, joined by carry-less multiplies.
+    case interleaved
+
+    static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The implementations this processor runs.
+    static var supported: [Self] { allCases.filter { $0 <= CRC32C.implementation } }
   }
 }

@@ -96,34 +96,48 @@ extension ColumnLayout {
     let offsets = try reader.readBytes(count * width)
     let arenaLength = try reader.readCount(minimumSize: 1)
     let arena = try reader.readBytes(arenaLength)
+    let end =
+      width == 4
+      ? try decodeArenaRows(
+        UInt32.self, strings, count: count, bitmap: bitmap, offsets: offsets,
+        offsetsStart: offsetsStart, arena: arena, reader: reader)
+      : try decodeArenaRows(
+        UInt64.self, strings, count: count, bitmap: bitmap, offsets: offsets,
+        offsetsStart: offsetsStart, arena: arena, reader: reader)
+    guard end == arenaLength else {
+      throw reader.error("the strings end at \(end), the arena at \(arenaLength)")
+    }
+  }
+
+  /// The rows of ``decodeArena``, their ends read as `Offset` (`width` bytes each): checks every
+  /// row and loads the chunks. Returns where the last row ends in the arena.
+  ///
+  /// Generic over the offset type so each loop reads one width, with no test per row.
+  private static func decodeArenaRows<Offset: FixedWidthInteger & UnsignedInteger>(
+    _: Offset.Type, _ strings: StringColumnStorage, count: Int, bitmap: UnsafeRawBufferPointer?,
+    offsets: UnsafeRawBufferPointer, offsetsStart: Int, arena: UnsafeRawBufferPointer,
+    reader: ByteReader
+  ) throws -> Int {
+    let width = MemoryLayout<Offset>.size
+    let arenaLength = arena.count
     let ascii = isASCII(arena)
+    /// Where row `row` ends in the arena (a 64-bit end past `Int.max` reads negative, which
+    /// the checks reject).
+    @inline(__always) func end(of row: Int) -> Int {
+      Int(
+        truncatingIfNeeded: Offset(
+          littleEndian: offsets.loadUnaligned(fromByteOffset: row &* width, as: Offset.self)))
+    }
     var start = 0
     var row = 0
     let shift = AnyColumn.chunkShift
     while row < count {
       let chunk = strings.chunkForWriting(row >> shift)
       let rows = min(count - row, 1 << shift)
-      let chunkEnd =
-        width == 4
-        ? Int(
-          UInt32(
-            littleEndian: offsets.loadUnaligned(
-              fromByteOffset: (row + rows - 1) * 4, as: UInt32.self)))
-        : Int(
-          truncatingIfNeeded: UInt64(
-            littleEndian: offsets.loadUnaligned(
-              fromByteOffset: (row + rows - 1) * 8, as: UInt64.self)))
+      let chunkEnd = end(of: row + rows - 1)
       let chunkStart = start
       let chunkRow = row
       var longest = 0
-      @inline(__always) func end(of row: Int) -> Int {
-        width == 4
-          ? Int(
-            UInt32(littleEndian: offsets.loadUnaligned(fromByteOffset: row * 4, as: UInt32.self)))
-          : Int(
-            truncatingIfNeeded: UInt64(
-              littleEndian: offsets.loadUnaligned(fromByteOffset: row * 8, as: UInt64.self)))
-      }
       @inline(__always) func isPresent(_ row: Int) -> Bool {
         guard let bitmap else { return true }
         return bitmap[row >> 3] & (UInt8(1) << (row & 7)) != 0
@@ -199,8 +213,6 @@ extension ColumnLayout {
       // The reservation held the bytes of values that went out of line.
       chunk.shrinkToFit()
     }
-    guard start == arenaLength else {
-      throw reader.error("the strings end at \(start), the arena at \(arenaLength)")
-    }
+    return start
   }
 }

@@ -215,18 +215,17 @@ final class StringChunk: @unchecked Sendable {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080
     var found: UInt64 = 0
-    var index = 0
-    while index + 8 <= bytes.count {
-      let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+    // A range loop over whole words (no overflow check per word), which the compiler vectorizes.
+    let words = bytes.count / 8
+    for index in 0..<words {
+      let word = bytes.loadUnaligned(fromByteOffset: index &* 8, as: UInt64.self)
       // A zero byte of `word ^ 0x0D…` is a carriage return of `word`.
       let returns = word ^ (ones &* 0x0D)
       found |= word | ((returns &- ones) & ~returns)
-      index += 8
     }
-    while index < bytes.count {
+    for index in words * 8..<bytes.count {
       let byte = bytes[index]
       if byte >= 0x80 || byte == 0x0D { return true }
-      index += 1
     }
     return found & highs != 0
   }
