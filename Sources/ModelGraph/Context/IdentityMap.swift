@@ -9,18 +9,14 @@
 /// Each entity has its own table. While it holds few handles they sit in a small open-addressing
 /// hash table (linear probing, a multiplicative hash, deletion by shifting the following entries
 /// back, no tombstones), so a context that touches a handful of objects in a large table
-/// allocates next to nothing. Past ``denseThreshold`` handles whose rows lie close together (at
-/// least ``minimumHandlesPerPage`` per page that holds any) they move to pages of
+/// allocates next to nothing; past ``denseThreshold`` handles they move to pages of
 /// ``pageSize`` rows indexed by row (a directory of pages, each page an array of handles): a
 /// lookup is two loads, as in an array indexed by row (design.md: 29 ns to register, 69 ns to
 /// find, against 97 and 175 for a dictionary), while memory follows the rows touched, not the
-/// table's size. Handles far apart (the 50 rows of a sorted range query over a large table)
-/// stay in the hash table, which is then checked again each time its count doubles: a page per
-/// handle would touch a cold page for each. A page whose last handle goes is kept, already
-/// cleared, for the next page needed until the next ``compact()`` (on save), so a fetch whose
-/// handles are dropped right after allocates no page in steady state; the pages kept never
-/// outnumber the most pages in use at once. A paged table whose last handle goes is a hash table
-/// again.
+/// table's size. A page whose last handle goes is kept, already cleared, for the next page
+/// needed until the next ``compact()`` (on save), so a fetch whose handles are dropped right
+/// after allocates no page in steady state; the pages kept never outnumber the most pages in
+/// use at once.
 ///
 /// The storage is manually allocated memory owned by this object, and the per-entity tables sit
 /// in one buffer, so registering, finding and forgetting a handle take no reference count, no
@@ -29,8 +25,6 @@
 final class IdentityMap {
   /// The number of handles of one entity at which its table switches to pages by row.
   static let denseThreshold = 32
-  /// The fewest handles per page holding any for a table to switch to pages.
-  static let minimumHandlesPerPage = 16
   /// The number of rows per page (a power of two).
   static let pageSize = 1 << pageShift
   static let pageShift = 10
@@ -63,8 +57,6 @@ final class IdentityMap {
     var pageCount = 0
     /// The number of handles.
     var count = 0
-    /// The count at which a hash table next checks whether its rows are close enough for pages.
-    var densityCheck = IdentityMap.denseThreshold &+ 1
   }
 
   private var tables: UnsafeMutablePointer<EntityTable>
@@ -88,20 +80,9 @@ final class IdentityMap {
   /// The number of entities the map has a table for (every entity below it may be asked).
   var entityCount: Int { tableCount }
 
-  /// Whether the map has a table for `entity` (never for a negative one).
-  @inline(__always)
-  private func hasTable(_ entity: Int) -> Bool {
-    UInt(bitPattern: entity) < UInt(bitPattern: tableCount)
-  }
-
-  /// Whether `entity`'s handles are in pages by row (rather than in a hash table).
-  func isPaged(entity: Int) -> Bool {
-    hasTable(entity) && tables[entity].pages != nil
-  }
-
   /// The number of handles registered for `entity`.
   func count(ofEntity entity: Int) -> Int {
-    hasTable(entity) ? tables[entity].count : 0
+    entity < tableCount ? tables[entity].count : 0
   }
 
   /// The handle of `row` of `entity`, if one is registered.
@@ -109,7 +90,7 @@ final class IdentityMap {
   /// - Complexity: O(1) expected.
   @inline(__always)
   func handle(entity: Int, row: Int) -> Unmanaged<ModelObject>? {
-    guard hasTable(entity) else { return nil }
+    guard entity < tableCount else { return nil }
     let table = tables + entity
     if let pages = table.pointee.pages {
       let page = row &>> Self.pageShift
@@ -153,7 +134,8 @@ final class IdentityMap {
   private func pagedPlace(entity: Int, row: Int) -> (
     place: UnsafeMutablePointer<UnsafeMutableRawPointer?>, page: UnsafeMutablePointer<Page>
   )? {
-    guard hasTable(entity), let pages = tables[entity].pages
+    guard UInt(bitPattern: entity) < UInt(bitPattern: tableCount),
+      let pages = tables[entity].pages
     else { return nil }
     let pageIndex = row &>> Self.pageShift
     guard UInt(bitPattern: pageIndex) < UInt(bitPattern: tables[entity].pageCount),
@@ -186,13 +168,7 @@ final class IdentityMap {
     }
     entries[index] = Entry(row: row, handle: pointer)
     table.pointee.count &+= 1
-    if table.pointee.count >= table.pointee.densityCheck {
-      if Self.isClustered(table) {
-        makeDense(table)
-      } else {
-        table.pointee.densityCheck = table.pointee.count &* 2
-      }
-    }
+    if table.pointee.count > Self.denseThreshold { makeDense(table) }
   }
 
   /// Removes the handle of `row` of `entity` if it is `handle` (a row's handle may have been
@@ -229,7 +205,7 @@ final class IdentityMap {
   /// ``remove(entity:row:only:)`` for a sparse table, or a page left empty.
   @inline(never)
   private func removeSlowly(entity: Int, row: Int, only: UnsafeMutableRawPointer?) -> Bool {
-    guard hasTable(entity), row >= 0 else { return false }
+    guard entity < tableCount, row >= 0 else { return false }
     let table = tables + entity
     if let pages = table.pointee.pages {
       let pageIndex = row &>> Self.pageShift
@@ -245,7 +221,6 @@ final class IdentityMap {
         // Every place of the page is clear again: keep it for the next page needed.
         pages[pageIndex].handles = nil
         retire(handles)
-        if table.pointee.count == 0 { makeSparse(table) }
       }
       return true
     }
@@ -278,7 +253,7 @@ final class IdentityMap {
 
   /// The rows of `entity` that have a handle, in no particular order.
   func rows(ofEntity entity: Int) -> [Int] {
-    guard hasTable(entity) else { return [] }
+    guard entity < tableCount else { return [] }
     let table = tables[entity]
     var rows: [Int] = []
     rows.reserveCapacity(table.count)
@@ -424,44 +399,6 @@ final class IdentityMap {
     table.pointee.entries = entries
     table.pointee.capacity = capacity
     table.pointee.shift = shift
-  }
-
-  /// Whether the rows of a hash table's handles lie close enough for pages: at least
-  /// ``minimumHandlesPerPage`` handles per page that holds any.
-  ///
-  /// - Complexity: O(n log n) for n handles (their pages are sorted); called each time the
-  ///   count doubles, so O(log n) per registration amortized.
-  private static func isClustered(_ table: UnsafeMutablePointer<EntityTable>) -> Bool {
-    guard let entries = table.pointee.entries else { return false }
-    let count = table.pointee.count
-    return withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { pages in
-      var filled = 0
-      for index in 0..<table.pointee.capacity where entries[index].handle != nil {
-        pages.initializeElement(at: filled, to: entries[index].row &>> pageShift)
-        filled &+= 1
-      }
-      var found = UnsafeMutableBufferPointer(rebasing: pages[..<filled])
-      found.sort()
-      var distinct = filled > 0 ? 1 : 0
-      for index in found.indices.dropFirst() where found[index] != found[index &- 1] {
-        distinct &+= 1
-      }
-      return filled >= distinct &* minimumHandlesPerPage
-    }
-  }
-
-  /// Turns a paged table whose last handle went (every page retired) into an empty hash table.
-  private func makeSparse(_ table: UnsafeMutablePointer<EntityTable>) {
-    guard let pages = table.pointee.pages else { return }
-    for page in 0..<table.pointee.pageCount {
-      if let handles = pages[page].handles {
-        // Not reached (a page is retired when its last handle goes); kept cleared all the same.
-        Self.clear(handles, count: Self.pageSize)
-        retire(handles)
-      }
-    }
-    pages.deallocate()
-    table.pointee = EntityTable()
   }
 
   private func makeDense(_ table: UnsafeMutablePointer<EntityTable>) {

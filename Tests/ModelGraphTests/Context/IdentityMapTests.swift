@@ -10,8 +10,7 @@ struct IdentityMapTests {
     let map = IdentityMap()
     var expected: [Int: ObjectIdentifier] = [:]
     for (index, object) in objects.enumerated() {
-      // Close rows (two pages' worth): the table turns paged past the threshold.
-      let row = 1_000_000 - index * 9
+      let row = 1_000_000 - index * 997
       map.insert(Unmanaged.passUnretained(object), entity: 2, row: row)
       expected[row] = ObjectIdentifier(object)
       if index == 10 || index == objects.count - 1 {
@@ -22,7 +21,6 @@ struct IdentityMapTests {
             map.handle(entity: 2, row: row).map { ObjectIdentifier($0.takeUnretainedValue()) }
               == identity)
         }
-        #expect(map.isPaged(entity: 2) == (index > IdentityMap.denseThreshold))
         #expect(map.handle(entity: 2, row: 3) == nil)
         #expect(map.handle(entity: 1, row: row) == nil)
         #expect(map.handle(entity: 3, row: row) == nil)
@@ -70,46 +68,31 @@ struct IdentityMapTests {
   func reusesEmptiedPages() {
     let objects = (0..<130).map { _ in CCTrip() }
     let map = IdentityMap()
-    // Rows 0..<40 of the first page make the table paged and keep it so.
-    let anchors = 40
-    for row in 0..<anchors {
-      map.insert(Unmanaged.passUnretained(objects[row]), entity: 0, row: row)
-    }
-    #expect(map.isPaged(entity: 0))
-    // One handle per page after the first.
+    // One handle per page.
     for (index, object) in objects.enumerated() {
-      map.insert(
-        Unmanaged.passUnretained(object), entity: 0, row: (index + 1) * IdentityMap.pageSize)
+      map.insert(Unmanaged.passUnretained(object), entity: 0, row: index * IdentityMap.pageSize)
     }
     for index in objects.indices {
-      #expect(map.remove(entity: 0, row: (index + 1) * IdentityMap.pageSize))
+      #expect(map.remove(entity: 0, row: index * IdentityMap.pageSize))
     }
-    #expect(map.count(ofEntity: 0) == anchors)
-    #expect(Set(map.rows(ofEntity: 0)) == Set(0..<anchors))
-    for row in 0..<anchors { #expect(map.remove(entity: 0, row: row)) }
     #expect(map.count(ofEntity: 0) == 0)
     #expect(map.rows(ofEntity: 0).isEmpty)
-    for row in 0..<anchors {
-      map.insert(Unmanaged.passUnretained(objects[row]), entity: 0, row: row)
-    }
-    #expect(map.isPaged(entity: 0))
     // Other rows of other pages: no row removed before answers, every new row does.
     for (index, object) in objects.enumerated() {
       map.insert(
-        Unmanaged.passUnretained(object), entity: 0,
-        row: (index + 1) * IdentityMap.pageSize + 1 + index)
+        Unmanaged.passUnretained(object), entity: 0, row: index * IdentityMap.pageSize + 1 + index)
     }
-    #expect(map.count(ofEntity: 0) == objects.count + anchors)
+    #expect(map.count(ofEntity: 0) == objects.count)
     for (index, object) in objects.enumerated() {
-      #expect(map.handle(entity: 0, row: (index + 1) * IdentityMap.pageSize) == nil)
+      #expect(map.handle(entity: 0, row: index * IdentityMap.pageSize) == nil)
       #expect(
-        map.handle(entity: 0, row: (index + 1) * IdentityMap.pageSize + 1 + index)?.toOpaque()
+        map.handle(entity: 0, row: index * IdentityMap.pageSize + 1 + index)?.toOpaque()
           == Unmanaged.passUnretained(object).toOpaque())
     }
-    #expect(Set(map.rows(ofEntity: 0)).count == objects.count + anchors)
+    #expect(Set(map.rows(ofEntity: 0)).count == objects.count)
   }
 
-  @Test("a page's handles leave one by one: counts follow; the emptied table hashes again")
+  @Test("a page's handles leave one by one: counts follow, the emptied page serves other rows")
   func pagedHandlesLeaveOneByOne() {
     let objects = (0..<(IdentityMap.denseThreshold + 3)).map { _ in CCTrip() }
     let map = IdentityMap()
@@ -120,7 +103,6 @@ struct IdentityMapTests {
       map.insert(Unmanaged.passUnretained(object), entity: 1, row: row)
     }
     #expect(map.count(ofEntity: 1) == objects.count)
-    #expect(map.isPaged(entity: 1))
     // Registering again, or another handle in the same place, adds no handle.
     map.insert(Unmanaged.passUnretained(objects[0]), entity: 1, row: rows[0])
     map.insert(Unmanaged.passUnretained(objects[1]), entity: 1, row: rows[0])
@@ -134,8 +116,6 @@ struct IdentityMapTests {
     #expect(!map.remove(entity: 1, row: rows.count + 1))
     #expect(!map.remove(entity: 1, row: -1))
     #expect(!map.remove(entity: -1, row: 0))
-    #expect(map.handle(entity: -1, row: 0) == nil)
-    #expect(map.count(ofEntity: -1) == 0)
     #expect(map.count(ofEntity: 1) == objects.count)
     // Page 2's handles, the last one emptying the page.
     #expect(
@@ -155,46 +135,12 @@ struct IdentityMapTests {
     }
     #expect(map.count(ofEntity: 1) == 0)
     #expect(map.rows(ofEntity: 1).isEmpty)
-    #expect(!map.isPaged(entity: 1))
-    // The emptied table takes rows of other pages.
+    // The emptied pages come back clear for rows of other pages.
     map.insert(Unmanaged.passUnretained(objects[2]), entity: 1, row: 5 * IdentityMap.pageSize + 7)
     map.insert(Unmanaged.passUnretained(objects[3]), entity: 1, row: 3 * IdentityMap.pageSize)
     #expect(map.count(ofEntity: 1) == 2)
     #expect(Set(map.rows(ofEntity: 1)) == [5 * IdentityMap.pageSize + 7, 3 * IdentityMap.pageSize])
     #expect(map.handle(entity: 1, row: 5 * IdentityMap.pageSize + 5) == nil)
-  }
-
-  @Test("rows far apart stay hashed past the threshold; close ones turn the table paged")
-  func farRowsStayHashed() {
-    let objects = (0..<200).map { _ in CCTrip() }
-    let map = IdentityMap()
-    // One row per page, as a sorted range query over a large table meets them.
-    let far = objects.indices.map { $0 * IdentityMap.pageSize + $0 % 7 }
-    for (object, row) in zip(objects, far) {
-      map.insert(Unmanaged.passUnretained(object), entity: 3, row: row)
-    }
-    #expect(!map.isPaged(entity: 3))
-    #expect(map.count(ofEntity: 3) == objects.count)
-    for (object, row) in zip(objects, far) {
-      #expect(
-        map.handle(entity: 3, row: row)?.toOpaque() == Unmanaged.passUnretained(object).toOpaque())
-      #expect(map.handle(entity: 3, row: row + 1) == nil)
-    }
-    // Close rows join them: once they are enough per page (checked as the count doubles), pages.
-    let close = (0..<(IdentityMap.minimumHandlesPerPage * 300)).map { 1_000_000 + $0 }
-    for (index, row) in close.enumerated() {
-      map.insert(Unmanaged.passUnretained(objects[index % objects.count]), entity: 3, row: row)
-    }
-    #expect(map.isPaged(entity: 3))
-    #expect(map.count(ofEntity: 3) == objects.count + close.count)
-    for (object, row) in zip(objects, far) {
-      #expect(
-        map.handle(entity: 3, row: row)?.toOpaque() == Unmanaged.passUnretained(object).toOpaque())
-      #expect(map.remove(Unmanaged.passUnretained(object), entity: 3, row: row))
-    }
-    for row in close { #expect(map.remove(entity: 3, row: row)) }
-    #expect(map.count(ofEntity: 3) == 0)
-    #expect(!map.isPaged(entity: 3))
   }
 
   @Test("removing a row's handle only when it is the given one")
