@@ -116,6 +116,8 @@ struct IdentityMapTests {
     #expect(!map.remove(entity: 1, row: rows.count + 1))
     #expect(!map.remove(entity: 1, row: -1))
     #expect(!map.remove(entity: -1, row: 0))
+    #expect(map.handle(entity: -1, row: 0) == nil)
+    #expect(map.count(ofEntity: -1) == 0)
     #expect(map.count(ofEntity: 1) == objects.count)
     // Page 2's handles, the last one emptying the page.
     #expect(
