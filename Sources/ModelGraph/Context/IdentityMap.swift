@@ -118,40 +118,8 @@ final class IdentityMap {
 
   /// Registers `handle` for `row` of `entity`, in place of any handle registered there.
   ///
-  /// A row whose page is already there takes a few loads and stores, inline (materializing a
-  /// fetch's objects registers each one); anything else goes to ``insertSlowly(_:entity:row:)``.
   /// - Complexity: O(1) expected, amortized.
-  @inline(__always)
   func insert(_ handle: Unmanaged<ModelObject>, entity: Int, row: Int) {
-    if let slot = pagedPlace(entity: entity, row: row) {
-      if slot.place.pointee == nil {
-        tables[entity].count &+= 1
-        slot.page.pointee.count &+= 1
-      }
-      slot.place.pointee = handle.toOpaque()
-      return
-    }
-    insertSlowly(handle, entity: entity, row: row)
-  }
-
-  /// The place of `row` in `entity`'s pages and its page, when the entity's table is paged and
-  /// the row's page is there; `nil` otherwise (negative keys included).
-  @inline(__always)
-  private func pagedPlace(entity: Int, row: Int) -> (
-    place: UnsafeMutablePointer<UnsafeMutableRawPointer?>, page: UnsafeMutablePointer<Page>
-  )? {
-    guard hasTable(entity), let pages = tables[entity].pages
-    else { return nil }
-    let pageIndex = row &>> Self.pageShift
-    guard UInt(bitPattern: pageIndex) < UInt(bitPattern: tables[entity].pageCount),
-      let handles = pages[pageIndex].handles
-    else { return nil }
-    return (handles + (row & (Self.pageSize &- 1)), pages + pageIndex)
-  }
-
-  /// ``insert(_:entity:row:)`` where the row's page is not there yet, or the table is sparse.
-  @inline(never)
-  private func insertSlowly(_ handle: Unmanaged<ModelObject>, entity: Int, row: Int) {
     precondition(entity >= 0 && row >= 0, "identity map keys are not negative")
     if entity >= tableCount { addTables(upTo: entity) }
     let table = tables + entity
@@ -180,7 +148,7 @@ final class IdentityMap {
   /// replaced since `handle` was registered); returns whether it was removed.
   ///
   /// - Complexity: O(1) expected.
-  @discardableResult @inline(__always)
+  @discardableResult
   func remove(_ handle: Unmanaged<ModelObject>, entity: Int, row: Int) -> Bool {
     remove(entity: entity, row: row, only: handle.toOpaque())
   }
@@ -195,21 +163,6 @@ final class IdentityMap {
 
   @inline(__always)
   private func remove(entity: Int, row: Int, only: UnsafeMutableRawPointer?) -> Bool {
-    // A paged row whose page keeps other handles: a few loads and stores, inline (freeing an
-    // object removes it).
-    if let slot = pagedPlace(entity: entity, row: row), slot.page.pointee.count > 1 {
-      guard let found = slot.place.pointee, only == nil || found == only else { return false }
-      slot.place.pointee = nil
-      tables[entity].count &-= 1
-      slot.page.pointee.count &-= 1
-      return true
-    }
-    return removeSlowly(entity: entity, row: row, only: only)
-  }
-
-  /// ``remove(entity:row:only:)`` for a sparse table, or a page left empty.
-  @inline(never)
-  private func removeSlowly(entity: Int, row: Int, only: UnsafeMutableRawPointer?) -> Bool {
     guard hasTable(entity), row >= 0 else { return false }
     let table = tables + entity
     if let pages = table.pointee.pages {
