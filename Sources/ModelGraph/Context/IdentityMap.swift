@@ -80,9 +80,15 @@ final class IdentityMap {
   /// The number of entities the map has a table for (every entity below it may be asked).
   var entityCount: Int { tableCount }
 
+  /// Whether the map has a table for `entity` (never for a negative one).
+  @inline(__always)
+  private func hasTable(_ entity: Int) -> Bool {
+    UInt(bitPattern: entity) < UInt(bitPattern: tableCount)
+  }
+
   /// The number of handles registered for `entity`.
   func count(ofEntity entity: Int) -> Int {
-    entity < tableCount ? tables[entity].count : 0
+    hasTable(entity) ? tables[entity].count : 0
   }
 
   /// The handle of `row` of `entity`, if one is registered.
@@ -90,7 +96,7 @@ final class IdentityMap {
   /// - Complexity: O(1) expected.
   @inline(__always)
   func handle(entity: Int, row: Int) -> Unmanaged<ModelObject>? {
-    guard entity < tableCount else { return nil }
+    guard hasTable(entity) else { return nil }
     let table = tables + entity
     if let pages = table.pointee.pages {
       let page = row &>> Self.pageShift
@@ -157,7 +163,7 @@ final class IdentityMap {
 
   @inline(__always)
   private func remove(entity: Int, row: Int, only: UnsafeMutableRawPointer?) -> Bool {
-    guard entity < tableCount, row >= 0 else { return false }
+    guard hasTable(entity), row >= 0 else { return false }
     let table = tables + entity
     if let pages = table.pointee.pages {
       let pageIndex = row &>> Self.pageShift
@@ -205,7 +211,7 @@ final class IdentityMap {
 
   /// The rows of `entity` that have a handle, in no particular order.
   func rows(ofEntity entity: Int) -> [Int] {
-    guard entity < tableCount else { return [] }
+    guard hasTable(entity) else { return [] }
     let table = tables[entity]
     var rows: [Int] = []
     rows.reserveCapacity(table.count)

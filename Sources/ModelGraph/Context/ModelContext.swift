@@ -13,12 +13,12 @@ public final class ModelContext {
   @exclusivity(unchecked) var classCache: [ModelObject.Type?] = []
   /// The entities whose ``classCache`` entry is an ancestor's class (the container knew no
   /// class of their own), checked again whenever a class is registered.
-  var inexactClassEntities: [Int] = []
+  @exclusivity(unchecked) var inexactClassEntities: [Int] = []
   /// Handles that left the identity map for a handle of their row's own class.
-  var supersededHandles: [SupersededHandle] = []
+  @exclusivity(unchecked) var supersededHandles: [SupersededHandle] = []
   /// The container's ``ModelContainer/classRegistrations`` when the context last looked up
   /// ``inexactClassEntities``.
-  var seenClassRegistrations = 0
+  @exclusivity(unchecked) var seenClassRegistrations = 0
   /// The identity map: one handle per (entity, row).
   let registered = IdentityMap()
   @exclusivity(unchecked) var insertedObjects: [ModelObject] = []

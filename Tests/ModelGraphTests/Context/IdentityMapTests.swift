@@ -92,6 +92,59 @@ struct IdentityMapTests {
     #expect(Set(map.rows(ofEntity: 0)).count == objects.count)
   }
 
+  @Test("a page's handles leave one by one: counts follow, the emptied page serves other rows")
+  func pagedHandlesLeaveOneByOne() {
+    let objects = (0..<(IdentityMap.denseThreshold + 3)).map { _ in CCTrip() }
+    let map = IdentityMap()
+    // Rows of page 0, then two rows of page 2 (the table is paged after the threshold).
+    let rows =
+      Array(0..<(objects.count - 2)) + [2 * IdentityMap.pageSize, 2 * IdentityMap.pageSize + 5]
+    for (object, row) in zip(objects, rows) {
+      map.insert(Unmanaged.passUnretained(object), entity: 1, row: row)
+    }
+    #expect(map.count(ofEntity: 1) == objects.count)
+    // Registering again, or another handle in the same place, adds no handle.
+    map.insert(Unmanaged.passUnretained(objects[0]), entity: 1, row: rows[0])
+    map.insert(Unmanaged.passUnretained(objects[1]), entity: 1, row: rows[0])
+    #expect(map.count(ofEntity: 1) == objects.count)
+    #expect(
+      map.handle(entity: 1, row: rows[0])?.toOpaque()
+        == Unmanaged.passUnretained(objects[1]).toOpaque())
+    // A handle that is not the row's stays; a row without a handle, or a negative one, has none
+    // to remove.
+    #expect(!map.remove(Unmanaged.passUnretained(objects[0]), entity: 1, row: rows[0]))
+    #expect(!map.remove(entity: 1, row: rows.count + 1))
+    #expect(!map.remove(entity: 1, row: -1))
+    #expect(!map.remove(entity: -1, row: 0))
+    #expect(map.handle(entity: -1, row: 0) == nil)
+    #expect(map.count(ofEntity: -1) == 0)
+    #expect(map.count(ofEntity: 1) == objects.count)
+    // Page 2's handles, the last one emptying the page.
+    #expect(
+      map.remove(
+        Unmanaged.passUnretained(objects[objects.count - 2]), entity: 1, row: rows[rows.count - 2]))
+    #expect(map.count(ofEntity: 1) == objects.count - 1)
+    #expect(map.remove(entity: 1, row: rows[rows.count - 1]))
+    #expect(map.count(ofEntity: 1) == objects.count - 2)
+    #expect(map.handle(entity: 1, row: rows[rows.count - 1]) == nil)
+    // Page 0's handles, the first replaced above.
+    #expect(map.remove(Unmanaged.passUnretained(objects[1]), entity: 1, row: rows[0]))
+    for (object, row) in zip(objects, rows).dropFirst().dropLast(2) {
+      #expect(
+        map.handle(entity: 1, row: row)?.toOpaque() == Unmanaged.passUnretained(object).toOpaque())
+      #expect(map.remove(Unmanaged.passUnretained(object), entity: 1, row: row))
+      #expect(map.handle(entity: 1, row: row) == nil)
+    }
+    #expect(map.count(ofEntity: 1) == 0)
+    #expect(map.rows(ofEntity: 1).isEmpty)
+    // The emptied pages come back clear for rows of other pages.
+    map.insert(Unmanaged.passUnretained(objects[2]), entity: 1, row: 5 * IdentityMap.pageSize + 7)
+    map.insert(Unmanaged.passUnretained(objects[3]), entity: 1, row: 3 * IdentityMap.pageSize)
+    #expect(map.count(ofEntity: 1) == 2)
+    #expect(Set(map.rows(ofEntity: 1)) == [5 * IdentityMap.pageSize + 7, 3 * IdentityMap.pageSize])
+    #expect(map.handle(entity: 1, row: 5 * IdentityMap.pageSize + 5) == nil)
+  }
+
   @Test("removing a row's handle only when it is the given one")
   func removesOnlyTheGivenHandle() {
     let (first, second) = (CCTrip(), CCTrip())
