@@ -5,13 +5,17 @@ import Testing
 @Suite("CRC-32C")
 struct CRC32CTests {
   /// The checksum computed bit by bit, straight from the polynomial.
-  private func reference(_ bytes: some Sequence<UInt8>, seed: UInt32 = 0) -> UInt32 {
+  static func reference(_ bytes: some Sequence<UInt8>, seed: UInt32 = 0) -> UInt32 {
     var crc = ~seed
     for byte in bytes {
       crc ^= UInt32(byte)
       for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
     }
     return ~crc
+  }
+
+  private func reference(_ bytes: some Sequence<UInt8>, seed: UInt32 = 0) -> UInt32 {
+    Self.reference(bytes, seed: seed)
   }
 
   @Test("the check value of \"123456789\" is 0xE3069283")
