@@ -347,6 +347,16 @@ public final class Journal: @unchecked Sendable {
     }
   }
 
+  /// Makes the next sync gather as if the last one had covered `batch` records and taken
+  /// `nanoseconds` (tests: a gather made certain, instead of shared syncs that depend on how
+  /// threads are scheduled).
+  func assumeLastSync(batch: Int, nanoseconds: UInt64) {
+    condition.withLock {
+      lastBatch = batch
+      lastSyncNanoseconds = nanoseconds
+    }
+  }
+
   /// Syncs what is pending and closes the file; later appends fail.
   public func close() {
     condition.lock()
