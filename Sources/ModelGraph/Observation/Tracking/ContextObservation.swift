@@ -15,10 +15,24 @@ final class ContextObservation {
   @exclusivity(unchecked) var observesReads = true {
     didSet { for table in tables { table.observesReads = observesReads } }
   }
+  /// Set by the first read reported to ``registrar``, shared with the tables' state.
+  let reads = ReportedReads()
 
   init(version: UInt64) {
     self.version = version
   }
+
+  /// Whether a tracking can observe any property of the context's objects: only once a read
+  /// was reported to the registrar (`access`), since a tracking (`withObservationTracking`,
+  /// `Observations`) observes exactly the properties read inside it. Until then, writes and
+  /// other contexts' saves fire nothing, and skip the registrar's two calls per write.
+  var mayBeTracked: Bool { reads.reported }
+}
+
+/// Whether a context ever reported a read to its observation registrar; set once, never
+/// cleared (trackings installed by that read may live on). On the context's thread only.
+final class ReportedReads {
+  @exclusivity(unchecked) var reported = false
 }
 
 extension ModelContext {
@@ -38,6 +52,7 @@ extension ModelContext {
   /// The class info and key path are used unretained (class infos live as long as the
   /// process, and each keeps its key paths): a write takes no reference count of its own here.
   func observationDidWrite(_ model: ModelObject, attributeSlot slot: Int) {
+    guard observation.mayBeTracked else { return }
     let registrar = observation.registrar
     model._classInfoReference._withUnsafeGuaranteedRef { info in
       info.observedKeyPaths.unretainedAttribute(slot, row: model._row)._withUnsafeGuaranteedRef {
@@ -50,7 +65,7 @@ extension ModelContext {
   /// Fires the trackings of relationship `slot` of the object `key`, if the context has a
   /// handle for it (without one, nothing in the context can have read it).
   func observationDidWrite(_ key: ObjectKey, relationshipSlot slot: Int) {
-    guard let model = registeredObject(for: key) else { return }
+    guard observation.mayBeTracked, let model = registeredObject(for: key) else { return }
     let keyPath = model._classInfo.observedKeyPaths.relationship(slot, row: model._row)
     observation.registrar.willSet(model, keyPath: keyPath)
     observation.registrar.didSet(model, keyPath: keyPath)
@@ -59,6 +74,7 @@ extension ModelContext {
   /// Fires the trackings of every property of `model` (its changes were discarded, or it is
   /// leaving its row).
   func observationDidRevert(_ model: ModelObject) {
+    guard observation.mayBeTracked else { return }
     let keyPaths = model._classInfo.observedKeyPaths
     for slot in 0..<keyPaths.attributeCount {
       fire(model, keyPaths.attribute(slot, row: model._row))
@@ -85,7 +101,7 @@ extension ModelContext {
     let from = observation.version
     let through = last ?? session.base.number
     observation.version = through
-    guard through > from else { return }
+    guard through > from, observation.mayBeTracked else { return }
     guard let changes = container.store.history.changes(after: from, through: through) else {
       fireEveryRegisteredProperty()
       return
@@ -136,6 +152,7 @@ extension ModelContext {
   }
 
   private func fireEveryRegisteredProperty() {
+    guard observation.mayBeTracked else { return }
     for entity in 0..<registered.entityCount where registered.count(ofEntity: entity) > 0 {
       guard let row = registered.rows(ofEntity: entity).first,
         let model = registered.handle(entity: entity, row: row)?.takeUnretainedValue()

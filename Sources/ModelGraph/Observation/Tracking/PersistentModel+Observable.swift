@@ -27,6 +27,7 @@ func _accessAttribute(
   attachment._withUnsafeGuaranteedRef { attached in
     let observation = unsafeDowncast(attached, to: TableObservation.self)
     guard observation.observesReads else { return }
+    observation.reads.reported = true
     observation.keyPaths.unretainedAttribute(slot, row: row)._withUnsafeGuaranteedRef { keyPath in
       owner._withUnsafeGuaranteedRef { model in
         observation.registrar.access(model, keyPath: keyPath)
@@ -46,6 +47,7 @@ extension ModelObject {
   final func accessRelationship(slot: Int, in context: ModelContext) {
     let observation = context.observation
     guard observation.observesReads else { return }
+    observation.reads.reported = true
     _classInfoReference._withUnsafeGuaranteedRef { info in
       info.observedKeyPaths.unretainedRelationship(slot, row: _row)._withUnsafeGuaranteedRef {
         observation.registrar.access(self, keyPath: $0)
@@ -61,10 +63,13 @@ final class TableObservation {
   let keyPaths: ObservedKeyPaths
   /// ``ModelContext/observesReads`` of the context.
   var observesReads = true
+  /// The context's record that a read was reported (``ContextObservation/mayBeTracked``).
+  let reads: ReportedReads
 
-  private init(registrar: ObservationRegistrar, keyPaths: ObservedKeyPaths) {
+  private init(registrar: ObservationRegistrar, keyPaths: ObservedKeyPaths, reads: ReportedReads) {
     self.registrar = registrar
     self.keyPaths = keyPaths
+    self.reads = reads
   }
 
   /// Attaches the observation state of `model`'s context and of the table's class to `table`
@@ -82,7 +87,8 @@ final class TableObservation {
     let info =
       modelClass == type(of: model) ? model._classInfo : ModelClassInfo.info(for: modelClass)
     let observation = TableObservation(
-      registrar: context.observation.registrar, keyPaths: info.observedKeyPaths)
+      registrar: context.observation.registrar, keyPaths: info.observedKeyPaths,
+      reads: context.observation.reads)
     observation.observesReads = context.observation.observesReads
     context.observation.tables.append(observation)
     table.takeUnretainedValue().attachment = Unmanaged.passUnretained(observation)
