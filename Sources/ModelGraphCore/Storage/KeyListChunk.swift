@@ -39,12 +39,18 @@ final class KeyListChunk {
     keys.deallocate()
   }
 
-  /// A copy holding the same lists, compacted (no garbage).
+  /// A copy holding the same lists, compacted (no garbage), with room for a few more keys
+  /// (``cloneSlack(_:)``): a clone is made to be written, and an arena without room would be
+  /// copied again, at twice the size, by that very write.
   func clone() -> KeyListChunk {
-    let copy = KeyListChunk(reserving: used - garbage)
+    let live = used - garbage
+    let copy = KeyListChunk(reserving: live + Self.cloneSlack(live))
     copy.fill(from: self)
     return copy
   }
+
+  /// The spare keys a clone of a chunk holding `live` keys gets: a sixteenth, at least 16.
+  static func cloneSlack(_ live: Int) -> Int { max(16, live / 16) }
 
   /// The keys of the row at `offset` in the chunk; valid until the chunk next changes.
   @inline(__always)

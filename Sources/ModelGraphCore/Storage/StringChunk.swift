@@ -84,9 +84,11 @@ final class StringChunk: @unchecked Sendable {
     return block
   }
 
-  /// A chunk holding a copy of this one's rows, with no spare arena capacity.
+  /// A chunk holding a copy of this one's rows, with room in its arena for a small write
+  /// (``cloneSlack(_:)``): a clone is made to be written, and an arena without room would be
+  /// copied again, at twice the size, by that very write.
   func clone() -> StringChunk {
-    let copy = StringChunk(byteCapacity: used)
+    let copy = StringChunk(byteCapacity: used + Self.cloneSlack(used))
     copy.block.copyMemory(from: block, byteCount: Self.offsetsStart + (filled + 1) * 4)
     copy.bytes.update(from: bytes, count: used)
     copy.used = used
@@ -94,6 +96,9 @@ final class StringChunk: @unchecked Sendable {
     copy.large = large
     return copy
   }
+
+  /// The spare bytes a clone of a chunk using `used` bytes gets: a sixteenth, at least 64.
+  static func cloneSlack(_ used: Int) -> Int { max(64, used / 16) }
 
   /// The start offset of `row`'s bytes in the arena and their count (empty for a value held
   /// out of line).

@@ -53,8 +53,15 @@ final class RowPool: Sendable {
 
   /// Makes rows available again, each for an object of the generation given, unless the
   /// persistence never reuses a row (a database other processes share).
+  ///
+  /// The rows of one call are handed out again lowest first, so the inserts that reuse them
+  /// fill one chunk after another (each insert writes the chunk of its row in every column)
+  /// instead of a chunk anywhere in the table each time.
   func release(_ rows: [(entity: Int, row: Int, generation: UInt32)]) {
     guard !rows.isEmpty else { return }
+    // Sorted outside the lock; highest first, since an allocator hands out its last first.
+    let rows =
+      rows.count == 1 ? rows : rows.sorted { ($0.entity, $1.row) < ($1.entity, $0.row) }
     state.withLock { state in
       if let persistence = state.persistence, !persistence.reusesFreedRows { return }
       for item in rows {

@@ -81,6 +81,25 @@ struct KeyListColumnTests {
     #expect(column[0].isEmpty && column[2].isEmpty)
   }
 
+  @Test("a chunk's clone takes a new short list without growing its arena")
+  func cloneHasRoomForAWrite() {
+    let chunk = KeyListChunk()
+    var keys = [key(0)]
+    for offset in 0..<chunkSize where offset % 10 != 0 {
+      keys[0] = key(offset)
+      keys.withUnsafeBufferPointer { chunk.set($0, at: offset) }
+    }
+    let copy = chunk.clone()
+    let capacity = copy.arenaCapacity
+    #expect(capacity > copy.used)
+    keys[0] = key(5_000)
+    keys.withUnsafeBufferPointer { copy.set($0, at: 10) }
+    #expect(copy.arenaCapacity == capacity)
+    #expect(Array(copy.keys(at: 10)) == [key(5_000)])
+    #expect(Array(copy.keys(at: 11)) == [key(11)])
+    #expect(chunk.keys(at: 10).isEmpty)
+  }
+
   @Test("rewriting lists leaves garbage that compaction reclaims, values intact")
   func compaction() {
     let column = KeyListColumn()

@@ -128,6 +128,21 @@ struct StringChunkTests {
     #expect(chunk.string(4) == "other")
   }
 
+  @Test("a clone takes a short write into an empty row without copying its arena again")
+  func cloneHasRoomForAWrite() {
+    let chunk = StringChunk()
+    for row in 0..<Self.rows where row % 10 != 0 { chunk.set("value \(row)", at: row) }
+    chunk.shrinkToFit()
+    let copy = chunk.clone()
+    let capacity = copy.byteCapacity
+    #expect(capacity > copy.used)
+    copy.set("New 12345", at: 10)
+    #expect(copy.byteCapacity == capacity)
+    #expect(copy.string(10) == "New 12345")
+    #expect(copy.string(11) == "value 11" && copy.string(9) == "value 9")
+    #expect(chunk.string(10) == "")
+  }
+
   @Test("column copies share chunks until one writes; a frozen column never changes")
   func copyOnWrite() {
     let column = Column<String>()

@@ -25,6 +25,24 @@ struct RowReuseTests {
     #expect(store.version.get(String.self, slot: Fixture.name, of: new) == "new")
   }
 
+  @Test("rows freed by one save are reused lowest first")
+  func reuseAscending() throws {
+    let store = try Fixture.makeStore()
+    let session = Session(store: store)
+    let keys = (0..<60).map { session.insert(entity: Fixture.trip, name: "t\($0)") }
+    try session.save()
+    // Every third key, deleted in a scrambled order.
+    let victims = stride(from: 0, to: 60, by: 3).map { keys[($0 * 7) % 60] }
+    for key in victims { session.delete(key) }
+    try session.save()
+    let reused = (0..<victims.count).map { session.insert(entity: Fixture.trip, name: "n\($0)") }
+    #expect(reused.map(\.row) == victims.map(\.row).sorted())
+    try session.save()
+    for (index, key) in reused.enumerated() {
+      #expect(store.version.get(String.self, slot: Fixture.name, of: key) == "n\(index)")
+    }
+  }
+
   @Test("a deleted row's values are cleared before reuse")
   func valuesCleared() throws {
     let store = try Fixture.makeStore()

@@ -43,7 +43,7 @@ package struct Options: Sendable {
       --scale N            trips in the data set (default 100000; 6N objects)
       --jobs LIST          jobs to run, e.g. W1,W2,W7 (default: all of W1-W13;
                            W12 runs W12, W12.threads2, W12.threads4; W13 runs W13,
-                           W13.threads4)
+                           W13.threads4; a name ending in ! is that job alone: W12!)
       --engines LIST       engines, e.g. modelgraph,sqlite,arrays (default: all available;
                            modelgraph-jemalloc when modelgraph-benchmark-jemalloc is beside)
       --sqlite-layout L    class, hierarchy or both (default both: the faster line per job)
@@ -115,7 +115,10 @@ package struct Options: Sendable {
     var arguments = ["--child", engine, "--label", label, "--scale", String(scale)]
     arguments += ["--time-limit", String(Int(timeLimit))]
     arguments += [
-      "--jobs", JobID.allCases.filter(jobs.contains).map(\.rawValue).joined(separator: ","),
+      // Each job exactly (`W12!`): the groups were expanded here already.
+      "--jobs",
+      JobID.allCases.filter(jobs.contains).map { $0.rawValue + "!" }
+        .joined(separator: ","),
     ]
     if let layout { arguments += ["--sqlite-layout", layout.rawValue] }
     if micro { arguments.append("--micro") }
@@ -140,6 +143,14 @@ package struct Options: Sendable {
   private static func jobs(_ text: String) throws -> Set<JobID> {
     var jobs = Set<JobID>()
     for name in list(text) {
+      if name.hasSuffix("!"),
+        let exact = JobID.allCases.first(where: {
+          $0.rawValue.lowercased() == name.dropLast().lowercased()
+        })
+      {
+        jobs.insert(exact)
+        continue
+      }
       let matches = JobID.allCases.filter {
         $0.rawValue.lowercased() == name.lowercased() || $0.group.lowercased() == name.lowercased()
       }
