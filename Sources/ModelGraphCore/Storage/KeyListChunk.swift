@@ -24,6 +24,9 @@ final class KeyListChunk {
   /// Keys in `0..<used` no span covers.
   private(set) var garbage: Int
 
+  /// The keys some row's list holds.
+  var liveKeys: Int { used - garbage }
+
   /// A chunk whose rows all hold the empty list, with room for `reserving` keys.
   init(reserving: Int = 0) {
     spans = .allocate(capacity: Self.capacity)

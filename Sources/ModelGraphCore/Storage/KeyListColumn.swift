@@ -126,7 +126,11 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
     guard count > rowCount else { return }
     let needed = (count + KeyListChunk.capacity - 1) >> AnyColumn.chunkShift
     while directory.count < needed {
-      let chunk = KeyListChunk()
+      // A new chunk's arena starts at the size of the last one's keys, as string arenas do:
+      // lists of similar length fill it without growing it step by step, each step a freed
+      // arena left between the allocations that stay.
+      let previous = directory.count > 0 ? chunk(directory.count - 1).liveKeys : 0
+      let chunk = KeyListChunk(reserving: previous + previous / 16)
       directory.append(chunk, address: Unmanaged.passUnretained(chunk).toOpaque())
     }
     rowCount = count
