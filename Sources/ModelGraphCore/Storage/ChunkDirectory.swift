@@ -171,7 +171,7 @@ struct ChunkDirectory {
   /// The chunks a block holds: 256.
   @inlinable static var chunksPerBlock: Int { 1 << (groupShift + blockShift) }
 
-  private var blocks: [Block]
+  private(set) var blocks: [Block]
   /// `pages[b]` is `blocks[b].addresses`, held unretained so that reads take no reference.
   @usableFromInline var pages: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutableRawPointer?>>
   /// The slots of ``pages``.
@@ -182,6 +182,8 @@ struct ChunkDirectory {
   @usableFromInline var owned: UnsafeMutablePointer<UInt64>
   /// The words of ``owned`` this directory allocated; 0 while it reads the shared zeros.
   private var ownedWords: Int
+  /// The chunks it held when it was made; chunks past them it appended.
+  private(set) var inherited: Int
 
   /// Chunks that the shared zeros have a bit for.
   private static var zeroChunks: Int { zeroWordCount * 64 }
@@ -196,6 +198,7 @@ struct ChunkDirectory {
     ownedWords = 1
     owned = .allocate(capacity: ownedWords)
     owned.initialize(to: 0)
+    inherited = 0
   }
 
   /// A directory holding the same chunks as `other`, shared: neither owns any chunk alone
@@ -210,6 +213,7 @@ struct ChunkDirectory {
   init(sharing other: ChunkDirectory) {
     blocks = other.blocks
     count = other.count
+    inherited = other.count
     pagesCapacity = max(blocks.count, 1)
     pages = .allocate(capacity: pagesCapacity)
     pages.initialize(from: other.pages, count: blocks.count)

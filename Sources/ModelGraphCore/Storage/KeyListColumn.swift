@@ -155,6 +155,16 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
 
   override func freeze() { if !directory.isFrozen { directory.freeze() } }
 
+  override func packedCopies(minimum: Int) -> PackedChunks {
+    // The copies are compacted: no garbage, no spare arena capacity.
+    directory.packedCopies(of: directory.appendedOwnedChunks(minimum: minimum)) {
+      let copy = unsafeDowncast($0, to: KeyListChunk.self).clone()
+      return (copy, Unmanaged.passUnretained(copy).toOpaque())
+    }
+  }
+
+  override func install(_ copies: PackedChunks) { directory.install(copies) }
+
   override func sharesAllChunks(with other: AnyColumn) -> Bool {
     guard let other = other as? KeyListColumn else { return false }
     return rowCount == other.rowCount && directory.sharesAllChunks(with: other.directory)
