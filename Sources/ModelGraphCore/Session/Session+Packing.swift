@@ -3,7 +3,9 @@ extension Session {
   static var packingMinimum: Int { 8 }
 
   /// Before a save publishes: replaces the chunks its working tables appended (at least
-  /// ``packingMinimum`` in a column) with copies made one after another.
+  /// ``packingMinimum`` in a column) with copies made one after another. A chunk counts as
+  /// appended when all its rows lie past the base version's rows: chunks a write copied (an
+  /// update) are left as they are.
   ///
   /// A bulk insert appends chunks one at a time between the caller's objects, which are freed
   /// after the save; each run of freed objects between two chunks is a hole in which the
@@ -13,8 +15,14 @@ extension Session {
   /// - Complexity: O(bytes of the chunks copied); nothing for a save that appended fewer
   ///   than ``packingMinimum`` chunks to every column.
   func packAppendedChunks() {
-    let tables = changes.compactMap { entity, change in change.isEmpty ? nil : working[entity] }
-    let copies = tables.map { $0.packedCopies(minimum: Self.packingMinimum) }
-    for (table, copies) in zip(tables, copies) { table.install(copies) }
+    let tables = changes.compactMap { entity, change -> (table: Table, first: Int)? in
+      guard !change.isEmpty, let table = working[entity] else { return nil }
+      let baseRows = entity < base.tables.count ? base.tables[entity].rowCount : 0
+      return (table, (baseRows + AnyColumn.chunkMask) >> AnyColumn.chunkShift)
+    }
+    let copies = tables.map {
+      $0.table.packedCopies(from: $0.first, minimum: Self.packingMinimum)
+    }
+    for (table, copies) in zip(tables, copies) { table.table.install(copies) }
   }
 }

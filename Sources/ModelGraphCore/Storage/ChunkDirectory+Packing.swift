@@ -21,17 +21,17 @@ struct PackedChunks {
 }
 
 extension ChunkDirectory {
-  /// The chunks appended since the directory was made that it holds alone, when there are at
+  /// The chunks from index `first` on that this directory holds alone, when there are at
   /// least `minimum` of them; else none.
   ///
-  /// - Complexity: O(chunks appended).
-  func appendedOwnedChunks(minimum: Int) -> [Int] {
-    let appended = (inherited..<count).filter(owns)
-    return appended.count >= minimum ? appended : []
+  /// - Complexity: O(chunks past `first`).
+  func ownedChunks(from first: Int, minimum: Int) -> [Int] {
+    let owned = (min(first, count)..<count).filter(owns)
+    return owned.count >= minimum ? owned : []
   }
 
   /// Copies of the chunks at `indices` (ascending, held alone: see
-  /// ``appendedOwnedChunks(minimum:)``), made by `clone`, and of the groups holding them, to
+  /// ``ownedChunks(from:minimum:)``), made by `clone`, and of the groups holding them, to
   /// ``install(_:)`` later. Releases nothing.
   func packedCopies(
     of indices: [Int], clone: (AnyObject) -> (chunk: AnyObject, address: UnsafeMutableRawPointer)

@@ -182,8 +182,6 @@ struct ChunkDirectory {
   @usableFromInline var owned: UnsafeMutablePointer<UInt64>
   /// The words of ``owned`` this directory allocated; 0 while it reads the shared zeros.
   private var ownedWords: Int
-  /// The chunks it held when it was made; chunks past them it appended.
-  private(set) var inherited: Int
 
   /// Chunks that the shared zeros have a bit for.
   private static var zeroChunks: Int { zeroWordCount * 64 }
@@ -198,7 +196,6 @@ struct ChunkDirectory {
     ownedWords = 1
     owned = .allocate(capacity: ownedWords)
     owned.initialize(to: 0)
-    inherited = 0
   }
 
   /// A directory holding the same chunks as `other`, shared: neither owns any chunk alone
@@ -213,7 +210,6 @@ struct ChunkDirectory {
   init(sharing other: ChunkDirectory) {
     blocks = other.blocks
     count = other.count
-    inherited = other.count
     pagesCapacity = max(blocks.count, 1)
     pages = .allocate(capacity: pagesCapacity)
     pages.initialize(from: other.pages, count: blocks.count)

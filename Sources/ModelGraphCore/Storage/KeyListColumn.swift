@@ -155,9 +155,9 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
 
   override func freeze() { if !directory.isFrozen { directory.freeze() } }
 
-  override func packedCopies(minimum: Int) -> PackedChunks {
+  override func packedCopies(from first: Int, minimum: Int) -> PackedChunks {
     // The copies are compacted: no garbage, no spare arena capacity.
-    directory.packedCopies(of: directory.appendedOwnedChunks(minimum: minimum)) {
+    directory.packedCopies(of: directory.ownedChunks(from: first, minimum: minimum)) {
       let copy = unsafeDowncast($0, to: KeyListChunk.self).clone()
       return (copy, Unmanaged.passUnretained(copy).toOpaque())
     }

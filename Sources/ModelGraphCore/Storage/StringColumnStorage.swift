@@ -127,9 +127,9 @@ final class StringColumnStorage: @unchecked Sendable {
     directory.absorb(index, from: newer.directory, over: older.directory)
   }
 
-  /// See ``AnyColumn/packedCopies(minimum:)``: the copies hold no spare arena capacity.
-  func packedCopies(minimum: Int) -> PackedChunks {
-    directory.packedCopies(of: directory.appendedOwnedChunks(minimum: minimum)) {
+  /// See ``AnyColumn/packedCopies(from:minimum:)``: the copies hold no spare arena capacity.
+  func packedCopies(from first: Int, minimum: Int) -> PackedChunks {
+    directory.packedCopies(of: directory.ownedChunks(from: first, minimum: minimum)) {
       let copy = unsafeDowncast($0, to: StringChunk.self).clone()
       return (copy, Unmanaged.passUnretained(copy).toOpaque())
     }

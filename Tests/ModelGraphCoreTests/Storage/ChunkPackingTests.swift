@@ -22,8 +22,8 @@ struct ChunkPackingTests {
     // Writes to the inherited chunks too: copies the column owns, but did not append.
     for row in 0..<working.count { working[row] = Int64(row * 7) }
     let before = chunks(working.directory)
-    #expect(working.packedCopies(minimum: 11).isEmpty)
-    let copies = working.packedCopies(minimum: 10)
+    #expect(working.packedCopies(from: 3, minimum: 11).isEmpty)
+    let copies = working.packedCopies(from: 3, minimum: 10)
     let indices = copies.chunks.map { $0.index }
     #expect(indices == Array(3..<13))
     working.install(copies)
@@ -37,7 +37,7 @@ struct ChunkPackingTests {
     #expect(working[12 * chunkSize] == -1)
     // Once a copy shares the chunks (a published table), none is held alone.
     let published = working.copy() as! Column<Int64>
-    #expect(working.packedCopies(minimum: 1).isEmpty)
+    #expect(working.packedCopies(from: 0, minimum: 1).isEmpty)
     #expect(published[5 * chunkSize + 3] == Int64((5 * chunkSize + 3) * 7))
   }
 
@@ -59,7 +59,7 @@ struct ChunkPackingTests {
       column[row] = value
       model[row] = value
     }
-    let copies = column.packedCopies(minimum: 9)
+    let copies = column.packedCopies(from: 0, minimum: 9)
     #expect(copies.chunks.count == 9)
     column.install(copies)
     #expect((0..<column.count).allSatisfy { column[$0] == model[$0] })
@@ -85,7 +85,7 @@ struct ChunkPackingTests {
         model[row] = keys
       }
     }
-    let copies = column.packedCopies(minimum: 8)
+    let copies = column.packedCopies(from: 0, minimum: 8)
     #expect(copies.chunks.count == 8)
     column.install(copies)
     #expect((0..<column.count).allSatisfy { column[$0] == model[$0] })
