@@ -283,6 +283,7 @@ public final class Session {
       return []
     }
     var deletedKeys: [ObjectKey] = []
+    packAppendedChunks()
     // Built outside the lock when wanted; the lock only checks the base, so the version is known.
     var committed =
       recordsChanges || store.changeHub.isObserved || store.history.isRecording

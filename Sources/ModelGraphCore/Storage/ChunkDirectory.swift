@@ -171,7 +171,7 @@ struct ChunkDirectory {
   /// The chunks a block holds: 256.
   @inlinable static var chunksPerBlock: Int { 1 << (groupShift + blockShift) }
 
-  private var blocks: [Block]
+  private(set) var blocks: [Block]
   /// `pages[b]` is `blocks[b].addresses`, held unretained so that reads take no reference.
   @usableFromInline var pages: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutableRawPointer?>>
   /// The slots of ``pages``.

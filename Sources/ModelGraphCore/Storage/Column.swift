@@ -55,6 +55,12 @@ public class AnyColumn: @unchecked Sendable {
   func absorb(row: Int, from newer: AnyColumn, over older: AnyColumn) {
     copyValue(from: newer, row: row)
   }
+  /// Copies of the chunks from index `first` on that this column holds alone, when there are
+  /// at least `minimum`, to ``install(_:)`` once every column has made its own (see
+  /// ``Session/packAppendedChunks()``).
+  func packedCopies(from first: Int, minimum: Int) -> PackedChunks { PackedChunks() }
+  /// Puts the copies ``packedCopies(from:minimum:)`` made in place of their chunks.
+  func install(_ copies: PackedChunks) {}
   /// The storage type of the elements.
   public var elementType: any ColumnValue.Type { fatalError("abstract") }
   /// The bytes one element takes in a chunk.
@@ -248,6 +254,19 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
       return rowCount == other.rowCount && strings.sharesAllChunks(with: others)
     }
     return rowCount == other.rowCount && directory.sharesAllChunks(with: other.directory)
+  }
+
+  override func packedCopies(from first: Int, minimum: Int) -> PackedChunks {
+    if let strings { return strings.packedCopies(from: first, minimum: minimum) }
+    return directory.packedCopies(of: directory.ownedChunks(from: first, minimum: minimum)) {
+      let copy = unsafeDowncast($0, to: ColumnChunk<Element>.self).clone()
+      return (copy, UnsafeMutableRawPointer(copy.base))
+    }
+  }
+
+  override func install(_ copies: PackedChunks) {
+    if let strings { return strings.install(copies) }
+    directory.install(copies)
   }
 
   public override var elementType: any ColumnValue.Type { Element.self }

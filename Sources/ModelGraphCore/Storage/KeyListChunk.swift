@@ -24,6 +24,9 @@ final class KeyListChunk {
   /// Keys in `0..<used` no span covers.
   private(set) var garbage: Int
 
+  /// The keys some row's list holds.
+  var liveKeys: Int { used - garbage }
+
   /// A chunk whose rows all hold the empty list, with room for `reserving` keys.
   init(reserving: Int = 0) {
     spans = .allocate(capacity: Self.capacity)
@@ -42,9 +45,12 @@ final class KeyListChunk {
   /// A copy holding the same lists, compacted (no garbage), with room for a few more keys
   /// (``cloneSlack(_:)``): a clone is made to be written, and an arena without room would be
   /// copied again, at twice the size, by that very write.
-  func clone() -> KeyListChunk {
+  ///
+  /// - Parameter spare: Whether to leave that room; a copy made only to be kept (packing a
+  ///   bulk insert's chunks) leaves none.
+  func clone(spare: Bool = true) -> KeyListChunk {
     let live = used - garbage
-    let copy = KeyListChunk(reserving: live + Self.cloneSlack(live))
+    let copy = KeyListChunk(reserving: live + (spare ? Self.cloneSlack(live) : 0))
     copy.fill(from: self)
     return copy
   }

@@ -126,7 +126,11 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
     guard count > rowCount else { return }
     let needed = (count + KeyListChunk.capacity - 1) >> AnyColumn.chunkShift
     while directory.count < needed {
-      let chunk = KeyListChunk()
+      // A new chunk's arena starts at the size of the last one's keys, as string arenas do:
+      // lists of similar length fill it without growing it step by step, each step a freed
+      // arena left between the allocations that stay.
+      let previous = directory.count > 0 ? chunk(directory.count - 1).liveKeys : 0
+      let chunk = KeyListChunk(reserving: previous + previous / 16)
       directory.append(chunk, address: Unmanaged.passUnretained(chunk).toOpaque())
     }
     rowCount = count
@@ -150,6 +154,16 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
   override func copy() -> AnyColumn { KeyListColumn(sharing: self) }
 
   override func freeze() { if !directory.isFrozen { directory.freeze() } }
+
+  override func packedCopies(from first: Int, minimum: Int) -> PackedChunks {
+    // The copies are compacted: no garbage, no spare arena capacity.
+    directory.packedCopies(of: directory.ownedChunks(from: first, minimum: minimum)) {
+      let copy = unsafeDowncast($0, to: KeyListChunk.self).clone(spare: false)
+      return (copy, Unmanaged.passUnretained(copy).toOpaque())
+    }
+  }
+
+  override func install(_ copies: PackedChunks) { directory.install(copies) }
 
   override func sharesAllChunks(with other: AnyColumn) -> Bool {
     guard let other = other as? KeyListColumn else { return false }

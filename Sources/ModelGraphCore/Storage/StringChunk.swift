@@ -87,8 +87,11 @@ final class StringChunk: @unchecked Sendable {
   /// A chunk holding a copy of this one's rows, with room in its arena for a small write
   /// (``cloneSlack(_:)``): a clone is made to be written, and an arena without room would be
   /// copied again, at twice the size, by that very write.
-  func clone() -> StringChunk {
-    let copy = StringChunk(byteCapacity: used + Self.cloneSlack(used))
+  ///
+  /// - Parameter spare: Whether to leave that room; a copy made only to be kept (packing a
+  ///   bulk insert's chunks) leaves none.
+  func clone(spare: Bool = true) -> StringChunk {
+    let copy = StringChunk(byteCapacity: used + (spare ? Self.cloneSlack(used) : 0))
     copy.block.copyMemory(from: block, byteCount: Self.offsetsStart + (filled + 1) * 4)
     copy.bytes.update(from: bytes, count: used)
     copy.used = used

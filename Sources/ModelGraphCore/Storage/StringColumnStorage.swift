@@ -127,6 +127,17 @@ final class StringColumnStorage: @unchecked Sendable {
     directory.absorb(index, from: newer.directory, over: older.directory)
   }
 
+  /// See ``AnyColumn/packedCopies(from:minimum:)``: the copies hold no spare arena capacity.
+  func packedCopies(from first: Int, minimum: Int) -> PackedChunks {
+    directory.packedCopies(of: directory.ownedChunks(from: first, minimum: minimum)) {
+      let copy = unsafeDowncast($0, to: StringChunk.self).clone(spare: false)
+      return (copy, Unmanaged.passUnretained(copy).toOpaque())
+    }
+  }
+
+  /// See ``AnyColumn/install(_:)``.
+  func install(_ copies: PackedChunks) { directory.install(copies) }
+
   /// See ``AnyColumn/freeze()``.
   func freeze() { if !directory.isFrozen { directory.freeze() } }
 

@@ -100,6 +100,28 @@ struct KeyListColumnTests {
     #expect(chunk.keys(at: 10).isEmpty)
   }
 
+  @Test("a new chunk's arena starts at the size of the last chunk's keys")
+  func newChunkReserves() {
+    let column = KeyListColumn()
+    column.grow(to: chunkSize)
+    for row in 0..<chunkSize { column[row] = [key(3 * row), key(3 * row + 1), key(3 * row + 2)] }
+    column.grow(to: chunkSize + 1)
+    let fresh = column.chunkForLoading(1)
+    #expect(fresh.arenaCapacity >= 3 * chunkSize)
+    #expect(fresh.arenaCapacity <= 3 * chunkSize + 3 * chunkSize / 16)
+    // Lists like the last chunk's fill it without growing the arena.
+    let capacity = fresh.arenaCapacity
+    column.grow(to: 2 * chunkSize)
+    for row in chunkSize..<(2 * chunkSize) {
+      column[row] = [key(3 * row), key(3 * row + 1), key(3 * row + 2)]
+    }
+    #expect(column.chunkForLoading(1).arenaCapacity == capacity)
+    #expect(
+      column[2 * chunkSize - 1] == [
+        key(6 * chunkSize - 3), key(6 * chunkSize - 2), key(6 * chunkSize - 1),
+      ])
+  }
+
   @Test("rewriting lists leaves garbage that compaction reclaims, values intact")
   func compaction() {
     let column = KeyListColumn()
