@@ -3,23 +3,6 @@ import ModelGraph
 import Observation
 import Testing
 
-/// Counts how often a tracking's `onChange` ran.
-private final class ChangeCount: @unchecked Sendable {
-  // @unchecked Sendable: `value` is only reached under `lock`.
-  private let lock = NSLock()
-  private var count = 0
-
-  func increment() { lock.withLock { count += 1 } }
-  var value: Int { lock.withLock { count } }
-}
-
-/// Runs `read` inside `withObservationTracking` and returns the count its `onChange` bumps.
-private func track(_ read: () -> Void) -> ChangeCount {
-  let count = ChangeCount()
-  withObservationTracking(read) { count.increment() }
-  return count
-}
-
 @Suite("Observable model objects")
 struct ObservableModelTests {
   let container: ModelContainer
@@ -245,7 +228,7 @@ struct ObservesReadsTests {
     context.insert(trip)
     try context.save()
     context.observesReads = false
-    let offCount = ObservedCount()
+    let offCount = ChangeCount()
     withObservationTracking {
       _ = trip.name
     } onChange: {
@@ -255,7 +238,7 @@ struct ObservesReadsTests {
     #expect(offCount.value == 0)
 
     context.observesReads = true
-    let onCount = ObservedCount()
+    let onCount = ChangeCount()
     withObservationTracking {
       _ = trip.name
     } onChange: {
@@ -264,14 +247,4 @@ struct ObservesReadsTests {
     trip.name = "Tromsø"
     #expect(onCount.value == 1)
   }
-}
-
-/// Counts how often a tracking's `onChange` ran.
-private final class ObservedCount: @unchecked Sendable {
-  // @unchecked Sendable: `count` is only reached under `lock`.
-  private let lock = NSLock()
-  private var count = 0
-
-  func increment() { lock.withLock { count += 1 } }
-  var value: Int { lock.withLock { count } }
 }

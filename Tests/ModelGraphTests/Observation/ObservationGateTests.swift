@@ -4,23 +4,6 @@ import Testing
 
 @testable import ModelGraph
 
-/// Counts how often a tracking's `onChange` ran.
-private final class GateCount: @unchecked Sendable {
-  // @unchecked Sendable: `count` is only reached under `lock`.
-  private let lock = NSLock()
-  private var count = 0
-
-  func increment() { lock.withLock { count += 1 } }
-  var value: Int { lock.withLock { count } }
-}
-
-/// Runs `read` inside `withObservationTracking` and returns the count its `onChange` bumps.
-private func track(_ read: () -> Void) -> GateCount {
-  let count = GateCount()
-  withObservationTracking(read) { count.increment() }
-  return count
-}
-
 /// A context fires trackings only once a read was reported to its registrar: before that, no
 /// tracking can observe its objects, and writes skip Observation.
 @Suite("Observable model objects: writes before any read")
