@@ -12,13 +12,18 @@ extension Session {
   /// allocator keeps its partial pages resident for good. The copies are made back to back,
   /// all before any chunk they replace is released (a released chunk's small objects would
   /// be reused by the next copy), and they hold no spare capacity.
-  /// - Complexity: O(bytes of the chunks copied); nothing for a save that appended fewer
-  ///   than ``packingMinimum`` chunks to every column.
+  /// - Complexity: O(bytes of the chunks copied); O(tables changed), without an allocation,
+  ///   for a save that appended fewer than ``packingMinimum`` chunks to every table.
   func packAppendedChunks() {
     let tables = changes.compactMap { entity, change -> (table: Table, first: Int)? in
       guard !change.isEmpty, let table = working[entity] else { return nil }
       let baseRows = entity < base.tables.count ? base.tables[entity].rowCount : 0
-      return (table, (baseRows + AnyColumn.chunkMask) >> AnyColumn.chunkShift)
+      let first = (baseRows + AnyColumn.chunkMask) >> AnyColumn.chunkShift
+      // Every column has the table's chunks: one that appended too few is skipped here,
+      // without a look at its columns (a small save allocates nothing for packing).
+      let chunks = (table.rowCount + AnyColumn.chunkMask) >> AnyColumn.chunkShift
+      guard chunks - first >= Self.packingMinimum else { return nil }
+      return (table, first)
     }
     let copies = tables.map {
       $0.table.packedCopies(from: $0.first, minimum: Self.packingMinimum)
