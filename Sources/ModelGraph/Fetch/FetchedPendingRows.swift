@@ -86,6 +86,21 @@ struct FetchedPendingRows {
     }
   }
 
+  /// Whether a fetch that ran its SQL for `other` (before the context moved) can answer
+  /// from what it loaded now that the pending rows are these: the same rows and the same
+  /// reads of them.
+  func matches(_ other: FetchedPendingRows) -> Bool {
+    keys == other.keys && deletedEntities == other.deletedEntities && selectsAs(other)
+  }
+
+  /// Whether SQL without a window selects for these pending rows what it selected for
+  /// `other`'s: the same covered conjuncts and the same holders (how many rows are pending
+  /// does not matter without a window).
+  func selectsAs(_ other: FetchedPendingRows) -> Bool {
+    coversRequest == other.coversRequest && coveredPredicate == other.coveredPredicate
+      && holders == other.holders
+  }
+
   /// A row as one number.
   static func key(entity: Int, row: Int) -> UInt64 {
     UInt64(truncatingIfNeeded: entity) << 32 | UInt64(truncatingIfNeeded: row)

@@ -24,12 +24,15 @@ extension ModelContext {
   /// conjuncts select. A count then leaves out those rows in PostgreSQL and
   /// ``FetchedRun/countedInMemory`` names them for the caller to count over the context's
   /// view (see ``FetchedPendingRows``). Both are of the rows changed once the context moved:
-  /// the SQL runs again when the move changed others (up to three times; a count that
-  /// needs a third run loads the objects instead).
+  /// the SQL runs again when the move changed others. From the third run on it loads without
+  /// a window (a count then loads the objects and counts them in memory), and again only
+  /// while the move changes what that selects.
   /// - Throws: ``ModelError`` with code ``ModelError/Code/conflict`` when the unsaved changes
   ///   collide with saves made elsewhere since the context read its objects (and its
-  ///   ``mergePolicy`` does not settle them); or as ``PostgreSQLStore/makeResident(for:)`` and
-  ///   ``PostgreSQLStore/count(for:excluding:)`` throw.
+  ///   ``mergePolicy`` does not settle them); ``PostgreSQLError`` with code `server` when
+  ///   saves made elsewhere kept changing what it selects for eight runs; or as
+  ///   ``PostgreSQLStore/makeResident(for:)`` and ``PostgreSQLStore/count(for:excluding:)``
+  ///   throw.
   func runFetched(_ request: QueryRequest, loading: Bool, counting: Bool) throws -> FetchedRun {
     guard let store = fetchedOnlyStore else { return FetchedRun() }
     guard loading else {
@@ -50,43 +53,57 @@ extension ModelContext {
     // The database reads at the store's newest version: the context's changes move there too,
     // so that what it reads next agrees with what was counted or loaded. The move can change
     // more rows than the SQL allowed for (a deletion's cascade replayed over an object added
-    // elsewhere): the SQL then runs again for the rows changed after the move, three times at
-    // most (the third loads, and its objects are kept whatever the move changed).
+    // elsewhere): the SQL then runs again for the rows changed after the move. From the third
+    // attempt on, it loads without a window, which no number of changed rows can outgrow.
     var attempt = 0
     while true {
       attempt += 1
+      try willRunFetchedAttempt?(attempt)
+      let windowless = attempt >= Self.windowlessAttempt
       let count =
-        counting && attempt < 3 && pending.coversRequest && pending.holders == nil
+        counting && !windowless && pending.coversRequest && pending.holders == nil
         ? try store.count(
           for: request,
           excluding: pending.rows.map { (catalog.entities[$0.entity].name, $0.row) })
         : nil
       let fetch =
         count == nil
-        ? try store.makeResident(for: widened(request, by: pending)) : nil
+        ? try store.makeResident(for: widened(request, by: pending, windowless: windowless))
+        : nil
       try moveOntoLoaded()
       catalog = session.catalog(covering: request.entity)
       let moved = FetchedPendingRows(request, session: session)
-      if moved.keys == pending.keys && moved.deletedEntities == pending.deletedEntities
-        && moved.coversRequest == pending.coversRequest
-        && moved.coveredPredicate == pending.coveredPredicate && moved.holders == pending.holders
-        || fetch != nil && attempt >= 3
-      {
+      if windowless ? moved.selectsAs(pending) : moved.matches(pending) {
         return FetchedRun(
           sql: fetch, count: count, countedInMemory: count.map { _ in moved.counted })
+      }
+      guard attempt < Self.mostFetchedAttempts else {
+        throw PostgreSQLError(
+          .server,
+          message: "other saves kept changing the objects a fetch with unsaved changes reads "
+            + "(\(attempt) attempts): nothing was read; try again")
       }
       pending = moved
     }
   }
+
+  /// The attempt of a fetch with unsaved changes from which its SQL loads without a window.
+  private static let windowlessAttempt = 3
+  /// The most attempts a fetch with unsaved changes makes before it gives up.
+  private static let mostFetchedAttempts = 8
 
   /// `request` as the SQL of a fetch with unsaved changes runs it: its window widened by the
   /// `pending` rows, or, when it reads what they do not cover (related objects the walk gives
   /// up on), every object its covered conjuncts select; each conjunct or'd with the pending
   /// rows' ``FetchedPendingRows/holders`` (without a window: how many they select is not
   /// known).
-  private func widened(_ request: QueryRequest, by pending: FetchedPendingRows) -> QueryRequest {
+  /// With `windowless`, it always selects the second way, whose objects do not depend on how
+  /// many rows are pending.
+  private func widened(
+    _ request: QueryRequest, by pending: FetchedPendingRows, windowless: Bool
+  ) -> QueryRequest {
     var widened = request
-    if pending.coversRequest && pending.holders == nil {
+    if !windowless && pending.coversRequest && pending.holders == nil {
       // The SQL takes the first offset + limit objects: each pending row can take a place
       // of the window in the database and leave it in the context's view.
       widened.limit = request.limit.map {
