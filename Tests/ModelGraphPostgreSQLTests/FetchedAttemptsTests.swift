@@ -40,7 +40,8 @@ extension PostgreSQLStoreSuites.FetchedResidency {
     func windowWhileMovesKeepChanging() throws {
       let (partial, attempts) = try Self.joinedOnEveryAttempt()
       var top = FetchDescriptor<Member>(
-        predicate: #Predicate { $0.score > 20 }, sortBy: [SortDescriptor(\Member.score, order: .reverse)])
+        predicate: #Predicate { $0.score > 20 },
+        sortBy: [SortDescriptor(\Member.score, order: .reverse)])
       top.fetchLimit = 5
       let names = try partial.fetch(top).map { $0.name }
       partial.willRunFetchedAttempt = nil
