@@ -43,10 +43,15 @@ extension PostgreSQLStore {
   /// The rows are read at the version the store holds, catching up first when other processes
   /// committed since. The engine then runs the request over the resident objects: since the
   /// SQL selected a superset of the request's answer in the database (see ``SQLFetch``), the
-  /// engine's answer is the one a fully loaded store gives.
-  /// - Returns: The SQL run.
+  /// engine's answer is the one a fully loaded store gives at the version returned.
+  /// - Returns: The SQL run, and the version of the in-memory store that holds what it read:
+  ///   the one published with the rows loaded, or the one the SQL read at when it loaded
+  ///   nothing. Newer versions may exist already (the store catches up with other processes
+  ///   meanwhile); a session answering the request moves onto this one.
   /// - Throws: ``PostgreSQLError``; nothing was loaded.
-  public func makeResident(for request: QueryRequest) throws -> SQLFetch {
+  public func makeResident(for request: QueryRequest) throws -> (
+    sql: SQLFetch, version: StoreVersion
+  ) {
     try makeResident { connection, catalog in
       let fetch = compiler(catalog).compile(request)
       let result = try connection.query(fetch.sql)
@@ -59,18 +64,19 @@ extension PostgreSQLStore {
   ///
   /// - Throws: ``PostgreSQLError``; nothing was loaded.
   public func makeResident(entity: String, row: Int) throws {
-    _ = try makeResident { _, _ in
+    _ = try makeResident { _, _ -> ((), [Int64]) in
       guard let code = codes[entity] else { return ((), []) }
       return ((), [code << SQLMapping.rowBits | Int64(row)])
     }
   }
 
   /// Makes resident the objects `select` names (called with `lock` held, in a read-only
-  /// snapshot at the version the store holds) and every object they reach.
+  /// snapshot at the version the store holds) and every object they reach; returns what
+  /// `select` returned and the in-memory version that holds what it read.
   private func makeResident<Selected>(
     _ select: (PostgreSQLConnection, SchemaCatalog) throws -> (Selected, [Int64])
-  ) throws -> Selected {
-    try retryingWhileBehind("fetch") { store -> Selected? in
+  ) throws -> (Selected, StoreVersion) {
+    try retryingWhileBehind("fetch") { store -> (Selected, StoreVersion)? in
       let current = store.version
       let isResident = Self.residency(in: current)
       guard
@@ -83,7 +89,11 @@ extension PostgreSQLStore {
         })
       else { return nil }
       let (from, (fetch, loaded)) = read
-      if loaded.rows.isEmpty && loaded.newEntities.isEmpty { return fetch }
+      if loaded.rows.isEmpty && loaded.newEntities.isEmpty {
+        // Only a save of this process can have published since (others wait for
+        // `catchUpLock`): it committed at once, so the SQL may have read it.
+        return store.version.number == current.number ? (fetch, current) : nil
+      }
       let published = try store.publishForeign { current in
         try withLock {
           () throws -> (catalog: SchemaCatalog, tables: [Table], written: [Int: [Int]])? in
@@ -100,7 +110,7 @@ extension PostgreSQLStore {
           return (catalog, tables, [:])
         }
       }
-      return published == nil ? nil : fetch
+      return published.map { (fetch, $0) }
     }
   }
 
@@ -110,14 +120,17 @@ extension PostgreSQLStore {
   ///
   /// - Parameter excluding: Objects, by class name and row, left out of the count (those a
   ///   context changed, which it counts over its own view).
+  /// - Returns: The count, and the version of the in-memory store it was made at (newer
+  ///   versions may exist already; a session answering the request moves onto this one).
   /// - Throws: ``PostgreSQLError``.
   public func count(for request: QueryRequest, excluding: [(entity: String, row: Int)] = [])
-    throws -> Int?
+    throws -> (count: Int, version: StoreVersion)?
   {
     var whole = request
     (whole.offset, whole.limit) = (0, nil)
-    return try retryingWhileBehind("count") { store -> Int?? in
-      let catalog = store.catalog
+    return try retryingWhileBehind("count") { store -> (count: Int, version: StoreVersion)?? in
+      let current = store.version
+      let catalog = current.catalog
       // `codes` grows under the lock as other threads allocate rows.
       let (fetch, ids) = withLock {
         (
@@ -136,7 +149,9 @@ extension PostgreSQLStore {
           try connection.query("SELECT count(*) FROM (\(fetch.sql)) s\(filter)").text(0, 0)
         })
       else { return nil }
-      return .some(read.1.flatMap(Int.init))
+      // A save of this process may have published since, and the count read it: again.
+      guard store.version.number == current.number else { return nil }
+      return .some(read.1.flatMap(Int.init).map { ($0, current) })
     }
   }
 

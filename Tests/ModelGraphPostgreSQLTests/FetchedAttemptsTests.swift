@@ -26,7 +26,8 @@ extension PostgreSQLStoreSuites.FetchedResidency {
       partial.delete(try FetchedElsewhere.team("t1", in: partial))
       let elsewhere = ModelContext(try TestServer.container(teamTypes, at: url))
       let attempts = Attempts()
-      partial.willRunFetchedAttempt = { attempt in
+      partial.fetchedStepHook = { step in
+        guard case .sql(let attempt) = step else { return }
         attempts.numbers.append(attempt)
         let joined = Member(name: "j\(attempt)", score: 100 + attempt)
         elsewhere.insert(joined)
@@ -44,7 +45,7 @@ extension PostgreSQLStoreSuites.FetchedResidency {
         sortBy: [SortDescriptor(\Member.score, order: .reverse)])
       top.fetchLimit = 5
       let names = try partial.fetch(top).map { $0.name }
-      partial.willRunFetchedAttempt = nil
+      partial.fetchedStepHook = nil
       // Every joined member is deleted here by the cascade; p35…p39 are the five highest left.
       #expect(names == ["p39", "p38", "p37", "p36", "p35"])
       #expect(attempts.numbers.count >= 3)
@@ -56,7 +57,7 @@ extension PostgreSQLStoreSuites.FetchedResidency {
       let (partial, _) = try Self.joinedOnEveryAttempt()
       let above = FetchDescriptor<Member>(predicate: #Predicate { $0.score > 20 })
       let counted = try partial.fetchCount(above)
-      partial.willRunFetchedAttempt = nil
+      partial.fetchedStepHook = nil
       #expect(counted == 19)
       #expect(try partial.fetch(above).count == 19)
     }

@@ -21,8 +21,8 @@ extension ModelContext {
   }
 
   /// Moves the session to the newest committed version when it has no unsaved changes.
-  func refreshIfClean() {
-    session.refreshIfClean()
+  func refreshIfClean(to version: StoreVersion? = nil) {
+    session.refreshIfClean(to: version)
     dropHandlesDeletedElsewhere()
   }
 

@@ -38,10 +38,9 @@ public final class ModelContext {
   /// Advanced by every relationship write, deletion and rollback in the context, so lists
   /// resolved before (``PrefetchedRelations``) are no longer used.
   @exclusivity(unchecked) var relationshipEpoch: UInt64 = 0
-  /// Called before each SQL run of a fetch with unsaved changes in a store keeping only
-  /// fetched objects, with the attempt's number from 1 (for tests: saves made elsewhere
-  /// between the attempts).
-  var willRunFetchedAttempt: ((Int) throws -> Void)?
+  /// Called at each step of a fetch in a store keeping only fetched objects (for tests: saves
+  /// made elsewhere between the steps).
+  var fetchedStepHook: ((FetchedStep) throws -> Void)?
   /// The translations of the predicate shapes this context fetched with.
   let predicateShapes = PredicateShapeCache()
   /// What a save does when a new object duplicates a saved object's unique attribute.

@@ -39,14 +39,15 @@ extension ModelContext {
       return FetchedRun(sql: store.sqlFetch(for: request, catalog: session.catalog))
     }
     guard session.hasChanges else {
-      if counting, let count = try store.count(for: request) {
+      if counting, let counted = try store.count(for: request) {
         // The count may have caught the store up with other saves: read what it counted.
-        refreshIfClean()
-        return FetchedRun(count: count)
+        try fetchedStepHook?(.move)
+        refreshIfClean(to: counted.version)
+        return FetchedRun(count: counted.count)
       }
-      let fetch = try store.makeResident(for: request)
-      try moveOntoLoaded()
-      return FetchedRun(sql: fetch)
+      let loaded = try store.makeResident(for: request)
+      try moveOntoLoaded(loaded.version)
+      return FetchedRun(sql: loaded.sql)
     }
     var catalog = session.catalog(covering: request.entity)
     var pending = FetchedPendingRows(request, session: session)
@@ -58,19 +59,23 @@ extension ModelContext {
     var attempt = 0
     while true {
       attempt += 1
-      try willRunFetchedAttempt?(attempt)
+      try fetchedStepHook?(.sql(attempt: attempt))
       let windowless = attempt >= Self.windowlessAttempt
-      let count =
+      let counted =
         counting && !windowless && pending.coversRequest && pending.holders == nil
         ? try store.count(
           for: request,
           excluding: pending.rows.map { (catalog.entities[$0.entity].name, $0.row) })
         : nil
-      let fetch =
-        count == nil
-        ? try store.makeResident(for: widened(request, by: pending, windowless: windowless))
-        : nil
-      try moveOntoLoaded()
+      let (fetch, count, version): (SQLFetch?, Int?, StoreVersion)
+      if let counted {
+        (fetch, count, version) = (nil, counted.count, counted.version)
+      } else {
+        let loaded = try store.makeResident(
+          for: widened(request, by: pending, windowless: windowless))
+        (fetch, count, version) = (loaded.sql, nil, loaded.version)
+      }
+      try moveOntoLoaded(version)
       catalog = session.catalog(covering: request.entity)
       let moved = FetchedPendingRows(request, session: session)
       if windowless ? moved.selectsAs(pending) : moved.matches(pending) {
@@ -126,18 +131,19 @@ extension ModelContext {
     return widened
   }
 
-  /// Moves the context to the store's newest version, which holds what a fetch loaded:
-  /// with unsaved changes, by replaying them onto it.
+  /// Moves the context to `version`, which holds what a fetch loaded or counted (the store
+  /// may have caught up past it meanwhile): with unsaved changes, by replaying them onto it.
   ///
   /// - Throws: ``ModelError`` with code ``ModelError/Code/conflict`` when they collide with
   ///   saves made elsewhere that the store caught up with.
-  private func moveOntoLoaded() throws {
+  private func moveOntoLoaded(_ version: StoreVersion) throws {
+    try fetchedStepHook?(.move)
     guard session.hasChanges else {
-      refreshIfClean()
+      refreshIfClean(to: version)
       return
     }
     do {
-      if try session.rebaseOntoLatest(resolving: conflictResolver()) {
+      if try session.rebase(onto: version, resolving: conflictResolver()) {
         dropHandlesDeletedElsewhere()
       }
     } catch {

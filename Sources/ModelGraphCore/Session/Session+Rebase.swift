@@ -17,8 +17,20 @@ extension Session {
   public func rebaseOntoLatest(
     resolving resolve: (Conflict) -> ConflictResolution = { _ in .reject }
   ) throws(ConflictError) -> Bool {
-    let latest = store.latestCommitted
-    guard latest.number != base.number else { return false }
+    try rebase(onto: store.latestCommitted, resolving: resolve)
+  }
+
+  /// Moves the session onto `latest`, a committed version of this store no older than the
+  /// session's base, as ``rebaseOntoLatest(resolving:)`` moves it onto the newest: for a
+  /// reader that must see exactly the version something was read at.
+  /// - Returns: Whether `latest` is newer than the session's base.
+  /// - Throws: ``ConflictError`` with the unresolved conflicts.
+  @discardableResult
+  public func rebase(
+    onto latest: StoreVersion,
+    resolving resolve: (Conflict) -> ConflictResolution = { _ in .reject }
+  ) throws(ConflictError) -> Bool {
+    guard latest.number > base.number else { return false }
     var plan = ReplayPlan()
     var refused: [Conflict] = []
     let found = conflicts(onto: latest)

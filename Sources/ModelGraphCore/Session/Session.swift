@@ -227,9 +227,11 @@ public final class Session {
     return discarded
   }
 
-  /// Moves to the store's newest version when the session has no unsaved changes.
-  public func refreshIfClean() {
-    let latest = store.version
+  /// Moves to the store's newest version, or to `target` (a version of this store no older
+  /// than the session's), when the session has no unsaved changes.
+  public func refreshIfClean(to target: StoreVersion? = nil) {
+    if let target, target.number <= base.number { return }
+    let latest = target ?? store.version
     guard latest.number != base.number || latest.tables.count != base.tables.count else { return }
     guard !hasChanges else { return }
     // What is left is objects inserted and deleted again: give their rows back, so no change
