@@ -42,6 +42,7 @@ extension ModelContext {
         else { continue }
         registered.remove(entity: entity, row: row)
         supersededHandles.append(SupersededHandle(object: handle))
+        observationDidSupersede(handle)
         // Related objects resolved before may name the handle: resolve them again.
         relationshipEpoch &+= 1
       }

@@ -53,6 +53,10 @@ extension ModelContext {
   /// process, and each keeps its key paths): a write takes no reference count of its own here.
   func observationDidWrite(_ model: ModelObject, attributeSlot slot: Int) {
     guard observation.mayBeTracked else { return }
+    guard supersededHandles.isEmpty else {
+      fire(model, observedInfo(of: model).observedKeyPaths.attribute(slot, row: model._row))
+      return
+    }
     let registrar = observation.registrar
     model._classInfoReference._withUnsafeGuaranteedRef { info in
       info.observedKeyPaths.unretainedAttribute(slot, row: model._row)._withUnsafeGuaranteedRef {
@@ -75,7 +79,29 @@ extension ModelContext {
   /// leaving its row).
   func observationDidRevert(_ model: ModelObject) {
     guard observation.mayBeTracked else { return }
-    let keyPaths = model._classInfo.observedKeyPaths
+    fireEveryProperty(of: model, keyPaths: observedInfo(of: model).observedKeyPaths)
+  }
+
+  /// Fires the trackings of every property of `handle` with its own class's key paths, which
+  /// reads through it reported before a nearer class of its object was known: the handle
+  /// was just superseded, and reads now report that class's key paths.
+  func observationDidSupersede(_ handle: ModelObject) {
+    guard observation.mayBeTracked else { return }
+    fireEveryProperty(of: handle, keyPaths: handle._classInfo.observedKeyPaths)
+  }
+
+  /// The class whose key paths reads of `model`'s properties report: the class the context
+  /// makes its object's handles of, which is `model`'s own class unless `model` is a
+  /// superseded handle (``ModelContext/refreshInexactClasses()``). Its slots cover `model`'s.
+  private func observedInfo(of model: ModelObject) -> ModelClassInfo {
+    guard !supersededHandles.isEmpty,
+      let current = modelClassIfAny(forEntity: Int(model._key.entity)),
+      current != type(of: model)
+    else { return model._classInfo }
+    return ModelClassInfo.info(for: current)
+  }
+
+  private func fireEveryProperty(of model: ModelObject, keyPaths: ObservedKeyPaths) {
     for slot in 0..<keyPaths.attributeCount {
       fire(model, keyPaths.attribute(slot, row: model._row))
     }
