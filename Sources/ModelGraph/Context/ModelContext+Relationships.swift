@@ -24,10 +24,10 @@ final class ContextSessionObserver: SessionObserver {
 
   func session(_ session: Session, didWriteRelationship slot: Int, of key: ObjectKey) {
     context.relationshipsDidChange()
-    context.observationDidWrite(key, relationshipSlot: slot)
-    if let object = context.registeredObject(for: key), object._status == .registered {
-      context.markChanged(object)
-    }
+    // Without a handle, nothing in the context can have read the object or changed it.
+    guard let object = context.registeredObject(for: key) else { return }
+    context.observationDidWrite(object, relationshipSlot: slot)
+    if object._status == .registered { context.markChanged(object) }
   }
 
   func session(_ session: Session, willDelete key: ObjectKey) {

@@ -39,19 +39,8 @@ final class HashIndexView: TableIndex {
   static func make<Key: ColumnValue>(
     _ definition: IndexDefinition, base: HashIndex<Key>, overlay: HashOverlay<Key>
   ) -> HashIndexView {
-    // A large overlay (a session's pending bulk insert) is looked up through a dictionary.
-    // Most keys of a unique attribute have one row, held without an array.
-    var buckets: [Key: HashIndex<Key>.Rows]?
-    var leavingKeys: Set<Key> = []
-    if overlay.count > HashOverlay<Key>.foldBound {
-      var found: [Key: HashIndex<Key>.Rows] = [:]
-      found.reserveCapacity(overlay.count)
-      for entry in overlay.entries {
-        if let key = entry.current { found[key, default: .many([])].insert(entry.row) }
-        if let key = entry.base { leavingKeys.insert(key) }
-      }
-      buckets = found
-    }
+    // Constants, so that the closures below read them without a dynamic exclusivity check.
+    let (buckets, leavingKeys) = folded(overlay)
     func isLeaving(_ key: Key) -> Bool {
       buckets == nil ? overlay.entries.contains { $0.base == key } : leavingKeys.contains(key)
     }
@@ -105,5 +94,22 @@ final class HashIndexView: TableIndex {
         return total
       },
       countOne: { value in Key(modelValue: value).map(count) })
+  }
+
+  /// A large overlay (a session's pending bulk insert) as a dictionary of the rows each key
+  /// gains and the set of keys rows leave; `nil` and empty for a small one, looked up by a
+  /// scan. Most keys of a unique attribute have one row, held without an array.
+  private static func folded<Key: ColumnValue>(_ overlay: HashOverlay<Key>) -> (
+    [Key: HashIndex<Key>.Rows]?, Set<Key>
+  ) {
+    guard overlay.count > HashOverlay<Key>.foldBound else { return (nil, []) }
+    var found: [Key: HashIndex<Key>.Rows] = [:]
+    var leavingKeys: Set<Key> = []
+    found.reserveCapacity(overlay.count)
+    for entry in overlay.entries {
+      if let key = entry.current { found[key, default: .many([])].insert(entry.row) }
+      if let key = entry.base { leavingKeys.insert(key) }
+    }
+    return (found, leavingKeys)
   }
 }

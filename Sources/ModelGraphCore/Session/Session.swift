@@ -9,7 +9,7 @@ public final class Session {
   /// The store this session reads and publishes to.
   public let store: Store
   /// The committed version the session's working tables started from.
-  public internal(set) var base: StoreVersion {
+  @exclusivity(unchecked) public internal(set) var base: StoreVersion {
     didSet {
       baseNumber = base.number
       indexMemo.keepOnly(base.tables)

@@ -30,15 +30,17 @@ final class StringChunk: @unchecked Sendable {
   private static var offsetsStart: Int { 2 * words * 8 }
   private static var arenaStart: Int { offsetsStart + (capacity + 1) * 4 }
 
-  private var block: UnsafeMutableRawPointer
+  // Written only by the column that owns the chunk alone, as `Column`'s storage: no dynamic
+  // exclusivity checks on the properties below, which every string write reads.
+  @exclusivity(unchecked) private var block: UnsafeMutableRawPointer
   /// The arena's size: `used` bytes of it are in use.
-  private(set) var byteCapacity: Int
+  @exclusivity(unchecked) private(set) var byteCapacity: Int
   /// The bytes in use.
-  private(set) var used: Int
+  @exclusivity(unchecked) private(set) var used: Int
   /// Rows `0 ..< filled` have valid offsets; later rows are empty.
-  private(set) var filled: Int
+  @exclusivity(unchecked) private(set) var filled: Int
   /// The values held out of line, by row.
-  private var large: [Int: String] = [:]
+  @exclusivity(unchecked) private var large: [Int: String] = [:]
 
   /// `capacity + 1` start offsets; entries past `filled` are stale (the row is empty).
   @inline(__always)

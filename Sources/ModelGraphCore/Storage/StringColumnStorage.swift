@@ -10,7 +10,7 @@ final class StringColumnStorage: @unchecked Sendable {
   // @unchecked Sendable: see AnyColumn.
 
   /// The chunks, with each one's address, so a read takes no reference.
-  private var directory: ChunkDirectory
+  @exclusivity(unchecked) private var directory: ChunkDirectory
 
   /// Whether the rows are `String?`: new rows hold `nil`, else the empty string.
   private let isOptional: Bool

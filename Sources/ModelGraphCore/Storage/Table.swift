@@ -21,7 +21,7 @@ public final class Table: @unchecked Sendable {
   /// Row stamps: generation << 1 | alive.
   @exclusivity(unchecked) public var stamps: Column<UInt32>
   /// The number of live rows.
-  public internal(set) var liveCount: Int
+  @exclusivity(unchecked) public internal(set) var liveCount: Int
   /// An object the session's owner keeps with its working table, next to the columns its
   /// reads touch (the typed API's observation state); unretained, so the owner keeps it alive.
   /// `nil` on a new table and on every copy.

@@ -66,10 +66,10 @@ extension ModelContext {
     }
   }
 
-  /// Fires the trackings of relationship `slot` of the object `key`, if the context has a
-  /// handle for it (without one, nothing in the context can have read it).
-  func observationDidWrite(_ key: ObjectKey, relationshipSlot slot: Int) {
-    guard observation.mayBeTracked, let model = registeredObject(for: key) else { return }
+  /// Fires the trackings of relationship `slot` of `model`, the context's handle of an object
+  /// whose relationship the session just wrote.
+  func observationDidWrite(_ model: ModelObject, relationshipSlot slot: Int) {
+    guard observation.mayBeTracked else { return }
     let keyPath = model._classInfo.observedKeyPaths.relationship(slot, row: model._row)
     observation.registrar.willSet(model, keyPath: keyPath)
     observation.registrar.didSet(model, keyPath: keyPath)
