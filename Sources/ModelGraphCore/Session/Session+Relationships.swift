@@ -9,11 +9,18 @@ extension Session {
   /// - Complexity: O(1) after the first call for the same classes and slot.
   public func inverseSlot(ofSlot slot: Int, owner: ObjectKey, target: ObjectKey) -> Int? {
     let cacheKey = Int(owner.entity) << 40 | slot << 20 | Int(target.entity)
-    if let cached = inverseSlots[cacheKey] { return cached < 0 ? nil : cached }
-    let found = catalog(covering: Int(max(owner.entity, target.entity))).inverseSlot(
-      of: slot, in: Int(owner.entity), target: Int(target.entity))
-    inverseSlots[cacheKey] = found ?? -1
-    return found
+    if let recent = recentInverseSlots.slot(for: cacheKey) { return recent < 0 ? nil : recent }
+    let cached: Int
+    if let known = inverseSlots[cacheKey] {
+      cached = known
+    } else {
+      cached =
+        catalog(covering: Int(max(owner.entity, target.entity))).inverseSlot(
+          of: slot, in: Int(owner.entity), target: Int(target.entity)) ?? -1
+      inverseSlots[cacheKey] = cached
+    }
+    recentInverseSlots.remember(cached, for: cacheKey)
+    return cached < 0 ? nil : cached
   }
 
   /// Points relationship `slot` of `owner` at `keys` (duplicates dropped, order kept) and keeps

@@ -42,7 +42,10 @@ public final class Session {
   /// The work lists of cascading deletes, reused from one delete to the next.
   var cascadeScratch = CascadeScratch()
   /// Inverse slots found so far, keyed by owner entity, slot and target entity (-1: none).
-  var inverseSlots: [Int: Int] = [:]
+  @exclusivity(unchecked) var inverseSlots: [Int: Int] = [:]
+  /// The last few of them, looked up before ``inverseSlots`` (a relationship write looks up
+  /// one or two, again and again): keys, then slots, in the order met, the oldest replaced.
+  @exclusivity(unchecked) var recentInverseSlots = RecentInverseSlots()
   /// Whether a rebase may bring small foreign saves into the working tables in place
   /// (``fastForward(onto:)``) instead of replaying this session's changes; tests turn it off
   /// to compare the two.
