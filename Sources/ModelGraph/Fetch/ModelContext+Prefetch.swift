@@ -30,10 +30,13 @@ extension ModelContext {
       owners.append(object._key)
     }
     let stride = names.count
-    // The lists are gathered in a local array, then handed to the new prefetch whole: no
-    // write goes through a class property. Each relationship resolves through its own
-    // resolver, so the runs of keys of one entity carry over from owner to owner.
-    var lists = [[ModelObject]?](repeating: nil, count: owners.count &* stride)
+    // The lists go straight into the new prefetch's places, which is installed whole once
+    // filled (the previous one keeps its objects registered meanwhile). Each relationship
+    // resolves through its own resolver, so the runs of keys of one entity carry over from
+    // owner to owner.
+    let made = PrefetchedRelations(
+      version: session.baseNumber, epoch: relationshipEpoch, owners: owners,
+      positions: layout.positions, stride: stride)
     var resolvers = [RelatedObjectResolver](repeating: RelatedObjectResolver(), count: stride)
     resolvers.withUnsafeMutableBufferPointer { resolvers in
       var index = 0
@@ -44,15 +47,14 @@ extension ModelContext {
         for position in 0..<stride where !layout.isDropped[position] {
           let slot = slots[position]
           guard slot >= 0 else { continue }
-          lists[index &* stride &+ position] = table.withRelatedKeys(row: object._row, slot: slot) {
+          let list = table.withRelatedKeys(row: object._row, slot: slot) {
             resolvers[position].objects(for: $0, in: self)
           }
+          made.setList(list, at: index &* stride &+ position)
         }
       }
     }
-    prefetched = PrefetchedRelations(
-      version: session.baseNumber, epoch: relationshipEpoch, owners: owners,
-      positions: layout.positions, stride: stride, lists: lists)
+    prefetched = made
   }
 }
 

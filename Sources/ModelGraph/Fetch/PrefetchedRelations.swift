@@ -28,23 +28,41 @@ final class PrefetchedRelations {
   let positions: [Int]
   /// The number of list places per owner: the number of prefetched relationships.
   let stride: Int
+  /// The number of list places: `owners.count * stride`.
+  let count: Int
   /// The related objects of each prefetched relationship, in order, at `i * stride +
   /// position` (`nil`: not resolved, for a relationship an owner's class lacks); they also
   /// keep the objects alive, so the context keeps their handles.
-  let lists: [[ModelObject]?]
+  ///
+  /// Memory owned by this object rather than an array of optional arrays: storing a list and
+  /// freeing them all is concrete code, where an array's element stores and its storage's
+  /// deinit went through the runtime's generic value witnesses once per list.
+  private let lists: UnsafeMutablePointer<[ModelObject]?>
 
-  /// A prefetch's lists: `lists` holds `owners.count * stride` places.
-  init(
-    version: UInt64, epoch: UInt64, owners: [ObjectKey], positions: [Int], stride: Int,
-    lists: [[ModelObject]?]
-  ) {
-    precondition(lists.count == owners.count * stride, "one list place per owner and position")
+  /// A prefetch of `owners` with `stride` relationships each, every list not resolved yet
+  /// (``setList(_:at:)`` fills them).
+  init(version: UInt64, epoch: UInt64, owners: [ObjectKey], positions: [Int], stride: Int) {
     self.version = version
     self.epoch = epoch
     self.owners = owners
     self.positions = positions
     self.stride = stride
-    self.lists = lists
+    count = owners.count &* stride
+    lists = .allocate(capacity: count)
+    lists.initialize(repeating: nil, count: count)
+  }
+
+  deinit {
+    // One list at a time through concrete code (`deinitialize(count:)` would hand the whole
+    // run to the runtime's generic array destruction).
+    for index in 0..<count { _ = (lists + index).move() }
+    lists.deallocate()
+  }
+
+  /// Sets the list at `place` (`owner * stride + position`) while the prefetch is being built.
+  func setList(_ list: [ModelObject], at place: Int) {
+    precondition(place >= 0 && place < count, "a list place within the prefetch")
+    (lists + place).pointee = list
   }
 
   /// The list of relationship `slot` of `object`, if this prefetch resolved it.

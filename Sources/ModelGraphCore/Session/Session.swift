@@ -11,14 +11,21 @@ public final class Session {
   /// The committed version the session's working tables started from.
   @exclusivity(unchecked) public internal(set) var base: StoreVersion {
     didSet {
-      baseNumber = base.number
+      storedBaseNumber = base.number
       indexMemo.keepOnly(base.tables)
       planCache.forgetViews(keeping: base.tables)
     }
   }
   /// ``base``'s number, kept beside it so that a read (on every prefetched relationship read)
   /// takes no dynamic exclusivity check: a session belongs to one thread at a time.
-  @exclusivity(unchecked) public private(set) var baseNumber: UInt64
+  ///
+  /// The getter is never inlined into another module: inlined there, the load came with a
+  /// dynamic exclusivity check (`swift_beginAccess`, about 76 instructions) although the
+  /// stored property is unchecked.
+  public var baseNumber: UInt64 {
+    @inline(never) get { storedBaseNumber }
+  }
+  @exclusivity(unchecked) private var storedBaseNumber: UInt64
   /// The indexes this session's queries and saves found for its base version's tables.
   let indexMemo = IndexMemo()
   /// The plans of this session's queries, by shape (kept across saves and refreshes, without
@@ -75,7 +82,7 @@ public final class Session {
     self.store = store
     let version = store.version
     base = version
-    baseNumber = version.number
+    storedBaseNumber = version.number
   }
 
   /// The catalog of the base version (grown to the store's when an entity is registered later).

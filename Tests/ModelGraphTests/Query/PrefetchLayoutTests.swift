@@ -46,7 +46,7 @@ struct PrefetchLayoutTests {
     let trips = try context.fetch(descriptor)
     let prefetched = try #require(context.prefetched)
     #expect(prefetched.stride == 1)
-    #expect(prefetched.lists.count == trips.count)
+    #expect(prefetched.count == trips.count)
     let expensesSlot = trips[0]._classInfo.relationshipWrappers.firstIndex { $0.name == "expenses" }
     #expect(expensesSlot == 3)
     #expect(prefetched.positions.firstIndex(of: 0) == expensesSlot)
