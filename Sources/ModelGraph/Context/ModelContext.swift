@@ -43,6 +43,8 @@ public final class ModelContext {
   var fetchedStepHook: ((FetchedStep) throws -> Void)?
   /// The translations of the predicate shapes this context fetched with.
   let predicateShapes = PredicateShapeCache()
+  /// The last fetch descriptors this context ran from bound plans.
+  let fetchMemo = FetchMemo()
   /// What a save does when a new object duplicates a saved object's unique attribute.
   ///
   /// ``UniquenessPolicy/reject`` (the default) throws; SwiftData upserts silently, which

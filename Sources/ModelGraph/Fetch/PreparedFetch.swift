@@ -39,16 +39,29 @@ extension ModelContext {
     if descriptor.includePendingChanges { try checkRefusedInserts(of: T.self) }
     refreshIfClean()
     let entity = try entityIndex(for: T.self)
+    // The memo gets the predicate's tree and input as the existential and identifier they
+    // are, bound once: each other use of the generic optional costs a copy.
+    var tree: (any StandardPredicateExpression<Bool>)?
+    var input: PredicateExpressions.VariableID?
+    if let predicate = descriptor.predicate {
+      tree = predicate.expression
+      input = predicate.variable.key
+    }
+    if loading, fetchedOnlyStore == nil,
+      let prepared = memoized(descriptor, tree, input: input, entity: entity)
+    {
+      return prepared
+    }
+    let predicate = descriptor.predicate
+    let expressionType = tree.map { ObjectIdentifier(type(of: $0)) }
     var named: [Int] = []
     var expression: QueryExpression?
     var untranslated: [String] = []
     var identity: QueryShapeIdentity?
     var slotted: (template: QueryExpression, values: [QueryExpression])?
-    // Whether there is a predicate, read once: each read copies the generic optional.
-    var hasPredicate = false
-    if let predicate = descriptor.predicate {
-      hasPredicate = true
-      (expression, identity, slotted, untranslated) = translate(predicate, named: &named)
+    var shape: PredicateShapeCache.Entry?
+    if let predicate {
+      (expression, identity, slotted, untranslated, shape) = translate(predicate, named: &named)
     }
     _ = session.catalog(covering: named.reduce(entity, max))
     let sortKeys = SortTranslation.keys(descriptor.sortBy)
@@ -60,11 +73,22 @@ extension ModelContext {
     request.shapeIdentity = identity
     // A shape planned before, read through this context's tables: the cached plan runs with
     // this fetch's values, without translating or planning (explain plans, to describe).
-    if loading, fetchedOnlyStore == nil, !hasPredicate || identity != nil,
-      let plan = QueryPlanner.boundPlan(
+    if loading, fetchedOnlyStore == nil, predicate == nil || identity != nil,
+      let (plan, prepared) = QueryPlanner.boundPlan(
         request, values: slotted?.values ?? [], session: session,
         includePendingChanges: descriptor.includePendingChanges, indexes: indexDefinitions)
     {
+      if sortKeys != nil, predicate == nil || shape != nil,
+        let memoSort = FetchMemo.sortKeys(descriptor.sortBy)
+      {
+        fetchMemo.remember(
+          FetchMemo.Entry(
+            model: ObjectIdentifier(T.self), expression: expressionType, shape: shape,
+            identity: identity, sort: memoSort, limit: descriptor.fetchLimit,
+            offset: descriptor.fetchOffset, includesSubclasses: descriptor.includesSubclasses,
+            includePendingChanges: descriptor.includePendingChanges, request: request,
+            plan: prepared))
+      }
       return PreparedFetch(
         plan: plan, residual: nil, sortsInMemory: sortKeys == nil, offset: offset,
         limit: descriptor.fetchLimit)
@@ -95,7 +119,7 @@ extension ModelContext {
       request.residual = "the whole predicate, which the engine cannot evaluate (\(error))"
       plan = try planner.plan(request)
     }
-    let residual = request.residual == nil ? nil : descriptor.predicate.map(makeResidual)
+    let residual = request.residual == nil ? nil : predicate.map(makeResidual)
     return PreparedFetch(
       plan: plan, residual: residual, sortsInMemory: sortKeys == nil, offset: offset,
       limit: descriptor.fetchLimit, sql: fetched.sql, databaseCount: fetched.count,
@@ -114,14 +138,16 @@ extension ModelContext {
   /// same shape was translated before (then only as its template with slots and the values,
   /// which a bound plan reads without filling them in), else translated (and its shape learnt,
   /// unless the cache knows it as one translated every time).
+  /// The shape cache's entry comes with a translation it gave.
   private func translate<T>(_ predicate: Predicate<T>, named: inout [Int]) -> (
     QueryExpression?, QueryShapeIdentity?,
-    slotted: (template: QueryExpression, values: [QueryExpression])?, untranslated: [String]
+    slotted: (template: QueryExpression, values: [QueryExpression])?, untranslated: [String],
+    shape: PredicateShapeCache.Entry?
   ) {
     var walker: PredicateShapeWalker?
     switch predicateShapes.match(predicate, context: self) {
-    case .found(let template, let values, let identity):
-      return (nil, identity, (template, values), [])
+    case .found(let template, let values, let identity, let entry):
+      return (nil, identity, (template, values), [], entry)
     case .refused: walker = nil
     case .unknown: walker = PredicateShapeWalker.walk(predicate)
     }
@@ -145,7 +171,44 @@ extension ModelContext {
         predicateShapes.refuse(walker)
       }
     }
-    return (expression, identity, slotted, untranslated)
+    return (expression, identity, slotted, untranslated, nil)
+  }
+
+  /// `descriptor` prepared from the fetch memo: the bound plan of the entry whose class, tree
+  /// type, sort, window, flags, shape and kinds of values it has, run with its values; `nil`
+  /// when no entry matches or the plan does not serve (then the usual path prepares it).
+  private func memoized<T: PersistentModel>(
+    _ descriptor: FetchDescriptor<T>, _ tree: (any StandardPredicateExpression<Bool>)?,
+    input: PredicateExpressions.VariableID?, entity: Int
+  ) -> PreparedFetch? {
+    let expression = tree.map { ObjectIdentifier(type(of: $0)) }
+    guard let entry = fetchMemo.entry(for: descriptor, expression: expression),
+      entry.request.entity == entity
+    else { return nil }
+    var values: [QueryExpression] = []
+    if let tree {
+      guard let shape = entry.shape, let input,
+        let converted = PredicateShapeWalker.match(
+          tree, input: input, shape: shape.shape, converters: shape.converters, context: self,
+          plain: predicateShapes.plainTranslator),
+        QueryShapeIdentity(template: shape.number, values: converted) == entry.identity
+      else { return nil }
+      values = converted
+    }
+    _ = session.catalog(covering: entity)
+    guard
+      let plan = QueryPlanner.boundPlan(
+        entry.request, values: values, prepared: entry.plan, session: session,
+        indexes: indexDefinitions)
+    else {
+      fetchMemo.forget(entry)
+      return nil
+    }
+    fetchMemo.countHit()
+    if tree != nil { predicateShapes.countHit() }
+    return PreparedFetch(
+      plan: plan, residual: nil, sortsInMemory: false, offset: max(descriptor.fetchOffset ?? 0, 0),
+      limit: descriptor.fetchLimit)
   }
 
   /// Refuses a negative limit or offset.

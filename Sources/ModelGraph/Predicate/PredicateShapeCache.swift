@@ -15,13 +15,26 @@ final class PredicateShapeCache {
   /// The most shapes kept.
   static let capacity = 64
 
-  private struct Entry {
+  /// A shape's translation (a class: a fetch memo holds it without copying its lists).
+  final class Entry {
+    /// The shape.
+    let shape: PredicateShape
     /// The translation with slots, or `nil` for a shape translated on every fetch.
     let template: QueryExpression?
     /// The conversion of each slot's value.
     let converters: [ConstantConversion.Entry]
     /// The template's number, for the plan cache's key (``QueryShapeIdentity``).
     let number: Int
+
+    init(
+      shape: PredicateShape, template: QueryExpression?, converters: [ConstantConversion.Entry],
+      number: Int
+    ) {
+      self.shape = shape
+      self.template = template
+      self.converters = converters
+      self.number = number
+    }
   }
 
   private var entries: [PredicateShape: Entry] = [:]
@@ -38,11 +51,17 @@ final class PredicateShapeCache {
   /// The number of shapes kept.
   var count: Int { entries.count }
 
+  /// Counts a fetch that took its translation from a shape kept here without asking the
+  /// cache (a fetch memo's entry holds the shape's ``Entry``).
+  func countHit() { hits += 1 }
+
   /// What the cache knows of a predicate's shape.
   enum Match {
     /// The shape is kept: its translation with a slot for each captured value, the values
     /// converted, and the identity of its shape for the plan cache.
-    case found(template: QueryExpression, values: [QueryExpression], identity: QueryShapeIdentity?)
+    case found(
+      template: QueryExpression, values: [QueryExpression], identity: QueryShapeIdentity?,
+      entry: Entry)
     /// The shape is translated on every fetch (it named a class or left a part untranslated).
     case refused
     /// The shape was not met, or a value did not convert: the caller translates (and learns).
@@ -74,7 +93,7 @@ final class PredicateShapeCache {
       hits += 1
       return .found(
         template: template, values: values,
-        identity: QueryShapeIdentity(template: entry.number, values: values))
+        identity: QueryShapeIdentity(template: entry.number, values: values), entry: entry)
     }
     return .unknown
   }
@@ -92,7 +111,7 @@ final class PredicateShapeCache {
   ) -> (identity: QueryShapeIdentity, template: QueryExpression)? {
     guard entries[walker.shape] == nil else { return nil }
     let entry = entry(predicate, walker, translation, context)
-    store(entry, for: walker.shape)
+    store(entry)
     guard let template = entry.template,
       let values = convert(walker.values, entry.converters, context),
       let identity = QueryShapeIdentity(template: entry.number, values: values)
@@ -103,14 +122,14 @@ final class PredicateShapeCache {
   /// Forgets a shape as not reusable (its predicate named a class, or left a part untranslated).
   func refuse(_ walker: PredicateShapeWalker) {
     guard entries[walker.shape] == nil else { return }
-    store(Entry(template: nil, converters: [], number: 0), for: walker.shape)
+    store(Entry(shape: walker.shape, template: nil, converters: [], number: 0))
   }
 
   private func entry<T>(
     _ predicate: Predicate<T>, _ walker: PredicateShapeWalker, _ translation: QueryExpression,
     _ context: ModelContext
   ) -> Entry {
-    let refused = Entry(template: nil, converters: [], number: 0)
+    let refused = Entry(shape: walker.shape, template: nil, converters: [], number: 0)
     let recorder = PredicateTranslator(context: context, recordsSlots: true) { _ in
       throw Untranslatable("a class named in the predicate")
     }
@@ -124,7 +143,8 @@ final class PredicateShapeCache {
       template.fillingSlots(values) == translation
     else { return refused }
     return Entry(
-      template: template, converters: converters, number: QueryShapeIdentity.newTemplate())
+      shape: walker.shape, template: template, converters: converters,
+      number: QueryShapeIdentity.newTemplate())
   }
 
   /// The captured `values` converted, or `nil` when one has no engine equivalent.
@@ -150,11 +170,12 @@ final class PredicateShapeCache {
 
   /// The translator passed to converters that do not read it (it holds no context, so the
   /// cache holds no reference to its context).
-  private let plainTranslator = PredicateTranslator(context: nil) { _ in
+  let plainTranslator = PredicateTranslator(context: nil) { _ in
     throw Untranslatable("a class named in the predicate")
   }
 
-  private func store(_ entry: Entry, for shape: PredicateShape) {
+  private func store(_ entry: Entry) {
+    let shape = entry.shape
     if entry.template != nil { learnt += 1 }
     guard let root = shape.root else { return }
     if entries.updateValue(entry, forKey: shape) == nil {

@@ -68,12 +68,25 @@ struct PredicateShapeWalker {
     _ predicate: Predicate<T>, shape: PredicateShape, converters: [ConstantConversion.Entry]?,
     context: ModelContext, plain: PredicateTranslator
   ) -> [QueryExpression]? {
-    guard let node = ShapeKind.of(type(of: predicate.expression)) else { return nil }
-    var walker = PredicateShapeWalker(
-      input: predicate.variable.key, expected: shape.tokens, converters: converters,
+    match(
+      predicate.expression, input: predicate.variable.key, shape: shape, converters: converters,
       context: context, plain: plain)
+  }
+
+  /// ``match(_:shape:converters:context:plain:)`` of a predicate's tree `expression`, whose
+  /// input variable is `input` (not generic over the predicate's input: a caller that is not
+  /// specialized reads the two parts once).
+  static func match(
+    _ expression: any StandardPredicateExpression<Bool>, input: PredicateExpressions.VariableID,
+    shape: PredicateShape, converters: [ConstantConversion.Entry]?, context: ModelContext,
+    plain: PredicateTranslator
+  ) -> [QueryExpression]? {
+    guard let node = ShapeKind.of(type(of: expression)) else { return nil }
+    var walker = PredicateShapeWalker(
+      input: input, expected: shape.tokens, converters: converters, context: context,
+      plain: plain)
     walker.node(node)
-    walk(node, predicate.expression, &walker)
+    walk(node, expression, &walker)
     guard walker.matches, walker.position == shape.tokens.count,
       walker.converted.count == converters?.count ?? 0
     else { return nil }

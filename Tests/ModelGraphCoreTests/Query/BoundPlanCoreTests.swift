@@ -52,7 +52,7 @@ struct BoundPlanCoreTests {
     request.predicate = nil
     return QueryPlanner.boundPlan(
       request, values: values, session: session, includePendingChanges: true
-    ) { indexes[$0.index] }
+    ) { indexes[$0.index] }?.plan
   }
 
   /// The days of the rows a plan finds.

@@ -169,7 +169,10 @@ extension QueryPlan {
   private func merge(
     ascending: Bool, stop: Int?, _ residual: ((ObjectKey) throws -> Bool)?
   ) throws -> [RowReference] {
-    // Every table's parts gathered in one pass, each array made at its size.
+    // Every table's parts gathered in one pass, each array made at its size. The tables read
+    // from a local array: elements of the plan's own (a `var`, refilled by a bound plan) would
+    // be copied whole for each field read.
+    let tables = self.tables
     var first: (any TableIndex)?
     var others: [any TableIndex] = []
     var ranges: [IndexValueRange] = []

@@ -53,6 +53,20 @@ final class BoundPlan {
     }
   }
 
+  /// An ordered index walk (a class, so a run reads it without copying it).
+  final class Walk {
+    let index: any TableIndex
+    private let bounds: BoundRange
+
+    init(index: any TableIndex, range: BoundRange) {
+      self.index = index
+      self.bounds = range
+    }
+
+    /// The range with the request's `values` (see ``BoundRange/range(_:)``).
+    func range(_ values: [QueryExpression]) -> IndexValueRange? { bounds.range(values) }
+  }
+
   /// A table read (a class, so a run reads it without retaining each of its fields).
   final class BoundTable {
     let entity: ResolvedEntity
@@ -60,6 +74,8 @@ final class BoundPlan {
     let committed: Table
     let indexes: [IndexDefinition]
     let access: Access
+    /// The walk, when ``access`` is one.
+    let walk: Walk?
 
     init(
       entity: ResolvedEntity, table: Table, committed: Table, indexes: [IndexDefinition],
@@ -70,6 +86,11 @@ final class BoundPlan {
       self.committed = committed
       self.indexes = indexes
       self.access = access
+      if case .walk(let index, let range, _) = access {
+        walk = Walk(index: index, range: range)
+      } else {
+        walk = nil
+      }
     }
   }
 
@@ -90,7 +111,10 @@ final class BoundPlan {
   /// each class): a table that still holds these very lists holds these columns.
   private let columnLists: [[AnyColumn]]
   /// Each table's tests, by access: 0 for a scan or a walk, 1 + n for the n-th option.
-  private var tests: [[Test?]]
+  @exclusivity(unchecked) private var tests: [[Test?]]
+  /// The plan the last run returned: the next run refills it in place when nothing else holds
+  /// it (a fetch has finished with it), so a repeated fetch allocates no plan.
+  @exclusivity(unchecked) private var spare: QueryPlan?
 
   private init(
     tables: [BoundTable], conjuncts: [QueryExpression], template: PlanTemplate,
@@ -213,56 +237,77 @@ final class BoundPlan {
     for (entity, _) in pruned where entities[entity.index] !== entity { return nil }
     guard hasColumns(session, entities.count) else { return nil }
     let stop = request.stopAfter
+    let refills = isKnownUniquelyReferenced(&spare) && spare!.tables.count == tables.count
     var plans: [TablePlan] = []
-    plans.reserveCapacity(tables.count)
-    for (position, table) in tables.enumerated() {
+    if !refills { plans.reserveCapacity(tables.count) }
+    for position in tables.indices {
+      let table = tables[position]
       var access: TableAccess
       var choice = 0
-      switch table.access {
-      case .walk(let index, let bound, _):
-        guard let range = bound.range(values) else { return nil }
-        access = .ordered(index, range)
-      case .filter(let options) where options.count == 1 && options[0].answersInOneLookup:
-        // One hash lookup: its rows, whose number decides against a scan (no count first).
-        let option = options[0]
-        guard let rows = option.condition.equalRows(option.index, values) else { return nil }
-        access = .scan
-        if QueryPlanner.prefersIndex(
-          estimate: rows.count, live: table.table.liveCount, stop: stop)
-        {
-          access = .rows(rows)
-          choice = 1
-        }
-      case .filter(let options):
-        access = .scan
-        var best: (option: Int, estimate: Int)?
-        for (number, option) in options.enumerated() {
-          guard let estimate = option.condition.estimate(option.index, values) else {
-            return nil
+      if let walk = table.walk {
+        // The walk read from its class: switching over `access` would copy its payload.
+        guard let range = walk.range(values) else { return nil }
+        access = .ordered(walk.index, range)
+      } else {
+        switch table.access {
+        case .walk: return nil
+        case .filter(let options) where options.count == 1 && options[0].answersInOneLookup:
+          // One hash lookup: its rows, whose number decides against a scan (no count first).
+          let option = options[0]
+          guard let rows = option.condition.equalRows(option.index, values) else { return nil }
+          access = .scan
+          if QueryPlanner.prefersIndex(
+            estimate: rows.count, live: table.table.liveCount, stop: stop)
+          {
+            access = .rows(rows)
+            choice = 1
           }
-          if best == nil || estimate < best!.estimate { best = (number, estimate) }
-        }
-        if let best,
-          QueryPlanner.prefersIndex(
-            estimate: best.estimate, live: table.table.liveCount, stop: stop)
-        {
-          let option = options[best.option]
-          access = .rows(option.condition.rows(option.index, values))
-          choice = best.option + 1
+        case .filter(let options):
+          access = .scan
+          var best: (option: Int, estimate: Int)?
+          for (number, option) in options.enumerated() {
+            guard let estimate = option.condition.estimate(option.index, values) else {
+              return nil
+            }
+            if best == nil || estimate < best!.estimate { best = (number, estimate) }
+          }
+          if let best,
+            QueryPlanner.prefersIndex(
+              estimate: best.estimate, live: table.table.liveCount, stop: stop)
+          {
+            let option = options[best.option]
+            access = .rows(option.condition.rows(option.index, values))
+            choice = best.option + 1
+          }
         }
       }
       let (condition, predicate) = try test(
         position, choice, values, catalog: catalog, session: session)
-      plans.append(
-        TablePlan(
-          position: position, entity: table.entity, table: table.table, predicate: predicate,
-          condition: condition, access: condition?.constant == false ? .rows([]) : access,
-          accessNote: Self.note))
+      if condition?.constant == false { access = .rows([]) }
+      if refills {
+        // Field by field: a whole `TablePlan` assigned would be copied and destroyed.
+        let reused = spare.unsafelyUnwrapped
+        reused.tables[position].access = access
+        reused.tables[position].condition = condition
+        reused.tables[position].predicate = predicate
+      } else {
+        plans.append(
+          TablePlan(
+            position: position, entity: table.entity, table: table.table, predicate: predicate,
+            condition: condition, access: access, accessNote: Self.note))
+      }
     }
-    return QueryPlan(
+    if refills {
+      let reused = spare.unsafelyUnwrapped
+      reused.request = request
+      return reused
+    }
+    let made = QueryPlan(
       request: request, entity: entities[request.entity], tables: plans, pruned: pruned,
       order: order, comparator: comparator, firstKeyComparator: firstKeyComparator,
       onlyCommitted: onlyCommitted, isFromCache: true)
+    spare = made
+    return made
   }
 
   /// A bound plan's access note: it is not explained (``QueryPlan/explanation`` of a plan
@@ -317,10 +362,16 @@ final class BoundPlan {
   /// Whether the session's tables of the first `count` classes hold exactly ``columns``, in
   /// order (read lazily: no array per run).
   private func hasColumns(_ session: Session, _ count: Int) -> Bool {
-    if columnLists.count == 2 * count {
+    // The working tables read where they are: `Session.table(_:)` per class costs more than
+    // the comparisons (a class without a working table yet takes the general check, which
+    // makes it).
+    if columnLists.count == 2 * count, session.working.count >= count {
       var same = true
       for entity in 0..<count where same {
-        let table = session.table(entity)
+        guard let table = session.working[entity] else {
+          same = false
+          break
+        }
         same =
           Self.sharesStorage(table.attributeColumns, columnLists[2 * entity])
           && Self.sharesStorage(table.relationshipColumns, columnLists[2 * entity + 1])

@@ -5,11 +5,12 @@
 /// `Sendable`: it belongs to the context (or thread) that made it.
 public final class QueryPlan {
   /// The request planned.
-  public let request: QueryRequest
+  public internal(set) var request: QueryRequest
   /// The class queried.
   let entity: ResolvedEntity
-  /// The tables read, in order; pruned tables are not among them.
-  let tables: [TablePlan]
+  /// The tables read, in order; pruned tables are not among them (refilled in place by the
+  /// bound plan that made the plan, when nothing else holds it: ``BoundPlan``).
+  @exclusivity(unchecked) var tables: [TablePlan]
   /// Tables skipped because the condition is false for their class, with the reason.
   let pruned: [(entity: ResolvedEntity, reason: String)]
   /// How results are ordered.

@@ -53,8 +53,14 @@ public final class QueryPlanCache {
   private var templates: [Key: PlanTemplate] = [:]
   /// The templates' bound plans, by the same keys (found without copying a template).
   private var bounds: [Key: BoundPlan] = [:] {
-    didSet { lastBound = nil }
+    didSet {
+      lastBound = nil
+      generation &+= 1
+    }
   }
+  /// Advanced by every change of the bound plans kept: a ``PreparedBoundPlan`` taken at
+  /// another generation may be one the cache dropped, and is not run.
+  private(set) var generation = 0
   /// The bound plan ``bound(for:)`` found last, with its key; forgotten with any change of
   /// ``bounds``.
   private var lastBound: (key: Key, bound: BoundPlan)?

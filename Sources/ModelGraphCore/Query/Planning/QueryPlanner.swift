@@ -68,17 +68,38 @@ public struct QueryPlanner {
   /// - Parameters:
   ///   - includePendingChanges: As for ``QuerySource/init(session:includePendingChanges:indexes:)``.
   ///   - indexes: The indexes of each class's table.
+  /// - Returns: The plan, and the bound plan it came from, which runs later requests of the
+  ///   same key without looking it up
+  ///   (``boundPlan(_:values:prepared:session:indexes:)``).
   /// - Complexity: O(tables read + columns of every table), plus the index lookups with the
   ///   values; the first run of a shape's access also compiles its row test.
   package static func boundPlan(
     _ request: QueryRequest, values: [QueryExpression], session: Session,
     includePendingChanges: Bool, indexes: (ResolvedEntity) -> [IndexDefinition]
-  ) -> QueryPlan? {
+  ) -> (plan: QueryPlan, prepared: PreparedBoundPlan)? {
     let cache = session.planCache
     guard cache.holdsBoundPlans else { return nil }
     let key = QueryPlanCache.Key(request, onlyCommitted: !includePendingChanges)
     guard let bound = cache.bound(for: key),
       let plan = try? bound.plan(request, values: values, session: session, indexes: indexes)
+    else { return nil }
+    cache.record(hit: true, bound: true)
+    return (plan, PreparedBoundPlan(bound: bound, generation: cache.generation))
+  }
+
+  /// The plan of `request` with `values` from `prepared`, a bound plan that
+  /// ``boundPlan(_:values:session:includePendingChanges:indexes:)`` found for a request of the
+  /// same key (class, subclasses, shape identity, sort, window and whether unsaved objects are
+  /// left out); `nil` when the cache changed its bound plans since, or the plan no longer fits
+  /// what the session reads (the caller then plans as usual).
+  package static func boundPlan(
+    _ request: QueryRequest, values: [QueryExpression], prepared: PreparedBoundPlan,
+    session: Session, indexes: (ResolvedEntity) -> [IndexDefinition]
+  ) -> QueryPlan? {
+    let cache = session.planCache
+    guard prepared.generation == cache.generation,
+      let plan = try? prepared.bound.plan(
+        request, values: values, session: session, indexes: indexes)
     else { return nil }
     cache.record(hit: true, bound: true)
     return plan

@@ -18,9 +18,9 @@ struct TablePlan {
   let table: Table
   /// The condition as specialized for this class, less the conjuncts the access answers;
   /// `nil` when every row the access yields matches.
-  let predicate: QueryExpression?
+  var predicate: QueryExpression?
   /// The compiled condition; `nil` when every row the access yields matches.
-  let condition: CompiledCondition?
+  var condition: CompiledCondition?
   /// How the table is read.
   var access: TableAccess
   /// How the access was chosen, for `explain` (formatted only when asked for).

@@ -1,0 +1,156 @@
+import Foundation
+import ModelGraphCore
+
+/// The last few fetch descriptors a context ran from a bound plan, by what decides their plan
+/// apart from the predicate's captured values: a descriptor like one of them runs its bound
+/// plan with its own values, without translating its sort, building a request or looking
+/// the plan up.
+///
+/// An entry matches a descriptor with the same model class, the same type of predicate tree
+/// (which fixes its structure) whose key paths, operators and bindings match the entry's
+/// shape, sort descriptors with the very key path objects and orders and no string comparator,
+/// the same limit, offset and flags, and captured values of the same kinds (nil and
+/// Booleans by value, as the plan cache keys them). The plan itself checks that it fits what
+/// the session reads, and the plan cache that it still keeps it; otherwise the fetch takes
+/// the usual path, which records a new entry. Not `Sendable`: it belongs to its context.
+final class FetchMemo {
+  /// The most entries kept.
+  static let capacity = 4
+
+  /// A sort descriptor as the memo compares it.
+  struct SortKey {
+    /// The key path object (held, so no other key path takes its identity).
+    let keyPath: AnyKeyPath
+    let isForward: Bool
+    /// Whether the key path reads a string, so a descriptor of it may have a string
+    /// comparator (the engine does not sort by those).
+    let readsString: Bool
+  }
+
+  final class Entry {
+    let model: ObjectIdentifier
+    /// The type of the predicate's tree; `nil` for a descriptor without a predicate.
+    let expression: ObjectIdentifier?
+    /// The predicate's shape and its translation.
+    let shape: PredicateShapeCache.Entry?
+    /// The kinds of the values the plan was bound for.
+    let identity: QueryShapeIdentity?
+    let sort: [SortKey]
+    let limit: Int?
+    let offset: Int?
+    let includesSubclasses: Bool
+    let includePendingChanges: Bool
+    /// The request the plan runs for (the values aside).
+    let request: QueryRequest
+    let plan: PreparedBoundPlan
+
+    init(
+      model: ObjectIdentifier, expression: ObjectIdentifier?, shape: PredicateShapeCache.Entry?,
+      identity: QueryShapeIdentity?, sort: [SortKey], limit: Int?, offset: Int?,
+      includesSubclasses: Bool, includePendingChanges: Bool, request: QueryRequest,
+      plan: PreparedBoundPlan
+    ) {
+      self.model = model
+      self.expression = expression
+      self.shape = shape
+      self.identity = identity
+      self.sort = sort
+      self.limit = limit
+      self.offset = offset
+      self.includesSubclasses = includesSubclasses
+      self.includePendingChanges = includePendingChanges
+      self.request = request
+      self.plan = plan
+    }
+
+    /// Whether `descriptor` has this entry's class, tree type, sort, window and flags (its
+    /// predicate's key paths and values are checked by a walk against ``shape``).
+    func matches<T>(_ descriptor: FetchDescriptor<T>, expression: ObjectIdentifier?) -> Bool {
+      guard model == ObjectIdentifier(T.self), self.expression == expression,
+        limit == descriptor.fetchLimit, offset == descriptor.fetchOffset,
+        includesSubclasses == descriptor.includesSubclasses,
+        includePendingChanges == descriptor.includePendingChanges
+      else { return false }
+      // Read once: each read of the array copies it out of the generic descriptor.
+      let sortBy = descriptor.sortBy
+      guard sortBy.count == sort.count else { return false }
+      // By index: `zip` over a generic element is not specialized here, and costs more
+      // than the rest of the match.
+      for position in 0..<sort.count {
+        let descriptor = sortBy[position]
+        let key = sort[position]
+        guard descriptor.order == (key.isForward ? .forward : .reverse),
+          descriptor.keyPath === key.keyPath,
+          !key.readsString || descriptor.stringComparator == nil
+        else { return false }
+      }
+      return true
+    }
+  }
+
+  /// The entries, the last used first.
+  private var entries: [Entry] = []
+
+  /// The number of entries kept (for tests).
+  var count: Int { entries.count }
+  /// How many fetches ran from an entry (for tests).
+  private(set) var hits = 0
+
+  /// Counts a fetch that ran from an entry.
+  func countHit() { hits += 1 }
+
+  /// The entry matching `descriptor` but for its predicate's key paths and values, moved
+  /// first.
+  func entry<T>(for descriptor: FetchDescriptor<T>, expression: ObjectIdentifier?) -> Entry? {
+    guard !entries.isEmpty else { return nil }
+    if entries[0].matches(descriptor, expression: expression) { return entries[0] }
+    guard
+      let position = entries.indices.dropFirst().first(where: {
+        entries[$0].matches(descriptor, expression: expression)
+      })
+    else { return nil }
+    let found = entries.remove(at: position)
+    entries.insert(found, at: 0)
+    return found
+  }
+
+  /// Keeps `entry` first, in place of an entry for the same descriptor, forgetting the least
+  /// recently used when full.
+  func remember(_ entry: Entry) {
+    entries.removeAll {
+      $0.model == entry.model && $0.expression == entry.expression
+        && $0.shape === entry.shape && $0.identity == entry.identity
+        && $0.limit == entry.limit && $0.offset == entry.offset
+        && $0.includesSubclasses == entry.includesSubclasses
+        && $0.includePendingChanges == entry.includePendingChanges
+        && $0.sort.count == entry.sort.count
+        && zip($0.sort, entry.sort).allSatisfy {
+          $0.keyPath === $1.keyPath && $0.isForward == $1.isForward
+        }
+    }
+    entries.insert(entry, at: 0)
+    if entries.count > Self.capacity { entries.removeLast() }
+  }
+
+  /// Forgets `entry` (its plan no longer fits, or the cache dropped it).
+  func forget(_ entry: Entry) {
+    entries.removeAll { $0 === entry }
+  }
+
+  /// The memo's form of `sort`, when every descriptor has a key path and no string
+  /// comparator; else `nil` (such a sort is not memoized).
+  static func sortKeys<T>(_ sort: [SortDescriptor<T>]) -> [SortKey]? {
+    var keys: [SortKey] = []
+    for descriptor in sort {
+      guard let keyPath = descriptor.keyPath, descriptor.stringComparator == nil else {
+        return nil
+      }
+      let value = type(of: keyPath).valueType
+      keys.append(
+        SortKey(
+          keyPath: keyPath, isForward: descriptor.order == .forward,
+          readsString: value == String.self || value == String?.self))
+    }
+    return keys
+  }
+}
