@@ -17,14 +17,9 @@ extension PostgreSQLStoreSuites.FetchedResidency {
     }
 
     static func joinedOnEveryAttempt() throws -> (ModelContext, Attempts) {
-      let url = try TestServer.freshURL()
-      try FetchedUnsaved.seedDistinct(url)
-      let partial = ModelContext(
-        try TestServer.container(
-          teamTypes, at: PostgreSQLStoreSuites.FetchedResidency.fetchedOnly(url)))
+      let (partial, elsewhere) = try FetchedMove.contexts()
       partial.mergePolicy = .lastWriterWins
       partial.delete(try FetchedElsewhere.team("t1", in: partial))
-      let elsewhere = ModelContext(try TestServer.container(teamTypes, at: url))
       let attempts = Attempts()
       partial.fetchedStepHook = { step in
         guard case .sql(let attempt) = step else { return }

@@ -445,13 +445,7 @@ final class MBRun {
       for kind in settled { counts["settled " + kind, default: 0] += 1 }
       if let error { throw fail("context \(index): save threw \(error), expected to save") }
       saves += 1
-      for (serial, object) in newObjects[index] where state.contains(serial) {
-        ids[serial] = object.persistentModelID
-      }
-      newObjects[index] = [:]
-      for serial in ids.keys where !state.contains(serial) { deletedIDs.insert(serial) }
-      reference.committed = state
-      reference.contexts[index].reset(to: state)
+      commit(state, savedBy: index)
     case .conflicts(let kinds):
       note("context \(index): save, refused for conflicts \(kinds)", counting: "conflicts")
       guard let error, error.code == .conflict else {
@@ -536,13 +530,19 @@ final class MBRun {
       }
       saved.items[serial]!.home = home
     }
-    for (serial, object) in newObjects[index] where saved.contains(serial) {
+    commit(saved, savedBy: index)
+  }
+
+  /// Makes `state`, which context `index` just saved, the committed state: the identifiers of
+  /// the objects it inserted are known from now on, and those of objects gone are deleted.
+  func commit(_ state: MBState, savedBy index: Int) {
+    for (serial, object) in newObjects[index] where state.contains(serial) {
       ids[serial] = object.persistentModelID
     }
     newObjects[index] = [:]
-    for serial in ids.keys where !saved.contains(serial) { deletedIDs.insert(serial) }
-    reference.committed = saved
-    reference.contexts[index].reset(to: saved)
+    for serial in ids.keys where !state.contains(serial) { deletedIDs.insert(serial) }
+    reference.committed = state
+    reference.contexts[index].reset(to: state)
   }
 
   func rollback(_ index: Int) {
