@@ -51,8 +51,9 @@ extension ModelContext {
     }
     var catalog = session.catalog(covering: request.entity)
     var pending = FetchedPendingRows(request, session: session)
-    // The database reads at the store's newest version: the context's changes move there too,
-    // so that what it reads next agrees with what was counted or loaded. The move can change
+    // The database reads at the store's newest version, and the context's changes move onto
+    // the version read, so that what it reads next agrees with what was counted or loaded
+    // (even when the store caught up with other saves meanwhile). The move can change
     // more rows than the SQL allowed for (a deletion's cascade replayed over an object added
     // elsewhere): the SQL then runs again for the rows changed after the move. From the third
     // attempt on, it loads without a window, which no number of changed rows can outgrow.
