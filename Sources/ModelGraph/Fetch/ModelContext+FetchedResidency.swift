@@ -41,8 +41,7 @@ extension ModelContext {
     guard session.hasChanges else {
       if counting, let counted = try store.count(for: request) {
         // The count may have caught the store up with other saves: read what it counted.
-        try fetchedStepHook?(.move)
-        refreshIfClean(to: counted.version)
+        try moveOntoLoaded(counted.version)
         return FetchedRun(count: counted.count)
       }
       let loaded = try store.makeResident(for: request)

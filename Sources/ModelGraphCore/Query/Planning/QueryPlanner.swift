@@ -80,11 +80,13 @@ public struct QueryPlanner {
     let cache = session.planCache
     guard cache.holdsBoundPlans else { return nil }
     let key = QueryPlanCache.Key(request, onlyCommitted: !includePendingChanges)
-    guard let bound = cache.bound(for: key),
-      let plan = try? bound.plan(request, values: values, session: session, indexes: indexes)
+    guard let bound = cache.bound(for: key) else { return nil }
+    let prepared = PreparedBoundPlan(bound: bound, generation: cache.generation)
+    guard
+      let plan = boundPlan(
+        request, values: values, prepared: prepared, session: session, indexes: indexes)
     else { return nil }
-    cache.record(hit: true, bound: true)
-    return (plan, PreparedBoundPlan(bound: bound, generation: cache.generation))
+    return (plan, prepared)
   }
 
   /// The plan of `request` with `values` from `prepared`, a bound plan that
