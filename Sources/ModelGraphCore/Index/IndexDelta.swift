@@ -55,25 +55,33 @@ struct IndexDelta<Key: ColumnValue> {
     let newColumn = new.column(slot, as: Key.self)
     let chunks = max(old.stamps.chunkCount, new.stamps.chunkCount)
     let perGroup = ChunkDirectory.chunksPerGroup
+    // Rows from here on may differ within a shared chunk: the version holding more rows may
+    // have appended them in place (a claim, see `Column.grow(to:)`).
+    let shared = min(old.rowCount, new.rowCount)
     var chunk = 0
     while chunk < chunks {
-      // A whole group of chunks both versions share, stamps and values, cannot differ.
-      if chunk % perGroup == 0, old.stamps.sharesChunkGroup(chunk / perGroup, with: new.stamps),
+      let start = chunk << AnyColumn.chunkShift
+      // A whole group of chunks both versions share, stamps and values, below both counts
+      // cannot differ.
+      if chunk % perGroup == 0, start + (perGroup << AnyColumn.chunkShift) <= shared,
+        old.stamps.sharesChunkGroup(chunk / perGroup, with: new.stamps),
         oldColumn.sharesChunkGroup(chunk / perGroup, with: newColumn)
       {
         chunk += perGroup
         continue
       }
       defer { chunk += 1 }
+      let end = start + (1 << AnyColumn.chunkShift)
       let inOld = chunk < old.stamps.chunkCount && chunk < oldColumn.chunkCount
       let inNew = chunk < new.stamps.chunkCount && chunk < newColumn.chunkCount
       if inOld && inNew && old.stamps.chunkStorage(chunk) == new.stamps.chunkStorage(chunk)
         && oldColumn.chunkStorage(chunk) == newColumn.chunkStorage(chunk)
       {
+        for row in max(start, shared)..<max(end, shared) {
+          compare(row, old, oldColumn, new, newColumn)
+        }
         continue
       }
-      let start = chunk << AnyColumn.chunkShift
-      let end = start + (1 << AnyColumn.chunkShift)
       for row in start..<end { compare(row, old, oldColumn, new, newColumn) }
     }
   }

@@ -32,6 +32,6 @@ extension ColumnChunk {
   /// anything else touches the chunk.
   static func makeUninitialized() -> ColumnChunk<Element> {
     unsafeDowncast(
-      ColumnChunk<Element>.create(minimumCapacity: capacity) { _ in }, to: ColumnChunk.self)
+      ColumnChunk<Element>.create(minimumCapacity: capacity) { _ in nil }, to: ColumnChunk.self)
   }
 }

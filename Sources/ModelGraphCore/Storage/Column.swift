@@ -80,6 +80,11 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   @exclusivity(unchecked) @usableFromInline var rowCount: Int
   /// For `String` and `String?`: the values as UTF-8 arenas (the element chunks stay empty).
   @usableFromInline let strings: StringColumnStorage?
+  /// The shared chunk whose rows from ``claimedFrom`` on this column claimed, to append to it
+  /// in place; -1 for none. See ``grow(to:)``.
+  @exclusivity(unchecked) @usableFromInline var claimedChunk = -1
+  /// The first row this column may write in place in ``claimedChunk``.
+  @exclusivity(unchecked) @usableFromInline var claimedFrom = 0
 
   /// An empty column.
   public override init() {
@@ -90,6 +95,7 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   }
 
   private init(sharing other: Column<Element>) {
+    other.releaseTail()
     directory = ChunkDirectory(sharing: other.directory)
     rowCount = other.rowCount
     strings = other.strings.map { StringColumnStorage(sharing: $0) }
@@ -124,17 +130,61 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
       precondition(row >= 0 && row < rowCount, "row \(row) out of range")
       if Element.storesUTF8 { return setString(newValue, at: row) }
       let index = row &>> AnyColumn.chunkShift
-      if !directory.owns(index) { unshare(index) }
+      if !directory.owns(index) && (index != claimedChunk || row < claimedFrom) {
+        unshare(index)
+      }
       base(index)[row & AnyColumn.chunkMask] = newValue
     }
   }
 
   /// Gives chunk `index` to this column alone, copying its values if another column shares it.
+  ///
+  /// The copy takes the rows below this column's count: a shared chunk's later rows belong to
+  /// whichever column claimed them. A claim on the chunk ends (the chunk copied keeps it, so
+  /// its rows this column wrote are never claimed again).
   @usableFromInline
   func unshare(_ index: Int) {
+    let prefix = rowCount - index &<< AnyColumn.chunkShift
+    if index == claimedChunk { claimedChunk = -1 }
     directory.own(index) {
-      let copy = unsafeDowncast($0, to: ColumnChunk<Element>.self).clone()
+      let copy = unsafeDowncast($0, to: ColumnChunk<Element>.self).clone(prefix: prefix)
       return (copy, UnsafeMutableRawPointer(copy.base))
+    }
+  }
+
+  /// Makes the rows of chunk `index` from this column's count on writable, before the column
+  /// grows into them: claims them in place when the chunk is shared and they are free from
+  /// there (no copy; the versions sharing the chunk hold fewer rows and never read them), else
+  /// copies the chunk.
+  private func takeTail(_ index: Int) {
+    if directory.owns(index) || index == claimedChunk { return }
+    if claimedChunk >= 0 { releaseClaim() }
+    let chunk = unsafeDowncast(directory.chunk(index), to: ColumnChunk<Element>.self)
+    if chunk.claim(from: rowCount & AnyColumn.chunkMask) {
+      claimedChunk = index
+      claimedFrom = rowCount
+    } else {
+      unshare(index)
+    }
+  }
+
+  /// Ends this column's claim, letting the rows past its count be claimed again.
+  private func releaseClaim() {
+    let start = claimedChunk &<< AnyColumn.chunkShift
+    unsafeDowncast(directory.chunk(claimedChunk), to: ColumnChunk<Element>.self)
+      .release(from: Swift.min(rowCount - start, ColumnChunk<Element>.capacity))
+    claimedChunk = -1
+  }
+
+  /// Before this column's chunks are shared (a copy, a freeze): ends its claim, and lets the
+  /// rows of its last chunk past its count be claimed when it owned that chunk alone. Writes
+  /// nothing on a column that neither owns nor claimed a chunk (a published one).
+  func releaseTail() {
+    if claimedChunk >= 0 { releaseClaim() }
+    let tail = rowCount &>> AnyColumn.chunkShift
+    if rowCount & AnyColumn.chunkMask != 0 && strings == nil && directory.owns(tail) {
+      unsafeDowncast(directory.chunk(tail), to: ColumnChunk<Element>.self)
+        .release(from: rowCount & AnyColumn.chunkMask)
     }
   }
 
@@ -196,6 +246,10 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
 
   override func grow(to count: Int) {
     guard count > rowCount else { return }
+    if strings == nil && rowCount & AnyColumn.chunkMask != 0 {
+      // The new rows of the last chunk must hold the placeholder for this column alone.
+      takeTail(rowCount &>> AnyColumn.chunkShift)
+    }
     // Within the last chunk (the common case, one row per insert): no chunk to add.
     if rowCount > 0
       && (count - 1) &>> AnyColumn.chunkShift == (rowCount - 1) &>> AnyColumn.chunkShift
@@ -227,6 +281,7 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
 
   override func freeze() {
     // A published column, kept by a newer version, is read by other threads: only read it.
+    releaseTail()
     if !directory.isFrozen { directory.freeze() }
     strings?.freeze()
   }
@@ -237,10 +292,20 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
     let index = row &>> AnyColumn.chunkShift
     if let strings, let newerStrings = newer.strings, let olderStrings = older.strings {
       if strings.absorbChunk(index, from: newerStrings, over: olderStrings) { return }
-    } else if directory.absorb(index, from: newer.directory, over: older.directory) {
+    } else if !holdsMoreRows(of: index, than: older)
+      && directory.absorb(index, from: newer.directory, over: older.directory)
+    {
       return
     }
     self[row] = newer[row]
+  }
+
+  /// Whether this column holds more rows of chunk `index` than `older`: then it may have
+  /// written the later ones in place (a claim, see ``grow(to:)``) although it holds `older`'s
+  /// very chunk, so the chunk's identity does not show that it wrote nothing.
+  private func holdsMoreRows(of index: Int, than older: Column<Element>) -> Bool {
+    let end = (index + 1) &<< AnyColumn.chunkShift
+    return Swift.min(rowCount, end) > Swift.min(older.rowCount, end)
   }
 
   override func sharesAllChunks(with other: AnyColumn) -> Bool {
