@@ -487,8 +487,10 @@ public final class Session {
     for entity in reservedRows.indices where !reservedRows[entity].isEmpty {
       store.returnUnused(reservedRows[entity], entity: base.catalog.entities[entity])
       reservedRows[entity] = []
-      reservationSizes[entity] = 0
     }
+    // The next save starts reserving one row again (a large reservation is a bulk insert, which
+    // reuses freed rows; see `RowAllocator`), also after a save that used every row it reserved.
+    for entity in reservationSizes.indices { reservationSizes[entity] = 0 }
   }
 
   deinit {

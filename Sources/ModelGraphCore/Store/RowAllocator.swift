@@ -1,18 +1,43 @@
-/// Hands out the rows of one table: freed rows first (with their next generation), then new ones.
+/// Hands out the rows of one table: rows given back unused, then new rows after the last one;
+/// the rows deleted objects freed come first once they are a quarter of the table.
+///
+/// A new row past every version's last lands in the last chunk, which a writer appends to in
+/// place (see ``Column``); a freed row lies anywhere, and writing it copies its chunk in every
+/// column, a cost a small save would pay for each object it inserts. So freed rows wait until
+/// they are a quarter of the rows (or a save reuses them in bulk), then are all handed out,
+/// lowest first: a table holds at most a third more rows than objects for long.
 struct RowAllocator: Sendable {
   private(set) var nextRow = 0
+  /// Rows freed by deletes, last to reuse first.
   private var free: [(row: Int, generation: UInt32)] = []
+  /// Rows a session reserved and gave back without using them, last to reuse first.
+  private var returned: [(row: Int, generation: UInt32)] = []
+  /// Whether freed rows are handed out before new ones, from when they reached a quarter of the
+  /// rows until none is left.
+  private var reusing = false
 
-  /// A row for a new object and the generation it gets.
-  mutating func allocate() -> (row: Int, generation: UInt32) {
-    if let reused = free.popLast() { return reused }
+  /// A row for a new object and the generation it gets; `bulk` when the caller is about to
+  /// insert many objects, which reuse freed rows whatever their number.
+  mutating func allocate(bulk: Bool = false) -> (row: Int, generation: UInt32) {
+    if free.isEmpty {
+      reusing = false
+    } else {
+      if free.count * 4 >= nextRow - returned.count { reusing = true }
+      if reusing || bulk { return free.removeLast() }
+    }
+    if let row = returned.popLast() { return row }
     defer { nextRow += 1 }
     return (nextRow, 0)
   }
 
-  /// Makes `row` available again; its next object gets `generation`.
+  /// Makes `row`, freed by a delete, available again; its next object gets `generation`.
   mutating func release(row: Int, generation: UInt32) {
     free.append((row, generation))
+  }
+
+  /// Takes back `row`, handed out and not used, to hand out next; it keeps `generation`.
+  mutating func giveBack(row: Int, generation: UInt32) {
+    returned.append((row, generation))
   }
 
   /// Accounts for rows that a loaded table already holds.

@@ -17,6 +17,9 @@ final class RowPool: Sendable {
   }
 
   private let state: Locked<State>
+  /// The rows asked for at once from which freed rows are reused whatever their number: a
+  /// save inserting that many writes whole chunks anyway.
+  static let bulkCount = 64
 
   /// A pool for the tables of `tables` (a loaded version's, or none).
   init(tables: [Table] = []) {
@@ -35,7 +38,9 @@ final class RowPool: Sendable {
         return rows
       }
       state.cover(entity.index)
-      return (0..<count).map { _ in state.allocators[entity.index].allocate() }.reversed()
+      let bulk = count >= RowPool.bulkCount
+      return (0..<count).map { _ in state.allocators[entity.index].allocate(bulk: bulk) }
+        .reversed()
     }
   }
 
@@ -46,7 +51,7 @@ final class RowPool: Sendable {
       if state.persistence?.returnRows(rows, entity: entity) == true { return }
       state.cover(entity.index)
       for item in rows.reversed() {
-        state.allocators[entity.index].release(row: item.row, generation: item.generation)
+        state.allocators[entity.index].giveBack(row: item.row, generation: item.generation)
       }
     }
   }

@@ -101,4 +101,45 @@ struct RowReuseTests {
     #expect((retired + live).allSatisfy { $0.row < 4 })
     #expect(version.tables[Fixture.business].liveCount == 4)
   }
+  @Test("a small save takes a new row while freed rows are under a quarter of the table")
+  func freedRowsWaitForAQuarter() throws {
+    let store = try Fixture.makeStore()
+    let session = Session(store: store)
+    let keys = (0..<63).map { session.insert(entity: Fixture.trip, name: "t\($0)") }
+    try session.save()
+    // 15 freed of 63 rows: fewer than a quarter, so one insert appends after the last row.
+    for key in keys[..<15] { session.delete(key) }
+    try session.save()
+    let appended = session.insert(entity: Fixture.trip, name: "appended")
+    try session.save()
+    #expect(appended.row == 63 && appended.generation == 0)
+    // One more freed row makes 16 of 64: a quarter; from then on freed rows come first (the
+    // last save's first, each save's lowest first) until none is left.
+    session.delete(keys[15])
+    try session.save()
+    var reused: [ObjectKey] = []
+    for index in 0..<16 {
+      reused.append(session.insert(entity: Fixture.trip, name: "r\(index)"))
+      try session.save()
+    }
+    #expect(reused.map(\.row) == [keys[15].row] + keys[..<15].map(\.row))
+    #expect(reused.allSatisfy { $0.generation == 1 })
+    let next = session.insert(entity: Fixture.trip, name: "next")
+    #expect(next.row == 64)
+  }
+
+  @Test("a save inserting many objects reuses freed rows however few they are")
+  func bulkInsertReuses() throws {
+    let store = try Fixture.makeStore()
+    let session = Session(store: store)
+    let keys = (0..<1_000).map { session.insert(entity: Fixture.trip, name: "t\($0)") }
+    try session.save()
+    for key in keys[..<10] { session.delete(key) }
+    try session.save()
+    let inserted = (0..<200).map { session.insert(entity: Fixture.trip, name: "n\($0)") }
+    try session.save()
+    let freed = Set(keys[..<10].map(\.row))
+    #expect(Set(inserted.map(\.row)).isSuperset(of: freed))
+    #expect(store.version.tables[Fixture.trip].liveCount == 1_190)
+  }
 }
