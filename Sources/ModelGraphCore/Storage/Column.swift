@@ -102,6 +102,8 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   }
 
   deinit {
+    // A working column dropped with a claim (a rollback, a replay): nobody else saw its rows.
+    if claimedChunk >= 0 { abandonClaim() }
     directory.deallocate()
   }
 
@@ -145,10 +147,24 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   @usableFromInline
   func unshare(_ index: Int) {
     let prefix = rowCount - index &<< AnyColumn.chunkShift
-    if index == claimedChunk { claimedChunk = -1 }
+    let abandoned = index == claimedChunk ? claimedFrom - index &<< AnyColumn.chunkShift : nil
+    if abandoned != nil { claimedChunk = -1 }
+    let address = directory.address(index)
     directory.own(index) {
-      let copy = unsafeDowncast($0, to: ColumnChunk<Element>.self).clone(prefix: prefix)
+      let chunk = unsafeDowncast($0, to: ColumnChunk<Element>.self)
+      let copy = chunk.clone(prefix: prefix)
+      // The copy has the rows this column appended in place; the chunk gets its placeholders
+      // back, claimable again.
+      if let abandoned { chunk.abandonClaim(from: abandoned, to: prefix) }
       return (copy, UnsafeMutableRawPointer(copy.base))
+    }
+    if _isPOD(Element.self) && directory.address(index) == address
+      && prefix < ColumnChunk<Element>.capacity
+    {
+      // Kept without a copy (no other column holds it any more): rows past this column's
+      // count may hold what a version that is gone appended in place.
+      (base(index) + prefix).update(
+        repeating: Element.placeholder, count: ColumnChunk<Element>.capacity - prefix)
     }
   }
 
@@ -166,6 +182,15 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
     } else {
       unshare(index)
     }
+  }
+
+  /// Ends this column's claim without keeping what it wrote in place: those rows get the
+  /// placeholder back and can be claimed again.
+  private func abandonClaim() {
+    let start = claimedChunk &<< AnyColumn.chunkShift
+    unsafeDowncast(directory.chunk(claimedChunk), to: ColumnChunk<Element>.self)
+      .abandonClaim(from: claimedFrom - start, to: rowCount - start)
+    claimedChunk = -1
   }
 
   /// Ends this column's claim, letting the rows past its count be claimed again.

@@ -2,13 +2,14 @@ import Synchronization
 
 /// A fixed-size block of column values, the unit a column copies on write.
 ///
-/// Every chunk holds exactly `1 << AnyColumn.chunkShift` initialized values (the rows past a
-/// column's count hold the placeholder). Its element storage never moves, so a column keeps a
-/// plain pointer to it beside the owning reference.
+/// Every chunk holds exactly `1 << AnyColumn.chunkShift` initialized values. Its element
+/// storage never moves, so a column keeps a plain pointer to it beside the owning reference.
 ///
-/// A shared chunk of plain values can still take appended rows without a copy: its header's
-/// ``ChunkClaim`` says from which row on nobody reads it, and one column at a time may claim
-/// those rows (see ``Column``).
+/// The rows past a column's count hold the placeholder, with one exception: a shared chunk of
+/// plain values can take appended rows without a copy. Its header's ``ChunkClaim`` says from
+/// which row on nobody reads it, and one column at a time may claim those rows and write them
+/// (see ``Column``); they are past the count of every other column holding the chunk, which
+/// never reads them.
 @usableFromInline
 final class ColumnChunk<Element: ColumnValue>: ManagedBuffer<ChunkClaim?, Element> {
   @usableFromInline static var capacity: Int { 1 << AnyColumn.chunkShift }
@@ -71,6 +72,14 @@ final class ColumnChunk<Element: ColumnValue>: ManagedBuffer<ChunkClaim?, Elemen
       // Owned alone: nobody else can see the header yet.
       header = ChunkClaim(from: start)
     }
+  }
+
+  /// Gives up a claim on the rows from `start` on without keeping what the claimer wrote in
+  /// them (below `end`): they get the placeholder back and can be claimed again from `start`.
+  func abandonClaim(from start: Int, to end: Int) {
+    let end = Swift.min(end, Self.capacity)
+    if end > start { (base + start).update(repeating: Element.placeholder, count: end - start) }
+    release(from: start)
   }
 
   deinit {

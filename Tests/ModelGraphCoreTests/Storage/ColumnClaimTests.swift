@@ -68,7 +68,7 @@ struct ColumnClaimTests {
     #expect(stale[13] == -3 && versions[20][13] == 1_003)
   }
 
-  @Test("a write below the claimed rows copies the chunk, with the rows appended in place")
+  @Test("a write below the claimed rows copies the chunk, and the chunk can be claimed again")
   func writeBelowTheClaim() {
     let version = Self.published(50)
     let working = Self.copy(of: version)
@@ -76,11 +76,42 @@ struct ColumnClaimTests {
     working[3] = -30
     #expect(Self.lastChunk(working) != Self.lastChunk(version))
     #expect(working[50] == 7 && working[3] == -30 && version[3] == 30)
-    // The chunk left behind keeps its claim: its row 50 was written, so no copy may take it.
+    // The copy took the row appended in place; the chunk got its placeholder back.
     let other = Self.copy(of: version)
-    other.append(8)
-    #expect(Self.lastChunk(other) != Self.lastChunk(version))
+    other.grow(to: 51)
+    #expect(Self.lastChunk(other) == Self.lastChunk(version))
+    #expect(other[50] == 0)
+    other[50] = 8
     #expect(other[50] == 8 && working[50] == 7)
+  }
+
+  @Test("a column dropped with a claim (a rollback) gives the rows back, holding the placeholder")
+  func dropWithAClaim() {
+    let version = Self.published(30)
+    do {
+      let working = Self.copy(of: version)
+      working.append(5)
+      working.append(6)
+    }
+    let next = Self.copy(of: version)
+    next.grow(to: 32)
+    #expect(Self.lastChunk(next) == Self.lastChunk(version))
+    #expect(next[30] == 0 && next[31] == 0 && version.count == 30)
+  }
+
+  @Test("a write below a claim held past the chunk's end gives back only that chunk's rows")
+  func writeBelowAClaimPastTheChunk() {
+    let version = Self.published(Self.chunk - 2)
+    let working = Self.copy(of: version)
+    // Two rows fill the claimed chunk exactly; the third starts a new chunk, keeping the claim.
+    for value in 1...3 { working.append(Int64(value)) }
+    working[0] = -1
+    #expect(working[Self.chunk - 2] == 1 && working[Self.chunk - 1] == 2)
+    #expect(working[Self.chunk] == 3 && working[0] == -1 && version[0] == 0)
+    let other = Self.copy(of: version)
+    other.grow(to: Self.chunk)
+    #expect(Self.lastChunk(other) == Self.lastChunk(version))
+    #expect(other[Self.chunk - 2] == 0 && other[Self.chunk - 1] == 0)
   }
 
   @Test("growing past the shared chunk ends the claim and gives the rows between the placeholder")
