@@ -10,7 +10,8 @@ struct RowAllocator: Sendable {
   private(set) var nextRow = 0
   /// Rows freed by deletes, last to reuse first.
   private var free: [(row: Int, generation: UInt32)] = []
-  /// Rows a session reserved and gave back without using them, last to reuse first.
+  /// Rows a session reserved and gave back without using them, highest first (the last is
+  /// reused first).
   private var returned: [(row: Int, generation: UInt32)] = []
   /// Whether freed rows are handed out before new ones, from when they reached a quarter of the
   /// rows until none is left.
@@ -35,9 +36,11 @@ struct RowAllocator: Sendable {
     free.append((row, generation))
   }
 
-  /// Takes back `row`, handed out and not used, to hand out next; it keeps `generation`.
-  mutating func giveBack(row: Int, generation: UInt32) {
-    returned.append((row, generation))
+  /// Takes back `rows`, handed out and not used, to hand out next, lowest first (so that new
+  /// objects keep landing past the table's last row); each keeps its generation.
+  mutating func giveBack(_ rows: [(row: Int, generation: UInt32)]) {
+    returned += rows
+    returned.sort { $0.row > $1.row }
   }
 
   /// Accounts for rows that a loaded table already holds.

@@ -50,9 +50,7 @@ final class RowPool: Sendable {
     state.withLock { state in
       if state.persistence?.returnRows(rows, entity: entity) == true { return }
       state.cover(entity.index)
-      for item in rows.reversed() {
-        state.allocators[entity.index].giveBack(row: item.row, generation: item.generation)
-      }
+      state.allocators[entity.index].giveBack(rows)
     }
   }
 

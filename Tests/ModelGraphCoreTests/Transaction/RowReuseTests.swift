@@ -142,4 +142,19 @@ struct RowReuseTests {
     #expect(Set(inserted.map(\.row)).isSuperset(of: freed))
     #expect(store.version.tables[Fixture.trip].liveCount == 1_190)
   }
+  @Test("rows a save reserved and did not use are handed out again lowest first")
+  func returnedRowsLowestFirst() throws {
+    let store = try Fixture.makeStore()
+    let session = Session(store: store)
+    // 40 inserts reserve 1 + 2 + 4 + 8 + 16 + 32 rows; the save gives 23 back.
+    _ = (0..<40).map { session.insert(entity: Fixture.trip, name: "t\($0)") }
+    try session.save()
+    var rows: [Int] = []
+    for index in 0..<3 {
+      rows.append(Int(session.insert(entity: Fixture.trip, name: "n\(index)").row))
+      try session.save()
+    }
+    #expect(rows == [40, 41, 42])
+    #expect(store.version.tables[Fixture.trip].rowCount == 43)
+  }
 }
