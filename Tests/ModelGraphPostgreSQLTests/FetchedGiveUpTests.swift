@@ -25,11 +25,6 @@ extension PostgreSQLStoreSuites.FetchedResidency {
   /// A fetch with unsaved changes that gives up when saves made elsewhere keep changing what
   /// its SQL selects.
   @Suite("A fetch gives up when saves keep changing what it selects") struct FetchedGiveUp {
-    /// The SQL runs of a fetch, by attempt number.
-    final class Runs {
-      var attempts: [Int] = []
-    }
-
     /// Mentors with a mentee scoring above 20, by name.
     static var mentored: FetchDescriptor<Mentor> {
       FetchDescriptor<Mentor>(
@@ -64,10 +59,10 @@ extension PostgreSQLStoreSuites.FetchedResidency {
       // nN. The move replays the deletion of t1, whose cascade deletes jN in the context: nN
       // matches in the database but not in the context's view, and, as no inverse names it,
       // the SQL must select it by its mentee, a new one on every run.
-      let runs = Runs()
+      let runs = FetchedAttempts.Attempts()
       partial.fetchedStepHook = { step in
         guard case .sql(let attempt) = step else { return }
-        runs.attempts.append(attempt)
+        runs.numbers.append(attempt)
         let joined = Member(name: "j\(attempt)", score: 100 + attempt)
         elsewhere.insert(joined)
         joined.team = try FetchedElsewhere.team("t1", in: elsewhere)
@@ -81,7 +76,7 @@ extension PostgreSQLStoreSuites.FetchedResidency {
         error?.message.hasPrefix(
           "other saves kept changing the objects a fetch with unsaved changes reads (8 attempts)")
           == true)
-      #expect(runs.attempts == Array(1...8))
+      #expect(runs.numbers == Array(1...8))
       // The unsaved deletion is still there, unsaved: t1 is gone in the context only.
       #expect(partial.hasChanges)
       #expect(
@@ -102,16 +97,16 @@ extension PostgreSQLStoreSuites.FetchedResidency {
       // Before each SQL run, elsewhere moves p(N+20) out of the selection. The check after the
       // move compares the context's pending rows and the conjuncts the SQL selects by, not the
       // objects the database holds, so the fetch settles on its first run.
-      let runs = Runs()
+      let runs = FetchedAttempts.Attempts()
       partial.fetchedStepHook = { step in
         guard case .sql(let attempt) = step else { return }
-        runs.attempts.append(attempt)
+        runs.numbers.append(attempt)
         try FetchedElsewhere.member(20 + attempt, in: elsewhere).score = 0
         try elsewhere.save()
       }
       let names = try partial.fetch(Self.mentored).map(\.name)
       partial.fetchedStepHook = nil
-      #expect(runs.attempts == [1])
+      #expect(runs.numbers == [1])
       #expect(names == (22..<40).map { "m\($0)" }.sorted())
       #expect(partial.hasChanges)
     }
