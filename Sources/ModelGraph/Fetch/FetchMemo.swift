@@ -27,44 +27,43 @@ final class FetchMemo {
     let readsString: Bool
   }
 
-  final class Entry {
+  /// What decides a descriptor's plan besides its predicate: its class, the type of its
+  /// predicate's tree, its sort, window and flags.
+  struct Key {
     let model: ObjectIdentifier
     /// The type of the predicate's tree; `nil` for a descriptor without a predicate.
     let expression: ObjectIdentifier?
-    /// The predicate's shape and its translation.
-    let shape: PredicateShapeCache.Entry?
-    /// The kinds of the values the plan was bound for.
-    let identity: QueryShapeIdentity?
     let sort: [SortKey]
     let limit: Int?
     let offset: Int?
     let includesSubclasses: Bool
     let includePendingChanges: Bool
-    /// The request the plan runs for (the values aside).
-    let request: QueryRequest
-    let plan: PreparedBoundPlan
 
-    init(
-      model: ObjectIdentifier, expression: ObjectIdentifier?, shape: PredicateShapeCache.Entry?,
-      identity: QueryShapeIdentity?, sort: [SortKey], limit: Int?, offset: Int?,
-      includesSubclasses: Bool, includePendingChanges: Bool, request: QueryRequest,
-      plan: PreparedBoundPlan
-    ) {
-      self.model = model
+    /// The key of `descriptor`, whose predicate's tree has the type `expression` and whose
+    /// sort is `sort` (``FetchMemo/sortKeys(_:)``).
+    init<T>(_ descriptor: FetchDescriptor<T>, expression: ObjectIdentifier?, sort: [SortKey]) {
+      model = ObjectIdentifier(T.self)
       self.expression = expression
-      self.shape = shape
-      self.identity = identity
       self.sort = sort
-      self.limit = limit
-      self.offset = offset
-      self.includesSubclasses = includesSubclasses
-      self.includePendingChanges = includePendingChanges
-      self.request = request
-      self.plan = plan
+      limit = descriptor.fetchLimit
+      offset = descriptor.fetchOffset
+      includesSubclasses = descriptor.includesSubclasses
+      includePendingChanges = descriptor.includePendingChanges
     }
 
-    /// Whether `descriptor` has this entry's class, tree type, sort, window and flags (its
-    /// predicate's key paths and values are checked by a walk against ``shape``).
+    /// Whether `other` is the key of the same descriptors.
+    func isSame(as other: Key) -> Bool {
+      model == other.model && expression == other.expression && limit == other.limit
+        && offset == other.offset && includesSubclasses == other.includesSubclasses
+        && includePendingChanges == other.includePendingChanges
+        && sort.count == other.sort.count
+        && zip(sort, other.sort).allSatisfy {
+          $0.keyPath === $1.keyPath && $0.isForward == $1.isForward
+        }
+    }
+
+    /// Whether `descriptor`, whose predicate's tree has the type `expression`, has this key
+    /// (its predicate's key paths and values are checked by a walk against the entry's shape).
     func matches<T>(_ descriptor: FetchDescriptor<T>, expression: ObjectIdentifier?) -> Bool {
       guard model == ObjectIdentifier(T.self), self.expression == expression,
         limit == descriptor.fetchLimit, offset == descriptor.fetchOffset,
@@ -88,6 +87,28 @@ final class FetchMemo {
     }
   }
 
+  final class Entry {
+    let key: Key
+    /// The predicate's shape and its translation.
+    let shape: PredicateShapeCache.Entry?
+    /// The kinds of the values the plan was bound for.
+    let identity: QueryShapeIdentity?
+    /// The request the plan runs for (the values aside).
+    let request: QueryRequest
+    let plan: PreparedBoundPlan
+
+    init(
+      key: Key, shape: PredicateShapeCache.Entry?, identity: QueryShapeIdentity?,
+      request: QueryRequest, plan: PreparedBoundPlan
+    ) {
+      self.key = key
+      self.shape = shape
+      self.identity = identity
+      self.request = request
+      self.plan = plan
+    }
+  }
+
   /// The entries, the last used first.
   private var entries: [Entry] = []
 
@@ -103,10 +124,10 @@ final class FetchMemo {
   /// first.
   func entry<T>(for descriptor: FetchDescriptor<T>, expression: ObjectIdentifier?) -> Entry? {
     guard !entries.isEmpty else { return nil }
-    if entries[0].matches(descriptor, expression: expression) { return entries[0] }
+    if entries[0].key.matches(descriptor, expression: expression) { return entries[0] }
     guard
       let position = entries.indices.dropFirst().first(where: {
-        entries[$0].matches(descriptor, expression: expression)
+        entries[$0].key.matches(descriptor, expression: expression)
       })
     else { return nil }
     let found = entries.remove(at: position)
@@ -118,15 +139,7 @@ final class FetchMemo {
   /// recently used when full.
   func remember(_ entry: Entry) {
     entries.removeAll {
-      $0.model == entry.model && $0.expression == entry.expression
-        && $0.shape === entry.shape && $0.identity == entry.identity
-        && $0.limit == entry.limit && $0.offset == entry.offset
-        && $0.includesSubclasses == entry.includesSubclasses
-        && $0.includePendingChanges == entry.includePendingChanges
-        && $0.sort.count == entry.sort.count
-        && zip($0.sort, entry.sort).allSatisfy {
-          $0.keyPath === $1.keyPath && $0.isForward == $1.isForward
-        }
+      $0.key.isSame(as: entry.key) && $0.shape === entry.shape && $0.identity == entry.identity
     }
     entries.insert(entry, at: 0)
     if entries.count > Self.capacity { entries.removeLast() }

@@ -83,11 +83,8 @@ extension ModelContext {
       {
         fetchMemo.remember(
           FetchMemo.Entry(
-            model: ObjectIdentifier(T.self), expression: expressionType, shape: shape,
-            identity: identity, sort: memoSort, limit: descriptor.fetchLimit,
-            offset: descriptor.fetchOffset, includesSubclasses: descriptor.includesSubclasses,
-            includePendingChanges: descriptor.includePendingChanges, request: request,
-            plan: prepared))
+            key: FetchMemo.Key(descriptor, expression: expressionType, sort: memoSort),
+            shape: shape, identity: identity, request: request, plan: prepared))
       }
       return PreparedFetch(
         plan: plan, residual: nil, sortsInMemory: sortKeys == nil, offset: offset,
