@@ -27,6 +27,15 @@ public struct IndexDefinition: Sendable, Hashable, CustomStringConvertible {
     self.isUnique = isUnique
   }
 
+  /// Feeds the kind, the uniqueness and the attribute name's length to `hasher`, not the name's
+  /// bytes: for keys that also name an entity, whose few indexes rarely share a name length, so
+  /// a lookup per query hashes no string (equality still compares the names).
+  func hashWithoutName(into hasher: inout Hasher) {
+    hasher.combine(kind == .hash)
+    hasher.combine(isUnique)
+    hasher.combine(attribute.utf8.count)
+  }
+
   /// `ordered(startDate)`, `hash(company, unique)`.
   public var description: String {
     "\(kind.rawValue)(\(attribute)\(isUnique ? ", unique" : ""))"

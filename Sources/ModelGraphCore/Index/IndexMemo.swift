@@ -9,6 +9,13 @@ final class IndexMemo {
   private struct Key: Hashable {
     let entity: Int
     let definition: IndexDefinition
+
+    /// Hashes the entity and the definition without its attribute name (see
+    /// ``IndexDefinition/hashWithoutName(into:)``); `==` still compares every field.
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(entity)
+      definition.hashWithoutName(into: &hasher)
+    }
   }
 
   private var entries: [Key: (table: Table, built: AnyObject)] = [:]
@@ -20,8 +27,11 @@ final class IndexMemo {
     for table: Table, definition: IndexDefinition, find: () -> Built
   ) -> Built {
     let key = Key(entity: table.entity.index, definition: definition)
-    if let entry = entries[key], entry.table === table, let built = entry.built as? Built {
-      return built
+    if let entry = entries[key], entry.table === table {
+      // One table version and one definition have one key type, so one built type: no
+      // dynamic cast (a generic class's, which looks its metadata up) on every query.
+      assert(entry.built is Built, "an index memo entry of another type")
+      return unsafeDowncast(entry.built, to: Built.self)
     }
     let built = find()
     entries[key] = (table, built)

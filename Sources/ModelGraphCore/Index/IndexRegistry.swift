@@ -12,6 +12,14 @@ final class IndexRegistry: Sendable {
     let store: ObjectIdentifier
     let entity: Int
     let definition: IndexDefinition
+
+    /// Hashes every field but the definition's attribute name (see
+    /// ``IndexDefinition/hashWithoutName(into:)``); `==` still compares every field.
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(store)
+      hasher.combine(entity)
+      definition.hashWithoutName(into: &hasher)
+    }
   }
 
   private struct Entry: @unchecked Sendable {

@@ -21,6 +21,11 @@ struct IndexResolver {
   ///   is built for the committed version (O(n) when derived from an earlier version's).
   func view(_ definition: IndexDefinition, entity: ResolvedEntity) -> (any TableIndex)? {
     guard let slot = entity.attributeSlot(named: definition.attribute) else { return nil }
+    return view(definition, entity: entity, slot: slot)
+  }
+
+  /// ``view(_:entity:)`` for the attribute in `slot` of `entity`, which `definition` names.
+  func view(_ definition: IndexDefinition, entity: ResolvedEntity, slot: Int) -> (any TableIndex)? {
     let maker = ViewMaker(
       registry: .shared, memo: memo, store: store, committed: committedTables[entity.index],
       current: hasPendingChanges ? tables[entity.index] : committedTables[entity.index],

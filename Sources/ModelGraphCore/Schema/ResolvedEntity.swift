@@ -20,6 +20,10 @@ public final class ResolvedEntity: Sendable {
   /// The entity's unique rules: one per unique attribute (declared by the entity that
   /// declares the attribute), then its ``uniqueConstraints``, each rule once.
   public let uniqueRules: [UniqueConstraint]
+  /// The attribute names by slot, shared by the updates a save records for the entity.
+  let attributeNames: CommittedChange.AttributeNames
+  /// The slots of the attributes marked to be preserved on deletion.
+  let preservedSlots: [Int]
   private let attributeSlots: [String: Int]
   private let relationshipSlots: [String: Int]
 
@@ -28,8 +32,11 @@ public final class ResolvedEntity: Sendable {
     self.description = description
     self.parentIndex = parent?.index
     self.lineage = (parent?.lineage ?? []) + [index]
-    self.attributes = (parent?.attributes ?? []) + description.attributes
+    let attributes = (parent?.attributes ?? []) + description.attributes
+    self.attributes = attributes
     self.relationships = (parent?.relationships ?? []) + description.relationships
+    self.attributeNames = CommittedChange.AttributeNames(attributes.map(\.name))
+    self.preservedSlots = attributes.indices.filter { attributes[$0].preservesValueOnDeletion }
     self.attributeSlots = Dictionary(
       attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
     self.relationshipSlots = Dictionary(

@@ -10,7 +10,7 @@ extension Session {
     var updated: [CommittedChange.Update] = []
     var deleted: [CommittedChange.Deletion] = []
     var entities: [CommittedChange.EntityTouch] = []
-    for (entity, change) in changes.sorted(by: { $0.key < $1.key }) where !change.isEmpty {
+    for (entity, change) in changes where !change.isEmpty {
       guard let table = working[entity] else { continue }
       let description = base.catalog.entities[entity]
       let name = description.name
@@ -22,7 +22,7 @@ extension Session {
         inserted.append(identifier(row, table.generation(of: row)))
       }
       // Slots per update, named once per entity: no set of names per object.
-      let attributeNames = CommittedChange.AttributeNames(description.attributes.map { $0.name })
+      let attributeNames = description.attributeNames
       var written = SlotSet()
       var rows = change.updated.keys
       rows += change.relationshipsUpdated
@@ -39,13 +39,12 @@ extension Session {
             of: attributeNames, relationshipsChanged: change.relationshipsUpdated.contains(row)))
       }
       let names = attributeNames.names(of: written)
-      let preserved = description.attributes.enumerated().filter {
-        $0.element.preservesValueOnDeletion
-      }
-      for (row, generation) in change.deleted.sorted(by: { $0.key < $1.key }) {
+      for (row, generation) in change.deleted.isEmpty
+        ? [] : change.deleted.sorted(by: { $0.key < $1.key })
+      {
         var values: [String: ModelValue] = [:]
-        for (slot, attribute) in preserved {
-          values[attribute.name] = table.attributeColumns[slot].value(at: row)
+        for slot in description.preservedSlots {
+          values[description.attributes[slot].name] = table.attributeColumns[slot].value(at: row)
         }
         deleted.append(
           CommittedChange.Deletion(identifier: identifier(row, generation), preservedValues: values)

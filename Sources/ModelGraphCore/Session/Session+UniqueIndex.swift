@@ -29,7 +29,9 @@ extension Session {
     let definition = IndexDefinition(.hash, on: attribute.name, isUnique: attribute.isUnique)
     var views: [any TableIndex] = []
     for member in scope {
-      guard let view = resolver.view(definition, entity: catalog.entities[member]) else {
+      // An inherited attribute has the same slot in every entity of the hierarchy.
+      guard let view = resolver.view(definition, entity: catalog.entities[member], slot: slot)
+      else {
         return nil
       }
       views.append(view)

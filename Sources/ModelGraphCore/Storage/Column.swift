@@ -10,6 +10,9 @@ public class AnyColumn: @unchecked Sendable {
   public static let chunkShift = 10
   /// Mask of a row's index inside its chunk.
   public static let chunkMask = (1 << chunkShift) - 1
+  /// Rows in each chunk: a chunk's `capacity`, without the generic class's metadata
+  /// lookup that unspecialized code pays for a static of a generic class.
+  static var chunkRows: Int { 1 << chunkShift }
 
   init() {}
 
@@ -159,12 +162,12 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
       return (copy, UnsafeMutableRawPointer(copy.base))
     }
     if _isPOD(Element.self) && directory.address(index) == address
-      && prefix < ColumnChunk<Element>.capacity
+      && prefix < AnyColumn.chunkRows
     {
       // Kept without a copy (no other column holds it any more): rows past this column's
       // count may hold what a version that is gone appended in place.
       (base(index) + prefix).update(
-        repeating: Element.placeholder, count: ColumnChunk<Element>.capacity - prefix)
+        repeating: Element.placeholder, count: AnyColumn.chunkRows - prefix)
     }
   }
 
@@ -197,7 +200,7 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
   private func releaseClaim() {
     let start = claimedChunk &<< AnyColumn.chunkShift
     unsafeDowncast(directory.chunk(claimedChunk), to: ColumnChunk<Element>.self)
-      .release(from: Swift.min(rowCount - start, ColumnChunk<Element>.capacity))
+      .release(from: Swift.min(rowCount - start, AnyColumn.chunkRows))
     claimedChunk = -1
   }
 
@@ -282,7 +285,7 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
       rowCount = count
       return
     }
-    let needed = (count + ColumnChunk<Element>.capacity - 1) >> AnyColumn.chunkShift
+    let needed = (count + AnyColumn.chunkRows - 1) >> AnyColumn.chunkShift
     if let strings {
       strings.grow(toChunks: needed)
       rowCount = count
