@@ -109,7 +109,7 @@ public final class Session {
   ///
   /// The same object is returned for the session's whole life.
   public func table(_ entity: Int) -> Table {
-    ensureCatalog(covers: entity)
+    if entity >= working.count { ensureCatalog(covers: entity) }
     if let table = working[entity] { return table }
     let table = base.tables[entity].copy()
     working[entity] = table

@@ -148,11 +148,21 @@ public final class Table: @unchecked Sendable {
 
   /// Grows every column to hold `count` rows (columns allocate a whole chunk at a time); new
   /// rows are empty (not alive).
+  ///
+  /// Runs on every insert: the columns are reached without a reference count each.
   func grow(to count: Int) {
     guard count > stamps.count else { return }
     stamps.grow(to: count)
-    for column in attributeColumns { column.grow(to: count) }
-    for column in relationshipColumns { column.grow(to: count) }
+    for slot in attributeColumns.indices {
+      columnReferences[slot]._withUnsafeGuaranteedRef { $0.grow(to: count) }
+    }
+    relationshipColumns.withUnsafeBufferPointer { columns in
+      columns.withMemoryRebound(to: Unmanaged<AnyColumn>.self) { references in
+        for reference in references {
+          reference._withUnsafeGuaranteedRef { $0.grow(to: count) }
+        }
+      }
+    }
   }
 
   /// Marks `row` as holding a new object of `generation`, growing the table if needed.
