@@ -12,6 +12,7 @@ public final class Session {
   @exclusivity(unchecked) public internal(set) var base: StoreVersion {
     didSet {
       storedBaseNumber = base.number
+      storedBaseTableCount = base.tables.count
       indexMemo.keepOnly(base.tables)
       planCache.forgetViews(keeping: base.tables)
     }
@@ -26,6 +27,8 @@ public final class Session {
     @inline(never) get { storedBaseNumber }
   }
   @exclusivity(unchecked) private var storedBaseNumber: UInt64
+  /// The number of ``base``'s tables, kept beside it for the same reason.
+  @exclusivity(unchecked) private var storedBaseTableCount: Int
   /// The indexes this session's queries and saves found for its base version's tables.
   let indexMemo = IndexMemo()
   /// The plans of this session's queries, by shape (kept across saves and refreshes, without
@@ -83,6 +86,7 @@ public final class Session {
     let version = store.version
     base = version
     storedBaseNumber = version.number
+    storedBaseTableCount = version.tables.count
   }
 
   /// The catalog of the base version (grown to the store's when an entity is registered later).
@@ -241,6 +245,12 @@ public final class Session {
   /// than the session's), when the session has no unsaved changes.
   public func refreshIfClean(to target: StoreVersion? = nil) {
     if let target, target.number <= base.number { return }
+    if target == nil {
+      // The store's newest version, as a number and a table count read without its lock:
+      // when they are the base's, there is nothing to move to.
+      let mark = store.visibleMark
+      if mark.number == storedBaseNumber && mark.tableCount == storedBaseTableCount { return }
+    }
     let latest = target ?? store.version
     guard latest.number != base.number || latest.tables.count != base.tables.count else { return }
     guard !hasChanges else { return }

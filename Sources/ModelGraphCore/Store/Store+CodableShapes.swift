@@ -20,6 +20,7 @@ extension Store {
       }
       state.version = withShapes(state.version)
       state.visible = withShapes(state.visible)
+      markVisible(state.visible)
       for index in state.pending.indices {
         state.pending[index].version = withShapes(state.pending[index].version)
       }

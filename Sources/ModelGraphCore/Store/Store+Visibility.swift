@@ -31,6 +31,7 @@ extension Store {
       if let ticket = entry.ticket, ticket > state.durableThrough { break }
       replaced.append(state.visible)
       state.visible = entry.version
+      markVisible(state.visible)
       if let change = entry.change {
         history.record(change)
         changeHub.deliver(change)

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The shared, committed state of a container: the catalog, the current version, row allocation.
 ///
 /// Sessions read a ``StoreVersion`` without locking and publish their changes through
@@ -20,6 +22,14 @@ public final class Store: Sendable {
   }
 
   let state: Locked<State>
+  /// The number and table count of ``State/visible``, stored by every change of it under the
+  /// lock and read without it (``visibleMark``): a session checks on each fetch whether
+  /// there is a newer version to refresh to without taking the lock.
+  private let visibleNumber: Atomic<UInt64>
+  private let visibleTableCount: Atomic<Int>
+  /// Whether ``State/persistence`` is set, stored by ``attach(persistence:)`` under the lock
+  /// and read without it: a store in memory answers ``persistence`` without the lock.
+  private let hasPersistence = Atomic<Bool>(false)
   /// The rows of new objects, handed out without the lock a save publishes under.
   let rowPool: RowPool
   /// The subscribers every save hands its ``CommittedChange`` to, inside the publishing step.
@@ -31,12 +41,16 @@ public final class Store: Sendable {
   public init() {
     let empty = StoreVersion(number: 0, catalog: SchemaCatalog(), tables: [])
     state = Locked(State(version: empty, visible: empty))
+    visibleNumber = Atomic(empty.number)
+    visibleTableCount = Atomic(empty.tables.count)
     rowPool = RowPool()
   }
 
   /// A store holding a loaded version (a snapshot's contents).
   public init(loading version: StoreVersion) {
     state = Locked(State(version: version, visible: version))
+    visibleNumber = Atomic(version.number)
+    visibleTableCount = Atomic(version.tables.count)
     rowPool = RowPool(tables: version.tables)
   }
 
@@ -47,6 +61,22 @@ public final class Store: Sendable {
   /// being synced; ``latestCommitted`` is already that version.
   public var version: StoreVersion { state.withLock { $0.visible } }
 
+  /// The number and table count of ``version``, read without the lock: equal to a version's
+  /// when the store shows no newer version and no entity registered since.
+  ///
+  /// A save or a registration that runs meanwhile may or may not be seen, as with
+  /// ``version``.
+  package var visibleMark: (number: UInt64, tableCount: Int) {
+    (visibleNumber.load(ordering: .acquiring), visibleTableCount.load(ordering: .acquiring))
+  }
+
+  /// Records `visible`, the version readers now see, as the one ``visibleMark`` describes;
+  /// called with the lock held after each change of ``State/visible``.
+  func markVisible(_ visible: StoreVersion) {
+    visibleTableCount.store(visible.tables.count, ordering: .releasing)
+    visibleNumber.store(visible.number, ordering: .releasing)
+  }
+
   /// The newest committed version, whose commit may not be durable yet: the version a save
   /// rebases onto, so that saves waiting for one sync share it.
   public var latestCommitted: StoreVersion { state.withLock { $0.version } }
@@ -55,7 +85,10 @@ public final class Store: Sendable {
   public var journal: Journal? { persistence as? Journal }
 
   /// What saves commit to before they publish, if anything.
-  public var persistence: (any StorePersistence)? { state.withLock { $0.persistence } }
+  public var persistence: (any StorePersistence)? {
+    guard hasPersistence.load(ordering: .acquiring) else { return nil }
+    return state.withLock { $0.persistence }
+  }
 
   /// Makes every later save append its changes to `journal` before it publishes them.
   public func attach(_ journal: Journal?) {
@@ -66,6 +99,7 @@ public final class Store: Sendable {
   public func attach(persistence: (any StorePersistence)?) {
     state.withLock {
       $0.persistence = persistence
+      hasPersistence.store(persistence != nil, ordering: .releasing)
       rowPool.attach(persistence)
     }
   }
@@ -96,6 +130,7 @@ public final class Store: Sendable {
       }
       state.version = extended(state.version)
       state.visible = extended(state.visible)
+      markVisible(state.visible)
       for index in state.pending.indices {
         state.pending[index].version = extended(state.pending[index].version)
       }

@@ -115,6 +115,10 @@ final class BoundPlan {
   /// The plan the last run returned: the next run refills it in place when nothing else holds
   /// it (a fetch has finished with it), so a repeated fetch allocates no plan.
   @exclusivity(unchecked) private var spare: QueryPlan?
+  /// For each table of ``spare``, the test whose compiled condition and tested part it holds,
+  /// when that test is compiled once (not per run): a refill with the same test leaves them as
+  /// they are instead of copying them in again.
+  @exclusivity(unchecked) private var spareTests: [Test?] = []
 
   private init(
     tables: [BoundTable], conjuncts: [QueryExpression], template: PlanTemplate,
@@ -239,7 +243,12 @@ final class BoundPlan {
     let stop = request.stopAfter
     let refills = isKnownUniquelyReferenced(&spare) && spare!.tables.count == tables.count
     var plans: [TablePlan] = []
-    if !refills { plans.reserveCapacity(tables.count) }
+    // The tests a new plan holds (see ``spareTests``).
+    var madeTests: [Test?] = []
+    if !refills {
+      plans.reserveCapacity(tables.count)
+      madeTests.reserveCapacity(tables.count)
+    }
     for position in tables.indices {
       let table = tables[position]
       var access: TableAccess
@@ -281,8 +290,15 @@ final class BoundPlan {
           }
         }
       }
-      let (condition, predicate) = try test(
-        position, choice, values, catalog: catalog, session: session)
+      let made = try test(position, choice, catalog: catalog, session: session)
+      if refills, made.perRun == nil, spareTests[position] === made {
+        // The spare plan holds this test already: only the access changes.
+        if made.condition?.constant == false { access = .rows([]) }
+        spare.unsafelyUnwrapped.tables[position].access = access
+        continue
+      }
+      let (condition, predicate) = try run(
+        made, position, values, catalog: catalog, session: session)
       if condition?.constant == false { access = .rows([]) }
       if refills {
         // Field by field: a whole `TablePlan` assigned would be copied and destroyed.
@@ -290,11 +306,13 @@ final class BoundPlan {
         reused.tables[position].access = access
         reused.tables[position].condition = condition
         reused.tables[position].predicate = predicate
+        spareTests[position] = made.perRun == nil ? made : nil
       } else {
         plans.append(
           TablePlan(
             position: position, entity: table.entity, table: table.table, predicate: predicate,
             condition: condition, access: access, accessNote: Self.note))
+        madeTests.append(made.perRun == nil ? made : nil)
       }
     }
     if refills {
@@ -307,6 +325,7 @@ final class BoundPlan {
       order: order, comparator: comparator, firstKeyComparator: firstKeyComparator,
       onlyCommitted: onlyCommitted, isFromCache: true)
     spare = made
+    spareTests = madeTests
     return made
   }
 
@@ -315,18 +334,22 @@ final class BoundPlan {
   private static func note() -> String { "bound from the plan cache" }
 
   /// The row test of table `position` when the access numbered `choice` answers its
-  /// conjuncts, with the part of the condition it tests.
-  private func test(
-    _ position: Int, _ choice: Int, _ values: [QueryExpression], catalog: SchemaCatalog,
+  /// conjuncts (made on its first use).
+  private func test(_ position: Int, _ choice: Int, catalog: SchemaCatalog, session: Session)
+    throws -> Test
+  {
+    if let known = tests[position][choice] { return known }
+    let made = try makeTest(position, choice, catalog: catalog, session: session)
+    tests[position][choice] = made
+    return made
+  }
+
+  /// The compiled condition of `made`, the test of table `position`, with the request's
+  /// `values`, and the part of the condition it tests.
+  private func run(
+    _ made: Test, _ position: Int, _ values: [QueryExpression], catalog: SchemaCatalog,
     session: Session
   ) throws -> (CompiledCondition?, QueryExpression?) {
-    let made: Test
-    if let known = tests[position][choice] {
-      made = known
-    } else {
-      made = try makeTest(position, choice, catalog: catalog, session: session)
-      tests[position][choice] = made
-    }
     guard let kept = made.perRun else { return (made.condition, made.predicate) }
     let filled = kept.fillingSlots(values)
     let table = tables[position]
