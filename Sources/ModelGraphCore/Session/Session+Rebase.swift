@@ -79,7 +79,7 @@ extension Session {
       touched += replay.relationshipOwners(kept)
       rebased[entity] = replay.target
     }
-    store.releaseUncommitted(discarded)
+    if ownsRows { store.releaseUncommitted(discarded) }
     base = latest
     extendWorkingTables()
     resetWorkingTables { rebased[$0] ?? self.base.tables[$0] }
