@@ -13,7 +13,10 @@ public struct PostgreSQLError: Error, Sendable, Equatable, CustomStringConvertib
     /// The connection broke; a save that was under way was not applied (or, if its commit
     /// reached the server, it is published once the store reconnects).
     case connectionLost
-    /// The server refused a statement (the SQLSTATE is in ``sqlState``).
+    /// The server refused a statement (the SQLSTATE is in ``sqlState``); or, without a
+    /// SQLSTATE, saves made elsewhere kept changing what a read of a store keeping only fetched
+    /// objects needed, and it gave up: a fetch of a context with unsaved changes then left the
+    /// context as it was before the fetch (try again).
     case server
     /// The database holds something the store cannot read back into its schema.
     case malformed

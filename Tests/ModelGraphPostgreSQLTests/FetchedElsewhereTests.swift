@@ -1,5 +1,6 @@
 import Foundation
 import ModelGraph
+import ModelGraphCore
 import Testing
 
 @testable import ModelGraphPostgreSQL
@@ -193,6 +194,24 @@ extension PostgreSQLStoreSuites.FetchedResidency {
       let fetched = #expect(throws: ModelError.self) { try partial.fetch(above) }
       #expect(fetched?.code == .conflict)
       #expect(mine.score == 30)
+    }
+
+    @Test("a fetch asks a custom merge policy once per collision, and the context follows it")
+    func customPolicyAskedOnce() throws {
+      let url = try TestServer.freshURL()
+      let (partial, mine, _) = try Self.collided(url, teams: false)
+      let asked = Locked<[String?]>([])
+      partial.mergePolicy = .custom { conflict in
+        asked.withLock { $0.append(conflict.property) }
+        return .keepStore
+      }
+      let above = FetchDescriptor<Member>(predicate: #Predicate { $0.score > 20 })
+      let names = try partial.fetch(above).map(\.name)
+      // The move is tried on a copy of the session first; the context's own move reuses the
+      // answer instead of asking again.
+      #expect(asked.withLock { $0 } == ["score"])
+      #expect(mine.score == 31)
+      #expect(names.sorted() == (["p3"] + (21..<40).map { "p\($0)" }).sorted())
     }
   }
 }

@@ -59,6 +59,11 @@ extension PostgreSQLStoreSuites.FetchedResidency {
       // nN. The move replays the deletion of t1, whose cascade deletes jN in the context: nN
       // matches in the database but not in the context's view, and, as no inverse names it,
       // the SQL must select it by its mentee, a new one on every run.
+      // Each save also renames t0 (t0.N), which the context read before the fetch: what it
+      // reads of t0 tells the version it is at.
+      let t0 = try FetchedElsewhere.team("t0", in: partial)
+      let deleted = partial.deletedModelsArray.map(\.persistentModelID)
+      #expect(deleted.count == 1)
       let runs = FetchedAttempts.Attempts()
       partial.fetchedStepHook = { step in
         guard case .sql(let attempt) = step else { return }
@@ -67,21 +72,29 @@ extension PostgreSQLStoreSuites.FetchedResidency {
         elsewhere.insert(joined)
         joined.team = try FetchedElsewhere.team("t1", in: elsewhere)
         elsewhere.insert(Mentor(name: "n\(attempt)", mentee: joined))
+        try FetchedElsewhere.team(attempt == 1 ? "t0" : "t0.\(attempt - 1)", in: elsewhere).name =
+          "t0.\(attempt)"
         try elsewhere.save()
       }
       let error = #expect(throws: PostgreSQLError.self) { _ = try partial.fetch(Self.mentored) }
       partial.fetchedStepHook = nil
       #expect(error?.code == .server)
       #expect(
-        error?.message.hasPrefix(
-          "other saves kept changing the objects a fetch with unsaved changes reads (8 attempts)")
-          == true)
+        error?.message
+          == "other saves kept changing the objects a fetch with unsaved changes reads "
+          + "(8 attempts): the context is as it was before the fetch; try again")
       #expect(runs.numbers == Array(1...8))
-      // The unsaved deletion is still there, unsaved: t1 is gone in the context only.
+      // The context is as it was before the fetch: at the version it had read (t0 keeps its
+      // name there), its one unsaved change the deletion of t1 (no member j1…j8 deleted by
+      // its cascade replayed onto newer versions), and no other object changed.
+      #expect(t0.name == "t0")
       #expect(partial.hasChanges)
+      #expect(partial.deletedModelsArray.map(\.persistentModelID) == deleted)
+      #expect(partial.insertedModelsArray.isEmpty && partial.changedModelsArray.isEmpty)
+      // A fetch moves it on, with the deletion still unsaved: t1 is gone in the context only.
       #expect(
         try partial.fetch(FetchDescriptor<Team>(sortBy: [SortDescriptor(\.name)])).map(\.name)
-          == ["t0", "t2"])
+          == ["t0.8", "t2"])
       #expect(try TestServer.query("SELECT count(*)::text FROM \"Team\"", at: url) == ["3"])
       // Without the saves, the fetch settles: n1…n8 mentor members the cascade deletes here.
       let names = try partial.fetch(Self.mentored).map(\.name)

@@ -23,10 +23,17 @@ extension ModelContext {
   /// named from memory (past a relationship without inverse), every object its other
   /// conjuncts select. A count then leaves out those rows in PostgreSQL and
   /// ``FetchedRun/countedInMemory`` names them for the caller to count over the context's
-  /// view (see ``FetchedPendingRows``). Both are of the rows changed once the context moved:
-  /// the SQL runs again when the move changed others. From the third run on it loads without
-  /// a window (a count then loads the objects and counts them in memory), and again only
+  /// view (see ``FetchedPendingRows``). Both are of the rows changed once the context moved,
+  /// which the move, tried first on a copy of the session (``Session/trialCopy()``), tells:
+  /// the SQL runs again when the move changed others, and the context itself moves only onto
+  /// the version of the run that settles. From the third run on the SQL loads without a
+  /// window (a count then loads the objects and counts them in memory), and runs again only
   /// while the move changes what that selects.
+  ///
+  /// When a fetch with unsaved changes throws, the context is as it was before it: at the
+  /// same version, with the same registered objects and unsaved changes, and no observer
+  /// told of anything. What the SQL loaded stays in the store's memory, as every fetched
+  /// object does, for the context's next fetch to move onto.
   /// - Throws: ``ModelError`` with code ``ModelError/Code/conflict`` when the unsaved changes
   ///   collide with saves made elsewhere since the context read its objects (and its
   ///   ``mergePolicy`` does not settle them); ``PostgreSQLError`` with code `server` when
@@ -56,6 +63,16 @@ extension ModelContext {
     // more rows than the SQL allowed for (a deletion's cascade replayed over an object added
     // elsewhere): the SQL then runs again for the rows changed after the move. From the third
     // attempt on, it loads without a window, which no number of changed rows can outgrow.
+    // Each collision the moves meet is put to the merge policy once: the moves of later runs,
+    // and the context's own, take the same answer.
+    var answers: [Conflict: ConflictResolution] = [:]
+    let resolve = conflictResolver()
+    func answer(_ conflict: Conflict) -> ConflictResolution {
+      if let known = answers[conflict] { return known }
+      let resolution = resolve(conflict)
+      answers[conflict] = resolution
+      return resolution
+    }
     var attempt = 0
     while true {
       attempt += 1
@@ -75,10 +92,15 @@ extension ModelContext {
           for: widened(request, by: pending, windowless: windowless))
         (fetch, count, version) = (loaded.sql, nil, loaded.version)
       }
-      try moveOntoLoaded(version)
-      catalog = session.catalog(covering: request.entity)
-      let moved = FetchedPendingRows(request, session: session)
+      try fetchedStepHook?(.move)
+      // The move is tried on a copy of the session: the context itself moves only onto the
+      // version of the run that settles, by the same rebase with the same resolutions, so a
+      // fetch that gives up (or is refused) leaves it where it was.
+      let trial = session.trialCopy()
+      try rebaseWithUnsavedChanges(trial, onto: version, by: answer)
+      let moved = FetchedPendingRows(request, session: trial)
       if windowless ? moved.selectsAs(pending) : moved.matches(pending) {
+        try rebaseWithUnsavedChanges(session, onto: version, by: answer)
         return FetchedRun(
           sql: fetch, count: count, countedInMemory: count.map { _ in moved.counted })
       }
@@ -86,8 +108,9 @@ extension ModelContext {
         throw PostgreSQLError(
           .server,
           message: "other saves kept changing the objects a fetch with unsaved changes reads "
-            + "(\(attempt) attempts): nothing was read; try again")
+            + "(\(attempt) attempts): the context is as it was before the fetch; try again")
       }
+      catalog = trial.catalog(covering: request.entity)
       pending = moved
     }
   }
@@ -131,19 +154,25 @@ extension ModelContext {
     return widened
   }
 
-  /// Moves the context to `version`, which holds what a fetch loaded or counted (the store
-  /// may have caught up past it meanwhile): with unsaved changes, by replaying them onto it.
-  ///
-  /// - Throws: ``ModelError`` with code ``ModelError/Code/conflict`` when they collide with
-  ///   saves made elsewhere that the store caught up with.
+  /// Moves the context, which has no unsaved changes, to `version`, which holds what a fetch
+  /// loaded or counted (the store may have caught up past it meanwhile).
   private func moveOntoLoaded(_ version: StoreVersion) throws {
     try fetchedStepHook?(.move)
-    guard session.hasChanges else {
-      refreshIfClean(to: version)
-      return
-    }
+    refreshIfClean(to: version)
+  }
+
+  /// Moves `moving` (the context's session, or a ``Session/trialCopy()`` of it) to `version`,
+  /// which holds what a fetch loaded or counted, by replaying its unsaved changes onto it;
+  /// the context's handles of objects deleted elsewhere are dropped when it is the context's.
+  ///
+  /// - Throws: ``ModelError`` with code ``ModelError/Code/conflict`` when the changes collide
+  ///   with saves made elsewhere that the store caught up with (and `resolve` refuses one);
+  ///   `moving` is left as it was.
+  private func rebaseWithUnsavedChanges(
+    _ moving: Session, onto version: StoreVersion, by resolve: (Conflict) -> ConflictResolution
+  ) throws {
     do {
-      if try session.rebase(onto: version, resolving: conflictResolver()) {
+      if try moving.rebase(onto: version, resolving: resolve), moving === session {
         dropHandlesDeletedElsewhere()
       }
     } catch {

@@ -79,14 +79,17 @@ extension Session {
       touched += replay.relationshipOwners(kept)
       rebased[entity] = replay.target
     }
-    store.releaseUncommitted(discarded)
+    if ownsRows { store.releaseUncommitted(discarded) }
     base = latest
     extendWorkingTables()
     resetWorkingTables { rebased[$0] ?? self.base.tables[$0] }
     for fix in fixes { apply(fix) }
+    // Before the repair, which drops references to objects that are gone: an object this
+    // session touched that another save related to a deletion reapplied here still points
+    // at it, so the deletion's rules reach it as they reach the untouched ones.
+    for key in plan.deletionsToReapply { applyDeleteRules(from: key) }
     repairInverses(of: touched)
     for key in plan.cascades { deleteApplyingRulesCounting(key) }
-    for key in plan.deletionsToReapply { applyDeleteRules(from: key) }
     absorbedForeignChanges = true
   }
 

@@ -80,6 +80,10 @@ public final class Session {
   /// Told about relationship writes and deletions the session's graph edits make.
   public weak var observer: (any SessionObserver)?
 
+  /// Whether rows of new objects this session drops go back to the store; not for a trial copy
+  /// (``trialCopy()``), whose rows are the original session's.
+  let ownsRows: Bool
+
   /// A session over the store's current version.
   public init(store: Store) {
     self.store = store
@@ -87,6 +91,40 @@ public final class Session {
     base = version
     storedBaseNumber = version.number
     storedBaseTableCount = version.tables.count
+    ownsRows = true
+  }
+
+  /// A copy of this session to try a move on (``rebase(onto:resolving:)``) and read the
+  /// result, while this session stays where it is: the same base version and unsaved changes,
+  /// its own working tables (sharing chunks with these until either side writes), no
+  /// ``observer``. The rows of new objects stay this session's: the copy never gives one back
+  /// to the store.
+  ///
+  /// The copy reads and rebases only; it neither inserts, rolls back nor publishes. The same
+  /// rebase, with the same resolutions, then brings this session where it brought the copy.
+  /// - Complexity: O(columns × chunks / 256) per table with unsaved changes.
+  public func trialCopy() -> Session { Session(trialOf: self) }
+
+  private init(trialOf original: Session) {
+    store = original.store
+    base = original.base
+    storedBaseNumber = original.storedBaseNumber
+    storedBaseTableCount = original.storedBaseTableCount
+    changes = original.changes
+    // A table without changes is made again from the base when read (a move resets it).
+    let copied = original.working.indices.map {
+      original.changes[$0] == nil ? nil : original.working[$0]?.copy()
+    }
+    working = copied
+    mirrored = original.mirrored.indices.map { copied[$0] == nil ? nil : original.mirrored[$0] }
+    reservedRows = original.reservedRows.map { _ in [] }
+    skippedRows = original.skippedRows.map { _ in [] }
+    reservationSizes = original.reservationSizes.map { _ in 0 }
+    unsetAttributes = original.unsetAttributes
+    denyChecks = original.denyChecks
+    inverseSlots = original.inverseSlots
+    allowsFastForward = original.allowsFastForward
+    ownsRows = false
   }
 
   /// The catalog of the base version (grown to the store's when an entity is registered later).
@@ -298,6 +336,7 @@ public final class Session {
   ///   (this session holds the version, but it may not survive a crash and no other session
   ///   is shown it).
   public func publish() throws -> [ObjectKey]? {
+    precondition(ownsRows, "a trial copy of a session does not publish")
     lastChange = nil
     guard hasChanges else {
       _ = rollback()
@@ -451,7 +490,7 @@ public final class Session {
         rows.append((entity, row, generation))
       }
     }
-    store.releaseUncommitted(rows)
+    if ownsRows { store.releaseUncommitted(rows) }
     return discarded
   }
 

@@ -370,10 +370,10 @@ enum MBSaveOutcome {
   /// Refused with ``ModelError/Code/validationFailed``: these codes would be held twice, in the
   /// state the context's edits replayed onto the newest committed state give.
   case duplicates(Set<String>, rebased: MBState)
-  /// Saved: the new committed state, and the kinds of the conflicts the policy settled.
-  case saved(MBState, settled: [String])
-  /// Conflicts the reference does not settle under the context's merge policy.
-  case unmodelled([String])
+  /// Saved: the new committed state, and the kinds of the conflicts the policy settled;
+  /// without `orderKnown`, the order of the to-many lists the policy's rules reshaped is not
+  /// predicted (see `settledRebase`).
+  case saved(MBState, settled: [String], orderKnown: Bool = true)
 }
 
 /// The merge policy of a context in the reference.
@@ -408,22 +408,23 @@ struct MBReference {
   /// since, a reference here to an object deleted since, a to-one set on both sides to
   /// different objects, and a deletion here of an object changed elsewhere since.
   ///
-  /// Under the other policies (`policy`), a save whose conflicts are all of an attribute, of
-  /// a change to an object deleted since, or of a deletion of an object changed since goes
-  /// ahead: the attribute takes this context's value (``MBPolicy/mine``) or keeps the saved one
-  /// (``MBPolicy/store``), the change is dropped, the deletion goes ahead. Other kinds are not
-  /// modelled with those policies: ``MBSaveOutcome/unmodelled(_:)``.
+  /// Under the other policies (`policy`), a save goes ahead whatever its conflicts, settled as
+  /// `settledRebase` says: attributes and to-one targets take this context's value
+  /// (``MBPolicy/mine``) or keep the saved one (``MBPolicy/store``), changes to objects deleted
+  /// since are dropped, references to them follow their rules, deletions go ahead.
   func saveOutcome(of index: Int, policy: MBPolicy = .reject) -> MBSaveOutcome {
     let context = contexts[index]
     var attributeConflicts = Set<MBAttributeOf>()
     let kinds = conflicts(of: context, attributeConflicts: &attributeConflicts)
     if !kinds.isEmpty && policy == .reject { return .conflicts(kinds) }
-    let settled: Set<String> = ["attribute", "changedDeletedObject", "deletedChangedObject"]
-    if !Set(kinds).isSubset(of: settled) { return .unmodelled(kinds) }
-    let rebased = rebase(context, keepingSaved: policy == .store ? attributeConflicts : [])
+    let (rebased, orderKnown) =
+      kinds.isEmpty
+      ? (rebase(context), true)
+      : settledRebase(
+        context, policy: policy, kinds: kinds, attributeConflicts: attributeConflicts)
     let duplicates = rebased.duplicateCodes
     if !duplicates.isEmpty { return .duplicates(duplicates, rebased: rebased) }
-    return .saved(rebased, settled: kinds)
+    return .saved(rebased, settled: kinds, orderKnown: orderKnown)
   }
 
   /// The context's changes replayed onto the committed state, as the engine's rebase does

@@ -23,4 +23,55 @@ struct ReappliedDeletionTests {
     #expect(try fixture.stopNames() == ["x", "z"])
     #expect(graphViolations(fixture.container).isEmpty)
   }
+
+  /// Owner p keeps item i; q owns i and j. This context deletes p (which takes i's keeper away
+  /// here) while another moves i and j into p and saves: p holds both when its deletion goes
+  /// ahead, and its cascade deletes both. Found by `ModelBasedContextsTests` (moves, seed 46).
+  @Test(
+    "a deletion reapplied over items moved into the owner elsewhere cascades over each",
+    arguments: [MergePolicyChoice.lastWriterWins, .storeWins])
+  func movedInElsewhere(policy: MergePolicyChoice) throws {
+    let container = try makeInMemoryContainer(MBOwner.self, MBVIPOwner.self, MBItem.self)
+    let setup = ModelContext(container)
+    let p = MBOwner(serial: 1, code: "p", name: "p", score: 0)
+    let q = MBOwner(serial: 2, code: "q", name: "q", score: 0)
+    setup.insert(p)
+    setup.insert(q)
+    let i = MBItem(serial: 3, label: "i", weight: 0)
+    let j = MBItem(serial: 4, label: "j", weight: 0)
+    q.items = [i, j]
+    i.keeper = p
+    try setup.save()
+    let deleter = ModelContext(container)
+    deleter.mergePolicy = policy.policy
+    let mover = ModelContext(container)
+    deleter.delete(try deleter.mbObject(MBOwner.self, 1))
+    try mover.mbObject(MBItem.self, 3).owner = try mover.mbObject(MBOwner.self, 1)
+    try mover.mbObject(MBItem.self, 4).owner = try mover.mbObject(MBOwner.self, 1)
+    try mover.save()
+    try deleter.save()
+    let fresh = ModelContext(container)
+    let owners = try fresh.fetch(FetchDescriptor<MBOwner>())
+    #expect(owners.map { "#\($0.serial) holds \($0.items.map(\.serial))" } == ["#2 holds []"])
+    let items = try fresh.fetch(FetchDescriptor<MBItem>())
+    #expect(items.map { "#\($0.serial) of \(mbName($0.owner?.serial))" } == [])
+  }
+}
+
+extension ModelContext {
+  /// The object of the model-based test's class `type` with serial number `serial`.
+  func mbObject<T: PersistentModel>(_ type: T.Type, _ serial: Int) throws -> T {
+    let found: [T]
+    if type == MBOwner.self {
+      found = try fetch(FetchDescriptor<MBOwner>(predicate: #Predicate { $0.serial == serial }))
+        .compactMap { $0 as? T }
+    } else {
+      found = try fetch(FetchDescriptor<MBItem>(predicate: #Predicate { $0.serial == serial }))
+        .compactMap { $0 as? T }
+    }
+    guard let object = found.first else {
+      throw ModelError(.predicateFailed, message: "no \(type) #\(serial)")
+    }
+    return object
+  }
 }
