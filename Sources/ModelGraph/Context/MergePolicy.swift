@@ -5,9 +5,11 @@ public import ModelGraphCore
 ///
 /// Changes that commute always merge: different attributes of one object, different objects
 /// added to or removed from one to-many relationship. What collides is a ``ModelConflict``.
-/// No policy undoes a deletion: a change to an object deleted elsewhere is dropped, and a
-/// reference to it follows its delete rule (`.cascade` deletes the referring object, `.deny`
-/// refuses the save, other rules remove the reference), unless the policy rejects it.
+/// No policy undoes a deletion, unless the policy rejects the save: a change to an object
+/// deleted elsewhere is dropped; a new object that refers to it follows the relationship's
+/// delete rule (`.cascade` deletes the new object, `.deny` refuses the save, other rules
+/// remove the reference); a saved object moved to it stays where it was saved (the move is
+/// dropped).
 public enum MergePolicy {
   /// Every conflict refuses the save with ``ModelError/Code/conflict``; nothing is saved, and
   /// the context keeps its changes (the default).
