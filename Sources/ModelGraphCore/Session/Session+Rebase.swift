@@ -87,10 +87,28 @@ extension Session {
     // Before the repair, which drops references to objects that are gone: an object this
     // session touched that another save related to a deletion reapplied here still points
     // at it, so the deletion's rules reach it as they reach the untouched ones.
-    for key in plan.deletionsToReapply { applyDeleteRules(from: key) }
+    for key in deletionsToReapply(plan) { applyDeleteRules(from: key) }
     repairInverses(of: touched)
     for key in plan.cascades { deleteApplyingRulesCounting(key) }
     absorbedForeignChanges = true
+  }
+
+  /// The deletions whose delete rules run again over what the objects are related to now:
+  /// those others changed (``ReplayPlan/deletionsToReapply``) and, when a saved object's
+  /// reference to an object deleted since was dropped, every deletion of this session. That
+  /// object points where the store has it again, perhaps at an object this session deletes,
+  /// whose rules did not reach it when it was deleted.
+  private func deletionsToReapply(_ plan: ReplayPlan) -> [ObjectKey] {
+    guard plan.keepsStoreReferences else { return plan.deletionsToReapply }
+    var keys = plan.deletionsToReapply
+    let known = Set(keys)
+    for (entity, change) in changes {
+      for (row, generation) in change.deleted {
+        let key = ObjectKey(entity: entity, row: row, generation: generation)
+        if !known.contains(key) { keys.append(key) }
+      }
+    }
+    return keys
   }
 
   /// Removes `remove` from relationship `slot` of `owner` in the working tables.
@@ -110,6 +128,9 @@ struct ReplayPlan {
   /// Objects this session deleted that others changed: their delete rules run again over
   /// what they are related to now.
   var deletionsToReapply: [ObjectKey] = []
+  /// Whether a saved object of this session keeps the store's reference where this session
+  /// pointed it at an object deleted since.
+  var keepsStoreReferences = false
 
   struct SlotOfObject: Hashable {
     var key: ObjectKey
@@ -131,7 +152,10 @@ struct ReplayPlan {
     case .referencesDeletedObject(let slot, let target):
       // A saved object keeps the relationship the store has; a new one meets the deleted
       // object's rule, as it would have had it been saved first.
-      guard isNew else { break }
+      guard isNew else {
+        keepsStoreReferences = true
+        break
+      }
       switch catalog.deleteRule(toward: conflict.key, from: target, slot: slot) {
       case .cascade: cascades.append(conflict.key)
       case .deny: return false

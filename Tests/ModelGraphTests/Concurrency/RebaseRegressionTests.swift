@@ -59,6 +59,23 @@ struct RebaseRegressionTests {
   }
 
   @Test(
+    "a stop moved out of a trip it deletes into one deleted elsewhere goes with its old trip",
+    arguments: [MergePolicyChoice.lastWriterWins, .storeWins])
+  func moveOutOfDeletedIntoDeletedElsewhere(policy: MergePolicyChoice) throws {
+    let fixture = try ConflictFixture()
+    let deleter = fixture.context()
+    let mover = fixture.context(policy.policy)
+    deleter.delete(try deleter.trip("T3"))
+    try mover.stop("y").trip = try mover.trip("T3")
+    mover.delete(try mover.trip("T1"))
+    try deleter.save()
+    try mover.save()
+    #expect(try fixture.layout() == ["T2": ["z"]])
+    #expect(try fixture.stopNames() == ["z"])
+    #expect(graphViolations(fixture.container).isEmpty)
+  }
+
+  @Test(
     "after rollback the context reads the newest save, even if the redo inserts first")
   func rollbackMovesToNewest() throws {
     let fixture = try ConflictFixture()
