@@ -397,7 +397,6 @@ public final class Session {
       var tables = current.tables
       var released: [(entity: Int, row: Int, generation: UInt32)] = []
       var written: [StoreCommit.TableRows] = []
-      var writtenEntities: [Int] = []
       for (entity, change) in changes where !change.isEmpty {
         let mine = working[entity]!
         // Without rows to retire (which writes every column of the row), the new version
@@ -420,7 +419,6 @@ public final class Session {
         }
         retired.sort()
         target.clearRows(retired)
-        writtenEntities.append(entity)
         // Only a small save's rows are noted: the note lives as long as the version, and a
         // large save's index carry compares chunks at about the cost of reading its rows.
         let noted =
@@ -446,8 +444,7 @@ public final class Session {
         }
       }
       let version = StoreVersion(
-        number: current.number + 1, catalog: current.catalog, tables: tables, over: current,
-        written: writtenEntities)
+        number: current.number + 1, catalog: current.catalog, tables: tables, over: current)
       // A subscriber may have arrived (or recording resumed) since the check outside.
       if committed == nil, store.changeHub.isObserved || store.history.isRecording {
         committed = committedChange(version: version.number)

@@ -20,27 +20,18 @@ public struct StoreVersion: Sendable {
     for table in tables { table.freeze() }
   }
 
-  /// The version a save publishes over `previous`: `tables` holds `previous`'s own tables
-  /// (frozen when that version was made) except at `written`, the save's new tables, which it
-  /// freezes. A small save then costs O(tables written) here, not O(every column).
+  /// The version a save publishes over `previous`: each table of `tables` is either
+  /// `previous`'s own table for its entity (frozen when that version was made) or a new one
+  /// (the save's, or one made for an entity the catalog gained), which it freezes. A small save
+  /// then costs O(tables written) in freezing, not O(every column).
   ///
-  /// - Complexity: O(chunks / 64) over the tables written.
-  init(
-    number: UInt64, catalog: SchemaCatalog, tables: [Table], over previous: StoreVersion,
-    written: [Int]
-  ) {
-    assert(
-      tables.indices.allSatisfy {
-        written.contains($0) || ($0 < previous.tables.count && tables[$0] === previous.tables[$0])
-          || tables[$0].rowCount == 0
-      }, "a table the save did not write differs from the previous version's")
+  /// - Complexity: O(tables), plus O(chunks / 64) over the new tables.
+  init(number: UInt64, catalog: SchemaCatalog, tables: [Table], over previous: StoreVersion) {
     self.number = number
     self.catalog = catalog
     self.tables = tables
-    for entity in written { tables[entity].freeze() }
-    // Tables made for entities the catalog gained are new and empty.
-    for entity in previous.tables.count..<max(previous.tables.count, tables.count)
-    where !written.contains(entity) {
+    for entity in tables.indices
+    where entity >= previous.tables.count || tables[entity] !== previous.tables[entity] {
       tables[entity].freeze()
     }
   }
