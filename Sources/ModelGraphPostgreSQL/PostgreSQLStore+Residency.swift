@@ -44,23 +44,28 @@ extension PostgreSQLStore {
   /// committed since. The engine then runs the request over the resident objects: since the
   /// SQL selected a superset of the request's answer in the database (see ``SQLFetch``), the
   /// engine's answer is the one a fully loaded store gives at the version returned.
+  /// - Parameter holders: A condition selecting, among the request's classes, objects to make
+  ///   resident as well; the request's window (when pushed) then takes as many more rows as
+  ///   the database holds such objects (see ``SQLFetch``).
   /// - Returns: The SQL run, and the version of the in-memory store that holds what it read:
   ///   the one published with the rows loaded, or the one the SQL read at when it loaded
   ///   nothing. Newer versions may exist already (the store catches up with other processes
   ///   meanwhile); a session answering the request moves onto this one.
   /// - Throws: ``PostgreSQLError``; nothing was loaded.
-  public func makeResident(for request: QueryRequest) throws -> (
-    sql: SQLFetch, version: StoreVersion
-  ) {
+  public func makeResident(for request: QueryRequest, holders: QueryExpression? = nil) throws
+    -> (sql: SQLFetch, version: StoreVersion)
+  {
     try makeResident { connection, catalog in
-      let fetch = compiler(catalog).compile(request)
+      let compiler = compiler(catalog)
+      let fetch =
+        holders.map { compiler.compile(request, holders: $0) } ?? compiler.compile(request)
       let result = try connection.query(fetch.sql)
       return (fetch, (0..<result.count).compactMap { result.text($0, 0).flatMap(Int64.init) })
     }
   }
 
   /// Makes resident the object of class `entity` and row `row` if the database holds it,
-  /// with every object it reaches, as ``makeResident(for:)`` does.
+  /// with every object it reaches, as ``makeResident(for:holders:)`` does.
   ///
   /// - Throws: ``PostgreSQLError``; nothing was loaded.
   public func makeResident(entity: String, row: Int) throws {

@@ -90,7 +90,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   /// Connects to the database at `url` (a `postgresql://` URI or a libpq connection string),
   /// creates the store's bookkeeping tables if they are missing, and reads every stored object
   /// (with `residency=fetched` in the URL's query, only the classes: objects are read by
-  /// fetches, see ``makeResident(for:)``).
+  /// fetches, see ``makeResident(for:holders:)``).
   ///
   /// - Returns: The store, and the stored version (`nil` when the database holds no classes).
   /// - Throws: ``PostgreSQLError`` with code `libraryUnavailable` (install `libpq5`),

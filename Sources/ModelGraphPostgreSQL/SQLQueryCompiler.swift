@@ -95,8 +95,26 @@ struct SQLQueryCompiler {
     }
   }
 
-  /// The statement selecting what `request` may return.
-  func compile(_ request: QueryRequest) -> SQLFetch {
+  /// The statement selecting what `request` may return, and every object of its classes that
+  /// `holders` selects, with its window (when pushed) widened by the number of those.
+  ///
+  /// A fetch with unsaved changes runs it when objects that can read differently in the
+  /// database and in the context's view are named by a condition rather than by row (see
+  /// `FetchedPendingRows.holders`): each can take, or free, one place of the window, as a
+  /// named row can. Both parts read one snapshot, so the count and the objects agree.
+  func compile(_ request: QueryRequest, holders: QueryExpression) -> SQLFetch {
+    var held = QueryRequest(
+      entity: request.entity, includesSubclasses: request.includesSubclasses, predicate: holders)
+    held.residual = nil
+    let window = compile(request, widenedByRowsOf: "held")
+    return SQLFetch(
+      sql: "WITH held AS (\(compile(held).sql)) SELECT id FROM held UNION (\(window.sql))",
+      fallbacks: window.fallbacks, windowPushed: window.windowPushed)
+  }
+
+  /// The statement selecting what `request` may return; with `widening`, the name of a
+  /// table of identifiers the statement defines, its window takes that many more rows.
+  func compile(_ request: QueryRequest, widenedByRowsOf widening: String? = nil) -> SQLFetch {
     guard request.entity < catalog.entities.count else {
       // A class the store has not seen has no table.
       return SQLFetch(
@@ -162,7 +180,11 @@ struct SQLQueryCompiler {
         separator: " UNION ALL ")
       return SQLFetch(sql: sql, fallbacks: fallbacks, windowPushed: false)
     }
-    let count = QueryRequest.clippedEnd(offset: request.offset, limit: limit)
+    let end = QueryRequest.clippedEnd(offset: request.offset, limit: limit)
+    // Clipped to `Int.max`, as the window's end is.
+    let count =
+      widening.map { "(SELECT \(end) + LEAST(count(*), \(Int.max - end)) FROM \($0))" }
+      ?? "\(end)"
     if request.sort.isEmpty {
       // The engine's order is class by class, row by row: the first `count` rows of each
       // table hold every object the window can take.

@@ -150,3 +150,43 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedDeep {
     container.store.persistence?.close()
   }
 }
+
+extension PostgreSQLStoreSuites.FetchedResidency.FetchedDeep {
+  @Test("a saved site renamed: a sorted, limited fetch loads the window and what holds the site")
+  func changedSiteHoldersWindow() throws {
+    let url = try TestServer.freshURL()
+    try Self.seedMany(url)
+    func renamed(_ from: String) -> (ModelContext) throws -> Void {
+      { context in try Self.named(context, #Predicate<Site> { $0.city == from }).city = "x" }
+    }
+    // Branches at c0 (b0_*, b50_*) leave the answer: the first three are further on.
+    var (container, context, before) = try Self.changed(url, renamed("c0"))
+    #expect(before["Branch"] == 0)
+    var notX = FetchDescriptor<Branch>(
+      predicate: #Predicate { $0.site?.city != "x" }, sortBy: [SortDescriptor(\.name)])
+    notX.fetchLimit = 3
+    #expect(try context.fetch(notX).map(\.name) == ["b10_0", "b10_1", "b11_0"])
+    notX.fetchOffset = 2
+    #expect(try context.fetch(notX).map(\.name) == ["b11_0", "b11_1", "b12_0"])
+    var after = try Self.resident(container)
+    print("3 branches not in x, site c0 renamed: \(before) -> \(after)")
+    // The window (widened by the 4 branches at c0), those 4, and their firms' branches; not
+    // the 196 branches that are not in x.
+    #expect(after["Branch"]! <= 20)
+    container.store.persistence?.close()
+
+    // Branches at c9 (b9_*, b59_*) join the answer, ahead of the database's first three.
+    (container, context, before) = try Self.changed(url, renamed("c9"))
+    var notC9 = FetchDescriptor<Branch>(
+      predicate: #Predicate { $0.site?.city != "c9" },
+      sortBy: [SortDescriptor(\.name, order: .reverse)])
+    notC9.fetchLimit = 3
+    #expect(try context.fetch(notC9).map(\.name) == ["b9_1", "b9_0", "b99_1"])
+    after = try Self.resident(container)
+    print("3 branches not in c9, site c9 renamed: \(before) -> \(after)")
+    #expect(after["Branch"]! <= 20)
+    notC9.fetchLimit = nil
+    #expect(try context.fetchCount(notC9) == 200)
+    container.store.persistence?.close()
+  }
+}

@@ -40,14 +40,15 @@ struct FetchedPendingRows {
 
   /// Whether every conjunct and sort key of the request can read differently in the database
   /// and in the context's view only for ``rows`` and the objects ``holders`` selects: the
-  /// whole request's SQL, its window widened by ``count`` (without a window when there are
-  /// holders), then selects every object its answer needs.
+  /// whole request's SQL, its window widened by ``count`` and by the number of objects the
+  /// holders select (loaded with it), then selects every object its answer needs.
   private(set) var coversRequest = false
 
   /// A condition on the tested object that selects, in the database, every object of the
   /// request's classes reaching a saved object the context changed past a relationship
   /// without inverse (which memory cannot name, see ``FetchedOwnerWalk``); `nil` for none.
-  /// The SQL then selects the objects matching each covered conjunct or it, all of them.
+  /// The SQL loads those objects, all of them, with the request's window widened by their
+  /// number; or, without a window, the objects matching each covered conjunct or it.
   private(set) var holders: QueryExpression? = nil
 
   /// The pending rows of `request`'s classes in `session`, whatever the request's

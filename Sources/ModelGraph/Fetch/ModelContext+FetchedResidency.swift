@@ -19,9 +19,10 @@ extension ModelContext {
   /// with its changes replayed onto the version (as a save does), and the SQL selects what the
   /// context's view may need: its window widened by the number of rows of the request's
   /// classes the context changed (with the objects that reach, along the paths of
-  /// relationships the request reads, an object it changed), or, when those cannot all be
-  /// named from memory (past a relationship without inverse), every object its other
-  /// conjuncts select. A count then leaves out those rows in PostgreSQL and
+  /// relationships the request reads, an object it changed). Those that memory cannot name
+  /// (past a relationship without inverse) the SQL selects by a condition, loads, and widens
+  /// the window by, in one snapshot. A count without such a condition leaves out the rows in
+  /// PostgreSQL and
   /// ``FetchedRun/countedInMemory`` names them for the caller to count over the context's
   /// view (see ``FetchedPendingRows``). Both are of the rows changed once the context moved,
   /// which the move, tried first on a copy of the session (``Session/trialCopy()``), tells:
@@ -38,7 +39,7 @@ extension ModelContext {
   ///   collide with saves made elsewhere since the context read its objects (and its
   ///   ``mergePolicy`` does not settle them); ``PostgreSQLError`` with code `server` when
   ///   saves made elsewhere kept changing what it selects for eight runs; or as
-  ///   ``PostgreSQLStore/makeResident(for:)`` and ``PostgreSQLStore/count(for:excluding:)``
+  ///   ``PostgreSQLStore/makeResident(for:holders:)`` and ``PostgreSQLStore/count(for:excluding:)``
   ///   throw.
   func runFetched(_ request: QueryRequest, loading: Bool, counting: Bool) throws -> FetchedRun {
     guard let store = fetchedOnlyStore else { return FetchedRun() }
@@ -88,8 +89,11 @@ extension ModelContext {
       if let counted {
         (fetch, count, version) = (nil, counted.count, counted.version)
       } else {
+        // Objects named by a condition (past a relationship without inverse) come with the
+        // window, which widens by how many the database holds.
         let loaded = try store.makeResident(
-          for: widened(request, by: pending, windowless: windowless))
+          for: widened(request, by: pending, windowless: windowless),
+          holders: windowless || !pending.coversRequest ? nil : pending.holders)
         (fetch, count, version) = (loaded.sql, nil, loaded.version)
       }
       try fetchedStepHook?(.move)
@@ -121,17 +125,17 @@ extension ModelContext {
   private static let mostFetchedAttempts = 8
 
   /// `request` as the SQL of a fetch with unsaved changes runs it: its window widened by the
-  /// `pending` rows, or, when it reads what they do not cover (related objects the walk gives
-  /// up on), every object its covered conjuncts select; each conjunct or'd with the pending
-  /// rows' ``FetchedPendingRows/holders`` (without a window: how many they select is not
-  /// known).
+  /// `pending` rows (and, in the SQL, by the objects the pending rows'
+  /// ``FetchedPendingRows/holders`` select, loaded with it), or, when it reads what they do
+  /// not cover (related objects the walk gives up on), every object its covered conjuncts
+  /// select, each conjunct or'd with the holders.
   /// With `windowless`, it always selects the second way, whose objects do not depend on how
   /// many rows are pending.
   private func widened(
     _ request: QueryRequest, by pending: FetchedPendingRows, windowless: Bool
   ) -> QueryRequest {
     var widened = request
-    if !windowless && pending.coversRequest && pending.holders == nil {
+    if !windowless && pending.coversRequest {
       // The SQL takes the first offset + limit objects: each pending row can take a place
       // of the window in the database and leave it in the context's view.
       widened.limit = request.limit.map {
