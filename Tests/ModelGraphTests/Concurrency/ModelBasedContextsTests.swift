@@ -8,7 +8,8 @@ import Testing
 /// Each object has a home context, the only one that changes its attributes or deletes it one
 /// by one, so most edits replay onto the other contexts' saves without conflicts. What crosses
 /// homes: probes (writes of an owner's score from another context), items moved to another
-/// context's owner, bulk deletes by predicate, and unique codes drawn from a small pool. The
+/// context's owner, another context's items moved to one's own owners (so that two contexts
+/// set one to-one), bulk deletes by predicate, and unique codes drawn from a small pool. The
 /// reference predicts the conflicts these cause by the rules `ConflictDetectionTests` pins, the
 /// merge of the others (its `rebase`), and the refused saves of duplicate codes. A failure
 /// prints the seed, the step and the log; `MODELFUZZ_SEED=n` runs one seed,
@@ -202,6 +203,26 @@ final class MBRun {
     }
     if !foreignOwners.isEmpty {
       choices.append((4, { try self.probe(index, foreignOwners) }))
+    }
+    // Another context's item moved here: its home may move it too, to another owner (a
+    // collision of the to-one), or delete it. Half the time, one another context moved and
+    // has not saved yet.
+    let foreignItems = view.items.filter { $0.value.home != index }.keys.sorted()
+    let movedElsewhere = foreignItems.filter { serial in
+      reference.contexts.indices.contains {
+        $0 != index && reference.contexts[$0].footprint.relationships.contains(serial)
+      }
+    }
+    if crossContext && !foreignItems.isEmpty {
+      choices.append(
+        (
+          3,
+          {
+            let item = self.pick(
+              movedElsewhere.isEmpty || self.chance(50) ? foreignItems : movedElsewhere)
+            try self.moveItem(index, item, ownOwners, keeper: self.chance(40))
+          }
+        ))
     }
     choices.append(
       (
