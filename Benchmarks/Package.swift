@@ -50,6 +50,11 @@ let package = Package(
       name: "postgresql-delay-probe",
       dependencies: [.product(name: "ModelGraph", package: "ModelGraph")],
       swiftSettings: swiftSettings),
+    // What unsaved changes cost a fetch on a PostgreSQL store keeping only fetched objects.
+    .executableTarget(
+      name: "postgresql-fetched-probe",
+      dependencies: [.product(name: "ModelGraph", package: "ModelGraph")],
+      swiftSettings: swiftSettings),
     .executableTarget(
       name: "observation-probe",
       dependencies: [.product(name: "ModelGraph", package: "ModelGraph")],
