@@ -160,6 +160,56 @@ extension PostgreSQLStore {
     }
   }
 
+  /// The number of objects `request` selects in the database (before its offset and limit),
+  /// as ``count(for:excluding:)`` counts them, leaving out also the objects of its classes
+  /// that `holders` selects: those are made resident (with every object they reach, as
+  /// ``makeResident(for:holders:)`` does), read in the same snapshot as the count, for the
+  /// caller to count over its own view.
+  ///
+  /// - Parameters:
+  ///   - excluding: Objects, by class name and row, left out of the count.
+  ///   - holders: A condition on the objects of the request's classes.
+  /// - Returns: The count, the objects `holders` selected (class name and row), and the
+  ///   version of the in-memory store holding them; `nil`, with nothing run, when a part of
+  ///   the request has no exact SQL translation.
+  /// - Throws: ``PostgreSQLError``; nothing was loaded.
+  public func count(
+    for request: QueryRequest, excluding: [(entity: String, row: Int)],
+    holders: QueryExpression
+  ) throws -> (count: Int, held: [(entity: String, row: Int)], version: StoreVersion)? {
+    var whole = request
+    (whole.offset, whole.limit) = (0, nil)
+    var held = QueryRequest(
+      entity: request.entity, includesSubclasses: request.includesSubclasses, predicate: holders)
+    held.residual = nil
+    let (counted, version) = try makeResident {
+      connection, catalog -> ((count: Int, held: [(entity: String, row: Int)])?, [Int64]) in
+      let compiler = compiler(catalog)
+      let fetch = compiler.compile(whole)
+      guard fetch.fallbacks.isEmpty else { return (nil, []) }
+      let selected = try connection.query(compiler.compile(held).sql)
+      let ids = (0..<selected.count).compactMap { selected.text($0, 0).flatMap(Int64.init) }
+      let left =
+        ids
+        + excluding.compactMap { object in
+          codes[object.entity].map { $0 << SQLMapping.rowBits | Int64(object.row) }
+        }
+      let filter =
+        left.isEmpty
+        ? "" : " WHERE s.id <> ALL ('{\(left.map(String.init).joined(separator: ","))}'::bigint[])"
+      guard
+        let count = try connection.query("SELECT count(*) FROM (\(fetch.sql)) s\(filter)")
+          .text(0, 0).flatMap(Int.init)
+      else { return (nil, []) }
+      let mask = (Int64(1) << SQLMapping.rowBits) - 1
+      let objects = ids.compactMap { id in
+        names[id >> SQLMapping.rowBits].map { (entity: $0, row: Int(id & mask)) }
+      }
+      return ((count, objects), ids)
+    }
+    return counted.map { ($0.count, $0.held, version) }
+  }
+
   /// Runs `attempt` with `catchUpLock` held until it gives an answer (`nil`: other processes
   /// committed meanwhile, try again), at most 50 times.
   ///

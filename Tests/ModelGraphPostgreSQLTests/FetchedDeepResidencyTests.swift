@@ -188,5 +188,16 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedDeep {
     notC9.fetchLimit = nil
     #expect(try context.fetchCount(notC9) == 200)
     container.store.persistence?.close()
+
+    // A count: PostgreSQL counts all but the 4 branches at c9, which are loaded and counted
+    // over the context's view.
+    (container, context, before) = try Self.changed(url, renamed("c9"))
+    #expect(try context.fetchCount(notC9) == 200)
+    after = try Self.resident(container)
+    print("count of branches not in c9, site c9 renamed: \(before) -> \(after)")
+    #expect(after["Branch"] == 4)
+    let inC9 = FetchDescriptor<Branch>(predicate: #Predicate { $0.site?.city == "c9" })
+    #expect(try context.fetchCount(inC9) == 0)
+    container.store.persistence?.close()
   }
 }

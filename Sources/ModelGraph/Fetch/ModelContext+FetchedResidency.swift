@@ -21,8 +21,8 @@ extension ModelContext {
   /// classes the context changed (with the objects that reach, along the paths of
   /// relationships the request reads, an object it changed). Those that memory cannot name
   /// (past a relationship without inverse) the SQL selects by a condition, loads, and widens
-  /// the window by, in one snapshot. A count without such a condition leaves out the rows in
-  /// PostgreSQL and
+  /// the window by, in one snapshot. A count leaves out the rows, and the objects such a
+  /// condition selects (loaded in the count's snapshot), in PostgreSQL, and
   /// ``FetchedRun/countedInMemory`` names them for the caller to count over the context's
   /// view (see ``FetchedPendingRows``). Both are of the rows changed once the context moved,
   /// which the move, tried first on a copy of the session (``Session/trialCopy()``), tells:
@@ -79,12 +79,26 @@ extension ModelContext {
       attempt += 1
       try fetchedStepHook?(.sql(attempt: attempt))
       let windowless = attempt >= Self.windowlessAttempt
-      let counted =
-        counting && !windowless && pending.coversRequest && pending.holders == nil
-        ? try store.count(
-          for: request,
-          excluding: pending.rows.map { (catalog.entities[$0.entity].name, $0.row) })
-        : nil
+      let excluded = pending.rows.map { (catalog.entities[$0.entity].name, $0.row) }
+      var counted: (count: Int, version: StoreVersion)?
+      // Objects named by a condition (past a relationship without inverse), loaded and left
+      // out of the database's count, to be counted in memory.
+      var held: Set<UInt64> = []
+      if counting && !windowless && pending.coversRequest {
+        if let holders = pending.holders {
+          if let found = try store.count(for: request, excluding: excluded, holders: holders) {
+            counted = (found.count, found.version)
+            held = Set(
+              found.held.compactMap { object in
+                catalog.entity(named: object.entity).map {
+                  FetchedPendingRows.key(entity: $0.index, row: object.row)
+                }
+              })
+          }
+        } else {
+          counted = try store.count(for: request, excluding: excluded)
+        }
+      }
       let (fetch, count, version): (SQLFetch?, Int?, StoreVersion)
       if let counted {
         (fetch, count, version) = (nil, counted.count, counted.version)
@@ -106,7 +120,8 @@ extension ModelContext {
       if windowless ? moved.selectsAs(pending) : moved.matches(pending) {
         try rebaseWithUnsavedChanges(session, onto: version, by: answer)
         return FetchedRun(
-          sql: fetch, count: count, countedInMemory: count.map { _ in moved.counted })
+          sql: fetch, count: count,
+          countedInMemory: count.map { _ in moved.counted.union(held) })
       }
       guard attempt < Self.mostFetchedAttempts else {
         throw PostgreSQLError(
