@@ -179,15 +179,12 @@ extension PostgreSQLStore {
   ) throws -> (count: Int, held: [(entity: String, row: Int)], version: StoreVersion)? {
     var whole = request
     (whole.offset, whole.limit) = (0, nil)
-    var held = QueryRequest(
-      entity: request.entity, includesSubclasses: request.includesSubclasses, predicate: holders)
-    held.residual = nil
     let (counted, version) = try makeResident {
       connection, catalog -> ((count: Int, held: [(entity: String, row: Int)])?, [Int64]) in
       let compiler = compiler(catalog)
       let fetch = compiler.compile(whole)
       guard fetch.fallbacks.isEmpty else { return (nil, []) }
-      let selected = try connection.query(compiler.compile(held).sql)
+      let selected = try connection.query(compiler.select(holders, of: request))
       let ids = (0..<selected.count).compactMap { selected.text($0, 0).flatMap(Int64.init) }
       let left =
         ids

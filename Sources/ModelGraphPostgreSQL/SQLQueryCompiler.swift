@@ -103,13 +103,21 @@ struct SQLQueryCompiler {
   /// `FetchedPendingRows.holders`): each can take, or free, one place of the window, as a
   /// named row can. Both parts read one snapshot, so the count and the objects agree.
   func compile(_ request: QueryRequest, holders: QueryExpression) -> SQLFetch {
-    var held = QueryRequest(
-      entity: request.entity, includesSubclasses: request.includesSubclasses, predicate: holders)
-    held.residual = nil
     let window = compile(request, widenedByRowsOf: "held")
+    let held = select(holders, of: request)
     return SQLFetch(
-      sql: "WITH held AS (\(compile(held).sql)) SELECT id FROM held UNION (\(window.sql))",
+      sql: "WITH held AS (\(held)) SELECT id FROM held UNION (\(window.sql))",
       fallbacks: window.fallbacks, windowPushed: window.windowPushed)
+  }
+
+  /// The statement selecting every object of `request`'s classes that `condition` selects
+  /// (all of them when it has no exact translation).
+  func select(_ condition: QueryExpression, of request: QueryRequest) -> String {
+    compile(
+      QueryRequest(
+        entity: request.entity, includesSubclasses: request.includesSubclasses,
+        predicate: condition)
+    ).sql
   }
 
   /// The statement selecting what `request` may return; with `widening`, the name of a

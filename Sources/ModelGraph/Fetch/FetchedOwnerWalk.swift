@@ -24,8 +24,8 @@ internal import ModelGraphCore
 ///
 /// **In memory.** Every object the walk visits is: a changed object is, and a resident
 /// object's relationships hold resident objects only (the store loads what an object reaches,
-/// see `PostgreSQLStore.makeResident(for:holders:)`), so the inverse lists of a visited object name
-/// resident objects. That holds for objects at any depth, so the walk never needs the
+/// see `PostgreSQLStore.makeResident(for:holders:)`), so the inverse lists of a visited object
+/// name resident objects. That holds for objects at any depth, so the walk never needs the
 /// database.
 ///
 /// **A relationship without inverse.** Nothing in memory names the objects that hold a given
