@@ -43,7 +43,9 @@ final class OrderedViewState<Key: IndexKey>: OrderedViewParts {
       }
     }
     let merge = OrderedMerge(runs: runs, tables: tables, ascending: ascending)
-    return MergeCursor(next: { merge.next() }, fill: { merge.fill(&$0, upTo: $1) })
+    return MergeCursor(
+      next: { merge.next() }, fill: { merge.fill(&$0, upTo: $1) },
+      restart: { merge.restart($0) })
   }
 }
 
@@ -69,6 +71,24 @@ final class OrderedMerge<Key: IndexKey> {
     keys = runs.map(\.index.keys)
     rows = runs.map(\.index.rows)
     heads = runs.map { $0.nextPosition() ?? -1 }
+  }
+
+  /// Starts the merge again over the same runs, each within its table's range in `ranges`
+  /// (by table position), as a new merge of them would start; `false` when a range does not
+  /// convert to `Key` (the merge is then left part restarted, and is not to be used).
+  ///
+  /// - Complexity: O(r log n) for r runs.
+  func restart(_ ranges: [IndexValueRange]) -> Bool {
+    for source in runs.indices {
+      let table = tables[source]
+      guard table < ranges.count, let range = ranges[table].keyRange(Key.self) else {
+        return false
+      }
+      let run = runs[source]
+      run.restart(keys: range)
+      heads[source] = run.nextPosition() ?? -1
+    }
+    return true
   }
 
   func next() -> (table: Int, row: Int32)? {

@@ -2,7 +2,7 @@
 /// still comes in ascending row order.
 final class OrderedRun<Key: IndexKey> {
   let index: OrderedIndex<Key>
-  let range: Range<Int>
+  private(set) var range: Range<Int>
   let ascending: Bool
   let skipped: Set<Int32>
   var position: Int
@@ -12,7 +12,7 @@ final class OrderedRun<Key: IndexKey> {
 
   /// Ascending: the range whose upper bound ends the walk at the first key past it, when
   /// ``range`` runs to the end of the index (its end was not searched for).
-  let upper: KeyRange<Key>?
+  private(set) var upper: KeyRange<Key>?
 
   init(_ index: OrderedIndex<Key>, _ range: Range<Int>, ascending: Bool, skipping: Set<Int32>) {
     self.index = index
@@ -47,6 +47,23 @@ final class OrderedRun<Key: IndexKey> {
     self.skipped = skipping
     self.upper = upper.upper == nil ? nil : upper
     position = range.lowerBound
+    runEnd = range.upperBound
+    runStart = range.upperBound
+  }
+
+  /// Starts the walk again over the positions of `keys`, as
+  /// ``init(_:keys:ascending:skipping:)`` starts it (a merge reused by a cached plan).
+  ///
+  /// - Complexity: O(log n).
+  func restart(keys: KeyRange<Key>) {
+    if ascending {
+      range = index.lowerPosition(keys)..<index.count
+      upper = keys.upper == nil ? nil : keys
+      position = range.lowerBound
+    } else {
+      range = index.positions(keys)
+      position = range.upperBound
+    }
     runEnd = range.upperBound
     runStart = range.upperBound
   }

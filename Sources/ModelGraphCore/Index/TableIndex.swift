@@ -75,13 +75,20 @@ final class MergeCursor {
   /// Appends the next rows to a batch until it holds the count given; `false` when the cursor
   /// ran out first.
   let fill: (inout [RowReference], Int) -> Bool
+  /// Starts the cursor again over the same indexes with new ranges (one per table position),
+  /// as a new cursor of them would start: a cached plan's merge reuses its cursor instead of
+  /// making one per run. `false` when a range does not convert to the indexes' keys; the
+  /// cursor is then not to be used.
+  let restart: ([IndexValueRange]) -> Bool
 
   init(
     next: @escaping () -> (table: Int, row: Int32)?,
-    fill: @escaping (inout [RowReference], Int) -> Bool
+    fill: @escaping (inout [RowReference], Int) -> Bool,
+    restart: @escaping ([IndexValueRange]) -> Bool
   ) {
     self.next = next
     self.fill = fill
+    self.restart = restart
   }
 }
 

@@ -40,21 +40,46 @@ extension QueryPlan {
       let compare = comparator!
       found.sort { compare($0, $1) < 0 }
     case .indexMerge(let ascending):
-      found = try merge(ascending: ascending, stop: stop, residual)
+      let state = mergeStateForRun()
+      state.isRunning = true
+      defer { state.isRunning = false }
+      found = try merge(ascending: ascending, stop: stop, residual, state: state)
+      // The merge filled the state's arrays of tables and classes.
+      let keys = Self.keys(found, request, tables: state.tables, entities: state.entities)
+      state.recycle(&found)
+      return keys
     }
+    // The tables and entities as plain arrays: reading a whole `TablePlan` per row would
+    // retain and release each of its fields.
+    return Self.keys(
+      found, request, tables: tables.map(\.table), entities: tables.map(\.entity.index))
+  }
+
+  /// The keys of `found`, sliced by `request`'s offset and limit; `tables` and `entities`
+  /// give each table position's table and class.
+  private static func keys(
+    _ found: [RowReference], _ request: QueryRequest, tables: [Table], entities: [Int]
+  ) -> [ObjectKey] {
     let start = min(max(request.offset, 0), found.count)
     let end =
       request.limit.map { min(found.count, QueryRequest.clippedEnd(offset: start, limit: $0)) }
       ?? found.count
-    // The tables and entities as plain arrays: reading a whole `TablePlan` per row would
-    // retain and release each of its fields.
-    let tableObjects = tables.map(\.table)
-    let entities = tables.map(\.entity.index)
     return found[start..<end].map { reference in
       ObjectKey(
         entity: entities[reference.table], row: reference.row,
-        generation: tableObjects[reference.table].generation(of: reference.row))
+        generation: tables[reference.table].generation(of: reference.row))
     }
+  }
+
+  /// The merge state this run uses: the plan's own (made on its first merge), or, while
+  /// another run of the plan uses that one, a state of this run's own.
+  private func mergeStateForRun() -> IndexMergeState {
+    if let kept = mergeState {
+      return kept.isRunning ? IndexMergeState() : kept
+    }
+    let made = IndexMergeState()
+    mergeState = made
+    return made
   }
 
   /// The number of objects the query selects, after its offset and limit.
@@ -166,42 +191,63 @@ extension QueryPlan {
   /// Merges the tables' ordered index walks by the first sort key, keeping rows that satisfy
   /// the condition and `residual`, until `stop` are found (and, with more sort keys, the rows
   /// tied with the last on the first key), then sorts them by every key.
+  ///
+  /// The cursor and arrays come from `state`: a cursor kept from an earlier run over the same
+  /// index views is restarted with this run's ranges rather than made again. Fills `state`'s
+  /// ranges, tables, row tests and classes by table position.
   private func merge(
-    ascending: Bool, stop: Int?, _ residual: ((ObjectKey) throws -> Bool)?
+    ascending: Bool, stop: Int?, _ residual: ((ObjectKey) throws -> Bool)?,
+    state: IndexMergeState
   ) throws -> [RowReference] {
-    // Every table's parts gathered in one pass, each array made at its size. The tables read
-    // from a local array: elements of the plan's own (a `var`, refilled by a bound plan) would
-    // be copied whole for each field read.
+    // The tables read from a local array: elements of the plan's own (a `var`, refilled by a
+    // bound plan) would be copied whole for each field read.
     let tables = self.tables
-    var first: (any TableIndex)?
-    var others: [any TableIndex] = []
-    var ranges: [IndexValueRange] = []
-    var tableObjects: [Table] = []
-    var tests: [((Int) -> Bool)?] = []
-    var entities: [Int] = []
-    others.reserveCapacity(tables.count)
-    ranges.reserveCapacity(tables.count)
-    tableObjects.reserveCapacity(tables.count)
-    tests.reserveCapacity(tables.count)
-    entities.reserveCapacity(tables.count)
+    state.clear()
+    var isSameCursor =
+      state.cursor != nil && state.ascending == ascending && state.indexes.count == tables.count
     for position in tables.indices {
       guard case .ordered(let index, let range) = tables[position].access else { return [] }
-      if first == nil { first = index } else { others.append(index) }
-      ranges.append(range)
-      tableObjects.append(tables[position].table)
-      tests.append(tables[position].condition?.test)
-      entities.append(tables[position].entity.index)
+      if isSameCursor && state.indexes[position] !== index { isSameCursor = false }
+      state.ranges.append(range)
+      state.tables.append(tables[position].table)
+      state.tests.append(tables[position].condition?.test)
+      state.entities.append(tables[position].entity.index)
     }
-    guard let first,
-      let cursor = first.mergeCursor(with: others, ranges: ranges, ascending: ascending)
-    else { return [] }
+    var cursor: MergeCursor?
+    if isSameCursor, let kept = state.cursor {
+      if kept.restart(state.ranges) { cursor = kept } else { state.dropCursor() }
+    }
+    if cursor == nil {
+      var indexes: [any TableIndex] = []
+      indexes.reserveCapacity(tables.count)
+      for plan in tables {
+        guard case .ordered(let index, _) = plan.access else { return [] }
+        indexes.append(index)
+      }
+      // A plan whose tables were all pruned merges nothing.
+      guard let first = indexes.first,
+        let made = first.mergeCursor(
+          with: Array(indexes.dropFirst()), ranges: state.ranges, ascending: ascending)
+      else {
+        state.dropCursor()
+        return []
+      }
+      state.keep(made, over: indexes, ascending: ascending)
+      cursor = made
+    }
+    let merged = cursor.unsafelyUnwrapped
     var found: [RowReference] = []
+    swap(&found, &state.found)
     let hasMoreKeys = request.sort.count > 1
     if let stop, !hasMoreKeys, residual == nil {
-      return Self.mergeBatches(cursor, stop: stop, tables: tableObjects, tests: tests)
+      Self.mergeBatches(merged, stop: stop, into: &found, state: state)
+      return found
     }
     let firstKey = firstKeyComparator!
-    while let (position, row) = cursor.next() {
+    let tableObjects = state.tables
+    let tests = state.tests
+    let entities = state.entities
+    while let (position, row) = merged.next() {
       let head = RowReference(table: position, row: Int(row))
       if let stop, found.count >= stop {
         guard hasMoreKeys, let last = found.last, firstKey(head, last) == 0 else { break }
@@ -219,19 +265,23 @@ extension QueryPlan {
     return found
   }
 
-  /// The first `stop` rows of `cursor` that are alive and pass their table's test.
+  /// Appends to `found` the first `stop` rows of `cursor` that are alive and pass their
+  /// table's test (`state`'s tables and tests, by table position).
   ///
-  /// The rows are taken from the cursor a batch at a time and then checked in a loop of
-  /// independent reads, so the cache misses of rows spread over a table overlap instead of
-  /// waiting on each other.
+  /// The rows are taken from the cursor a batch at a time (in `state`'s batch) and then
+  /// checked in a loop of independent reads, so the cache misses of rows spread over a table
+  /// overlap instead of waiting on each other.
   private static func mergeBatches(
-    _ cursor: MergeCursor, stop: Int, tables: [Table], tests: [((Int) -> Bool)?]
-  ) -> [RowReference] {
-    var found: [RowReference] = []
-    guard stop > 0 else { return found }
+    _ cursor: MergeCursor, stop: Int, into found: inout [RowReference], state: IndexMergeState
+  ) {
+    guard stop > 0 else { return }
     let batchSize = min(stop, 1_024)
     found.reserveCapacity(batchSize)
+    let tables = state.tables
+    let tests = state.tests
     var batch: [RowReference] = []
+    swap(&batch, &state.batch)
+    defer { swap(&batch, &state.batch) }
     batch.reserveCapacity(batchSize)
     var isExhausted = false
     while found.count < stop && !isExhausted {
@@ -242,6 +292,5 @@ extension QueryPlan {
         found.append(candidate)
       }
     }
-    return found
   }
 }

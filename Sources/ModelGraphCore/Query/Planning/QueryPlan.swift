@@ -23,6 +23,9 @@ public final class QueryPlan {
   let onlyCommitted: Bool
   /// Whether the plan was made from a cached plan of a request of the same shape.
   public let isFromCache: Bool
+  /// An index merge's cursor and arrays, kept for the plan's next run (a bound plan refills
+  /// the plan for each request of its shape); made by the first run of a merge.
+  var mergeState: IndexMergeState?
 
   init(
     request: QueryRequest, entity: ResolvedEntity, tables: [TablePlan],
