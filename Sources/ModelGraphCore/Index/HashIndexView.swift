@@ -1,28 +1,48 @@
 /// A hash index of a frozen table version with pending changes laid over it.
 ///
-/// Its operations are closures made by ``make(_:base:delta:)`` in code specialized for the key
-/// type.
+/// Its operations are one closure made by ``make(_:base:overlay:)`` in code specialized for the
+/// key type, which answers each ``Lookup``: a view costs two allocations (itself and the
+/// closure's context), where a closure per operation took four. Every save that a query
+/// follows makes a view per hash index it reads of each table the save wrote.
 final class HashIndexView: TableIndex {
-  let definition: IndexDefinition
-  let count: Int
-  private let rowsEqual: ([ModelValue]) -> [Int32]?
-  private let countEqual: ([ModelValue]) -> Int?
-  private let countOne: (ModelValue) -> Int?
-
-  private init(
-    definition: IndexDefinition, count: Int, rowsEqual: @escaping ([ModelValue]) -> [Int32]?,
-    countEqual: @escaping ([ModelValue]) -> Int?, countOne: @escaping (ModelValue) -> Int?
-  ) {
-    self.definition = definition
-    self.count = count
-    self.rowsEqual = rowsEqual
-    self.countEqual = countEqual
-    self.countOne = countOne
+  /// What a caller asks of the index.
+  enum Lookup {
+    case rowsEqual([ModelValue])
+    case countEqual([ModelValue])
+    case exactCount(ModelValue)
   }
 
-  func rows(equalTo values: [ModelValue]) -> [Int32]? { rowsEqual(values) }
-  func count(equalTo values: [ModelValue]) -> Int? { countEqual(values) }
-  func exactCount(equalTo value: ModelValue) -> Int? { countOne(value) }
+  /// What ``Lookup`` gets: rows for ``Lookup/rowsEqual(_:)``, a count for the others; `nil`
+  /// when a value does not convert to the key type.
+  enum Answer {
+    case rows([Int32]?)
+    case count(Int?)
+  }
+
+  let definition: IndexDefinition
+  let count: Int
+  private let answer: (Lookup) -> Answer
+
+  private init(definition: IndexDefinition, count: Int, answer: @escaping (Lookup) -> Answer) {
+    self.definition = definition
+    self.count = count
+    self.answer = answer
+  }
+
+  func rows(equalTo values: [ModelValue]) -> [Int32]? {
+    guard case .rows(let rows) = answer(.rowsEqual(values)) else { return nil }
+    return rows
+  }
+
+  func count(equalTo values: [ModelValue]) -> Int? {
+    guard case .count(let count) = answer(.countEqual(values)) else { return nil }
+    return count
+  }
+
+  func exactCount(equalTo value: ModelValue) -> Int? {
+    guard case .count(let count) = answer(.exactCount(value)) else { return nil }
+    return count
+  }
   func count(in range: IndexValueRange) -> Int? { nil }
   func rows(in range: IndexValueRange) -> [Int32]? { nil }
   func cursor(in range: IndexValueRange, ascending: Bool) -> IndexCursor? { nil }
@@ -74,26 +94,32 @@ final class HashIndexView: TableIndex {
       if rows.count != before && before > 0 { rows.sort() }
       return rows
     }
+    func rows(equalTo values: [ModelValue]) -> [Int32]? {
+      var found: [Int32] = []
+      for value in values {
+        guard let key = Key(modelValue: value) else { return nil }
+        if values.count == 1 { return rows(key) }
+        found += rows(key)
+      }
+      return found.sorted()
+    }
+    func count(equalTo values: [ModelValue]) -> Int? {
+      var total = 0
+      for value in values {
+        guard let key = Key(modelValue: value) else { return nil }
+        total += rows(key).count
+      }
+      return total
+    }
     return HashIndexView(
       definition: definition, count: base.count + overlay.countChange,
-      rowsEqual: { values in
-        var found: [Int32] = []
-        for value in values {
-          guard let key = Key(modelValue: value) else { return nil }
-          if values.count == 1 { return rows(key) }
-          found += rows(key)
+      answer: { lookup in
+        switch lookup {
+        case .rowsEqual(let values): .rows(rows(equalTo: values))
+        case .countEqual(let values): .count(count(equalTo: values))
+        case .exactCount(let value): .count(Key(modelValue: value).map(count))
         }
-        return found.sorted()
-      },
-      countEqual: { values in
-        var total = 0
-        for value in values {
-          guard let key = Key(modelValue: value) else { return nil }
-          total += rows(key).count
-        }
-        return total
-      },
-      countOne: { value in Key(modelValue: value).map(count) })
+      })
   }
 
   /// A large overlay (a session's pending bulk insert) as a dictionary of the rows each key
