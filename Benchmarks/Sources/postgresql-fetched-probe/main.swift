@@ -1,7 +1,7 @@
 // Measures what unsaved changes cost a fetch on a PostgreSQL store that keeps only fetched
 // objects in memory (`residency=fetched`). Each fetch loads objects not yet in memory, so the
-// store publishes a new version and a context with unsaved changes moves onto it: once on a
-// trial copy of its session, once itself (see `ModelContext.runFetched`). Prints the median
+// store publishes a new version and a context with unsaved changes moves onto it: on a trial
+// copy of its session, which it then takes over (see `ModelContext.runFetched`). Prints the median
 // fetch time for each number of unsaved changes, and its ratio to the clean context's.
 // Usage: MODELGRAPH_POSTGRESQL_URL=... postgresql-fetched-probe [objects] [fetches] [changes]
 // (one number of unsaved changes, run after the clean context, instead of 1, 100, 1000, 5000).

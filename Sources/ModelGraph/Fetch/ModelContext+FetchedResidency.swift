@@ -79,12 +79,12 @@ extension ModelContext {
       attempt += 1
       try fetchedStepHook?(.sql(attempt: attempt))
       let windowless = attempt >= Self.windowlessAttempt
-      let excluded = pending.rows.map { (catalog.entities[$0.entity].name, $0.row) }
       var counted: (count: Int, version: StoreVersion)?
       // Objects named by a condition (past a relationship without inverse), loaded and left
       // out of the database's count, to be counted in memory.
       var held: Set<UInt64> = []
       if counting && !windowless && pending.coversRequest {
+        let excluded = pending.rows.map { (catalog.entities[$0.entity].name, $0.row) }
         if let holders = pending.holders {
           if let found = try store.count(for: request, excluding: excluded, holders: holders) {
             counted = (found.count, found.version)
@@ -112,13 +112,19 @@ extension ModelContext {
       }
       try fetchedStepHook?(.move)
       // The move is tried on a copy of the session: the context itself moves only onto the
-      // version of the run that settles, by the same rebase with the same resolutions, so a
+      // version of the run that settles (taking over the copy's move, or, when that told of
+      // deletions or relationship writes, by the same rebase with the same resolutions), so a
       // fetch that gives up (or is refused) leaves it where it was.
       let trial = session.trialCopy()
       try rebaseWithUnsavedChanges(trial, onto: version, by: answer)
       let moved = FetchedPendingRows(request, session: trial)
       if windowless ? moved.selectsAs(pending) : moved.matches(pending) {
-        try rebaseWithUnsavedChanges(session, onto: version, by: answer)
+        let movedOn = trial.base.number > session.base.number
+        if session.adopt(trial) {
+          if movedOn { dropHandlesDeletedElsewhere() }
+        } else {
+          try rebaseWithUnsavedChanges(session, onto: version, by: answer)
+        }
         return FetchedRun(
           sql: fetch, count: count,
           countedInMemory: count.map { _ in moved.counted.union(held) })

@@ -118,6 +118,7 @@ extension Session {
 
   private func deleteNotifying(_ key: ObjectKey) -> Bool {
     guard contains(key) else { return false }
+    graphEditsTold &+= 1
     observer?.session(self, willDelete: key)
     delete(key)
     return true

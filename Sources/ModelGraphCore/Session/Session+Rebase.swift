@@ -79,7 +79,11 @@ extension Session {
       touched += replay.relationshipOwners(kept)
       rebased[entity] = replay.target
     }
-    if ownsRows { store.releaseUncommitted(discarded) }
+    if ownsRows {
+      store.releaseUncommitted(discarded)
+    } else {
+      droppedTrialRows += discarded
+    }
     base = latest
     extendWorkingTables()
     resetWorkingTables { rebased[$0] ?? self.base.tables[$0] }

@@ -85,6 +85,7 @@ extension Session {
   ) {
     write(table(Int(key.entity)), Int(key.row), slot)
     noteRelationshipWrite(entity: Int(key.entity), row: Int(key.row))
+    graphEditsTold &+= 1
     observer?.session(self, didWriteRelationship: slot, of: key)
   }
 

@@ -36,7 +36,7 @@ public final class Session {
   public let planCache = QueryPlanCache()
   @exclusivity(unchecked) var working: [Table?] = []
   /// The committed table each working table holds the rows of, while it has no changes.
-  @exclusivity(unchecked) private var mirrored: [Table?] = []
+  @exclusivity(unchecked) var mirrored: [Table?] = []
   @exclusivity(unchecked) var changes = SessionChanges()
   var absorbedForeignChanges = false
   /// Rows allocated from the store ahead of inserts, per entity, to use last first.
@@ -83,6 +83,15 @@ public final class Session {
   /// Whether rows of new objects this session drops go back to the store; not for a trial copy
   /// (``trialCopy()``), whose rows are the original session's.
   let ownsRows: Bool
+  /// The relationship writes and deletions the session's graph edits made, each of which the
+  /// ``observer`` is told of: a trial copy whose rebase made none can be adopted
+  /// (``adopt(_:)``).
+  var graphEditsTold = 0
+  /// Rows of new objects a trial copy's rebase dropped, which go back to the store when the
+  /// copy is adopted.
+  var droppedTrialRows: [(entity: Int, row: Int, generation: UInt32)] = []
+  /// The session a trial copy was made of (``trialCopy()``); `nil` for any other session.
+  weak var trialOrigin: Session?
 
   /// A session over the store's current version.
   public init(store: Store) {
@@ -100,8 +109,9 @@ public final class Session {
   /// ``observer``. The rows of new objects stay this session's: the copy never gives one back
   /// to the store.
   ///
-  /// The copy reads and rebases only; it neither inserts, rolls back nor publishes. The same
-  /// rebase, with the same resolutions, then brings this session where it brought the copy.
+  /// The copy reads and rebases only; it neither inserts, rolls back nor publishes. This
+  /// session then takes over where the copy moved (``adopt(_:)``), or the same rebase, with
+  /// the same resolutions, brings it there.
   /// - Complexity: O(columns × chunks / 256) per table with unsaved changes.
   public func trialCopy() -> Session { Session(trialOf: self) }
 
@@ -125,6 +135,7 @@ public final class Session {
     inverseSlots = original.inverseSlots
     allowsFastForward = original.allowsFastForward
     ownsRows = false
+    trialOrigin = original
   }
 
   /// The catalog of the base version (grown to the store's when an entity is registered later).

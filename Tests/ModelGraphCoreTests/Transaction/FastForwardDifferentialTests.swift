@@ -116,7 +116,12 @@ struct FastForwardDifferentialTests {
     }
   }
 
-  private static func run(seed: UInt64, fast: Bool) throws -> (Outcome, fastForwards: Int) {
+  /// Runs the rounds; with `adopting`, the second session moves by taking over the rebase of
+  /// a trial copy of itself (``Session/adopt(_:)``) before it saves, or by its own rebase when
+  /// the copy's move told of graph edits. `fastForwards` counts adoptions then.
+  private static func run(seed: UInt64, fast: Bool, adopting: Bool = false) throws -> (
+    Outcome, fastForwards: Int
+  ) {
     let setup = try Fixture.makeSession()
     let store = setup.store
     var departments: [ObjectKey] = []
@@ -144,6 +149,17 @@ struct FastForwardDifferentialTests {
         try third.save()
       }
       do {
+        if adopting {
+          let trial = second.trialCopy()
+          try trial.rebaseOntoLatest()
+          if second.adopt(trial) {
+            fastForwards += 1
+            #expect(second.baseNumber == store.latestCommitted.number)
+            #expect(contents(of: second) == contents(of: trial))
+          } else {
+            try second.rebaseOntoLatest()
+          }
+        }
         try second.save()
         refusals.append(false)
       } catch is ConflictError {
@@ -151,7 +167,7 @@ struct FastForwardDifferentialTests {
         second.rollback()
       }
       #expect(liveCountsAgree(second))
-      fastForwards += second.fastForwardCount
+      if !adopting { fastForwards += second.fastForwardCount }
     }
     let reader = Session(store: store)
     #expect(liveCountsAgree(reader))
@@ -169,6 +185,21 @@ struct FastForwardDifferentialTests {
     // Most rounds touch different objects: the fast path must have served some of them.
     #expect(fastForwards > 0)
     #expect(fast.refusals.contains(false))
+  }
+
+  @Test(
+    "seeded rounds: taking over a trial copy's rebase publishes what one's own publishes",
+    arguments: [true, false])
+  func adoptedTrialAgrees(fast: Bool) throws {
+    var adoptions = 0
+    for seed: UInt64 in 1...6 {
+      let (own, _) = try Self.run(seed: seed, fast: fast)
+      let (adopted, count) = try Self.run(seed: seed, fast: fast, adopting: true)
+      #expect(adopted == own, "seed \(seed)")
+      adoptions += count
+    }
+    // Most moves edit nothing the context is told of: the copy's move must serve some.
+    #expect(adoptions > 0)
   }
 
   @Test("a rebase onto a save that wrote a row this session also wrote replays instead")
