@@ -36,10 +36,34 @@ extension RowCoder {
       try unsafeDowncast(column, to: KeyListColumn.self).decodeList(at: row, from: &reader)
     })
 
+  /// The coder of `String` columns: writes a row's UTF-8 bytes from the column's arena, as
+  /// `String` encodes itself, without making a `String`.
+  static let strings = RowCoder(
+    encode: { column, row, writer in
+      let storage = unsafeDowncast(column, to: Column<String>.self).stringStorage
+      storage.chunk(row &>> AnyColumn.chunkShift).withBytes(row & AnyColumn.chunkMask) {
+        writer.append(utf8: $0)
+      }
+    },
+    decode: typed(String.self).decode)
+
+  /// The coder of `String?` columns: a presence byte, then the bytes as ``strings`` writes
+  /// them.
+  static let optionalStrings = RowCoder(
+    encode: { column, row, writer in
+      let storage = unsafeDowncast(column, to: Column<String?>.self).stringStorage
+      let chunk = storage.chunk(row &>> AnyColumn.chunkShift)
+      let offset = row & AnyColumn.chunkMask
+      guard !chunk.isNil(offset) else { return writer.append(UInt8(0)) }
+      writer.append(UInt8(1))
+      chunk.withBytes(offset) { writer.append(utf8: $0) }
+    },
+    decode: typed(String?.self).decode)
+
   /// Coders specialized for the types model columns hold most.
   static let common: [ObjectIdentifier: RowCoder] = [
-    ObjectIdentifier(String.self): typed(String.self),
-    ObjectIdentifier(String?.self): typed(String?.self),
+    ObjectIdentifier(String.self): strings,
+    ObjectIdentifier(String?.self): optionalStrings,
     ObjectIdentifier(Int64.self): typed(Int64.self),
     ObjectIdentifier(Int64?.self): typed(Int64?.self),
     ObjectIdentifier(UInt64.self): typed(UInt64.self),

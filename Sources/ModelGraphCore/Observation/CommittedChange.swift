@@ -41,6 +41,25 @@ public struct CommittedChange: Sendable {
       }
     }
 
+    /// The number of attributes written.
+    var attributeCount: Int {
+      switch written {
+      case .names(let names): names.count
+      case .slots(let slots, let names): slots.count(below: names.names.count)
+      }
+    }
+
+    /// Calls `body` with the name of each attribute written, in ascending order; for slots,
+    /// without making a set of names or sorting.
+    func forEachAttributeByName(_ body: (String) throws -> Void) rethrows {
+      switch written {
+      case .names(let names):
+        for name in names.sorted() { try body(name) }
+      case .slots(let slots, let names):
+        for slot in names.byName where slots.contains(slot) { try body(names.names[slot]) }
+      }
+    }
+
     init(identifier: PersistentIdentifier, attributes: Set<String>, relationshipsChanged: Bool) {
       self.identifier = identifier
       self.relationshipsChanged = relationshipsChanged
@@ -81,8 +100,13 @@ public struct CommittedChange: Sendable {
   /// The attribute names of one entity, by slot, shared by the updates of one save.
   final class AttributeNames: Sendable {
     let names: [String]
+    /// The slots in ascending order of their names.
+    let byName: [Int]
 
-    init(_ names: [String]) { self.names = names }
+    init(_ names: [String]) {
+      self.names = names
+      byName = names.indices.sorted { names[$0] < names[$1] }
+    }
 
     /// The names of `slots` (those below the entity's attribute count).
     func names(of slots: SlotSet) -> Set<String> {

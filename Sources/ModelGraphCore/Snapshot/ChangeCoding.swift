@@ -9,50 +9,6 @@ import Foundation
 /// followed by its items. An object is a name index, a row and a generation (`UInt32` each).
 extension CommittedChange {
   func encode(into writer: inout ByteWriter) {
-    var names: [String] = []
-    var indexes: [String: UInt32] = [:]
-    func name(_ text: String) -> UInt32 {
-      if let index = indexes[text] { return index }
-      let index = UInt32(names.count)
-      names.append(text)
-      indexes[text] = index
-      return index
-    }
-    var body = ByteWriter()
-    body.lengthLimit = writer.lengthLimit
-    func object(_ identifier: PersistentIdentifier) {
-      body.append(name(identifier.entityName))
-      body.append(identifier.row)
-      body.append(identifier.generation)
-    }
-    func attributes(_ set: Set<String>) {
-      body.append(UInt32(set.count))
-      for attribute in set.sorted() { body.append(name(attribute)) }
-    }
-    body.append(UInt64(inserted.count))
-    for identifier in inserted { object(identifier) }
-    body.append(UInt64(updated.count))
-    for update in updated {
-      object(update.identifier)
-      body.append(UInt8(update.relationshipsChanged ? 1 : 0))
-      attributes(update.attributes)
-    }
-    body.append(UInt64(deleted.count))
-    for deletion in deleted {
-      object(deletion.identifier)
-      body.append(UInt32(deletion.preservedValues.count))
-      for (attribute, value) in deletion.preservedValues.sorted(by: { $0.key < $1.key }) {
-        body.append(name(attribute))
-        value.encode(into: &body)
-      }
-    }
-    body.append(UInt64(entities.count))
-    for touch in entities {
-      body.append(UInt32(touch.entity))
-      body.append(name(touch.name))
-      body.append(UInt8((touch.insertedOrDeleted ? 1 : 0) | (touch.relationshipsChanged ? 2 : 0)))
-      attributes(touch.attributes)
-    }
     if let author {
       writer.append(UInt8(1))
       writer.append(string: author)
@@ -60,10 +16,42 @@ extension CommittedChange {
       writer.append(UInt8(0))
     }
     writer.append(date.timeIntervalSinceReferenceDate.bitPattern)
-    writer.append(UInt64(names.count))
-    for text in names { writer.append(string: text) }
-    writer.bytes.append(contentsOf: body.bytes)
-    if let oversized = body.oversized { writer.oversized = writer.oversized ?? oversized }
+    // The objects are written first, naming each name by its index in order of first use; the
+    // table of names is then put before them, once every name is known (no second buffer).
+    let tableStart = writer.count
+    var names = NameTable()
+    func object(_ identifier: PersistentIdentifier) {
+      writer.append(names.index(of: identifier.entityName))
+      writer.append(identifier.row)
+      writer.append(identifier.generation)
+    }
+    writer.append(UInt64(inserted.count))
+    for identifier in inserted { object(identifier) }
+    writer.append(UInt64(updated.count))
+    for update in updated {
+      object(update.identifier)
+      writer.append(UInt8(update.relationshipsChanged ? 1 : 0))
+      writer.append(UInt32(update.attributeCount))
+      update.forEachAttributeByName { writer.append(names.index(of: $0)) }
+    }
+    writer.append(UInt64(deleted.count))
+    for deletion in deleted {
+      object(deletion.identifier)
+      writer.append(UInt32(deletion.preservedValues.count))
+      for (attribute, value) in deletion.preservedValues.sorted(by: { $0.key < $1.key }) {
+        writer.append(names.index(of: attribute))
+        value.encode(into: &writer)
+      }
+    }
+    writer.append(UInt64(entities.count))
+    for touch in entities {
+      writer.append(UInt32(touch.entity))
+      writer.append(names.index(of: touch.name))
+      writer.append(UInt8((touch.insertedOrDeleted ? 1 : 0) | (touch.relationshipsChanged ? 2 : 0)))
+      writer.append(UInt32(touch.attributes.count))
+      for attribute in touch.attributes.sorted() { writer.append(names.index(of: attribute)) }
+    }
+    writer.insert(strings: names.names, at: tableStart)
   }
 
   /// The change of `version` decoded from `reader`.
@@ -179,5 +167,36 @@ extension KeptHistory {
       expected = version + 1
     }
     return KeptHistory(changes: changes, droppedThrough: dropped)
+  }
+}
+
+/// The names a ``CommittedChange`` encoding uses, numbered in order of first use.
+///
+/// A change names few entities and attributes, so a name is looked up by comparing it with
+/// the names so far (the same string compares by its storage first), without hashing; past
+/// ``linearLimit`` names a dictionary takes over.
+struct NameTable {
+  /// The names, by index.
+  private(set) var names: [String] = []
+  private var indexes: [String: UInt32] = [:]
+  /// The most names looked up by comparison.
+  static let linearLimit = 16
+
+  /// The index of `name`, which is added when new.
+  mutating func index(of name: String) -> UInt32 {
+    if names.count <= Self.linearLimit {
+      for index in names.indices where names[index] == name { return UInt32(index) }
+      if names.isEmpty { names.reserveCapacity(8) }
+      names.append(name)
+      if names.count > Self.linearLimit {
+        for (index, known) in names.enumerated() { indexes[known] = UInt32(index) }
+      }
+      return UInt32(names.count - 1)
+    }
+    if let index = indexes[name] { return index }
+    let index = UInt32(names.count)
+    names.append(name)
+    indexes[name] = index
+    return index
   }
 }

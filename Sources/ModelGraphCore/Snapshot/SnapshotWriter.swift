@@ -9,7 +9,7 @@ public enum SnapshotWriter {
   public static func encode(_ version: StoreVersion, lineage: SnapshotLineage = SnapshotLineage())
     -> [UInt8]
   {
-    let file = write(version, lineage: lineage, lengthLimit: Int(UInt32.max))
+    var file = write(version, lineage: lineage, lengthLimit: Int(UInt32.max))
     precondition(file.oversized == nil, "a value of \(file.oversized ?? 0) bytes is too long")
     return file.bytes
   }
@@ -26,7 +26,7 @@ public enum SnapshotWriter {
   static func checkedEncode(
     _ version: StoreVersion, lineage: SnapshotLineage, path: String, lengthLimit: Int
   ) throws -> [UInt8] {
-    let file = write(version, lineage: lineage, lengthLimit: lengthLimit)
+    var file = write(version, lineage: lineage, lengthLimit: lengthLimit)
     if let oversized = file.oversized {
       throw SnapshotError(
         .valueTooLarge, path: path, section: "write",
@@ -42,9 +42,9 @@ public enum SnapshotWriter {
     _ version: StoreVersion, lineage: SnapshotLineage = SnapshotLineage(), formatVersion: UInt32
   ) -> [UInt8] {
     precondition((1...SnapshotFormat.version).contains(formatVersion))
-    return write(
-      version, lineage: lineage, lengthLimit: Int(UInt32.max), formatVersion: formatVersion
-    ).bytes
+    var file = write(
+      version, lineage: lineage, lengthLimit: Int(UInt32.max), formatVersion: formatVersion)
+    return file.bytes
   }
 
   static func write(
@@ -86,17 +86,17 @@ public enum SnapshotWriter {
     var offsets: [UInt64] = []
     /// Appends an encoded block; a large one goes to the sink as it is, after what is held.
     func add(_ block: ByteWriter) throws {
-      offsets.append(UInt64(file.flushed + file.bytes.count))
+      offsets.append(UInt64(file.flushed + file.count))
       file.oversized = file.oversized ?? block.oversized
-      guard draining else { return file.bytes.append(contentsOf: block.bytes) }
-      if block.bytes.count < sinkThreshold / 4 {
-        file.bytes.append(contentsOf: block.bytes)
-        if file.bytes.count >= sinkThreshold { try drain() }
+      guard draining else { return block.withUnsafeBytes { file.append(raw: $0) } }
+      if block.count < sinkThreshold / 4 {
+        block.withUnsafeBytes { file.append(raw: $0) }
+        if file.count >= sinkThreshold { try drain() }
         return
       }
       try drain()
-      try block.bytes.withUnsafeBytes { try sink($0) }
-      file.flushed += block.bytes.count
+      try block.withUnsafeBytes { try sink($0) }
+      file.flushed += block.count
     }
     /// Hands the bytes held so far to the sink.
     func drain() throws {
@@ -108,14 +108,14 @@ public enum SnapshotWriter {
     try SnapshotBlockPipeline.run(
       blocks(of: version, lineage: lineage, history: history, formatVersion: formatVersion),
       lengthLimit: lengthLimit, emit: add)
-    let footerOffset = UInt64(file.flushed + file.bytes.count)
+    let footerOffset = UInt64(file.flushed + file.count)
     let blockOffsets = offsets
     let footer = SnapshotBlockSource(kind: .footer, estimate: 8 + 8 * blockOffsets.count) {
       writer in
       writer.append(UInt64(blockOffsets.count))
       for offset in blockOffsets { writer.append(offset) }
     }
-    file.bytes.append(contentsOf: footer.encoded(lengthLimit: lengthLimit).bytes)
+    footer.encoded(lengthLimit: lengthLimit).withUnsafeBytes { file.append(raw: $0) }
     file.append(footerOffset)
     file.bytes.append(contentsOf: SnapshotFormat.endMagic)
     try drain()

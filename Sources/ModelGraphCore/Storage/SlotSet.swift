@@ -45,6 +45,12 @@ public struct SlotSet: Sendable, Hashable {
     }
   }
 
+  /// The number of slots in the set that are below `count`.
+  public func count(below count: Int) -> Int {
+    let low = count >= 64 ? bits : bits & ((1 << UInt64(Swift.max(count, 0))) &- 1)
+    return low.nonzeroBitCount + (overflow ? Swift.max(count - 64, 0) : 0)
+  }
+
   /// The slots in the set that are below `count`, ascending.
   public func slots(below count: Int) -> [Int] {
     (0..<count).filter { $0 < 64 ? bits & (1 << UInt64($0)) != 0 : overflow }

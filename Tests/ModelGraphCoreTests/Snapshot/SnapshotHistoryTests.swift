@@ -28,10 +28,10 @@ struct SnapshotHistoryTests {
   }
 
   private func file(_ store: Store, format: UInt32) -> [UInt8] {
-    SnapshotWriter.write(
+    var file = SnapshotWriter.write(
       store.version, lineage: SnapshotLineage(generation: 7, previous: 0),
-      history: store.history.kept(), lengthLimit: Int(UInt32.max), formatVersion: format
-    ).bytes
+      history: store.history.kept(), lengthLimit: Int(UInt32.max), formatVersion: format)
+    return file.bytes
   }
 
   @Test(

@@ -22,7 +22,7 @@ struct SnapshotParallelEncodeTests {
     SnapshotBlockPipeline.run(
       sources, lengthLimit: Int(UInt32.max), windowBytes: windowBytes,
       parallelThreshold: parallelThreshold
-    ) { blocks.append($0.bytes) }
+    ) { block in blocks.append(block.withUnsafeBytes { Array($0) }) }
     return blocks
   }
 
@@ -60,7 +60,7 @@ struct SnapshotParallelEncodeTests {
           sources, lengthLimit: Int(UInt32.max), windowBytes: 5_000, parallelThreshold: 0
         ) { block in
           guard received.count < failAt else { throw Full() }
-          received.append(block.bytes)
+          received.append(block.withUnsafeBytes { Array($0) })
         }
       }
       #expect(received == Array(sequential.prefix(failAt)))
@@ -78,7 +78,7 @@ struct SnapshotParallelEncodeTests {
       pieces.append(contentsOf: $0)
       calls += 1
     }
-    #expect(file.bytes.isEmpty)
+    #expect(file.count == 0)
     #expect(file.flushed == pieces.count)
     #expect(calls > 1)
     #expect(pieces == SnapshotWriter.encode(store.version))
