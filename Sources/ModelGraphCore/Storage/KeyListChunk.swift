@@ -60,9 +60,13 @@ final class KeyListChunk {
   /// written, and an arena without room would be copied again, at twice the size, by that very
   /// write.
   ///
-  /// Reads only the spans of the first `prefix` rows and the keys they cover, never ``used``:
-  /// the rows from `prefix` on (and the arena past their keys) may be another column's, which
-  /// claimed them and writes them meanwhile.
+  /// Of a part of the chunk, reads only the spans of the first `prefix` rows and the keys they
+  /// cover, never ``used``: the rows from `prefix` on (and the arena past their keys) may be
+  /// another column's, which claimed them and writes them meanwhile. Of the whole chunk
+  /// (`prefix` is its capacity), reads ``used`` and ``garbage``, as a copy of a chunk owned
+  /// alone does: a claim starts past every other holder's rows, so no other column can hold
+  /// one on a chunk whose every row the copier holds (the copier may hold it itself, and then
+  /// the arena is its own to read). A whole chunk without garbage is copied in two blocks.
   /// - Parameters:
   ///   - prefix: The rows to copy: the copier's rows of the chunk.
   ///   - spare: Whether to leave that room; a copy made only to be kept (packing a bulk
@@ -72,10 +76,17 @@ final class KeyListChunk {
     let prefix = Swift.max(0, Swift.min(prefix, Self.capacity))
     var live = 0
     var end = 0
-    for offset in 0..<prefix {
-      let span = spans[offset]
-      live += Int(span.count)
-      if span.count > 0 { end = Swift.max(end, Int(span.start) + Int(span.count)) }
+    if prefix == Self.capacity {
+      // Every row: `used - garbage` keys, spanning the arena's first `used` when no garbage
+      // lies among them (`fill` then copies two blocks, else row by row).
+      live = used - garbage
+      end = used
+    } else {
+      for offset in 0..<prefix {
+        let span = spans[offset]
+        live += Int(span.count)
+        if span.count > 0 { end = Swift.max(end, Int(span.start) + Int(span.count)) }
+      }
     }
     let copy = KeyListChunk(reserving: live + (spare ? Self.cloneSlack(live) : 0) + room)
     copy.fill(from: self, rows: prefix, live: live, end: end)

@@ -137,6 +137,33 @@ struct KeyListClaimTests {
     #expect(other[50] == [key(9)] && working[50] == [key(7), key(8)])
   }
 
+  @Test("a whole chunk copies every list: claimed up to its last row, or holding garbage")
+  func wholeChunkCopies() {
+    let start = chunkSize - 10
+    let version = Self.published(start)
+    let working = Self.copy(of: version)
+    working.grow(to: chunkSize)
+    for row in start..<chunkSize { working[row] = list(row) }
+    #expect(Self.lastChunk(working) == Self.lastChunk(version))
+    // A write below the claim copies the chunk's every row, the claimed ones with them.
+    working[3] = [key(90_000 + 3)]
+    #expect(Self.lastChunk(working) != Self.lastChunk(version))
+    #expect(working[3] == [key(90_000 + 3)])
+    #expect((0..<chunkSize).filter { $0 != 3 && working[$0] != list($0) }.isEmpty)
+    #expect(version.count == start && Self.damaged(version, start).isEmpty)
+    // Row 3 shrank in place: its two other keys are garbage in the published chunk, which a
+    // copy leaves out.
+    let published = Self.frozenCopy(of: working)
+    #expect(published.chunkForReading(0).garbage == 2)
+    let next = Self.copy(of: published)
+    next[5] = [key(90_000 + 5)]
+    let copied = next.chunkForReading(0)
+    #expect(copied.garbage == 0 && copied.used == copied.liveKeys)
+    #expect(next[3] == [key(90_000 + 3)] && next[5] == [key(90_000 + 5)])
+    #expect((0..<chunkSize).filter { $0 != 3 && $0 != 5 && next[$0] != list($0) }.isEmpty)
+    #expect(published[5] == list(5) && Self.damaged(version, start).isEmpty)
+  }
+
   @Test("a column dropped with a claim (a rollback) gives the rows back, empty")
   func dropWithAClaim() {
     let version = Self.published(30)
