@@ -6,11 +6,38 @@
 /// working copy until one of them writes, as ``Column`` chunks are. The column presents its
 /// values as `[ObjectKey]` to the dynamic API (``elementType``, ``value(at:)``), and encodes
 /// them exactly as a column of `[ObjectKey]` would.
+///
+/// Like a ``Column``, a working column appends rows to the last chunk it shares with published
+/// versions in place, under the chunk's claim (`grow(to:)`), instead of copying the chunk:
+/// a small save that inserts an object then copies no to-many chunk. Why a published version
+/// never sees such a write:
+/// - A reader of a version reads, for a row below the version's count, the row's span and the
+///   chunk's arena address (`KeyListChunk.keys`), then the keys the span covers.
+/// - The claim is taken from the claimer's count on, which is at least every other holder's
+///   count in the chunk (the claim stands past the rows of the last column that held it; a
+///   holder with fewer rows finds it taken or further on, and copies instead). So the spans the
+///   claimer writes are of rows no other holder reads.
+/// - The claimer writes keys only past the arena's `KeyListChunk.used` as it was when it took
+///   the claim, past every key a span of another holder covers, and never reallocates or
+///   compacts the arena (`KeyListChunk.setClaimed(_:at:)` refuses, and the column copies the
+///   chunk instead): the address stays, and no key a reader reads is moved, rewritten or freed.
+/// - `KeyListChunk.used` and `KeyListChunk.garbage` are read and written only by the
+///   claimer (after its compare-and-exchange, which acquires what the previous claimer
+///   released) or by a sole owner; a copy of a shared chunk reads only its own rows' spans
+///   (`KeyListChunk.clone(prefix:spare:room:)`).
 public final class KeyListColumn: AnyColumn, @unchecked Sendable {
   // @unchecked Sendable: see AnyColumn.
 
   @exclusivity(unchecked) private var directory: ChunkDirectory
   @exclusivity(unchecked) private var rowCount: Int
+  /// The shared chunk whose rows from ``claimedFrom`` on this column claimed, to append to it
+  /// in place; -1 for none. See ``grow(to:)``.
+  @exclusivity(unchecked) private var claimedChunk = -1
+  /// The first row this column may write in place in ``claimedChunk``.
+  @exclusivity(unchecked) private var claimedFrom = 0
+  /// The claimed chunk's ``KeyListChunk/used`` and ``KeyListChunk/garbage`` when the claim was
+  /// taken, given back when the claim is abandoned.
+  @exclusivity(unchecked) private var claimedArena = (used: 0, garbage: 0)
 
   /// An empty column.
   public override init() {
@@ -19,11 +46,16 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
   }
 
   private init(sharing other: KeyListColumn) {
+    other.releaseTail()
     directory = ChunkDirectory(sharing: other.directory)
     rowCount = other.rowCount
   }
 
-  deinit { directory.deallocate() }
+  deinit {
+    // A working column dropped with a claim (a rollback, a replay): nobody else saw its rows.
+    if claimedChunk >= 0 { abandonClaim() }
+    directory.deallocate()
+  }
 
   public override var count: Int { rowCount }
 
@@ -50,9 +82,17 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
 
   /// Makes `keys` the list at `row`.
   ///
-  /// - Complexity: O(keys), amortized; copies the row's chunk first if another column shares it.
+  /// - Complexity: O(keys), amortized; copies the row's chunk first if another column shares it
+  ///   (unless this column claimed the row, appending in place).
   public func set(_ keys: UnsafeBufferPointer<ObjectKey>, at row: Int) {
-    writableChunk(for: row).set(keys, at: row & AnyColumn.chunkMask)
+    let offset = row & AnyColumn.chunkMask
+    if isClaimed(row) {
+      if chunk(row &>> AnyColumn.chunkShift).setClaimed(keys, at: offset) { return }
+      // The claimed chunk's arena is full: copy it (the copy has room for the list), and
+      // write the copy.
+      unshare(row &>> AnyColumn.chunkShift, room: keys.count)
+    }
+    writableChunk(for: row).set(keys, at: offset)
   }
 
   /// Adds `key` at the end of the list at `row`.
@@ -60,19 +100,101 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
   /// - Complexity: O(1) amortized when the row's list is the last one written in its chunk,
   ///   else O(keys at the row).
   public func append(_ key: ObjectKey, at row: Int) {
-    writableChunk(for: row).append(key, at: row & AnyColumn.chunkMask)
+    let offset = row & AnyColumn.chunkMask
+    if isClaimed(row) {
+      if chunk(row &>> AnyColumn.chunkShift).appendClaimed(key, at: offset) { return }
+      unshare(row &>> AnyColumn.chunkShift, room: keyCount(at: row) + 1)
+    }
+    writableChunk(for: row).append(key, at: offset)
   }
 
+  /// Whether this column writes `row` in place under its claim, in a chunk it shares.
+  @inline(__always)
+  private func isClaimed(_ row: Int) -> Bool {
+    row &>> AnyColumn.chunkShift == claimedChunk && row >= claimedFrom
+  }
+
+  /// The chunk of `row`, for this column alone: copied first if another column shares it.
+  /// Not for a row this column claimed (its chunk is shared, and written only in place).
   private func writableChunk(for row: Int) -> KeyListChunk {
     precondition(row >= 0 && row < rowCount, "row \(row) out of range")
     let index = row &>> AnyColumn.chunkShift
-    if !directory.owns(index) {
-      directory.own(index) {
-        let copy = unsafeDowncast($0, to: KeyListChunk.self).clone()
-        return (copy, Unmanaged.passUnretained(copy).toOpaque())
-      }
-    }
+    if !directory.owns(index) { unshare(index) }
     return chunk(index)
+  }
+
+  /// Gives chunk `index` to this column alone, copying its lists if another column shares it.
+  ///
+  /// The copy takes the rows below this column's count: a shared chunk's later rows belong to
+  /// whichever column claimed them. A claim on the chunk ends: the copy has the rows this
+  /// column wrote in place, and the chunk gets them back empty, claimable again.
+  /// - Parameter room: Keys the copy leaves room for, on top of its usual spare.
+  private func unshare(_ index: Int, room: Int = 0) {
+    let start = index &<< AnyColumn.chunkShift
+    let prefix = Swift.min(rowCount - start, KeyListChunk.capacity)
+    let abandoned = index == claimedChunk ? claimedFrom - start : nil
+    if abandoned != nil { claimedChunk = -1 }
+    let arena = claimedArena
+    let address = directory.address(index)
+    directory.own(index) {
+      let chunk = unsafeDowncast($0, to: KeyListChunk.self)
+      let copy = chunk.clone(prefix: prefix, room: room)
+      if let abandoned {
+        chunk.abandonClaim(from: abandoned, to: prefix, used: arena.used, garbage: arena.garbage)
+      }
+      return (copy, Unmanaged.passUnretained(copy).toOpaque())
+    }
+    if directory.address(index) == address && prefix < KeyListChunk.capacity {
+      // Kept without a copy (no other column holds it any more): rows past this column's
+      // count may hold what a version that is gone appended in place.
+      chunk(index).clearRows(from: prefix)
+    }
+  }
+
+  /// Makes the rows of chunk `index` from this column's count on writable, before the column
+  /// grows into them: claims them in place when the chunk is shared and they are free from
+  /// there (no copy; the versions sharing the chunk hold fewer rows and never read them), else
+  /// copies the chunk.
+  private func takeTail(_ index: Int) {
+    if directory.owns(index) || index == claimedChunk { return }
+    if claimedChunk >= 0 { releaseClaim() }
+    let chunk = chunk(index)
+    if chunk.claim(from: rowCount & AnyColumn.chunkMask) {
+      claimedChunk = index
+      claimedFrom = rowCount
+      // Read after the claim's compare-and-exchange: what the last claimer left.
+      claimedArena = (chunk.used, chunk.garbage)
+    } else {
+      unshare(index)
+    }
+  }
+
+  /// Ends this column's claim without keeping what it wrote in place: those rows are emptied,
+  /// the arena is given back, and the rows can be claimed again.
+  private func abandonClaim() {
+    let start = claimedChunk &<< AnyColumn.chunkShift
+    chunk(claimedChunk).abandonClaim(
+      from: claimedFrom - start, to: rowCount - start, used: claimedArena.used,
+      garbage: claimedArena.garbage)
+    claimedChunk = -1
+  }
+
+  /// Ends this column's claim, letting the rows past its count be claimed again.
+  private func releaseClaim() {
+    let start = claimedChunk &<< AnyColumn.chunkShift
+    chunk(claimedChunk).release(from: Swift.min(rowCount - start, KeyListChunk.capacity))
+    claimedChunk = -1
+  }
+
+  /// Before this column's chunks are shared (a copy, a freeze): ends its claim, and lets the
+  /// rows of its last chunk past its count be claimed when it owned that chunk alone. Writes
+  /// nothing on a column that neither owns nor claimed a chunk (a published one).
+  private func releaseTail() {
+    if claimedChunk >= 0 { releaseClaim() }
+    let tail = rowCount &>> AnyColumn.chunkShift
+    if rowCount & AnyColumn.chunkMask != 0 && directory.owns(tail) {
+      chunk(tail).release(from: rowCount & AnyColumn.chunkMask)
+    }
   }
 
   /// Chunk `index` of this new column, grown to its rows, for loading a file
@@ -87,6 +209,12 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
   private func chunk(_ index: Int) -> KeyListChunk {
     Unmanaged<KeyListChunk>.fromOpaque(directory.address(index)).takeUnretainedValue()
   }
+
+  /// Chunk `index`, only to look at (its identity, its arena's size), for tests.
+  func chunkForReading(_ index: Int) -> KeyListChunk { chunk(index) }
+
+  /// The address of chunk `index`, which tells it apart from the chunks other columns hold.
+  func chunkAddress(_ index: Int) -> UnsafeRawPointer { UnsafeRawPointer(directory.address(index)) }
 
   public override func value(at row: Int) -> ModelValue { self[row].modelValue }
 
@@ -122,8 +250,15 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
     }
   }
 
+  /// Grows the column to `count` rows, each holding the empty list.
+  ///
+  /// The new rows of the last chunk must be empty for this column alone: when it shares that
+  /// chunk, it claims them (see the type's discussion), or copies the chunk if another column
+  /// took them first. A new chunk's arena is sized from the last chunk's keys, which this column
+  /// owns, claimed or holds whole (then nobody can claim any of its rows).
   override func grow(to count: Int) {
     guard count > rowCount else { return }
+    if rowCount & AnyColumn.chunkMask != 0 { takeTail(rowCount &>> AnyColumn.chunkShift) }
     let needed = (count + KeyListChunk.capacity - 1) >> AnyColumn.chunkShift
     while directory.count < needed {
       // A new chunk's arena starts at the size of the last one's keys, as string arenas do:
@@ -144,16 +279,30 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
   override func absorb(row: Int, from newer: AnyColumn, over older: AnyColumn) {
     let newer = unsafeDowncast(newer, to: KeyListColumn.self)
     let older = unsafeDowncast(older, to: KeyListColumn.self)
-    guard
-      !directory.absorb(
-        row &>> AnyColumn.chunkShift, from: newer.directory, over: older.directory)
-    else { return }
+    let index = row &>> AnyColumn.chunkShift
+    if index != claimedChunk && !holdsMoreRows(of: index, than: older)
+      && directory.absorb(index, from: newer.directory, over: older.directory)
+    {
+      return
+    }
     copyValue(from: newer, row: row)
+  }
+
+  /// Whether this column holds more rows of chunk `index` than `older`: then it may have
+  /// written the later ones in place (a claim, see ``grow(to:)``) although it holds `older`'s
+  /// very chunk, so the chunk's identity does not show that it wrote nothing.
+  private func holdsMoreRows(of index: Int, than older: KeyListColumn) -> Bool {
+    let end = (index + 1) &<< AnyColumn.chunkShift
+    return Swift.min(rowCount, end) > Swift.min(older.rowCount, end)
   }
 
   override func copy() -> AnyColumn { KeyListColumn(sharing: self) }
 
-  override func freeze() { if !directory.isFrozen { directory.freeze() } }
+  override func freeze() {
+    // A published column, kept by a newer version, is read by other threads: only read it.
+    releaseTail()
+    if !directory.isFrozen { directory.freeze() }
+  }
 
   override func packedCopies(from first: Int, minimum: Int) -> PackedChunks {
     // The copies are compacted: no garbage, no spare arena capacity.
