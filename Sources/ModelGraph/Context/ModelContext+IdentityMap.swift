@@ -80,7 +80,10 @@ extension ModelContext {
   /// its subclasses), not per object; the array is filled in place.
   /// - Complexity: O(keys).
   func materialize<T: ModelObject>(_ keys: ArraySlice<ObjectKey>, as _: T.Type) -> [T] {
-    withUnsafeTemporaryAllocation(of: MaterializedEntity.self, capacity: 4) { entities in
+    // An empty array made with an uninitialized capacity of 0 writes its count into the
+    // storage every empty array shares, a write that races with other threads' reads.
+    guard !keys.isEmpty else { return [] }
+    return withUnsafeTemporaryAllocation(of: MaterializedEntity.self, capacity: 4) { entities in
       var known = 0
       var next = 0
       // A class registered meanwhile (here or on another thread) can give an entity met

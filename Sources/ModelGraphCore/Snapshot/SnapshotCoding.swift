@@ -117,6 +117,9 @@ extension Array: SnapshotCoding where Element: SnapshotCoding {
   }
   static func decode(from reader: inout ByteReader) throws -> [Element] {
     let count = try reader.readCount(minimumSize: Element.minimumEncodedSize)
+    // Not through an uninitialized capacity of 0: that writes the count of the storage every
+    // empty array shares, a write that races with other threads reading it.
+    if count == 0 { return [] }
     if Element.isRaw {
       let raw = try reader.readBytes(count * MemoryLayout<Element>.stride)
       return [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
