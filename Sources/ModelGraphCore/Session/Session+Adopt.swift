@@ -25,20 +25,15 @@ extension Session {
     unsetAttributes = trial.unsetAttributes
     denyChecks = trial.denyChecks
     extendWorkingTables()
-    for entity in working.indices {
-      guard let mine = working[entity] else { continue }
-      if let change = changes[entity], !change.isEmpty, entity < trial.working.count,
+    // A table with changes takes the copy's rows; one without holds the committed rows, as a
+    // rebase resets it.
+    resetWorkingTables { entity in
+      if let change = self.changes[entity], !change.isEmpty, entity < trial.working.count,
         let moved = trial.working[entity]
       {
-        mine.reset(to: moved)
-        mirrored[entity] = moved
-        continue
+        return moved
       }
-      // A table without changes holds the committed rows, as a rebase resets it.
-      let target = base.tables[entity]
-      if changes[entity] == nil, let mirror = mirrored[entity], mirror === target { continue }
-      mine.reset(to: target)
-      mirrored[entity] = target
+      return self.base.tables[entity]
     }
     if trial.absorbedForeignChanges { absorbedForeignChanges = true }
     fastForwardCount += trial.fastForwardCount

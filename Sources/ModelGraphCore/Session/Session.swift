@@ -36,7 +36,7 @@ public final class Session {
   public let planCache = QueryPlanCache()
   @exclusivity(unchecked) var working: [Table?] = []
   /// The committed table each working table holds the rows of, while it has no changes.
-  @exclusivity(unchecked) var mirrored: [Table?] = []
+  @exclusivity(unchecked) private var mirrored: [Table?] = []
   @exclusivity(unchecked) var changes = SessionChanges()
   var absorbedForeignChanges = false
   /// Rows allocated from the store ahead of inserts, per entity, to use last first.
