@@ -8,9 +8,7 @@ enum SQLMapping {
   static let rowBits: Int64 = 40
 
   /// `name` as a quoted SQL identifier.
-  static func quoted(_ name: String) -> String {
-    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-  }
+  static func quoted(_ name: String) -> String { enclosed(name, by: "\"") }
 
   /// The table of a concrete class.
   static func table(_ entity: String) -> String { quoted(entity) }
@@ -21,8 +19,29 @@ enum SQLMapping {
   }
 
   /// A string literal.
-  static func literal(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+  static func literal(_ text: String) -> String { enclosed(text, by: "'") }
+
+  /// `text` between two `mark`s, with each `mark` in it doubled: SQL's escape inside both
+  /// string literals and quoted identifiers.
+  ///
+  /// Works on Unicode scalars, as PostgreSQL reads the text: a mark followed by a combining
+  /// character is one `Character` to Swift (and passed over by a search for the mark), but the
+  /// server reads the mark alone.
+  /// - Complexity: O(n) for n UTF-8 bytes; one allocation.
+  private static func enclosed(_ text: String, by mark: Unicode.Scalar) -> String {
+    var result = String()
+    result.reserveCapacity(text.utf8.count + 2)
+    result.unicodeScalars.append(mark)
+    if text.utf8.contains(UInt8(mark.value)) {
+      for scalar in text.unicodeScalars {
+        if scalar == mark { result.unicodeScalars.append(mark) }
+        result.unicodeScalars.append(scalar)
+      }
+    } else {
+      result += text
+    }
+    result.unicodeScalars.append(mark)
+    return result
   }
 
   /// A bytea literal.
