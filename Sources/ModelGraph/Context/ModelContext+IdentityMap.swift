@@ -94,12 +94,17 @@ extension ModelContext {
         // concrete code rather than a call through `T`'s generic witnesses.
         buffer.withMemoryRebound(to: ModelObject.self) { objects in
           var target = objects.baseAddress!
+          // Checked once per fetch rather than per key: a class registered during the fetch
+          // is taken up by the next one, as if registered just after this one.
+          checkInexactClasses()
           for key in keys {
             let object: ModelObject
-            if let found = registeredObject(for: key) {
-              object = found
+            let entity = Int(key.entity)
+            // One lookup gives the registered object or where a new one goes.
+            let (found, vacancy) = registered.find(entity: entity, row: Int(key.row))
+            if let found, found._withUnsafeGuaranteedRef({ $0._key.generation == key.generation }) {
+              object = found.takeUnretainedValue()
             } else {
-              let entity = Int(key.entity)
               if registrations != seenClassRegistrations {
                 registrations = seenClassRegistrations
                 known = 0
@@ -122,8 +127,12 @@ extension ModelContext {
                 }
               }
               object = entities[place].table._withUnsafeGuaranteedRef {
-                makeObject(for: key, of: entities[place].modelClass, in: $0)
+                newObject(for: key, of: entities[place].modelClass, in: $0)
               }
+              // Registered where the lookup found room, unless the class's `init()` changed
+              // the map meanwhile (then looked up again); a stale handle of the row (an older
+              // generation) is replaced, as `makeObject` does.
+              registered.fill(vacancy, with: Unmanaged.passUnretained(object))
             }
             assert(object is T, "a fetch of \(T.self) met an object of \(type(of: object))")
             target.initialize(to: object)
@@ -143,6 +152,17 @@ extension ModelContext {
   func makeObject(for key: ObjectKey, of modelClass: ModelObject.Type, in table: Table)
     -> ModelObject
   {
+    let object = newObject(for: key, of: modelClass, in: table)
+    registered.insert(Unmanaged.passUnretained(object), entity: Int(key.entity), row: Int(key.row))
+    return object
+  }
+
+  /// A new handle of `modelClass` for `key`'s row of `table`, not yet registered: the caller
+  /// registers it in the identity map.
+  @inline(__always)
+  private func newObject(for key: ObjectKey, of modelClass: ModelObject.Type, in table: Table)
+    -> ModelObject
+  {
     let object = modelClass.init()
     // A new object has no attribute marked unset: its row and table are two stores.
     object._tableReference = Unmanaged.passUnretained(table)
@@ -150,7 +170,6 @@ extension ModelContext {
     object._context = self
     object._key = key
     object._status = .registered
-    registered.insert(Unmanaged.passUnretained(object), entity: Int(key.entity), row: Int(key.row))
     if session.isUpdated(entity: Int(key.entity), row: Int(key.row)) {
       object._isChanged = true
       changedObjects.append(object)
