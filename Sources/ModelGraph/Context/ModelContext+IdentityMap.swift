@@ -98,12 +98,13 @@ extension ModelContext {
           // is taken up by the next one, as if registered just after this one.
           checkInexactClasses()
           for key in keys {
-            let object: ModelObject
             let entity = Int(key.entity)
             // One lookup gives the registered object or where a new one goes.
             let (found, vacancy) = registered.find(entity: entity, row: Int(key.row))
+            // Each branch stores its own reference: a variable shared by both costs the made
+            // object a retain and a release.
             if let found, found._withUnsafeGuaranteedRef({ $0._key.generation == key.generation }) {
-              object = found.takeUnretainedValue()
+              target.initialize(to: found.takeUnretainedValue())
             } else {
               if registrations != seenClassRegistrations {
                 registrations = seenClassRegistrations
@@ -126,16 +127,18 @@ extension ModelContext {
                   next = (next &+ 1) % entities.count
                 }
               }
-              object = entities[place].table._withUnsafeGuaranteedRef {
+              let object = entities[place].table._withUnsafeGuaranteedRef {
                 newObject(for: key, of: entities[place].modelClass, in: $0)
               }
               // Registered where the lookup found room, unless the class's `init()` changed
               // the map meanwhile (then looked up again); a stale handle of the row (an older
               // generation) is replaced, as `makeObject` does.
               registered.fill(vacancy, with: Unmanaged.passUnretained(object))
+              target.initialize(to: object)
             }
-            assert(object is T, "a fetch of \(T.self) met an object of \(type(of: object))")
-            target.initialize(to: object)
+            assert(
+              target.pointee is T,
+              "a fetch of \(T.self) met an object of \(type(of: target.pointee))")
             target += 1
             count &+= 1
           }
