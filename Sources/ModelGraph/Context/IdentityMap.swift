@@ -30,13 +30,13 @@ final class IdentityMap {
   static let pageShift = 10
 
   /// One entry of a hash table: a row and its handle (`nil`: the entry is empty).
-  private struct Entry {
+  fileprivate struct Entry {
     var row: Int
     var handle: UnsafeMutableRawPointer?
   }
 
   /// One page of ``pageSize`` rows in the directory: its handles and how many are set.
-  private struct Page {
+  fileprivate struct Page {
     var handles: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
     var count = 0
   }
@@ -63,6 +63,8 @@ final class IdentityMap {
   private var tableCount: Int
   /// The first of the cleared pages kept for reuse; each holds the next in its first place.
   private var spares: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+  /// Counts the insertions and removals, so a ``Vacancy`` found before one is not used after.
+  private var mutations = 0
 
   /// An empty map.
   init() {
@@ -116,11 +118,85 @@ final class IdentityMap {
     return nil
   }
 
+  /// Where a handle for a row that has none goes, as ``find(entity:row:)`` saw it: a new
+  /// handle made meanwhile is registered with one store (``fill(_:with:)``), without a second
+  /// lookup.
+  struct Vacancy {
+    fileprivate var entity: Int
+    fileprivate var row: Int
+    /// The entry or page place the handle goes in; `nil` when the row has a handle, when the
+    /// entity has no table or page for it yet, or when one more handle would grow the table:
+    /// ``fill(_:with:)`` then inserts as ``insert(_:entity:row:)`` does.
+    fileprivate var place: UnsafeMutableRawPointer?
+    /// The page holding ``place`` in a paged table; `nil` for a hash table's entry.
+    fileprivate var page: UnsafeMutablePointer<Page>?
+    /// The map's count of insertions and removals when the place was found: any change since
+    /// makes ``fill(_:with:)`` look the row up again.
+    fileprivate var mutations: Int
+  }
+
+  /// The handle of `row` of `entity`, if one is registered, and where a new one would go.
+  ///
+  /// - Complexity: O(1) expected.
+  @inline(__always)
+  func find(entity: Int, row: Int) -> (handle: Unmanaged<ModelObject>?, vacancy: Vacancy) {
+    var vacancy = Vacancy(entity: entity, row: row, place: nil, page: nil, mutations: mutations)
+    guard hasTable(entity), row >= 0 else { return (nil, vacancy) }
+    let table = tables + entity
+    if let pages = table.pointee.pages {
+      let pageIndex = row &>> Self.pageShift
+      guard pageIndex < table.pointee.pageCount, let handles = pages[pageIndex].handles else {
+        return (nil, vacancy)
+      }
+      let slot = handles + (row & (Self.pageSize &- 1))
+      if let handle = slot.pointee { return (Unmanaged.fromOpaque(handle), vacancy) }
+      vacancy.place = UnsafeMutableRawPointer(slot)
+      vacancy.page = pages + pageIndex
+      return (nil, vacancy)
+    }
+    guard let entries = table.pointee.entries else { return (nil, vacancy) }
+    let mask = table.pointee.capacity &- 1
+    var index = Self.home(row, shift: table.pointee.shift)
+    while let handle = entries[index].handle {
+      if entries[index].row == row { return (Unmanaged.fromOpaque(handle), vacancy) }
+      index = (index &+ 1) & mask
+    }
+    let count = table.pointee.count &+ 1
+    if !Self.isCrowded(count: count, capacity: table.pointee.capacity)
+      && count <= Self.denseThreshold
+    {
+      vacancy.place = UnsafeMutableRawPointer(entries + index)
+    }
+    return (nil, vacancy)
+  }
+
+  /// Registers `handle` where `vacancy` says: one store when the map has not changed since it
+  /// was found, otherwise as ``insert(_:entity:row:)`` does.
+  ///
+  /// - Complexity: O(1) expected, amortized.
+  @inline(__always)
+  func fill(_ vacancy: Vacancy, with handle: Unmanaged<ModelObject>) {
+    guard let place = vacancy.place, vacancy.mutations == mutations else {
+      insert(handle, entity: vacancy.entity, row: vacancy.row)
+      return
+    }
+    mutations &+= 1
+    tables[vacancy.entity].count &+= 1
+    if let page = vacancy.page {
+      place.assumingMemoryBound(to: UnsafeMutableRawPointer?.self).pointee = handle.toOpaque()
+      page.pointee.count &+= 1
+    } else {
+      place.assumingMemoryBound(to: Entry.self).pointee = Entry(
+        row: vacancy.row, handle: handle.toOpaque())
+    }
+  }
+
   /// Registers `handle` for `row` of `entity`, in place of any handle registered there.
   ///
   /// - Complexity: O(1) expected, amortized.
   func insert(_ handle: Unmanaged<ModelObject>, entity: Int, row: Int) {
     precondition(entity >= 0 && row >= 0, "identity map keys are not negative")
+    mutations &+= 1
     if entity >= tableCount { addTables(upTo: entity) }
     let table = tables + entity
     let pointer = handle.toOpaque()
@@ -128,7 +204,9 @@ final class IdentityMap {
       insertPaged(pointer, table, row: row)
       return
     }
-    if (table.pointee.count &+ 1) &* 4 > table.pointee.capacity &* 3 { growSparse(table) }
+    if Self.isCrowded(count: table.pointee.count &+ 1, capacity: table.pointee.capacity) {
+      growSparse(table)
+    }
     let entries = table.pointee.entries!
     let mask = table.pointee.capacity &- 1
     var index = Self.home(row, shift: table.pointee.shift)
@@ -173,6 +251,7 @@ final class IdentityMap {
       let slot = handles + (row & (Self.pageSize &- 1))
       guard let found = slot.pointee, only == nil || found == only else { return false }
       slot.pointee = nil
+      mutations &+= 1
       table.pointee.count &-= 1
       pages[pageIndex].count &-= 1
       if pages[pageIndex].count == 0 {
@@ -189,6 +268,7 @@ final class IdentityMap {
     while let found = entries[index].handle {
       if entries[index].row == row {
         guard only == nil || found == only else { return false }
+        mutations &+= 1
         table.pointee.count &-= 1
         // Refill the hole with the entries after it whose probe path crosses it.
         var hole = index
@@ -233,6 +313,7 @@ final class IdentityMap {
   /// Releases the storage of every entity with no handle (called on save, not on every
   /// release, so a scan that drops each handle does not regrow the map per row).
   func compact() {
+    mutations &+= 1
     for entity in 0..<tableCount where tables[entity].count == 0 {
       release(&tables[entity])
     }
@@ -240,6 +321,14 @@ final class IdentityMap {
   }
 
   // MARK: Storage
+
+  /// Whether a hash table of `capacity` places holding `count` handles is too full: past half,
+  /// so probes and the shifts of a removal stay short (a few hundred bytes per entity at most,
+  /// since a table turns paged past ``denseThreshold`` handles).
+  @inline(__always)
+  private static func isCrowded(count: Int, capacity: Int) -> Bool {
+    count &* 2 > capacity
+  }
 
   @inline(__always)
   private static func home(_ row: Int, shift: Int) -> Int {

@@ -94,12 +94,18 @@ extension ModelContext {
         // concrete code rather than a call through `T`'s generic witnesses.
         buffer.withMemoryRebound(to: ModelObject.self) { objects in
           var target = objects.baseAddress!
+          // Checked once per fetch rather than per key: a class registered during the fetch
+          // is taken up by the next one, as if registered just after this one.
+          checkInexactClasses()
           for key in keys {
-            let object: ModelObject
-            if let found = registeredObject(for: key) {
-              object = found
+            let entity = Int(key.entity)
+            // One lookup gives the registered object or where a new one goes.
+            let (found, vacancy) = registered.find(entity: entity, row: Int(key.row))
+            // Each branch stores its own reference: a variable shared by both costs the made
+            // object a retain and a release.
+            if let found, found._withUnsafeGuaranteedRef({ $0._key.generation == key.generation }) {
+              target.initialize(to: found.takeUnretainedValue())
             } else {
-              let entity = Int(key.entity)
               if registrations != seenClassRegistrations {
                 registrations = seenClassRegistrations
                 known = 0
@@ -121,12 +127,18 @@ extension ModelContext {
                   next = (next &+ 1) % entities.count
                 }
               }
-              object = entities[place].table._withUnsafeGuaranteedRef {
-                makeObject(for: key, of: entities[place].modelClass, in: $0)
+              let object = entities[place].table._withUnsafeGuaranteedRef {
+                newObject(for: key, of: entities[place].modelClass, in: $0)
               }
+              // Registered where the lookup found room, unless the class's `init()` changed
+              // the map meanwhile (then looked up again); a stale handle of the row (an older
+              // generation) is replaced, as `makeObject` does.
+              registered.fill(vacancy, with: Unmanaged.passUnretained(object))
+              target.initialize(to: object)
             }
-            assert(object is T, "a fetch of \(T.self) met an object of \(type(of: object))")
-            target.initialize(to: object)
+            assert(
+              target.pointee is T,
+              "a fetch of \(T.self) met an object of \(type(of: target.pointee))")
             target += 1
             count &+= 1
           }
@@ -143,6 +155,17 @@ extension ModelContext {
   func makeObject(for key: ObjectKey, of modelClass: ModelObject.Type, in table: Table)
     -> ModelObject
   {
+    let object = newObject(for: key, of: modelClass, in: table)
+    registered.insert(Unmanaged.passUnretained(object), entity: Int(key.entity), row: Int(key.row))
+    return object
+  }
+
+  /// A new handle of `modelClass` for `key`'s row of `table`, not yet registered: the caller
+  /// registers it in the identity map.
+  @inline(__always)
+  private func newObject(for key: ObjectKey, of modelClass: ModelObject.Type, in table: Table)
+    -> ModelObject
+  {
     let object = modelClass.init()
     // A new object has no attribute marked unset: its row and table are two stores.
     object._tableReference = Unmanaged.passUnretained(table)
@@ -150,7 +173,6 @@ extension ModelContext {
     object._context = self
     object._key = key
     object._status = .registered
-    registered.insert(Unmanaged.passUnretained(object), entity: Int(key.entity), row: Int(key.row))
     if session.isUpdated(entity: Int(key.entity), row: Int(key.row)) {
       object._isChanged = true
       changedObjects.append(object)

@@ -145,6 +145,77 @@ struct IdentityMapTests {
     #expect(map.handle(entity: 1, row: 5 * IdentityMap.pageSize + 5) == nil)
   }
 
+  @Test("a vacancy fills its row with one store, in a hash table and in a page")
+  func fillsVacancies() {
+    let objects = (0..<(IdentityMap.denseThreshold + 4)).map { _ in CCTrip() }
+    let map = IdentityMap()
+    // Entity 0 has no table yet: the vacancy has no place, and filling it inserts.
+    let (none, first) = map.find(entity: 0, row: 40)
+    #expect(none == nil)
+    map.fill(first, with: Unmanaged.passUnretained(objects[0]))
+    #expect(map.count(ofEntity: 0) == 1)
+    // Hash table rows, up to the threshold where the last fill turns the table paged.
+    for (index, object) in objects.enumerated().dropFirst() {
+      let row = 40 + index * 3
+      let (found, vacancy) = map.find(entity: 0, row: row)
+      #expect(found == nil)
+      map.fill(vacancy, with: Unmanaged.passUnretained(object))
+      #expect(map.count(ofEntity: 0) == index + 1)
+    }
+    for (index, object) in objects.enumerated() {
+      let (found, _) = map.find(entity: 0, row: 40 + index * 3)
+      #expect(found?.toOpaque() == Unmanaged.passUnretained(object).toOpaque())
+    }
+    // Paged now: a row of a page in use has a place; filling it counts it.
+    let (none2, paged) = map.find(entity: 0, row: 41)
+    #expect(none2 == nil)
+    map.fill(paged, with: Unmanaged.passUnretained(objects[1]))
+    #expect(map.count(ofEntity: 0) == objects.count + 1)
+    #expect(map.remove(Unmanaged.passUnretained(objects[1]), entity: 0, row: 41))
+    // A vacancy found before a removal is stale: filling it looks the row up again.
+    let (_, stale) = map.find(entity: 0, row: 2)
+    #expect(map.remove(entity: 0, row: 40))
+    map.fill(stale, with: Unmanaged.passUnretained(objects[2]))
+    #expect(map.count(ofEntity: 0) == objects.count)
+    #expect(
+      map.handle(entity: 0, row: 2)?.toOpaque() == Unmanaged.passUnretained(objects[2]).toOpaque())
+    #expect(map.handle(entity: 0, row: 40) == nil)
+    #expect(Set(map.rows(ofEntity: 0)).count == objects.count)
+  }
+
+  @Test("a vacancy found before the table grew, or before its page emptied, is looked up again")
+  func staleVacancies() {
+    let objects = (0..<(IdentityMap.denseThreshold + 4)).map { _ in CCTrip() }
+    let map = IdentityMap()
+    // A hash table: a vacancy, then enough other rows to grow the table (its entries move).
+    map.insert(Unmanaged.passUnretained(objects[0]), entity: 1, row: 1_000)
+    let (_, beforeGrowth) = map.find(entity: 1, row: 7)
+    for index in 1..<12 {
+      map.insert(Unmanaged.passUnretained(objects[index]), entity: 1, row: 1_000 + index)
+    }
+    map.fill(beforeGrowth, with: Unmanaged.passUnretained(objects[12]))
+    #expect(map.count(ofEntity: 1) == 13)
+    #expect(
+      map.handle(entity: 1, row: 7)?.toOpaque() == Unmanaged.passUnretained(objects[12]).toOpaque())
+    // Pages: a vacancy in a page whose last handle then leaves (the page is kept for reuse).
+    for index in 0...IdentityMap.denseThreshold {
+      map.insert(Unmanaged.passUnretained(objects[index]), entity: 2, row: index)
+    }
+    let far = 3 * IdentityMap.pageSize
+    map.insert(Unmanaged.passUnretained(objects[0]), entity: 2, row: far)
+    let (_, beforeEmptied) = map.find(entity: 2, row: far + 1)
+    #expect(map.remove(entity: 2, row: far))
+    map.fill(beforeEmptied, with: Unmanaged.passUnretained(objects[1]))
+    #expect(
+      map.handle(entity: 2, row: far + 1)?.toOpaque()
+        == Unmanaged.passUnretained(objects[1]).toOpaque())
+    // The page kept for reuse comes back clear for another page's rows.
+    map.insert(Unmanaged.passUnretained(objects[2]), entity: 2, row: 5 * IdentityMap.pageSize)
+    #expect(map.handle(entity: 2, row: 5 * IdentityMap.pageSize + 1) == nil)
+    #expect(map.count(ofEntity: 2) == IdentityMap.denseThreshold + 3)
+    #expect(Set(map.rows(ofEntity: 2)).count == IdentityMap.denseThreshold + 3)
+  }
+
   @Test("removing a row's handle only when it is the given one")
   func removesOnlyTheGivenHandle() {
     let (first, second) = (CCTrip(), CCTrip())
@@ -194,9 +265,27 @@ struct IdentityMapDifferentialTests {
           #expect(removed == matches)
           if matches { expected[entity]?[row] = nil }
         }
-      } else {
+      } else if choice % 2 == 0 {
         let object = objects[Int.random(in: 0..<objects.count, using: &random)]
         map.insert(Unmanaged.passUnretained(object), entity: entity, row: row)
+        expected[entity, default: [:]][row] = ObjectIdentifier(object)
+      } else {
+        // As a fetch registers: look up, then fill the vacancy found, sometimes after another
+        // row was inserted or removed in between (the vacancy is then stale).
+        let object = objects[Int.random(in: 0..<objects.count, using: &random)]
+        let (found, vacancy) = map.find(entity: entity, row: row)
+        #expect(found.map { ObjectIdentifier($0.takeUnretainedValue()) } == expected[entity]?[row])
+        if Int.random(in: 0..<4, using: &random) == 0 {
+          let other = (row + 1 + Int.random(in: 0..<3, using: &random)) % span
+          if Bool.random(using: &random) {
+            map.insert(Unmanaged.passUnretained(objects[0]), entity: entity, row: other)
+            expected[entity, default: [:]][other] = ObjectIdentifier(objects[0])
+          } else {
+            map.remove(entity: entity, row: other)
+            expected[entity]?[other] = nil
+          }
+        }
+        map.fill(vacancy, with: Unmanaged.passUnretained(object))
         expected[entity, default: [:]][row] = ObjectIdentifier(object)
       }
       if step % 1_000 == 999 { map.compact() }
