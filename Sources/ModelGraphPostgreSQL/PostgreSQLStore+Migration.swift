@@ -72,7 +72,7 @@ extension PostgreSQLStore {
         try connection.run(
           "UPDATE mg_state SET schema_version = version; "
             + "INSERT INTO mg_log (version, token, ids) VALUES (\(version), "
-            + "'\(UUID().uuidString)', '{}'); NOTIFY \(channel); COMMIT")
+            + "'\(Self.commitToken())', '{}'); NOTIFY \(channel); COMMIT")
         applied = version
         schemaVersion = version
       } catch {

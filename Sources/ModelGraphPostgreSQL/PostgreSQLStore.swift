@@ -610,7 +610,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
         let commit = StoreCommit(
           number: applied + 1, catalog: version.catalog, previous: empty, tables: parts)
         try connection.run(
-          try batch(for: commit, token: UUID().uuidString, rewriting: true)
+          try batch(for: commit, token: Self.commitToken(), rewriting: true)
             + "UPDATE mg_state SET schema_version = version; COMMIT;")
         applied += 1
         schemaVersion = applied

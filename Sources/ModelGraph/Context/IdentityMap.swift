@@ -98,24 +98,8 @@ final class IdentityMap {
   /// - Complexity: O(1) expected.
   @inline(__always)
   func handle(entity: Int, row: Int) -> Unmanaged<ModelObject>? {
-    guard hasTable(entity) else { return nil }
-    let table = tables + entity
-    if let pages = table.pointee.pages {
-      let page = row &>> Self.pageShift
-      guard UInt(bitPattern: page) < UInt(bitPattern: table.pointee.pageCount),
-        let handles = pages[page].handles,
-        let handle = handles[row & (Self.pageSize &- 1)]
-      else { return nil }
-      return Unmanaged.fromOpaque(handle)
-    }
-    guard let entries = table.pointee.entries else { return nil }
-    let mask = table.pointee.capacity &- 1
-    var index = Self.home(row, shift: table.pointee.shift)
-    while let handle = entries[index].handle {
-      if entries[index].row == row { return Unmanaged.fromOpaque(handle) }
-      index = (index &+ 1) & mask
-    }
-    return nil
+    // The same lookup a fetch makes; the vacancy it also finds is dropped.
+    find(entity: entity, row: row).handle
   }
 
   /// Where a handle for a row that has none goes, as ``find(entity:row:)`` saw it: a new

@@ -57,9 +57,16 @@ extension ModelContext {
     let entity = Int(key.entity)
     // The generation is read without taking a reference; only a match is retained.
     guard let found = registered.handle(entity: entity, row: Int(key.row)),
-      found._withUnsafeGuaranteedRef({ $0._key.generation == key.generation })
+      Self.isObject(found, of: key)
     else { return nil }
     return found.takeUnretainedValue()
+  }
+
+  /// Whether `handle`, registered for `key`'s row, is the object of `key` rather than of an
+  /// older generation of the row; the generation is read without taking a reference.
+  @inline(__always)
+  private static func isObject(_ handle: Unmanaged<ModelObject>, of key: ObjectKey) -> Bool {
+    handle._withUnsafeGuaranteedRef { $0._key.generation == key.generation }
   }
 
   /// The object for `key`: the registered one, or a new handle bound to its row.
@@ -103,7 +110,7 @@ extension ModelContext {
             let (found, vacancy) = registered.find(entity: entity, row: Int(key.row))
             // Each branch stores its own reference: a variable shared by both costs the made
             // object a retain and a release.
-            if let found, found._withUnsafeGuaranteedRef({ $0._key.generation == key.generation }) {
+            if let found, Self.isObject(found, of: key) {
               target.initialize(to: found.takeUnretainedValue())
             } else {
               if registrations != seenClassRegistrations {
