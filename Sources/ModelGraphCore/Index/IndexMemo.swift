@@ -1,5 +1,5 @@
 /// The indexes one session has already looked up for the committed table versions it reads,
-/// so a repeated query finds them without the process-wide ``IndexRegistry`` and its lock.
+/// so a repeated query finds them without the lock of the table's ``IndexShelf``.
 ///
 /// Not `Sendable`: it belongs to its session. An entry is used only for the very table
 /// version it was found for. When the session moves to another version, it keeps the entries

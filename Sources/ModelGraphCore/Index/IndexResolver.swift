@@ -17,8 +17,9 @@ struct IndexResolver {
   /// The view of `definition`'s index for the table of `entity`; `nil` when the attribute
   /// cannot be indexed.
   ///
-  /// - Complexity: O(chunks) to compare the versions, plus O(n log n) the first time the index
-  ///   is built for the committed version (O(n) when derived from an earlier version's).
+  /// - Complexity: O(rows the reader wrote) to lay its changes over the committed version's
+  ///   index (O(chunks written) when it does not know them), plus O(n log n) the first time the
+  ///   index is asked for (a save carries it to the version it publishes).
   func view(_ definition: IndexDefinition, entity: ResolvedEntity) -> (any TableIndex)? {
     guard let slot = entity.attributeSlot(named: definition.attribute) else { return nil }
     return view(definition, entity: entity, slot: slot)
@@ -27,7 +28,7 @@ struct IndexResolver {
   /// ``view(_:entity:)`` for the attribute in `slot` of `entity`, which `definition` names.
   func view(_ definition: IndexDefinition, entity: ResolvedEntity, slot: Int) -> (any TableIndex)? {
     let maker = ViewMaker(
-      registry: .shared, memo: memo, store: store, committed: committedTables[entity.index],
+      memo: memo, committed: committedTables[entity.index],
       current: hasPendingChanges ? tables[entity.index] : committedTables[entity.index],
       definition: definition, slot: slot,
       writtenRows: writtenRows)
@@ -35,76 +36,8 @@ struct IndexResolver {
   }
 }
 
-/// A hash index for a frozen table version: a base index built for an earlier version, with
-/// the rows the versions disagree on laid over it.
-///
-/// Carrying a hash index to a newer version copies the partitions the changes touch and the
-/// arrays that hold them; so a new version keeps its predecessor's base and adds the save's
-/// changes to the overlay, and only makes a new base once the overlay outgrows
-/// ``HashOverlay/foldBound`` rows. A save of one object then costs O(1) amortized here, at any
-/// size of the table.
-private final class HashBuilt<Key: IndexKey>: @unchecked Sendable {
-  // @unchecked Sendable: immutable; the view's closures only read the immutable index.
-  let base: HashIndex<Key>
-  /// The rows of this version whose entries differ from `base`.
-  let overlay: HashOverlay<Key>
-  let view: any TableIndex
-
-  init(_ definition: IndexDefinition, base: HashIndex<Key>, overlay: HashOverlay<Key>) {
-    self.base = base
-    self.overlay = overlay
-    view = HashIndexView.make(definition, base: base, overlay: overlay)
-  }
-
-  /// The index of the next version, whose entries differ from this one's by `step`.
-  func carried(by step: IndexDelta<Key>, _ definition: IndexDefinition) -> HashBuilt {
-    if step.isEmpty { return self }
-    let total = overlay.applying(step)
-    guard total.count > HashOverlay<Key>.foldBound else {
-      return HashBuilt(definition, base: base, overlay: total)
-    }
-    return HashBuilt(definition, base: base.applying(total.delta), overlay: HashOverlay())
-  }
-}
-
-/// An ordered index for a frozen table version: a base index built for an earlier version,
-/// with the entries the versions disagree on laid over it.
-///
-/// Carrying an ordered index to a newer version rewrites its sorted arrays, O(n); so a new
-/// version keeps its predecessor's base and adds the save's changes to the delta, and only
-/// rewrites the base once the delta outgrows √n entries (at least 64). A query after every
-/// save then costs O(√n log n) per version for the view, not O(n).
-private final class OrderedBuilt<Key: IndexKey>: @unchecked Sendable {
-  // @unchecked Sendable: immutable; the view's closures only read the immutable index.
-  let base: OrderedIndex<Key>
-  /// The entries of this version that differ from `base`.
-  let delta: IndexDelta<Key>
-  let view: any TableIndex
-
-  init(
-    _ definition: IndexDefinition, base: OrderedIndex<Key>, delta: IndexDelta<Key>
-  ) {
-    self.base = base
-    self.delta = delta
-    view = OrderedIndexView.make(definition, base: base, delta: delta)
-  }
-
-  /// The index of the next version, whose entries differ from this one's by `step`.
-  func carried(by step: IndexDelta<Key>, _ definition: IndexDefinition) -> OrderedBuilt {
-    if step.isEmpty { return self }
-    let total = delta.followed(by: step)
-    let bound = max(64, Int(Double(base.count).squareRoot()))
-    guard total.removed.count + total.added.count > bound else {
-      return OrderedBuilt(definition, base: base, delta: total)
-    }
-    return OrderedBuilt(definition, base: base.applying(total), delta: IndexDelta())
-  }
-}
-
 private struct ViewMaker: IndexKeyVisitor {
-  let registry: IndexRegistry
   let memo: IndexMemo?
-  let store: Store
   let committed: Table
   let current: Table
   let definition: IndexDefinition
@@ -117,16 +50,8 @@ private struct ViewMaker: IndexKeyVisitor {
     let definition = definition
     switch definition.kind {
     case .ordered:
-      let built = find(OrderedBuilt<Key>.self) { source in
-        guard let source else {
-          return OrderedBuilt(
-            definition,
-            base: OrderedIndex<Key>.build(
-              column: committed.column(slot, as: Key.self), stamps: committed.stamps),
-            delta: IndexDelta())
-        }
-        return source.index.carried(
-          by: IndexDelta(from: source.table, to: committed, slot: slot), definition)
+      let built = find {
+        OrderedBuilt<Key>(definition, slot: slot, table: committed)
       }
       guard current !== committed else { return built.view }
       let delta = pendingDelta(Key.self)
@@ -135,16 +60,8 @@ private struct ViewMaker: IndexKeyVisitor {
         definition, base: built.base,
         delta: built.delta.followed(by: delta))
     case .hash:
-      let built = find(HashBuilt<Key>.self) { source in
-        guard let source else {
-          return HashBuilt(
-            definition,
-            base: HashIndex<Key>.build(
-              column: committed.column(slot, as: Key.self), stamps: committed.stamps),
-            overlay: HashOverlay())
-        }
-        return source.index.carried(
-          by: IndexDelta(from: source.table, to: committed, slot: slot), definition)
+      let built = find {
+        HashBuilt<Key>(definition, slot: slot, table: committed)
       }
       guard current !== committed else { return built.view }
       let delta = pendingDelta(Key.self)
@@ -163,15 +80,18 @@ private struct ViewMaker: IndexKeyVisitor {
     return IndexDelta(from: committed, to: current, slot: slot, rows: rows)
   }
 
-  /// The index built for the committed table: from the session's memo, else from the
-  /// registry, which builds it with `make` when no reader has yet.
-  private func find<Built: AnyObject>(
-    _: Built.Type, make: @escaping ((table: Table, index: Built)?) -> Built
-  ) -> Built {
-    let lookUp = {
-      registry.index(store: store, table: committed, definition: definition, make: make)
+  /// The index built for the committed table: from the session's memo, else from the table's
+  /// shelf, which keeps the one `make` builds when no reader has built it yet (and no save
+  /// carried it there).
+  private func find<Built: BuiltIndex>(make: () -> Built) -> Built {
+    guard let shelf = committed.indexShelf else {
+      // A table that was never frozen (not a committed version): nothing to keep it in.
+      assertionFailure("an index asked of a table that is not frozen")
+      return make()
     }
-    guard let memo else { return lookUp() }
-    return memo.built(for: committed, definition: definition, find: lookUp)
+    guard let memo else { return shelf.index(definition, make: make) }
+    return memo.built(for: committed, definition: definition) {
+      shelf.index(definition, make: make)
+    }
   }
 }

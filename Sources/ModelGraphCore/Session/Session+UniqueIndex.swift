@@ -4,7 +4,7 @@ extension Session {
   /// cannot be indexed.
   ///
   /// The index of each committed table version is built once per store and carried forward
-  /// from version to version (``IndexRegistry``); the session's pending changes are laid over it,
+  /// with each save (``IndexShelf``); the session's pending changes are laid over it,
   /// unless `committedOnly` asks for the committed versions' indexes as they are.
   /// - Complexity: O(rows the session wrote in the scope), after the first build; O(scope)
   ///   with `committedOnly`.

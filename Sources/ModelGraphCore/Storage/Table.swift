@@ -35,6 +35,9 @@ public final class Table: @unchecked Sendable {
   /// For a published version: the rows it may differ in from the version it was published
   /// over; set by the save before it publishes the table, `nil` when unknown.
   var changeNote: TableChangeNote?
+  /// The indexes built for this table once it is frozen; `nil` before (a working table has
+  /// none: a session lays its changes over the committed version's indexes).
+  @exclusivity(unchecked) private(set) var indexShelf: IndexShelf?
 
   /// An empty table for `entity`.
   public init(entity: ResolvedEntity) {
@@ -85,11 +88,13 @@ public final class Table: @unchecked Sendable {
     }
   }
 
-  /// Marks every column's chunks as possibly shared, before the table is published.
+  /// Marks every column's chunks as possibly shared, before the table is published, and gives
+  /// it a shelf for its indexes.
   ///
   /// Also runs on every table a newer version keeps as it is, and on the tables a journal
   /// replay wrote after their version was made: a column that owns no chunk returns at once.
   func freeze() {
+    if indexShelf == nil { indexShelf = IndexShelf() }
     stamps.freeze()
     for column in attributeColumns { column.freeze() }
     for column in relationshipColumns { column.freeze() }

@@ -21,7 +21,7 @@ extension Store {
       let current = state.version
       guard let made = try make(current) else { return nil }
       let version = StoreVersion(
-        number: current.number + 1, catalog: made.catalog, tables: made.tables)
+        number: current.number + 1, catalog: made.catalog, tables: made.tables, over: current)
       // Committed elsewhere, so durable already: shown (after any local version still on its
       // way to the disk), with its change handed to the history and the subscribers then.
       let change =

@@ -1,0 +1,64 @@
+/// The indexes built for one frozen table version, kept by the table itself.
+///
+/// An index is built the first time a reader asks for it, then carried to every version of
+/// the table published over this one (``carry(from:to:)``, run as the version is made): a
+/// table's indexes are kept current with its saves, so a query after a save finds them built,
+/// and no older version has to stay alive for the next one's indexes to be derived from it.
+/// Shared by every session that reads the version.
+final class IndexShelf: Sendable {
+  private struct Key: Hashable {
+    let definition: IndexDefinition
+
+    /// Hashes the definition without its attribute name (see
+    /// ``IndexDefinition/hashWithoutName(into:)``); `==` still compares every field.
+    func hash(into hasher: inout Hasher) { definition.hashWithoutName(into: &hasher) }
+  }
+
+  private let entries = Locked<[Key: any BuiltIndex]>([:])
+
+  /// A shelf holding no index.
+  init() {}
+
+  /// The definitions of the indexes on the shelf.
+  var definitions: [IndexDefinition] { entries.withLock { $0.keys.map(\.definition) } }
+
+  /// The index of `definition`: the one on the shelf, else one `make` builds (outside the
+  /// lock), which the shelf then keeps (or the one another reader put there meanwhile).
+  ///
+  /// - Complexity: O(1) when built; otherwise the cost of `make`.
+  func index<Built: BuiltIndex>(_ definition: IndexDefinition, make: () -> Built) -> Built {
+    let key = Key(definition: definition)
+    if let found = entries.withLock({ $0[key] }) {
+      // One definition of one table has one key type, so one built type.
+      return unsafeDowncast(found as AnyObject, to: Built.self)
+    }
+    let built = make()
+    let kept = entries.withLock { entries -> any BuiltIndex in
+      if let found = entries[key] { return found }
+      entries[key] = built
+      return built
+    }
+    return unsafeDowncast(kept as AnyObject, to: Built.self)
+  }
+
+  /// Puts on the shelf of `new` (a version of the table published over `old`) each index
+  /// `old`'s shelf holds, carried to `new`.
+  ///
+  /// - Complexity: O(indexes × rows written between the versions), see
+  ///   ``BuiltIndex/carried(from:to:)``.
+  static func carry(from old: Table, to new: Table) {
+    guard let source = old.indexShelf, let target = new.indexShelf, source !== target else {
+      return
+    }
+    let built = source.entries.withLock { Array($0) }
+    guard !built.isEmpty else { return }
+    var carried: [(Key, any BuiltIndex)] = []
+    carried.reserveCapacity(built.count)
+    for (key, index) in built {
+      if let next = index.carried(from: old, to: new) { carried.append((key, next)) }
+    }
+    target.entries.withLock { entries in
+      for (key, index) in carried where entries[key] == nil { entries[key] = index }
+    }
+  }
+}
