@@ -84,14 +84,9 @@ private struct ViewMaker: IndexKeyVisitor {
   /// shelf, which keeps the one `make` builds when no reader has built it yet (and no save
   /// carried it there).
   private func find<Built: BuiltIndex>(make: () -> Built) -> Built {
-    guard let shelf = committed.indexShelf else {
-      // A table that was never frozen (not a committed version): nothing to keep it in.
-      assertionFailure("an index asked of a table that is not frozen")
-      return make()
-    }
-    guard let memo else { return shelf.index(definition, make: make) }
+    guard let memo else { return committed.makeIndexShelf().index(definition, make: make) }
     return memo.built(for: committed, definition: definition) {
-      shelf.index(definition, make: make)
+      committed.makeIndexShelf().index(definition, make: make)
     }
   }
 }

@@ -47,9 +47,7 @@ final class IndexShelf: Sendable {
   /// - Complexity: O(indexes × rows written between the versions), see
   ///   ``BuiltIndex/carried(from:to:)``.
   static func carry(from old: Table, to new: Table) {
-    guard let source = old.indexShelf, let target = new.indexShelf, source !== target else {
-      return
-    }
+    guard old !== new, let source = old.indexShelf else { return }
     let built = source.entries.withLock { Array($0) }
     guard !built.isEmpty else { return }
     var carried: [(Key, any BuiltIndex)] = []
@@ -57,7 +55,8 @@ final class IndexShelf: Sendable {
     for (key, index) in built {
       if let next = index.carried(from: old, to: new) { carried.append((key, next)) }
     }
-    target.entries.withLock { entries in
+    guard !carried.isEmpty else { return }
+    new.makeIndexShelf().entries.withLock { entries in
       for (key, index) in carried where entries[key] == nil { entries[key] = index }
     }
   }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The rows of one concrete entity: a typed column per attribute and relationship.
 ///
 /// Each row has a stamp: its generation shifted left by one, with the low bit set while an
@@ -35,9 +37,9 @@ public final class Table: @unchecked Sendable {
   /// For a published version: the rows it may differ in from the version it was published
   /// over; set by the save before it publishes the table, `nil` when unknown.
   var changeNote: TableChangeNote?
-  /// The indexes built for this table once it is frozen; `nil` before (a working table has
-  /// none: a session lays its changes over the committed version's indexes).
-  @exclusivity(unchecked) private(set) var indexShelf: IndexShelf?
+  /// The indexes built for this table as a frozen version, made with the first one (a working
+  /// table has none: a session lays its changes over the committed version's indexes).
+  private let indexes = AtomicLazyReference<IndexShelf>()
 
   /// An empty table for `entity`.
   public init(entity: ResolvedEntity) {
@@ -88,13 +90,11 @@ public final class Table: @unchecked Sendable {
     }
   }
 
-  /// Marks every column's chunks as possibly shared, before the table is published, and gives
-  /// it a shelf for its indexes.
+  /// Marks every column's chunks as possibly shared, before the table is published.
   ///
   /// Also runs on every table a newer version keeps as it is, and on the tables a journal
   /// replay wrote after their version was made: a column that owns no chunk returns at once.
   func freeze() {
-    if indexShelf == nil { indexShelf = IndexShelf() }
     stamps.freeze()
     for column in attributeColumns { column.freeze() }
     for column in relationshipColumns { column.freeze() }
@@ -114,6 +114,12 @@ public final class Table: @unchecked Sendable {
   /// - Complexity: O(columns + columns written × chunks), the second term a copy of each
   ///   written column's chunk addresses.
   func publishedCopy(over base: Table) -> Table { Table(copying: self, reusing: base) }
+
+  /// The indexes built for this frozen table; `nil` until the first is.
+  var indexShelf: IndexShelf? { indexes.load() }
+
+  /// This frozen table's shelf of indexes, made when it has none.
+  func makeIndexShelf() -> IndexShelf { indexes.load() ?? indexes.storeIfNil(IndexShelf()) }
 
   /// The number of rows, live or not.
   @inlinable public var rowCount: Int { stamps.count }
