@@ -7,10 +7,13 @@ extension ModelContext {
   /// neither creates nor looks up objects (``PrefetchedRelations``).
   ///
   /// The slots of the relationships are found once per class met (results of a deep fetch
-  /// come from several tables). Each owner's row is visited once for all its relationships;
-  /// the related keys of each relationship go through one ``RelatedObjectResolver``, so each
-  /// entity's table and class are looked up once per run of keys, not once per owner. A key
-  /// path that names no relationship is ignored.
+  /// come from several tables). An owner the previous prefetch resolved, while its lists still
+  /// hold (``reusablePrefetch``), takes its lists from it as they are. The other owners are
+  /// resolved in batches, one per working table and relationship (``PrefetchBatch``): the
+  /// related keys of all the batch's owners are gathered in one call, then turned into objects
+  /// in one pass over the identity map, then handed to each owner's list; no closure call and
+  /// no lookup of the table or class per owner. A key path that names no relationship is
+  /// ignored.
   /// - Complexity: O(results × key paths + related objects).
   func prefetch<T: PersistentModel>(
     _ keyPaths: [any PartialKeyPath<T> & Sendable], of results: [T]
@@ -29,32 +32,45 @@ extension ModelContext {
       object._prefetchIndex = Int32(truncatingIfNeeded: owners.count)
       owners.append(object._key)
     }
-    let stride = names.count
     // The lists go straight into the new prefetch's places, which is installed whole once
-    // filled (the previous one keeps its objects registered meanwhile). Each relationship
-    // resolves through its own resolver, so the runs of keys of one entity carry over from
-    // owner to owner.
+    // filled (the previous one keeps its objects registered meanwhile).
     let made = PrefetchedRelations(
       version: session.baseNumber, epoch: relationshipEpoch, owners: owners,
-      positions: layout.positions, stride: stride)
-    var resolvers = [RelatedObjectResolver](repeating: RelatedObjectResolver(), count: stride)
-    resolvers.withUnsafeMutableBufferPointer { resolvers in
-      var index = 0
-      for object in results {
-        guard let table = object._table else { continue }
-        defer { index += 1 }
-        let slots = layout.slotsByEntity[table.entity.index]!
-        for position in 0..<stride where !layout.isDropped[position] {
-          let slot = slots[position]
-          guard slot >= 0 else { continue }
-          let list = table.withRelatedKeys(row: object._row, slot: slot) {
-            resolvers[position].objects(for: $0, in: self)
-          }
-          made.setList(list, at: index &* stride &+ position)
-        }
+      positions: layout.positions, stride: names.count)
+    let earlier = reusablePrefetch
+    var batches = PrefetchBatches()
+    var number = 0
+    for object in results {
+      guard let table = object._table else { continue }
+      defer { number &+= 1 }
+      if let earlier,
+        made.takeLists(
+          of: number, from: earlier, slots: layout.slotsByEntity[table.entity.index]!,
+          isDropped: layout.isDropped)
+      {
+        continue
+      }
+      batches.add(owner: number, table: table, row: object._row)
+    }
+    var buffers = PrefetchBuffers()
+    for batch in batches.batches {
+      let slots = layout.slotsByEntity[batch.table.entity.index]!
+      for (position, slot) in slots.enumerated() where slot >= 0 && !layout.isDropped[position] {
+        batch.resolve(slot: slot, position: position, into: made, buffers: &buffers, in: self)
       }
     }
     prefetched = made
+  }
+
+  /// The last prefetch, while its lists still hold for this context (see
+  /// ``prefetchedRelated(_:slot:)``), so a prefetch of the same owners takes them as they are;
+  /// never in a store keeping only fetched objects, where a fetch can bring in related rows
+  /// that an earlier resolution did not have.
+  private var reusablePrefetch: PrefetchedRelations? {
+    guard let prefetched, prefetched.epoch == relationshipEpoch,
+      prefetched.version == session.baseNumber, fetchedOnlyStore == nil
+    else { return nil }
+    return prefetched
   }
 }
 
