@@ -32,16 +32,38 @@ struct RelatedObjectResolver {
   /// object is no longer alive): a prefetch resolves all its owners' keys of one table in one
   /// pass, then hands the references on to the lists without retaining them again.
   ///
+  /// Two passes. The first only looks the keys up in the identity map: the live handles it
+  /// holds are noted without a reference count, so the lookups of successive keys, which miss
+  /// the cache in a large store, do not wait on one another behind an atomic increment. No
+  /// code but the lookups runs in it, so no handle noted can go away. The second retains each
+  /// handle noted (now in the cache) and resolves the other keys one by one, which may make
+  /// handles (running their classes' `init()`) once every noted handle is held.
   /// - Complexity: O(keys).
   mutating func resolve(
     _ keys: UnsafeBufferPointer<ObjectKey>,
-    into objects: UnsafeMutablePointer<Unmanaged<ModelObject>?>,
-    in context: ModelContext
+    into objects: UnsafeMutablePointer<Unmanaged<ModelObject>?>, in context: ModelContext
   ) {
     guard !keys.isEmpty else { return }
     context.checkInexactClasses()
+    let map = context.registered
     for (index, key) in keys.enumerated() {
-      (objects + index).initialize(to: object(for: key, in: context).map(Unmanaged.passRetained))
+      var live: Unmanaged<ModelObject>?
+      if let found = map.find(entity: Int(key.entity), row: Int(key.row)).handle,
+        found._withUnsafeGuaranteedRef({
+          $0._key.generation == key.generation
+            && ($0._status == .registered || $0._status == .inserted)
+        })
+      {
+        live = found
+      }
+      (objects + index).initialize(to: live)
+    }
+    for (index, key) in keys.enumerated() {
+      if let live = objects[index] {
+        _ = live.retain()
+      } else {
+        objects[index] = object(for: key, in: context).map(Unmanaged.passRetained)
+      }
     }
   }
 

@@ -34,29 +34,36 @@ extension ModelContext {
     }
     // The lists go straight into the new prefetch's places, which is installed whole once
     // filled (the previous one keeps its objects registered meanwhile).
+    let stride = names.count
     let made = PrefetchedRelations(
       version: session.baseNumber, epoch: relationshipEpoch, owners: owners,
-      positions: layout.positions, stride: names.count)
+      positions: layout.positions, stride: stride)
+    let wanted = layout.wantedSlots
     let earlier = reusablePrefetch
     var batches = PrefetchBatches()
-    var number = 0
-    for object in results {
-      guard let table = object._table else { continue }
-      defer { number &+= 1 }
-      if let earlier,
-        made.takeLists(
-          of: number, from: earlier, slots: layout.slotsByEntity[table.entity.index]!,
-          isDropped: layout.isDropped)
-      {
-        continue
+    wanted.withUnsafeBufferPointer { wanted in
+      var number = 0
+      for object in results {
+        guard let table = object._table else { continue }
+        defer { number &+= 1 }
+        if let earlier,
+          made.takeLists(
+            of: number, from: earlier,
+            slots: UnsafeBufferPointer(
+              start: wanted.baseAddress! + table.entity.index &* stride, count: stride))
+        {
+          continue
+        }
+        batches.add(owner: number, table: table, row: object._row)
       }
-      batches.add(owner: number, table: table, row: object._row)
     }
     var buffers = PrefetchBuffers()
     for batch in batches.batches {
-      let slots = layout.slotsByEntity[batch.table.entity.index]!
-      for (position, slot) in slots.enumerated() where slot >= 0 && !layout.isDropped[position] {
-        batch.resolve(slot: slot, position: position, into: made, buffers: &buffers, in: self)
+      let first = batch.table.entity.index &* stride
+      for position in 0..<stride where wanted[first &+ position] >= 0 {
+        batch.resolve(
+          slot: wanted[first &+ position], position: position, into: made, buffers: &buffers,
+          in: self)
       }
     }
     prefetched = made
@@ -95,6 +102,20 @@ struct PrefetchLayout {
   init(count: Int) {
     isDropped = Array(repeating: false, count: count)
     slotOfPosition = Array(repeating: -1, count: count)
+  }
+
+  /// The slot of each position in each entity met, at `entity * count + position`: -1 where
+  /// the entity has no such relationship, for a dropped position, and for entities not met.
+  var wantedSlots: [Int] {
+    let count = isDropped.count
+    var wanted = [Int](repeating: -1, count: slotsByEntity.count &* count)
+    for (entity, slots) in slotsByEntity.enumerated() {
+      guard let slots else { continue }
+      for position in 0..<count where !isDropped[position] {
+        wanted[entity &* count &+ position] = slots[position]
+      }
+    }
+    return wanted
   }
 
   /// Records the slots of `names` in `entity`, once per entity.

@@ -74,17 +74,17 @@ final class PrefetchedRelations {
 
   /// Gives owner `number` of this prefetch, while it is being built, the lists `earlier`
   /// resolved for the same object, if `earlier` resolved every relationship this prefetch
-  /// resolves for it: `slots` are the owner's slot of each position (-1: none), `isDropped`
-  /// says which positions are not resolved. The caller checked that `earlier`'s lists still
-  /// hold (``ModelContext/prefetchedRelated(_:slot:)`` reads them under the same condition).
+  /// resolves for it: `slots` are the owner's slot of each position (-1: not resolved). The
+  /// caller checked that `earlier`'s lists still hold (``ModelContext/prefetchedRelated(_:slot:)``
+  /// reads them under the same condition).
   ///
   /// - Returns: Whether the owner has all its lists; when not, the caller resolves them all.
   /// - Complexity: O(key paths), expected.
   func takeLists(
-    of number: Int, from earlier: PrefetchedRelations, slots: [Int], isDropped: [Bool]
+    of number: Int, from earlier: PrefetchedRelations, slots: UnsafeBufferPointer<Int>
   ) -> Bool {
     guard let old = earlier.number(of: owners[number]) else { return false }
-    for (position, slot) in slots.enumerated() where slot >= 0 && !isDropped[position] {
+    for (position, slot) in slots.enumerated() where slot >= 0 {
       guard let list = earlier.list(number: old, slot: slot) else { return false }
       setList(list, at: number &* stride &+ position)
     }
