@@ -167,6 +167,18 @@ extension ModelContext {
     return object
   }
 
+  /// A new handle of `modelClass` for `key`'s row of `table`, registered where `vacancy` says
+  /// (the identity-map lookup that found no handle of the key gave it): one store when the map
+  /// has not changed since, else an insert.
+  func makeObject(
+    for key: ObjectKey, of modelClass: ModelObject.Type, in table: Table,
+    at vacancy: IdentityMap.Vacancy
+  ) -> ModelObject {
+    let object = newObject(for: key, of: modelClass, in: table)
+    registered.fill(vacancy, with: Unmanaged.passUnretained(object))
+    return object
+  }
+
   /// A new handle of `modelClass` for `key`'s row of `table`, not yet registered: the caller
   /// registers it in the identity map.
   @inline(__always)

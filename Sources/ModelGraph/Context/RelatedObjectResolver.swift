@@ -18,6 +18,7 @@ struct RelatedObjectResolver {
     -> [ModelObject]
   {
     guard !keys.isEmpty else { return [] }
+    context.checkInexactClasses()
     return [ModelObject](unsafeUninitializedCapacity: keys.count) { buffer, count in
       for key in keys {
         guard let object = object(for: key, in: context) else { continue }
@@ -27,19 +28,72 @@ struct RelatedObjectResolver {
     }
   }
 
+  /// The objects of `keys`, in order, each retained once into `objects` (`nil` for a key whose
+  /// object is no longer alive): a prefetch resolves all its owners' keys of one table in one
+  /// pass, then hands the references on to the lists without retaining them again.
+  ///
+  /// Two passes. The first only looks the keys up in the identity map: the live handles it
+  /// holds are noted without a reference count, so the lookups of successive keys, which miss
+  /// the cache in a large store, do not wait on one another behind an atomic increment. No
+  /// code but the lookups runs in it, so no handle noted can go away. The second retains each
+  /// handle noted (now in the cache) and resolves the other keys one by one, which may make
+  /// handles (running their classes' `init()`) once every noted handle is held.
+  /// - Complexity: O(keys).
+  mutating func resolve(
+    _ keys: UnsafeBufferPointer<ObjectKey>,
+    into objects: UnsafeMutablePointer<Unmanaged<ModelObject>?>, in context: ModelContext
+  ) {
+    guard !keys.isEmpty else { return }
+    context.checkInexactClasses()
+    let map = context.registered
+    for (index, key) in keys.enumerated() {
+      var live: Unmanaged<ModelObject>?
+      if let found = map.find(entity: Int(key.entity), row: Int(key.row)).handle,
+        found._withUnsafeGuaranteedRef({
+          $0._key.generation == key.generation
+            && ($0._status == .registered || $0._status == .inserted)
+        })
+      {
+        live = found
+      }
+      (objects + index).initialize(to: live)
+    }
+    for (index, key) in keys.enumerated() {
+      if let live = objects[index] {
+        _ = live.retain()
+      } else {
+        objects[index] = object(for: key, in: context).map(Unmanaged.passRetained)
+      }
+    }
+  }
+
   /// The object of `key` in `context`: the registered one or a new handle; `nil` when the key's
-  /// object is no longer alive.
+  /// object is no longer alive. The caller has called ``ModelContext/checkInexactClasses()``.
   ///
   /// A registered handle that is live in the context (saved or inserted, not deleted) stands
   /// for a live row: the context unbinds a handle as its row is deleted (by itself, or by
   /// another context's save it takes in), so such a handle is returned without reading the
-  /// row's stamp. Any other key is checked against its table.
+  /// row's stamp. Any other key is checked against its table. One identity-map lookup gives
+  /// the registered handle or the place a new one goes.
   /// - Complexity: O(1).
+  @inline(__always)
   mutating func object(for key: ObjectKey, in context: ModelContext) -> ModelObject? {
-    let registered = context.registeredObject(for: key)
-    if let registered, registered._status == .registered || registered._status == .inserted {
-      return registered
+    let (found, vacancy) = context.registered.find(entity: Int(key.entity), row: Int(key.row))
+    var registered: ModelObject?
+    if let found, found._withUnsafeGuaranteedRef({ $0._key.generation == key.generation }) {
+      let object = found.takeUnretainedValue()
+      if object._status == .registered || object._status == .inserted { return object }
+      registered = object
     }
+    return checkedObject(for: key, registered: registered, vacancy: vacancy, in: context)
+  }
+
+  /// The object of `key` once the identity map gave no live handle: `registered` (a handle in
+  /// another state) or a new handle, if the row holds the key's object.
+  private mutating func checkedObject(
+    for key: ObjectKey, registered: ModelObject?, vacancy: IdentityMap.Vacancy,
+    in context: ModelContext
+  ) -> ModelObject? {
     if Int(key.entity) != entity {
       // The first key of a run shows that the session knows its entity; the run's later keys
       // are checked against that table directly.
@@ -53,6 +107,7 @@ struct RelatedObjectResolver {
     if let registered { return registered }
     let type = modelClass ?? context.modelClass(forEntity: entity)
     modelClass = type
-    return context.makeObject(for: key, of: type, in: table!.takeUnretainedValue())
+    return context.makeObject(
+      for: key, of: type, in: table!.takeUnretainedValue(), at: vacancy)
   }
 }

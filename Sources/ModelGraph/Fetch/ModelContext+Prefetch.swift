@@ -7,10 +7,13 @@ extension ModelContext {
   /// neither creates nor looks up objects (``PrefetchedRelations``).
   ///
   /// The slots of the relationships are found once per class met (results of a deep fetch
-  /// come from several tables). Each owner's row is visited once for all its relationships;
-  /// the related keys of each relationship go through one ``RelatedObjectResolver``, so each
-  /// entity's table and class are looked up once per run of keys, not once per owner. A key
-  /// path that names no relationship is ignored.
+  /// come from several tables). An owner the previous prefetch resolved, while its lists still
+  /// hold (``reusablePrefetch``), takes its lists from it as they are. The other owners are
+  /// resolved in batches, one per working table and relationship (``PrefetchBatch``): the
+  /// related keys of all the batch's owners are gathered in one call, then turned into objects
+  /// in one pass over the identity map, then handed to each owner's list; no closure call and
+  /// no lookup of the table or class per owner. A key path that names no relationship is
+  /// ignored.
   /// - Complexity: O(results × key paths + related objects).
   func prefetch<T: PersistentModel>(
     _ keyPaths: [any PartialKeyPath<T> & Sendable], of results: [T]
@@ -29,32 +32,52 @@ extension ModelContext {
       object._prefetchIndex = Int32(truncatingIfNeeded: owners.count)
       owners.append(object._key)
     }
-    let stride = names.count
     // The lists go straight into the new prefetch's places, which is installed whole once
-    // filled (the previous one keeps its objects registered meanwhile). Each relationship
-    // resolves through its own resolver, so the runs of keys of one entity carry over from
-    // owner to owner.
+    // filled (the previous one keeps its objects registered meanwhile).
+    let stride = names.count
     let made = PrefetchedRelations(
       version: session.baseNumber, epoch: relationshipEpoch, owners: owners,
       positions: layout.positions, stride: stride)
-    var resolvers = [RelatedObjectResolver](repeating: RelatedObjectResolver(), count: stride)
-    resolvers.withUnsafeMutableBufferPointer { resolvers in
-      var index = 0
+    let wanted = layout.wantedSlots
+    let earlier = reusablePrefetch
+    var batches = PrefetchBatches()
+    wanted.withUnsafeBufferPointer { wanted in
+      var number = 0
       for object in results {
         guard let table = object._table else { continue }
-        defer { index += 1 }
-        let slots = layout.slotsByEntity[table.entity.index]!
-        for position in 0..<stride where !layout.isDropped[position] {
-          let slot = slots[position]
-          guard slot >= 0 else { continue }
-          let list = table.withRelatedKeys(row: object._row, slot: slot) {
-            resolvers[position].objects(for: $0, in: self)
-          }
-          made.setList(list, at: index &* stride &+ position)
+        defer { number &+= 1 }
+        if let earlier,
+          made.takeLists(
+            of: number, from: earlier,
+            slots: UnsafeBufferPointer(
+              start: wanted.baseAddress! + table.entity.index &* stride, count: stride))
+        {
+          continue
         }
+        batches.add(owner: number, table: table, row: object._row)
+      }
+    }
+    var buffers = PrefetchBuffers()
+    for batch in batches.batches {
+      let first = batch.table.entity.index &* stride
+      for position in 0..<stride where wanted[first &+ position] >= 0 {
+        batch.resolve(
+          slot: wanted[first &+ position], position: position, into: made, buffers: &buffers,
+          in: self)
       }
     }
     prefetched = made
+  }
+
+  /// The last prefetch, while its lists still hold for this context (see
+  /// ``prefetchedRelated(_:slot:)``), so a prefetch of the same owners takes them as they are;
+  /// never in a store keeping only fetched objects, where a fetch can bring in related rows
+  /// that an earlier resolution did not have.
+  private var reusablePrefetch: PrefetchedRelations? {
+    guard let prefetched, prefetched.epoch == relationshipEpoch,
+      prefetched.version == session.baseNumber, fetchedOnlyStore == nil
+    else { return nil }
+    return prefetched
   }
 }
 
@@ -79,6 +102,20 @@ struct PrefetchLayout {
   init(count: Int) {
     isDropped = Array(repeating: false, count: count)
     slotOfPosition = Array(repeating: -1, count: count)
+  }
+
+  /// The slot of each position in each entity met, at `entity * count + position`: -1 where
+  /// the entity has no such relationship, for a dropped position, and for entities not met.
+  var wantedSlots: [Int] {
+    let count = isDropped.count
+    var wanted = [Int](repeating: -1, count: slotsByEntity.count &* count)
+    for (entity, slots) in slotsByEntity.enumerated() {
+      guard let slots else { continue }
+      for position in 0..<count where !isDropped[position] {
+        wanted[entity &* count &+ position] = slots[position]
+      }
+    }
+    return wanted
   }
 
   /// Records the slots of `names` in `entity`, once per entity.

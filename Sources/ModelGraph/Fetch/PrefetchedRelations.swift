@@ -38,6 +38,12 @@ final class PrefetchedRelations {
   /// freeing them all is concrete code, where an array's element stores and its storage's
   /// deinit went through the runtime's generic value witnesses once per list.
   private let lists: UnsafeMutablePointer<[ModelObject]?>
+  /// The owners' numbers by key, for a later prefetch that takes lists from this one
+  /// (``number(of:)``): an open-addressing table of owner numbers (-1: empty), built the first
+  /// time one is asked for.
+  private var numbers: UnsafeMutablePointer<Int32>?
+  /// `64 - log2(capacity of numbers)`.
+  private var numberShift = 64
 
   /// A prefetch of `owners` with `stride` relationships each, every list not resolved yet
   /// (``setList(_:at:)`` fills them).
@@ -57,12 +63,84 @@ final class PrefetchedRelations {
     // run to the runtime's generic array destruction).
     for index in 0..<count { _ = (lists + index).move() }
     lists.deallocate()
+    numbers?.deallocate()
   }
 
   /// Sets the list at `place` (`owner * stride + position`) while the prefetch is being built.
   func setList(_ list: [ModelObject], at place: Int) {
     precondition(place >= 0 && place < count, "a list place within the prefetch")
     (lists + place).pointee = list
+  }
+
+  /// Gives owner `number` of this prefetch, while it is being built, the lists `earlier`
+  /// resolved for the same object, if `earlier` resolved every relationship this prefetch
+  /// resolves for it: `slots` are the owner's slot of each position (-1: not resolved). The
+  /// caller checked that `earlier`'s lists still hold (``ModelContext/prefetchedRelated(_:slot:)``
+  /// reads them under the same condition).
+  ///
+  /// - Returns: Whether the owner has all its lists; when not, the caller resolves them all.
+  /// - Complexity: O(key paths), expected.
+  func takeLists(
+    of number: Int, from earlier: PrefetchedRelations, slots: UnsafeBufferPointer<Int>
+  ) -> Bool {
+    guard let old = earlier.number(of: owners[number]) else { return false }
+    for (position, slot) in slots.enumerated() where slot >= 0 {
+      guard let list = earlier.list(number: old, slot: slot) else { return false }
+      setList(list, at: number &* stride &+ position)
+    }
+    return true
+  }
+
+  /// The list of relationship `slot` of owner `number`, if this prefetch resolved it.
+  private func list(number: Int, slot: Int) -> [ModelObject]? {
+    guard slot >= 0, slot < positions.count else { return nil }
+    let position = positions[slot]
+    guard position >= 0 else { return nil }
+    return lists[number &* stride &+ position]
+  }
+
+  /// The number of the owner whose key is `key`, if it is one of this prefetch's owners.
+  ///
+  /// - Complexity: O(1) expected; the first call builds the table, O(owners).
+  private func number(of key: ObjectKey) -> Int? {
+    if numbers == nil { buildNumbers() }
+    let table = numbers!
+    let mask = (1 &<< (64 &- numberShift)) &- 1
+    var index = Self.home(key, shift: numberShift)
+    while true {
+      let number = Int(table[index])
+      if number < 0 { return nil }
+      if owners[number] == key { return number }
+      index = (index &+ 1) & mask
+    }
+  }
+
+  /// Fills ``numbers``, at most half full.
+  private func buildNumbers() {
+    var capacity = 16
+    var shift = 60
+    while capacity < owners.count &* 2 {
+      capacity &<<= 1
+      shift &-= 1
+    }
+    let table = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+    table.initialize(repeating: -1, count: capacity)
+    for (number, key) in owners.enumerated() {
+      var index = Self.home(key, shift: shift)
+      while table[index] >= 0 { index = (index &+ 1) & (capacity &- 1) }
+      table[index] = Int32(truncatingIfNeeded: number)
+    }
+    numbers = table
+    numberShift = shift
+  }
+
+  /// The first place of `key` in a table of `1 << (64 - shift)` places: a multiplicative hash
+  /// of its entity, row and generation.
+  @inline(__always)
+  private static func home(_ key: ObjectKey, shift: Int) -> Int {
+    let bits =
+      (UInt64(key.row) | (UInt64(key.entity) &<< 32)) ^ (UInt64(key.generation) &<< 44)
+    return Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(shift))
   }
 
   /// The list of relationship `slot` of `object`, if this prefetch resolved it.

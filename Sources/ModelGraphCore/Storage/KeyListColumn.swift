@@ -80,6 +80,34 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
   /// The number of keys at `row`.
   public func keyCount(at row: Int) -> Int { withKeys(at: row) { $0.count } }
 
+  /// Appends the keys at each of `rows`, in order, to `keys`, and after each row the number
+  /// of keys `keys` then holds to `ends`.
+  ///
+  /// The spans of all the rows are read first, then their keys copied: the rows' reads do not
+  /// wait on one another, and `keys` grows once.
+  /// - Complexity: O(rows + keys).
+  public func appendKeys(
+    rows: UnsafeBufferPointer<Int>, to keys: inout [ObjectKey], ends: inout [Int]
+  ) {
+    guard !rows.isEmpty else { return }
+    withUnsafeTemporaryAllocation(of: UnsafeBufferPointer<ObjectKey>.self, capacity: rows.count) {
+      lists in
+      var total = keys.count
+      for (index, row) in rows.enumerated() {
+        precondition(row >= 0 && row < rowCount, "row \(row) out of range")
+        let list = chunk(row &>> AnyColumn.chunkShift).keys(at: row & AnyColumn.chunkMask)
+        lists.initializeElement(at: index, to: list)
+        total &+= list.count
+      }
+      keys.reserveCapacity(total)
+      ends.reserveCapacity(ends.count + rows.count)
+      for list in lists {
+        keys.append(contentsOf: list)
+        ends.append(keys.count)
+      }
+    }
+  }
+
   /// Makes `keys` the list at `row`.
   ///
   /// - Complexity: O(keys), amortized; copies the row's chunk first if another column shares it
