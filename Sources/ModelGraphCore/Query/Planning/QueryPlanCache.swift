@@ -65,6 +65,9 @@ public final class QueryPlanCache {
   /// ``bounds``.
   private var lastBound: (key: Key, bound: BoundPlan)?
   private var order: [Key] = []
+  /// The keys of the templates that hold index views or a bound plan
+  /// (``PlanTemplate/holdsViews``): the only ones a move to another version can leave stale.
+  private var holders: Set<Key> = []
   /// How many plans were reused, and how many were made and stored (for tests and `explain`).
   public private(set) var hits = 0
   public private(set) var misses = 0
@@ -107,12 +110,14 @@ public final class QueryPlanCache {
   /// Keeps `template` for `key`, forgetting the oldest plan when full.
   func store(_ template: PlanTemplate, for key: Key) {
     bounds[key] = template.bound
+    if template.holdsViews { holders.insert(key) } else { holders.remove(key) }
     if templates.updateValue(template, forKey: key) == nil {
       order.append(key)
       if order.count > Self.capacity {
         let oldest = order.removeFirst()
         templates[oldest] = nil
         bounds[oldest] = nil
+        holders.remove(oldest)
       }
     }
   }
@@ -123,19 +128,27 @@ public final class QueryPlanCache {
   /// on its next use, and keeps those). Views of the tables the move left as they were (those
   /// a save did not write) stay, so the next use finds them without a lookup.
   ///
-  /// - Complexity: O(plans × tables read).
+  /// - Complexity: O((plans holding views + bound plans) × tables read): O(1) when none does
+  ///   (a session that fetches with unsaved changes, as a server's small transactions do,
+  ///   keeps no views).
   func forgetViews(keeping tables: [Table]) {
-    if !bounds.isEmpty {
-      bounds = bounds.filter { _, bound in
-        bound.tables.allSatisfy {
-          $0.entity.index < tables.count && tables[$0.entity.index] === $0.committed
-        }
+    guard !holders.isEmpty || !bounds.isEmpty else { return }
+    func fits(_ bound: BoundPlan) -> Bool {
+      bound.tables.allSatisfy {
+        $0.entity.index < tables.count && tables[$0.entity.index] === $0.committed
       }
     }
-    let stale = templates.compactMap { key, template in
-      template.holdsViewsOtherThan(tables) ? key : nil
+    if bounds.contains(where: { !fits($0.value) }) { bounds = bounds.filter { fits($0.value) } }
+    for key in holders {
+      guard let template = templates[key] else {
+        holders.remove(key)
+        continue
+      }
+      guard template.holdsViewsOtherThan(tables) else { continue }
+      let kept = template.forgettingViews(exceptOf: tables)
+      templates[key] = kept
+      if !kept.holdsViews { holders.remove(key) }
     }
-    for key in stale { templates[key] = templates[key]!.forgettingViews(exceptOf: tables) }
   }
 
   /// The number of plans that hold index views (for tests).
@@ -159,6 +172,7 @@ public final class QueryPlanCache {
     guard !templates.isEmpty else { return }
     templates = [:]
     bounds = [:]
+    holders = []
     order = []
   }
 }
