@@ -59,6 +59,24 @@ struct ModelBasedFetchedTests {
   }
 }
 
+/// The three merge policies, as ``ModelBasedContextsTests``' `policies` test runs them: only
+/// probes write across homes, and a fetch with unsaved changes settles its conflicts by the
+/// context's policy instead of being refused (but for ``MBPolicy/reject``).
+extension ModelBasedFetchedTests {
+  @Test(
+    "random interleavings under the three merge policies agree with the reference",
+    arguments: seeds)
+  func policies(seed: UInt64) throws {
+    let run = try MBFetchedRun(
+      seed: seed, containers: 1, policies: [.reject, .mine, .store], crossContext: false)
+    if let failure = run.run(steps: Self.steps) { Issue.record(Comment(rawValue: failure)) }
+    if ModelBasedContextsTests.environment["MODELFUZZ_STATS"] != nil {
+      print("fetched, policies, seed \(seed): \(run.counts)")
+    }
+    #expect(run.saves > 0 && run.checks > 0 && run.rebasingFetches > 0)
+  }
+}
+
 /// The server of ``ModelBasedFetchedTests``, and why it is skipped.
 enum MBFetchedServer {
   static let url = ProcessInfo.processInfo.environment["MODELGRAPH_POSTGRESQL_URL"]
@@ -81,7 +99,10 @@ final class MBFetchedRun: MBRun {
 
   static let types: [any PersistentModel.Type] = [MBOwner.self, MBVIPOwner.self, MBItem.self]
 
-  init(seed: UInt64, containers count: Int) throws {
+  init(
+    seed: UInt64, containers count: Int, policies: [MBPolicy] = [.reject, .reject, .reject],
+    crossContext: Bool = true
+  ) throws {
     let base = MBFetchedServer.url!
     let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
     try PostgreSQLConnection(base).run("CREATE SCHEMA \(name)")
@@ -92,8 +113,7 @@ final class MBFetchedRun: MBRun {
       try ModelContainer(for: Self.types, configurations: [ModelConfiguration(url: url)])
     }
     try super.init(
-      seed: seed, policies: [.reject, .reject, .reject], crossContext: true,
-      containers: containers)
+      seed: seed, policies: policies, crossContext: crossContext, containers: containers)
   }
 
   /// Runs `steps` steps, then saves or rolls back every context and checks the database;
@@ -121,16 +141,18 @@ final class MBFetchedRun: MBRun {
 
   /// The reference's state of context `index` after a fetch moved it onto the newest committed
   /// state with its changes replayed (`state`): what its changes wrote is now measured against
-  /// that state.
-  func move(_ index: Int, to state: MBState) {
+  /// that state, and the attributes that kept the saved value (`keptSaved`, under
+  /// ``MBPolicy/store``) are no longer written.
+  func move(_ index: Int, to state: MBState, keptSaved: Set<MBAttributeOf> = []) {
     let committed = reference.committed
     var model = reference.contexts[index]
     if model.base != committed { rebasingFetches += 1 }
     model.base = committed
     model.view = state
     model.footprint.deleted = model.footprint.deleted.filter(committed.contains)
+    for kept in keptSaved { model.footprint.attributes[kept.serial]?.remove(kept.attribute) }
     model.footprint.attributes = model.footprint.attributes.filter {
-      state.contains($0.key) && committed.contains($0.key)
+      state.contains($0.key) && committed.contains($0.key) && !$0.value.isEmpty
     }
     model.footprint.relationships = model.footprint.relationships.filter {
       state.contains($0) && committed.contains($0)
@@ -139,19 +161,34 @@ final class MBFetchedRun: MBRun {
   }
 
   /// What a fetch in context `index` does by the reference: the conflicts that refuse it, or
-  /// the state it moves the context onto.
-  func fetchOutcome(_ index: Int) throws -> (conflicts: [String], state: MBState?) {
-    switch reference.saveOutcome(of: index) {
-    case .conflicts(let kinds): return (kinds, nil)
-    case .saved(let state, _, _), .duplicates(_, let state):
-      let problems = state.inverseProblems
-      if !problems.isEmpty {
-        throw fail(
-          "context \(index): the reference's rebase breaks inverses:\n"
-            + problems.joined(separator: "\n"))
+  /// the state it moves the context onto (its conflicts settled by the context's policy) and
+  /// the attributes whose writes that settling dropped.
+  func fetchOutcome(_ index: Int) throws -> (
+    conflicts: [String], state: MBState?, keptSaved: Set<MBAttributeOf>
+  ) {
+    let policy = policies[index]
+    let state: MBState
+    switch reference.saveOutcome(of: index, policy: policy) {
+    case .conflicts(let kinds): return (kinds, nil, [])
+    case .saved(let settledState, let settled, let orderKnown):
+      guard orderKnown else {
+        throw fail("context \(index): the reference does not predict the lists of this move")
       }
-      return ([], state)
+      for kind in settled { counts["settled at a fetch: " + kind, default: 0] += 1 }
+      state = settledState
+    case .duplicates(_, let rebased): state = rebased
     }
+    let problems = state.inverseProblems
+    if !problems.isEmpty {
+      throw fail(
+        "context \(index): the reference's rebase breaks inverses:\n"
+          + problems.joined(separator: "\n"))
+    }
+    var keptSaved = Set<MBAttributeOf>()
+    if policy == .store {
+      _ = reference.conflicts(of: reference.contexts[index], attributeConflicts: &keptSaved)
+    }
+    return ([], state, keptSaved)
   }
 
   /// Checks every context after a step by `actor`: whether it has changes; clean contexts
@@ -201,7 +238,7 @@ final class MBFetchedRun: MBRun {
   /// onto the newest committed state with its changes replayed, and checked there.
   func fetchWithChanges(_ index: Int, graph: Bool) throws {
     let name = "context \(index)"
-    let (kinds, state) = try fetchOutcome(index)
+    let (kinds, state, keptSaved) = try fetchOutcome(index)
     guard let state else {
       note("\(name): fetch, refused for conflicts \(kinds)", counting: "refused fetch")
       do {
@@ -225,7 +262,7 @@ final class MBFetchedRun: MBRun {
     note(
       "\(name): fetch" + (moving ? ", moving onto the newest data with its changes" : ""),
       counting: moving ? "rebasing fetch" : "fetch with changes")
-    move(index, to: state)
+    move(index, to: state, keptSaved: keptSaved)
     let view = reference.contexts[index].view
     if graph { try checkGraph(contexts[index], view, name) }
     try checkQueries(contexts[index], view, name)
@@ -243,12 +280,12 @@ final class MBFetchedRun: MBRun {
     switch edit {
     case .deleteItemsHeavier, .deleteOwnersScoring:
       guard reference.contexts[index].isDirty else { break }
-      let (kinds, state) = try fetchOutcome(index)
+      let (kinds, state, keptSaved) = try fetchOutcome(index)
       if let state {
         if reference.contexts[index].base != reference.committed {
           counts["moving bulk delete", default: 0] += 1
         }
-        move(index, to: state)
+        move(index, to: state, keptSaved: keptSaved)
         break
       }
       do {
@@ -276,12 +313,12 @@ final class MBFetchedRun: MBRun {
     let serial = pick(known)
     let name = "context \(index)"
     if reference.contexts[index].isDirty && !reference.contexts[index].view.contains(serial) {
-      let (kinds, state) = try fetchOutcome(index)
+      let (kinds, state, keptSaved) = try fetchOutcome(index)
       guard let state else {
         note("\(name): model(for: #\(serial)) left out, it would defer conflicts \(kinds)")
         return
       }
-      move(index, to: state)
+      move(index, to: state, keptSaved: keptSaved)
       counts["moving lookup", default: 0] += 1
     }
     let expected = reference.contexts[index].view.contains(serial)
