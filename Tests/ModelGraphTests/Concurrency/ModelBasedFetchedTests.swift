@@ -242,7 +242,7 @@ final class MBFetchedRun: MBRun {
     guard let state else {
       note("\(name): fetch, refused for conflicts \(kinds)", counting: "refused fetch")
       do {
-        try checkQueries(contexts[index], reference.contexts[index].view, name)
+        try firstRead(contexts[index], reference.contexts[index].view, name)
         throw fail("\(name): a fetch went ahead, expected it refused for conflicts \(kinds)")
       } catch let error as ModelError {
         guard error.code == .conflict else {
@@ -264,13 +264,48 @@ final class MBFetchedRun: MBRun {
       counting: moving ? "rebasing fetch" : "fetch with changes")
     move(index, to: state, keptSaved: keptSaved)
     let view = reference.contexts[index].view
+    try firstRead(contexts[index], view, name)
     if graph { try checkGraph(contexts[index], view, name) }
-    try checkQueries(contexts[index], view, name)
     if contexts[index].hasChanges != reference.contexts[index].isDirty {
       throw fail(
         "\(name): after the fetch, hasChanges is \(contexts[index].hasChanges), expected "
           + "\(reference.contexts[index].isDirty)")
     }
+  }
+
+  /// The read that moves a context with unsaved changes (or is refused): a random fetch
+  /// (``checkQueries(_:_:_:)``), or first a count or the identifiers of a random query (so
+  /// that each of those moves it), then that query's fetch.
+  func firstRead(_ context: ModelContext, _ view: MBState, _ name: String) throws {
+    switch int(0...3) {
+    case 0: try checkFirst(ownerQuery(view), context, name)
+    case 1: try checkFirst(itemQuery(view), context, name)
+    case 2: try checkFirst(vipQuery(view), context, name)
+    default: try checkQueries(context, view, name)
+    }
+  }
+
+  func checkFirst<T: PersistentModel>(
+    _ query: (String, FetchDescriptor<T>, [Int]), _ context: ModelContext, _ name: String
+  ) throws {
+    let (text, descriptor, want) = query
+    if chance(50) {
+      counts["count first", default: 0] += 1
+      let count = try context.fetchCount(descriptor)
+      if count != want.count {
+        throw fail("\(name): fetchCount \(text), read first, gave \(count), expected \(want.count)")
+      }
+    } else {
+      counts["identifiers first", default: 0] += 1
+      let identifiers = try context.fetchIdentifiers(descriptor)
+      let serials = identifiers.map { context.model(for: $0).flatMap(serialOf) ?? -1 }
+      if (descriptor.sortBy.isEmpty ? serials.sorted() : serials) != want {
+        throw fail(
+          "\(name): fetchIdentifiers \(text), read first, gave \(serials) (-1: no object), "
+            + "expected \(want)")
+      }
+    }
+    try check(text, descriptor, want, context, name)
   }
 
   /// Applies `edit` in context `index` and in the reference; a delete by predicate fetches
