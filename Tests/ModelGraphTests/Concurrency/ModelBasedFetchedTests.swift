@@ -6,8 +6,8 @@ import Testing
 
 /// The model-based test of several contexts (`ModelBasedContextsTests`) on PostgreSQL with
 /// `residency=fetched`, checked against the reference by that residency's rules:
-/// - a fetch (`fetch`, `fetchCount`, `fetchIdentifiers`, batches) in a context with unsaved
-///   changes moves it onto the newest committed data with its changes replayed (the
+/// - a fetch (`fetch`, `fetchCount`, `fetchIdentifiers`, batches, and the fetch of a delete
+///   by predicate) in a context with unsaved changes moves it onto the newest committed data with its changes replayed (the
 ///   reference's `rebase`), so it reads other contexts' saves;
 /// - a collision of those changes with saves made since is refused at that fetch (the
 ///   conflicts a save would report, ``MergePolicy/rejectConflicts``), which leaves the context
@@ -18,7 +18,9 @@ import Testing
 ///
 /// Dirty contexts fetch at some checks only, so that both fetches and saves meet conflicts.
 /// With two containers on one database (two processes' worth), the contexts alternate between
-/// them. Every 40 steps and at the end, a new container on the database must read exactly the
+/// them; the second keeps every object in memory, or only what its queries select. Under
+/// ``MergePolicy/lastWriterWins`` and ``MergePolicy/storeWins`` a fetch settles its conflicts
+/// instead of being refused. Every 40 steps and at the end, a new container on the database must read exactly the
 /// reference's committed state. Needs `MODELGRAPH_POSTGRESQL_URL`; the same `MODELFUZZ_*`
 /// variables as `ModelBasedContextsTests` pick seeds and steps.
 @Suite(
