@@ -28,12 +28,12 @@ import Testing
   .enabled(if: MBFetchedServer.url != nil, MBFetchedServer.skipped),
   .disabled(if: testsRunOnPostgreSQL && !testsRunOnFetchedResidency, MBFetchedServer.once))
 struct ModelBasedFetchedTests {
-  static let steps = ModelBasedContextsTests.environment["MODELFUZZ_STEPS"].flatMap(Int.init) ?? 200
-  /// Seeds 1 and 2, or as `ModelBasedContextsTests.seeds` reads `MODELFUZZ_SEED(S)`.
+  static let steps = ModelBasedContextsTests.environment["MODELFUZZ_STEPS"].flatMap(Int.init) ?? 300
+  /// Seed 1 (300 steps: seconds per test), or as `ModelBasedContextsTests.seeds` reads `MODELFUZZ_SEED(S)`.
   static let seeds: [UInt64] = {
     let environment = ModelBasedContextsTests.environment
     let chosen = environment["MODELFUZZ_SEED"] ?? environment["MODELFUZZ_SEEDS"]
-    return chosen == nil ? [1, 2] : ModelBasedContextsTests.seeds
+    return chosen == nil ? [1] : ModelBasedContextsTests.seeds
   }()
 
   @Test(
