@@ -96,6 +96,12 @@ extension PostgreSQLStore {
     let latest = state.text(0, 0).flatMap(UInt64.init) ?? 0
     guard latest > applied else { return nil }
     try checkSchema(state.text(0, 1).flatMap(UInt64.init) ?? 0)
+    if keepsOnlyFetched, known.entities.contains(where: { !described.contains($0.name) }) {
+      // Another process may have given those classes their tables (its first save of
+      // them): SQL reads only described classes, and the log names no resident object of
+      // theirs to tell.
+      _ = try readEntities(connection, onlyCodes: [])
+    }
     let range = "FROM mg_log WHERE version > \(applied) AND version <= \(latest)"
     let logged = try connection.query("SELECT count(*) \(range)").text(0, 0).flatMap(UInt64.init)
     var changed: [Int64] = []

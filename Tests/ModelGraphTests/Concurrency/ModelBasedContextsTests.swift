@@ -79,7 +79,9 @@ struct MBFailure: Error {
 }
 
 /// One seeded run: the container, its contexts, the reference model and the log.
-final class MBRun {
+///
+/// `MBFetchedRun` subclasses it for PostgreSQL's `residency=fetched`, with its own checks.
+class MBRun {
   let seed: UInt64
   var random: SplitMix64
   let container: ModelContainer
@@ -109,17 +111,24 @@ final class MBRun {
   /// Whether items move to other contexts' owners and bulk deletes reach their objects.
   let crossContext: Bool
 
-  init(seed: UInt64, policies: [MBPolicy], crossContext: Bool) throws {
+  /// A run whose contexts are on `containers` in turn (by default one new in-memory
+  /// container); ``container`` is the first.
+  init(
+    seed: UInt64, policies: [MBPolicy], crossContext: Bool, containers: [ModelContainer]? = nil
+  ) throws {
     let count = policies.count
     self.policies = policies
     self.crossContext = crossContext
     self.seed = seed
     random = SplitMix64(seed: seed)
-    let container = try makeInMemoryContainer(MBOwner.self, MBVIPOwner.self, MBItem.self)
-    self.container = container
-    contexts = policies.map { policy in
-      let context = ModelContext(container)
-      switch policy {
+    let containers =
+      try containers ?? [
+        makeInMemoryContainer(MBOwner.self, MBVIPOwner.self, MBItem.self)
+      ]
+    container = containers[0]
+    contexts = policies.indices.map { index in
+      let context = ModelContext(containers[index % containers.count])
+      switch policies[index] {
       case .reject: context.mergePolicy = .rejectConflicts
       case .mine: context.mergePolicy = .lastWriterWins
       case .store: context.mergePolicy = .storeWins
@@ -141,11 +150,16 @@ final class MBRun {
       }
       return nil
     } catch {
-      let message = (error as? MBFailure)?.message ?? "unexpected error: \(error)"
-      return "seed \(seed), step \(step): \(message)\n"
-        + "replay: MODELFUZZ_SEED=\(seed) MODELFUZZ_STEPS=\(step)\nlog:\n"
-        + log.joined(separator: "\n")
+      return report(error)
     }
+  }
+
+  /// The failure report of `error`: the seed, the step, how to replay them, and the log.
+  func report(_ error: any Error) -> String {
+    let message = (error as? MBFailure)?.message ?? "unexpected error: \(error)"
+    return "seed \(seed), step \(step): \(message)\n"
+      + "replay: MODELFUZZ_SEED=\(seed) MODELFUZZ_STEPS=\(step)\nlog:\n"
+      + log.joined(separator: "\n")
   }
 
   // MARK: Randomness

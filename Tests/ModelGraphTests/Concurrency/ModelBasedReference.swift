@@ -492,7 +492,7 @@ struct MBReference {
     return rebased
   }
 
-  private func conflicts(
+  func conflicts(
     of context: MBContextModel, attributeConflicts: inout Set<MBAttributeOf>
   ) -> [String] {
     let old = context.base
