@@ -45,7 +45,7 @@ final class IndexShelf: Sendable {
   /// `old`'s shelf holds, carried to `new`.
   ///
   /// - Complexity: O(indexes × rows written between the versions), see
-  ///   ``BuiltIndex/carried(from:to:)``.
+  ///   ``IndexCarrier/carry(_:from:to:)``.
   static func carry(from old: Table, to new: Table) {
     guard old !== new, let source = old.indexShelf else { return }
     let built = source.entries.withLock { Array($0) }
@@ -53,7 +53,7 @@ final class IndexShelf: Sendable {
     var carried: [(Key, any BuiltIndex)] = []
     carried.reserveCapacity(built.count)
     for (key, index) in built {
-      if let next = index.carried(from: old, to: new) { carried.append((key, next)) }
+      if let next = IndexCarrier.carry(index, from: old, to: new) { carried.append((key, next)) }
     }
     guard !carried.isEmpty else { return }
     new.makeIndexShelf().entries.withLock { entries in
