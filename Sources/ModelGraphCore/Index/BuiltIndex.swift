@@ -91,7 +91,6 @@ final class HashBuilt<Key: IndexKey>: BuiltIndex, @unchecked Sendable {
     return HashBuilt(
       view.definition, slot: slot, base: base.applying(total.delta), overlay: HashOverlay())
   }
-
 }
 
 /// An ordered index for a frozen table version: a base index built for an earlier version,

@@ -1,7 +1,6 @@
 /// Finds the index views a query reads: each table's index for its committed version, with
 /// the pending changes of the table read laid over it.
 struct IndexResolver {
-  let store: Store
   /// The table each query reads, by entity.
   let tables: [Table]
   /// The frozen committed version of each table, by entity.

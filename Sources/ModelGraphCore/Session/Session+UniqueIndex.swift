@@ -14,14 +14,14 @@ extension Session {
     let resolver: IndexResolver
     if committedOnly {
       resolver = IndexResolver(
-        store: store, tables: base.tables, committedTables: base.tables,
+        tables: base.tables, committedTables: base.tables,
         hasPendingChanges: false, memo: indexMemo)
     } else {
       var tables = base.tables
       for entity in scope { tables[entity] = table(entity) }
       let changes = changes
       resolver = IndexResolver(
-        store: store, tables: tables, committedTables: base.tables, hasPendingChanges: true,
+        tables: tables, committedTables: base.tables, hasPendingChanges: true,
         memo: indexMemo, writtenRows: { changes[$0]?.writtenRows ?? [] })
     }
     let entity = catalog.entities[scope[0]]

@@ -22,7 +22,7 @@ struct HashIndexVersionTests {
     writtenRows: ((Int) -> [Int32]?)? = nil, days: ClosedRange<Int64>, _ comment: Comment
   ) throws {
     let resolver = IndexResolver(
-      store: store, tables: tables, committedTables: committed,
+      tables: tables, committedTables: committed,
       hasPendingChanges: tables[Fixture.trip] !== committed[Fixture.trip], memo: memo,
       writtenRows: writtenRows)
     let entity = store.catalog.entities[Fixture.trip]

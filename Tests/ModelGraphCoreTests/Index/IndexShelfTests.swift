@@ -13,7 +13,7 @@ struct IndexShelfTests {
   static func view(_ store: Store, _ definition: IndexDefinition) throws -> any TableIndex {
     let tables = store.version.tables
     let resolver = IndexResolver(
-      store: store, tables: tables, committedTables: tables, hasPendingChanges: false)
+      tables: tables, committedTables: tables, hasPendingChanges: false)
     return try #require(resolver.view(definition, entity: store.catalog.entities[Fixture.trip]))
   }
 
@@ -72,7 +72,7 @@ struct IndexShelfTests {
     }
     let tables = reader.base.tables
     let resolver = IndexResolver(
-      store: store, tables: tables, committedTables: tables, hasPendingChanges: false)
+      tables: tables, committedTables: tables, hasPendingChanges: false)
     let entity = store.catalog.entities[Fixture.trip]
     let old = try #require(resolver.view(Self.daysHash, entity: entity))
     #expect(old.rows(equalTo: [.int(19)])?.count == 10)

@@ -190,7 +190,7 @@ public struct QueryPlanner {
     }
     let catalog = source.catalog
     let resolver = IndexResolver(
-      store: source.store, tables: source.tables, committedTables: source.committedTables,
+      tables: source.tables, committedTables: source.committedTables,
       hasPendingChanges: source.hasPendingChanges, memo: source.indexMemo)
     var tables: [TablePlan] = []
     // A predicate without type tests, casts or foldable constants is every table's own: its
@@ -344,7 +344,7 @@ public struct QueryPlanner {
     -> ([ChosenAccess], OrderStrategy)
   {
     let resolver = IndexResolver(
-      store: source.store, tables: source.tables, committedTables: source.committedTables,
+      tables: source.tables, committedTables: source.committedTables,
       hasPendingChanges: source.hasPendingChanges, memo: source.indexMemo)
     var conditions: (predicate: QueryExpression, found: [IndexableCondition])?
     let options = candidates.map { candidate -> [IndexOption] in
