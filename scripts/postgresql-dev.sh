@@ -24,8 +24,12 @@ case "${1:-}" in
       if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$dir"; fi
       as_owner "$bin/initdb" -D "$dir/data" -A trust -U postgres --no-sync >"$dir/initdb.log"
     fi
+    # Swift Testing runs a suite's tests at once, two connections per open container (saves
+    # and the listener), and contexts dropped with unsaved changes or after a prefetch keep
+    # their container open until the process ends (ContextLifetimeTests): a test process
+    # peaked at about 220 connections, so 1,000 leaves room.
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-      -o "-k $dir -c listen_addresses='' -c max_connections=400" start >/dev/null
+      -o "-k $dir -c listen_addresses='' -c max_connections=1000" start >/dev/null
     as_owner "$bin/psql" -h "$dir" -U postgres -d postgres -qtAc \
       "SELECT 1 FROM pg_database WHERE datname = 'modelgraph'" | grep -q 1 \
       || as_owner "$bin/createdb" -h "$dir" -U postgres modelgraph
