@@ -69,6 +69,9 @@ extension ModelContext {
     changedObjects = []
     deletedObjects = []
     deletedKeysWithoutHandles = []
+    // Resolved on the version before the save, so no longer read; and the prefetched objects
+    // hold the context, so keeping them would keep it alive once it is dropped.
+    prefetched = nil
     dropHandlesDeletedElsewhere()
     // Every save before this one is durable and in the history now.
     observationDidAbsorbForeignChanges(through: max(session.base.number, 1) - 1)
@@ -112,6 +115,8 @@ extension ModelContext {
     }
     session.rollback()
     relationshipsDidChange()
+    // No longer read after the rollback (see `save()`).
+    prefetched = nil
     for object in deletedObjects where object._status == .pendingDeletion {
       object._status = .registered
       object.bindRow(session.table(Int(object._key.entity)), row: object._row)

@@ -5,6 +5,12 @@ import ModelGraphCore
 /// A context keeps one object per persisted identity (an identity map) and its unsaved changes;
 /// ``save()`` publishes them to the container all at once, ``rollback()`` discards them.
 /// Contexts are not `Sendable`: use each on one thread or task, and make one per task.
+///
+/// Each object holds its context, so an object kept after its context was dropped still reads
+/// and saves. The context holds its objects with unsaved changes and the related objects of its
+/// last prefetch: a context dropped with either is not freed (nor the store version it reads)
+/// until the process ends. Save or ``rollback()`` before dropping such a context; both let go
+/// of those objects.
 public final class ModelContext {
   /// The container whose store the context reads and saves to.
   public let container: ModelContainer
