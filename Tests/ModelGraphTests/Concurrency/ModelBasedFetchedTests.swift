@@ -36,16 +36,28 @@ struct ModelBasedFetchedTests {
     return chosen == nil ? [1] : ModelBasedContextsTests.seeds
   }()
 
+  /// Runs `run` for ``steps`` steps: records its failure (seed and replay command), prints its
+  /// counts under `label` when `MODELFUZZ_STATS` is set, and expects that it saved, checked
+  /// and moved contexts by fetches.
+  static func expectAgreement(
+    _ run: MBFetchedRun, label: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    if let failure = run.run(steps: steps) {
+      Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
+    }
+    if ModelBasedContextsTests.environment["MODELFUZZ_STATS"] != nil {
+      print("\(label): \(run.counts)")
+    }
+    #expect(
+      run.saves > 0 && run.checks > 0 && run.rebasingFetches > 0, sourceLocation: sourceLocation)
+  }
+
   @Test(
     "random interleavings of three contexts on one container agree with the reference",
     arguments: seeds)
   func oneContainer(seed: UInt64) throws {
     let run = try MBFetchedRun(seed: seed, containers: 1)
-    if let failure = run.run(steps: Self.steps) { Issue.record(Comment(rawValue: failure)) }
-    if ModelBasedContextsTests.environment["MODELFUZZ_STATS"] != nil {
-      print("fetched seed \(seed): \(run.counts)")
-    }
-    #expect(run.saves > 0 && run.checks > 0 && run.rebasingFetches > 0)
+    Self.expectAgreement(run, label: "fetched seed \(seed)")
   }
 
   @Test(
@@ -53,11 +65,7 @@ struct ModelBasedFetchedTests {
     arguments: seeds)
   func twoContainers(seed: UInt64) throws {
     let run = try MBFetchedRun(seed: seed, containers: 2)
-    if let failure = run.run(steps: Self.steps) { Issue.record(Comment(rawValue: failure)) }
-    if ModelBasedContextsTests.environment["MODELFUZZ_STATS"] != nil {
-      print("fetched, two containers, seed \(seed): \(run.counts)")
-    }
-    #expect(run.saves > 0 && run.checks > 0 && run.rebasingFetches > 0)
+    Self.expectAgreement(run, label: "fetched, two containers, seed \(seed)")
   }
 }
 
@@ -71,11 +79,7 @@ extension ModelBasedFetchedTests {
   func policies(seed: UInt64) throws {
     let run = try MBFetchedRun(
       seed: seed, containers: 1, policies: [.reject, .mine, .store], crossContext: false)
-    if let failure = run.run(steps: Self.steps) { Issue.record(Comment(rawValue: failure)) }
-    if ModelBasedContextsTests.environment["MODELFUZZ_STATS"] != nil {
-      print("fetched, policies, seed \(seed): \(run.counts)")
-    }
-    #expect(run.saves > 0 && run.checks > 0 && run.rebasingFetches > 0)
+    Self.expectAgreement(run, label: "fetched, policies, seed \(seed)")
   }
 }
 
@@ -88,11 +92,7 @@ extension ModelBasedFetchedTests {
     arguments: seeds)
   func partialResidency(seed: UInt64) throws {
     let run = try MBFetchedRun(seed: seed, containers: 2, partialSecond: true)
-    if let failure = run.run(steps: Self.steps) { Issue.record(Comment(rawValue: failure)) }
-    if ModelBasedContextsTests.environment["MODELFUZZ_STATS"] != nil {
-      print("fetched, partial second container, seed \(seed): \(run.counts)")
-    }
-    #expect(run.saves > 0 && run.checks > 0 && run.rebasingFetches > 0)
+    Self.expectAgreement(run, label: "fetched, partial second container, seed \(seed)")
   }
 }
 
