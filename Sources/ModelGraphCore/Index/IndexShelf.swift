@@ -41,6 +41,14 @@ final class IndexShelf: Sendable {
     return unsafeDowncast(kept as AnyObject, to: Built.self)
   }
 
+  /// The index of `definition` on the shelf, if a reader built it or a save carried it here.
+  ///
+  /// - Complexity: O(1).
+  func built(_ definition: IndexDefinition) -> (any BuiltIndex)? {
+    let key = Key(definition: definition)
+    return entries.withLock { $0[key] }
+  }
+
   /// Puts on the shelf of `new` (a version of the table published over `old`) each index
   /// `old`'s shelf holds, carried to `new`.
   ///

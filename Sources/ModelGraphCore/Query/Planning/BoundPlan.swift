@@ -67,15 +67,33 @@ final class BoundPlan {
     func range(_ values: [QueryExpression]) -> IndexValueRange? { bounds.range(values) }
   }
 
+  /// What a table's access reads, without the index views: the declarations of its indexes.
+  enum Recipe {
+    /// An ordered index walked in key order within a range, answering `covered`.
+    case walk(IndexDefinition, BoundRange, covered: ConjunctSet)
+    /// The indexes that can answer some conjuncts, each with its condition.
+    case filter([(definition: IndexDefinition, condition: BoundCondition, covered: ConjunctSet)])
+  }
+
   /// A table read (a class, so a run reads it without retaining each of its fields).
+  ///
+  /// Its committed table, working table and index views are those of the store version the
+  /// plan last ran on; a move to another version releases those of the tables it replaced
+  /// (``release()``), and the next run finds the views of the new version
+  /// (``rebase(onto:resolving:)``), so a plan outlives the saves between its runs without
+  /// keeping an old version alive.
   final class BoundTable {
     let entity: ResolvedEntity
-    let table: Table
-    let committed: Table
+    /// The working table read; `nil` once released.
+    @exclusivity(unchecked) var table: Table?
+    /// The committed table the views were found for; `nil` once released.
+    @exclusivity(unchecked) var committed: Table?
     let indexes: [IndexDefinition]
-    let access: Access
+    let recipe: Recipe
+    /// The access with the views of ``committed`` (an empty filter once released).
+    @exclusivity(unchecked) private(set) var access: Access
     /// The walk, when ``access`` is one.
-    let walk: Walk?
+    @exclusivity(unchecked) private(set) var walk: Walk?
 
     init(
       entity: ResolvedEntity, table: Table, committed: Table, indexes: [IndexDefinition],
@@ -86,11 +104,56 @@ final class BoundPlan {
       self.committed = committed
       self.indexes = indexes
       self.access = access
-      if case .walk(let index, let range, _) = access {
+      switch access {
+      case .walk(let index, let range, let covered):
+        recipe = .walk(index.definition, range, covered: covered)
         walk = Walk(index: index, range: range)
-      } else {
+      case .filter(let options):
+        recipe = .filter(options.map { ($0.index.definition, $0.condition, $0.covered) })
         walk = nil
       }
+    }
+
+    /// The number of accesses the table's tests are kept for: a walk, or a scan and each
+    /// option.
+    var accessCount: Int {
+      switch recipe {
+      case .walk: 1
+      case .filter(let options): options.count + 1
+      }
+    }
+
+    /// Forgets the tables and index views of the version the plan ran on.
+    func release() {
+      table = nil
+      committed = nil
+      access = .filter([])
+      walk = nil
+    }
+
+    /// Reads `committed` (a frozen committed version) from now on, through the views
+    /// `resolve` finds for its indexes; `false`, leaving the table as it was, when one is
+    /// not found.
+    func rebase(onto committed: Table, resolving resolve: (IndexDefinition) -> (any TableIndex)?)
+      -> Bool
+    {
+      switch recipe {
+      case .walk(let definition, let range, let covered):
+        guard let index = resolve(definition) else { return false }
+        access = .walk(index, range, covered: covered)
+        walk = Walk(index: index, range: range)
+      case .filter(let recipes):
+        var options: [Option] = []
+        options.reserveCapacity(recipes.count)
+        for recipe in recipes {
+          guard let index = resolve(recipe.definition) else { return false }
+          options.append(Option(index: index, condition: recipe.condition, covered: recipe.covered))
+        }
+        access = .filter(options)
+        walk = nil
+      }
+      self.committed = committed
+      return true
     }
   }
 
@@ -105,11 +168,13 @@ final class BoundPlan {
   let entityCount: Int
   /// Whether objects the session inserted and has not saved are left out.
   let onlyCommitted: Bool
-  /// The columns of every table, in order: row tests and comparators read them.
-  let columns: [AnyColumn]
+  /// The columns of every table, in order: row tests and comparators read them. Empty when
+  /// not recorded: a plan that does not sort forgets them with its compiled tests
+  /// (``forgetCompiled()``), and records them again when it compiles a test that reads them.
+  @exclusivity(unchecked) private(set) var columns: [AnyColumn]
   /// The same columns as each table's lists held them (attributes, then relationships, for
   /// each class): a table that still holds these very lists holds these columns.
-  private let columnLists: [[AnyColumn]]
+  @exclusivity(unchecked) private var columnLists: [[AnyColumn]]
   /// Each table's tests, by access: 0 for a scan or a walk, 1 + n for the n-th option.
   @exclusivity(unchecked) private var tests: [[Test?]]
   /// The plan the last run returned: the next run refills it in place when nothing else holds
@@ -133,13 +198,55 @@ final class BoundPlan {
     entityCount = template.entityCount
     self.onlyCommitted = onlyCommitted
     self.columns = columns
-    columnLists = tableColumns.flatMap { [$0.attributeColumns, $0.relationshipColumns] }
-    tests = tables.map {
-      switch $0.access {
-      case .walk: [nil]
-      case .filter(let options): Array(repeating: nil, count: options.count + 1)
-      }
+    columnLists = Self.columnLists(of: tableColumns)
+    tests = tables.map { Array(repeating: nil, count: $0.accessCount) }
+  }
+
+  private static func columnLists(of tables: [Table]) -> [[AnyColumn]] {
+    tables.flatMap { [$0.attributeColumns, $0.relationshipColumns] }
+  }
+
+  /// Whether a move to another store version may keep the plan, released
+  /// (``release(keeping:)``): one that sorts may not, since its comparators read the columns
+  /// of the tables it was made for.
+  var isRebasable: Bool { comparator == nil }
+
+  /// Releases the tables and views of the version the plan ran on for the classes whose
+  /// committed table `committed` replaced (the session moved to that version), with the
+  /// compiled tests and the spare plan, which read them: the next run finds them again for
+  /// the version it reads. Only for a plan that ``isRebasable``.
+  func release(keeping committed: [Table]) {
+    var released = false
+    for table in tables where table.committed != nil {
+      let index = table.entity.index
+      guard index >= committed.count || committed[index] !== table.committed else { continue }
+      table.release()
+      released = true
     }
+    if released { forgetCompiled() }
+  }
+
+  /// Forgets the compiled tests, the spare plan and the columns they read.
+  private func forgetCompiled() {
+    tests = tables.map { Array(repeating: nil, count: $0.accessCount) }
+    spare = nil
+    spareTests = []
+    columns = []
+    columnLists = []
+  }
+
+  /// The view of `definition`'s index for `committed`, a frozen committed version of
+  /// `entity`'s table, as the planner finds it for a session without unsaved changes: the
+  /// index on the table's shelf (a save carries it there), else the one the planner finds.
+  private static func view(
+    _ definition: IndexDefinition, entity: ResolvedEntity, committed: Table, session: Session
+  ) -> (any TableIndex)? {
+    if let built = committed.indexShelf?.built(definition) { return built.view }
+    let tables = session.base.tables
+    guard entity.index < tables.count, tables[entity.index] === committed else { return nil }
+    return IndexResolver(
+      tables: tables, committedTables: tables, hasPendingChanges: false, memo: session.indexMemo
+    ).view(definition, entity: entity)
   }
 
   /// The bound form of `template`, as planned for `request` over `source`; `nil` when the
@@ -216,7 +323,7 @@ final class BoundPlan {
     tables.allSatisfy {
       source.tables[$0.entity.index] === $0.table
         && source.committedTables[$0.entity.index] === $0.committed
-    } && PlanTemplate.hasColumns(columns, source.tables)
+    } && (columnLists.isEmpty || PlanTemplate.hasColumns(columns, source.tables))
   }
 
   /// The plan of `request` with `values` in its slots, over `session`'s tables; `nil` when
@@ -234,12 +341,32 @@ final class BoundPlan {
     guard entities.count == entityCount else { return nil }
     for table in tables {
       let index = table.entity.index
-      guard entities[index] === table.entity, session.table(index) === table.table,
-        session.committedTable(index) === table.committed, indexes(table.entity) == table.indexes
-      else { return nil }
+      guard entities[index] === table.entity, indexes(table.entity) == table.indexes else {
+        return nil
+      }
+      let committed = session.committedTable(index)
+      let working = session.table(index)
+      guard table.committed !== committed || table.table !== working else { continue }
+      // The session reads another version than the plan last ran on (a save or a refresh
+      // since): the views of the committed tables it replaced are found anew.
+      guard isRebasable else { return nil }
+      if table.committed !== committed {
+        let entity = table.entity
+        guard
+          table.rebase(
+            onto: committed,
+            resolving: { Self.view($0, entity: entity, committed: committed, session: session) })
+        else { return nil }
+      }
+      table.table = working
+      if spare != nil || !columnLists.isEmpty { forgetCompiled() }
     }
     for (entity, _) in pruned where entities[entity.index] !== entity { return nil }
-    guard hasColumns(session, entities.count) else { return nil }
+    if !columnLists.isEmpty, !hasColumns(session, entities.count) {
+      // A rollback or a refresh replaced a column the tests or comparators read.
+      guard isRebasable else { return nil }
+      forgetCompiled()
+    }
     let stop = request.stopAfter
     let refills = isKnownUniquelyReferenced(&spare) && spare!.tables.count == tables.count
     var plans: [TablePlan] = []
@@ -266,7 +393,7 @@ final class BoundPlan {
           guard let rows = option.condition.equalRows(option.index, values) else { return nil }
           access = .scan
           if QueryPlanner.prefersIndex(
-            estimate: rows.count, live: table.table.liveCount, stop: stop)
+            estimate: rows.count, live: table.table.unsafelyUnwrapped.liveCount, stop: stop)
           {
             access = .rows(rows)
             choice = 1
@@ -282,7 +409,7 @@ final class BoundPlan {
           }
           if let best,
             QueryPlanner.prefersIndex(
-              estimate: best.estimate, live: table.table.liveCount, stop: stop)
+              estimate: best.estimate, live: table.table.unsafelyUnwrapped.liveCount, stop: stop)
           {
             let option = options[best.option]
             access = .rows(option.condition.rows(option.index, values))
@@ -310,7 +437,8 @@ final class BoundPlan {
       } else {
         plans.append(
           TablePlan(
-            position: position, entity: table.entity, table: table.table, predicate: predicate,
+            position: position, entity: table.entity, table: table.table.unsafelyUnwrapped,
+            predicate: predicate,
             condition: condition, access: access, accessNote: Self.note))
         madeTests.append(made.perRun == nil ? made : nil)
       }
@@ -355,7 +483,7 @@ final class BoundPlan {
     let table = tables[position]
     let condition = try QueryPlanner.rowTest(
       filled, entity: table.entity, catalog: catalog, tables: allTables(session),
-      committed: onlyCommitted ? table.committed : nil)
+      committed: onlyCommitted ? table.committed.unsafelyUnwrapped : nil)
     return (condition, condition == nil ? nil : filled)
   }
 
@@ -371,9 +499,17 @@ final class BoundPlan {
     let kept = conjuncts.enumerated().filter { !covered.contains($0.offset) }.map(\.element)
     let predicate = kept.isEmpty ? nil : kept.count == 1 ? kept[0] : .and(kept)
     if let predicate, predicate.hasSlots { return Test(nil, predicate: nil, perRun: predicate) }
+    // Every row matches: nothing to compile, and no column read.
+    if predicate == nil, !onlyCommitted { return Test(nil, predicate: nil, perRun: nil) }
+    let all = allTables(session)
     let condition = try QueryPlanner.rowTest(
-      predicate, entity: table.entity, catalog: catalog, tables: allTables(session),
-      committed: onlyCommitted ? table.committed : nil)
+      predicate, entity: table.entity, catalog: catalog, tables: all,
+      committed: onlyCommitted ? table.committed.unsafelyUnwrapped : nil)
+    if condition != nil, columnLists.isEmpty {
+      // The test reads these columns: a later run checks that the tables still hold them.
+      columns = PlanTemplate.columns(of: all)
+      columnLists = Self.columnLists(of: all)
+    }
     return Test(condition, predicate: condition == nil ? nil : predicate, perRun: nil)
   }
 

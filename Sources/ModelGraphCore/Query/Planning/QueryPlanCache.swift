@@ -123,7 +123,8 @@ public final class QueryPlanCache {
   }
 
   /// Forgets the index views and committed tables the plans hold for tables other than
-  /// `tables`, keeping their recipes: the session moved to the version of `tables`, and a view
+  /// `tables`, keeping their recipes (and the bound plans that do not sort, released:
+  /// ``BoundPlan/release(keeping:)``): the session moved to the version of `tables`, and a view
   /// of a table that version no longer holds does not fit it (each plan finds its views again
   /// on its next use, and keeps those). Views of the tables the move left as they were (those
   /// a save did not write) stay, so the next use finds them without a lookup.
@@ -138,7 +139,14 @@ public final class QueryPlanCache {
         $0.entity.index < tables.count && tables[$0.entity.index] === $0.committed
       }
     }
-    if bounds.contains(where: { !fits($0.value) }) { bounds = bounds.filter { fits($0.value) } }
+    // A bound plan that does not sort is kept, released, across the move (its next run finds
+    // the views of the version it reads): a server's small transactions, each a fetch and a
+    // save, then run it on every fetch. Dropping one advances the generation.
+    var dropped = false
+    for bound in bounds.values where !fits(bound) {
+      if bound.isRebasable { bound.release(keeping: tables) } else { dropped = true }
+    }
+    if dropped { bounds = bounds.filter { fits($0.value) || $0.value.isRebasable } }
     for key in holders {
       guard let template = templates[key] else {
         holders.remove(key)
