@@ -11,14 +11,7 @@ struct BoundPlanCoreTests {
   static let days: [[IndexDefinition]] = [[IndexDefinition(.ordered, on: "days")], [], []]
   static let none: [[IndexDefinition]] = [[], [], []]
 
-  func session() throws -> Session {
-    let session = Session(store: try Fixture.makeStore())
-    for index in 0..<60 {
-      _ = session.insert(entity: Fixture.trip, name: "t\(index)", days: Int64(index % 20))
-    }
-    try session.save()
-    return session
-  }
+  func session() throws -> Session { try Fixture.sessionWithSavedTrips() }
 
   /// `days >= lo && days < hi` on trips, sorted by days, with its slots named.
   func request(_ lo: Int64, _ hi: Int64) -> (QueryRequest, [QueryExpression]) {

@@ -12,14 +12,7 @@ struct BoundPlanRebaseTests {
   static let hash: [[IndexDefinition]] = [[IndexDefinition(.hash, on: "days")], [], []]
   static let none: [[IndexDefinition]] = [[], [], []]
 
-  func session() throws -> Session {
-    let session = Session(store: try Fixture.makeStore())
-    for index in 0..<60 {
-      _ = session.insert(entity: Fixture.trip, name: "t\(index)", days: Int64(index % 20))
-    }
-    try session.save()
-    return session
-  }
+  func session() throws -> Session { try Fixture.sessionWithSavedTrips() }
 
   /// `days == value` on trips, unsorted, with its slot named.
   func request(_ value: Int64) -> (QueryRequest, [QueryExpression]) {

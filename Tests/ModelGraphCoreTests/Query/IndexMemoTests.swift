@@ -121,14 +121,7 @@ struct QueryPlanCacheCoreTests {
     return try QueryPlanner(source: source).plan(request)
   }
 
-  func session() throws -> Session {
-    let session = Session(store: try Fixture.makeStore())
-    for index in 0..<60 {
-      _ = session.insert(entity: Fixture.trip, name: "t\(index)", days: Int64(index % 20))
-    }
-    try session.save()
-    return session
-  }
+  func session() throws -> Session { try Fixture.sessionWithSavedTrips() }
 
   @Test("a plan made without an index is not reused once the index is declared")
   func indexDeclared() throws {

@@ -37,6 +37,16 @@ enum Fixture {
     try store.register(descriptions)
     return store
   }
+
+  /// A session on a new store holding 60 saved trips, `t0`…`t59`, with `days` = index % 20.
+  static func sessionWithSavedTrips() throws -> Session {
+    let session = Session(store: try makeStore())
+    for index in 0..<60 {
+      _ = session.insert(entity: trip, name: "t\(index)", days: Int64(index % 20))
+    }
+    try session.save()
+    return session
+  }
 }
 
 extension Session {
