@@ -3,7 +3,7 @@
 protocol BuiltIndex: AnyObject, Sendable {
   /// The attribute's slot in the table.
   var slot: Int { get }
-  /// The index as a query reads it.
+  /// The index as a query reads it: made the first time a reader asks (``LazyIndexView``).
   var view: any TableIndex { get }
 }
 
@@ -61,14 +61,19 @@ final class HashBuilt<Key: IndexKey>: BuiltIndex, @unchecked Sendable {
   let base: HashIndex<Key>
   /// The rows of this version whose entries differ from `base`.
   let overlay: HashOverlay<Key>
-  let view: any TableIndex
+  let definition: IndexDefinition
   let slot: Int
+  private let madeView = LazyIndexView()
 
   init(_ definition: IndexDefinition, slot: Int, base: HashIndex<Key>, overlay: HashOverlay<Key>) {
     self.base = base
     self.overlay = overlay
+    self.definition = definition
     self.slot = slot
-    view = HashIndexView.make(definition, base: base, overlay: overlay)
+  }
+
+  var view: any TableIndex {
+    madeView.view { HashIndexView.make(definition, base: base, overlay: overlay) }
   }
 
   /// The index of `definition` for `table`, built from its rows.
@@ -86,10 +91,10 @@ final class HashBuilt<Key: IndexKey>: BuiltIndex, @unchecked Sendable {
     if step.isEmpty { return self }
     let total = overlay.applying(step)
     guard total.count > HashOverlay<Key>.foldBound else {
-      return HashBuilt(view.definition, slot: slot, base: base, overlay: total)
+      return HashBuilt(definition, slot: slot, base: base, overlay: total)
     }
     return HashBuilt(
-      view.definition, slot: slot, base: base.applying(total.delta), overlay: HashOverlay())
+      definition, slot: slot, base: base.applying(total.delta), overlay: HashOverlay())
   }
 }
 
@@ -105,16 +110,21 @@ final class OrderedBuilt<Key: IndexKey>: BuiltIndex, @unchecked Sendable {
   let base: OrderedIndex<Key>
   /// The entries of this version that differ from `base`.
   let delta: IndexDelta<Key>
-  let view: any TableIndex
+  let definition: IndexDefinition
   let slot: Int
+  private let madeView = LazyIndexView()
 
   init(
     _ definition: IndexDefinition, slot: Int, base: OrderedIndex<Key>, delta: IndexDelta<Key>
   ) {
     self.base = base
     self.delta = delta
+    self.definition = definition
     self.slot = slot
-    view = OrderedIndexView.make(definition, base: base, delta: delta)
+  }
+
+  var view: any TableIndex {
+    madeView.view { OrderedIndexView.make(definition, base: base, delta: delta) }
   }
 
   /// The index of `definition` for `table`, built from its rows.
@@ -134,10 +144,10 @@ final class OrderedBuilt<Key: IndexKey>: BuiltIndex, @unchecked Sendable {
     let total = delta.followed(by: step)
     let bound = max(64, Int(Double(base.count).squareRoot()))
     guard total.removed.count + total.added.count > bound else {
-      return OrderedBuilt(view.definition, slot: slot, base: base, delta: total)
+      return OrderedBuilt(definition, slot: slot, base: base, delta: total)
     }
     return OrderedBuilt(
-      view.definition, slot: slot, base: base.applying(total), delta: IndexDelta())
+      definition, slot: slot, base: base.applying(total), delta: IndexDelta())
   }
 
 }

@@ -6,7 +6,7 @@
 /// and is skipped, so the cost is proportional to the chunks written between the versions,
 /// not to the table.
 struct IndexDelta<Key: ColumnValue> {
-  /// Entries of the old version that the new one no longer has: (key, row).
+  /// Entries of the old version that the new one no longer has: (key, row), by row.
   var removed: [(key: Key, row: Int32)] = []
   /// Entries of the new version that the old one did not have: (key, row), by row.
   var added: [(key: Key, row: Int32)] = []
@@ -119,22 +119,79 @@ extension IndexDelta {
   /// where `next` starts at the version `self` ends at.
   ///
   /// The base entry of a row either delta names is removed; the row's entry after `next` (or
-  /// after `self`, when `next` does not name the row) is added.
-  /// - Complexity: O(m log m) for m entries in the two deltas.
+  /// after `self`, when `next` does not name the row) is added. Each list of the result is
+  /// ordered by row.
+  /// - Complexity: O(m) for m entries in the two deltas (their lists are ordered by row).
   func followed(by next: IndexDelta) -> IndexDelta {
     if next.isEmpty { return self }
     if isEmpty { return next }
-    var named = Set<Int32>(minimumCapacity: removed.count + added.count)
-    for entry in removed { named.insert(entry.row) }
-    for entry in added { named.insert(entry.row) }
-    var renamed = Set<Int32>(minimumCapacity: next.removed.count + next.added.count)
-    for entry in next.removed { renamed.insert(entry.row) }
-    for entry in next.added { renamed.insert(entry.row) }
+    let removed = Self.byRow(removed)
+    let added = Self.byRow(added)
+    let nextRemoved = Self.byRow(next.removed)
+    let nextAdded = Self.byRow(next.added)
     var result = IndexDelta()
-    result.removed = removed + next.removed.filter { !named.contains($0.row) }
-    result.added = (added.filter { !renamed.contains($0.row) } + next.added).sorted {
-      $0.row < $1.row
+    // What `next` removes from rows `self` did not name is a base entry; from the others,
+    // an entry `self` added, or one `self` removed already.
+    var named = (removed: 0, added: 0)
+    let newlyRemoved = nextRemoved.filter { entry in
+      !Self.advance(&named.removed, in: removed, to: entry.row)
+        && !Self.advance(&named.added, in: added, to: entry.row)
     }
+    result.removed = Self.merged(removed, newlyRemoved)
+    var renamed = (removed: 0, added: 0)
+    let kept = added.filter { entry in
+      !Self.advance(&renamed.removed, in: nextRemoved, to: entry.row)
+        && !Self.advance(&renamed.added, in: nextAdded, to: entry.row)
+    }
+    result.added = Self.merged(kept, nextAdded)
+    return result
+  }
+
+  /// `entries` ordered by row (as every delta's own lists are; sorted here otherwise).
+  ///
+  /// - Complexity: O(m) when ordered.
+  private static func byRow(_ entries: [(key: Key, row: Int32)]) -> [(key: Key, row: Int32)] {
+    for index in entries.indices.dropFirst() where entries[index - 1].row > entries[index].row {
+      return entries.sorted { $0.row < $1.row }
+    }
+    return entries
+  }
+
+  /// Whether `entries` (ordered by row) has an entry of `row`, moving `position` past the
+  /// entries of rows below it: called with ascending rows, a walk of O(m) in all.
+  @inline(__always)
+  private static func advance(
+    _ position: inout Int, in entries: [(key: Key, row: Int32)], to row: Int32
+  ) -> Bool {
+    while position < entries.count, entries[position].row < row { position += 1 }
+    return position < entries.count && entries[position].row == row
+  }
+
+  /// The entries of `first` and `second` (each ordered by row, no row in both), ordered by
+  /// row.
+  ///
+  /// - Complexity: O(m).
+  private static func merged(
+    _ first: [(key: Key, row: Int32)], _ second: [(key: Key, row: Int32)]
+  ) -> [(key: Key, row: Int32)] {
+    if second.isEmpty { return first }
+    if first.isEmpty { return second }
+    if first[first.count - 1].row < second[0].row { return first + second }
+    var result: [(key: Key, row: Int32)] = []
+    result.reserveCapacity(first.count + second.count)
+    var left = 0
+    var right = 0
+    while left < first.count, right < second.count {
+      if first[left].row < second[right].row {
+        result.append(first[left])
+        left += 1
+      } else {
+        result.append(second[right])
+        right += 1
+      }
+    }
+    result += first[left...]
+    result += second[right...]
     return result
   }
 }

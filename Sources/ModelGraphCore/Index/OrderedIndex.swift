@@ -38,34 +38,71 @@ final class OrderedIndex<Key: IndexKey>: @unchecked Sendable {
     self.init(keys: entries.map(\.key), rows: entries.map(\.row))
   }
 
-  /// This index with `delta` applied.
+  /// This index with `delta` applied: the runs of entries between the changes are copied
+  /// whole, and each change is found by a binary search, so no key is compared (nor row
+  /// looked up) outside those searches.
   ///
-  /// - Complexity: O(n + m log m) for n entries and m changes.
+  /// - Complexity: O(n + m log n) for n entries and m changes.
   func applying(_ delta: IndexDelta<Key>) -> OrderedIndex {
     guard !delta.isEmpty else { return self }
-    let removed = Set(delta.removed.map { $0.row })
+    var cuts: [Int] = []
+    cuts.reserveCapacity(delta.removed.count)
+    for (key, row) in delta.removed {
+      let position = entryBoundary(key, row)
+      if position < count, self.rows[position] == row, !Key.precedes(key, self.keys[position]) {
+        cuts.append(position)
+      } else {
+        assertionFailure("an index delta removes an entry the index does not hold")
+      }
+    }
+    cuts.sort()
     let added = delta.added.sorted { Self.precedes($0.key, $0.row, $1.key, $1.row) }
     var keys: [Key] = []
     var rows: [Int32] = []
-    keys.reserveCapacity(count + added.count)
-    rows.reserveCapacity(count + added.count)
-    var next = 0
-    for position in 0..<count where !removed.contains(self.rows[position]) {
-      while next < added.count
-        && Self.precedes(added[next].key, added[next].row, self.keys[position], self.rows[position])
-      {
-        keys.append(added[next].key)
-        rows.append(added[next].row)
-        next += 1
+    keys.reserveCapacity(count - cuts.count + added.count)
+    rows.reserveCapacity(count - cuts.count + added.count)
+    var copied = 0
+    var nextCut = 0
+    /// Appends this index's entries from `copied` up to `end`, less the removed ones.
+    func copy(upTo end: Int) {
+      while nextCut < cuts.count, cuts[nextCut] < end {
+        let cut = cuts[nextCut]
+        nextCut += 1
+        guard cut >= copied else { continue }  // the same entry removed twice
+        keys.append(contentsOf: self.keys[copied..<cut])
+        rows.append(contentsOf: self.rows[copied..<cut])
+        copied = cut + 1
       }
-      keys.append(self.keys[position])
-      rows.append(self.rows[position])
+      if copied < end {
+        keys.append(contentsOf: self.keys[copied..<end])
+        rows.append(contentsOf: self.rows[copied..<end])
+        copied = end
+      }
     }
-    for entry in added[next...] {
+    for entry in added {
+      copy(upTo: max(copied, entryBoundary(entry.key, entry.row)))
       keys.append(entry.key)
       rows.append(entry.row)
     }
+    copy(upTo: count)
     return OrderedIndex(keys: keys, rows: rows)
+  }
+
+  /// The first position whose entry does not sort before `(key, row)`.
+  ///
+  /// - Complexity: O(log n).
+  private func entryBoundary(_ key: Key, _ row: Int32) -> Int {
+    var low = 0
+    var high = count
+    while low < high {
+      let middle = (low + high) / 2
+      if Self.precedes(keys[middle], rows[middle], key, row) {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    return low
   }
 
   /// The first position whose key is not before `key` (or, when `strictly`, is after it).

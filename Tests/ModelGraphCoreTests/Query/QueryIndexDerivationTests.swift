@@ -88,8 +88,42 @@ struct QueryIndexDerivationTests {
       #expect(carried.keys == rebuilt.keys && carried.rows == rebuilt.rows, "round \(round)")
       #expect(Set(chained.removed.map(\.row)).count == chained.removed.count)
       #expect(Set(chained.added.map(\.row)).count == chained.added.count)
+      #expect(chained.removed.map(\.row) == chained.removed.map(\.row).sorted())
+      #expect(chained.added.map(\.row) == chained.added.map(\.row).sorted())
       previous = current
     }
+  }
+
+  @Test("deltas whose lists are not ordered by row chain as if they were")
+  func chainedUnorderedDeltas() {
+    var first = IndexDelta<Int64>()
+    first.removed = [(5, 9), (1, 2), (7, 4)]
+    first.added = [(6, 9), (8, 30), (2, 2)]
+    var second = IndexDelta<Int64>()
+    second.removed = [(8, 30), (3, 11), (6, 9)]
+    second.added = [(4, 9), (0, 11)]
+    let chained = first.followed(by: second)
+    #expect(chained.removed.map(\.row) == [2, 4, 9, 11])
+    #expect(chained.removed.map(\.key) == [1, 7, 5, 3])
+    #expect(chained.added.map(\.row) == [2, 9, 11])
+    #expect(chained.added.map(\.key) == [2, 4, 0])
+  }
+
+  @Test("an ordered index with changes at its ends, between equal keys and twice in a row")
+  func orderedIndexApplyingEdges() {
+    let base = OrderedIndex<Int64>(
+      sorted: [(1, 0), (2, 3), (2, 4), (2, 7), (5, 1), (9, 2)].map { (key: $0.0, row: Int32($0.1)) }
+    )
+    var delta = IndexDelta<Int64>()
+    delta.removed = [(1, 0), (2, 4), (2, 7), (9, 2)]
+    delta.added = [(0, 8), (2, 5), (2, 6), (10, 9), (9, 2)]
+    let applied = base.applying(delta)
+    #expect(applied.keys == [0, 2, 2, 2, 5, 9, 10])
+    #expect(applied.rows == [8, 3, 5, 6, 1, 2, 9])
+    var everything = IndexDelta<Int64>()
+    everything.removed = zip(base.keys, base.rows).map { (key: $0, row: $1) }
+    let emptied = base.applying(everything)
+    #expect(emptied.count == 0)
   }
 
   @Test("a hash index of unique keys carried across saves, growing past its partitioning")

@@ -1,0 +1,30 @@
+import Synchronization
+
+/// The view of a built index, made the first time a reader asks for it and kept.
+///
+/// A save carries every index built for a table it writes to the version it publishes
+/// (``IndexShelf/carry(from:to:)``); making each carried index's view there (sorting an
+/// ordered index's changes by key, hashing its removed rows, allocating its closures) cost
+/// every save O(√n log n) per ordered index, also for indexes no query reads. Made lazily, a
+/// save pays only for the views queries ask for.
+final class LazyIndexView: Sendable {
+  private final class Made: @unchecked Sendable {
+    // @unchecked Sendable: immutable; index views only read immutable indexes.
+    let view: any TableIndex
+    init(_ view: any TableIndex) { self.view = view }
+  }
+
+  private let made = AtomicLazyReference<Made>()
+
+  /// A view not made yet.
+  init() {}
+
+  /// The view: the one made already, else the one `make` makes (or the one another reader
+  /// made meanwhile).
+  ///
+  /// - Complexity: O(1) once made; otherwise the cost of `make`.
+  func view(_ make: () -> any TableIndex) -> any TableIndex {
+    if let made = made.load() { return made.view }
+    return made.storeIfNil(Made(make())).view
+  }
+}
