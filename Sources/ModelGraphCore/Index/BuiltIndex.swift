@@ -5,6 +5,8 @@ protocol BuiltIndex: AnyObject, Sendable {
   var slot: Int { get }
   /// The index as a query reads it: made the first time a reader asks (``LazyIndexView``).
   var view: any TableIndex { get }
+  /// Whether a reader has asked for ``view`` yet.
+  var hasView: Bool { get }
 }
 
 /// Carries a built index of one key type to a newer version of its table: run through the
@@ -76,6 +78,8 @@ final class HashBuilt<Key: IndexKey>: BuiltIndex, @unchecked Sendable {
     madeView.view { HashIndexView.make(definition, base: base, overlay: overlay) }
   }
 
+  var hasView: Bool { madeView.isMade }
+
   /// The index of `definition` for `table`, built from its rows.
   ///
   /// - Complexity: O(n) for n live rows.
@@ -126,6 +130,8 @@ final class OrderedBuilt<Key: IndexKey>: BuiltIndex, @unchecked Sendable {
   var view: any TableIndex {
     madeView.view { OrderedIndexView.make(definition, base: base, delta: delta) }
   }
+
+  var hasView: Bool { madeView.isMade }
 
   /// The index of `definition` for `table`, built from its rows.
   ///

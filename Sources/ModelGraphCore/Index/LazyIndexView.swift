@@ -19,6 +19,9 @@ final class LazyIndexView: Sendable {
   /// A view not made yet.
   init() {}
 
+  /// Whether a reader has asked for the view yet.
+  var isMade: Bool { made.load() != nil }
+
   /// The view: the one made already, else the one `make` makes (or the one another reader
   /// made meanwhile).
   ///

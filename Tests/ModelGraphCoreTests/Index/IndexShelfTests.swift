@@ -49,6 +49,21 @@ struct IndexShelfTests {
     }
   }
 
+  @Test("a save carries an index without making its view; the first reader makes it")
+  func carriedWithoutView() throws {
+    let (store, session, keys) = try Self.storeWithIndexes()
+    session.set(Int64(4), slot: Fixture.days, of: keys[2])
+    _ = session.insert(entity: Fixture.trip, name: "new", days: 4)
+    try session.save()
+    let shelf = try #require(store.version.tables[Fixture.trip].indexShelf)
+    for definition in [Self.daysHash, Self.daysOrdered] {
+      let carried = try #require(shelf.built(definition))
+      #expect(!carried.hasView, "\(definition.kind)")
+      #expect(try Self.view(store, definition).rows(equalTo: [.int(4)])?.count == 12)
+      #expect(carried.hasView, "\(definition.kind)")
+    }
+  }
+
   @Test("the version a save published over is freed once no session reads it")
   func previousVersionFreed() throws {
     let (store, session, keys) = try Self.storeWithIndexes()
