@@ -61,7 +61,7 @@ extension ModelContext {
     model._status = .inserted
     model._pending = nil
     register(model)
-    insertedObjects.append(model)
+    insertedKeys.append(key)
     if !missing.isEmpty { session.noteUnsetAttributes(missing, of: key) }
     if let relationships = pending?.relationships {
       for (slot, models) in relationships.enumerated() {
@@ -93,7 +93,7 @@ extension ModelContext {
   func markChanged(_ model: ModelObject) {
     if !model._isChanged {
       model._isChanged = true
-      changedObjects.append(model)
+      changedKeys.append(model._key)
     }
   }
 
@@ -114,15 +114,16 @@ extension ModelContext {
     session.deleteApplyingRulesCounting(model._key)
   }
 
-  /// Moves the handle of the live object `key` (made if needed, so ``deletedModelsArray``
-  /// lists it) to its deleted state, as the session is about to delete the object.
+  /// Moves the handle of the live object `key`, if any, to its deleted state, as the session
+  /// is about to delete the object, and records the deletion of a saved object.
   func objectWillBeDeleted(_ key: ObjectKey) {
     supersededHandlesWillBeDeleted(key)
     guard let model = registeredObject(for: key) else {
-      // No handle yet (a cascade reached a saved object nobody fetched): make one only if
-      // `deletedModelsArray` asks, so a large cascade does not build an object per row.
+      // No handle (a cascade reached a saved object nobody fetched, or nobody holds it any
+      // more): `deletedModelsArray` makes one only if asked, so a large cascade does not build
+      // an object per row.
       if !session.isInserted(entity: Int(key.entity), row: Int(key.row)) {
-        deletedKeysWithoutHandles.append(key)
+        deletedKeys.append(key)
       }
       return
     }
@@ -133,7 +134,7 @@ extension ModelContext {
     } else {
       model._status = .pendingDeletion
       model.bindRow(nil, row: model._row)
-      deletedObjects.append(model)
+      deletedKeys.append(key)
     }
   }
 

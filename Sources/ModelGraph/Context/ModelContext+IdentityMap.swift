@@ -192,10 +192,7 @@ extension ModelContext {
     object._context = self
     object._key = key
     object._status = .registered
-    if session.isUpdated(entity: Int(key.entity), row: Int(key.row)) {
-      object._isChanged = true
-      changedObjects.append(object)
-    }
+    applyUnsavedState(to: object, key: key)
     return object
   }
 

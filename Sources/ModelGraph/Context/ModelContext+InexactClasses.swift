@@ -69,7 +69,8 @@ extension ModelContext {
 
 extension ModelContext {
   /// Moves each handle that left the identity map for `key`'s object to its deleted state, as
-  /// the handle in the map is when the session deletes the object.
+  /// the handle in the map is when the session deletes the object (``deletedModelsArray``,
+  /// a save and a rollback find it among ``supersededHandles``).
   ///
   /// - Complexity: O(superseded handles); nothing when there are none.
   func supersededHandlesWillBeDeleted(_ key: ObjectKey) {
@@ -79,7 +80,6 @@ extension ModelContext {
       else { continue }
       object._status = .pendingDeletion
       object.bindRow(nil, row: object._row)
-      deletedObjects.append(object)
     }
   }
 }

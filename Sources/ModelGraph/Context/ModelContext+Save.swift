@@ -57,20 +57,8 @@ extension ModelContext {
     defer { compactIdentityMap() }
     // The objects take their saved state before any tracking fires: an `onChange` may write
     // to them, and such a write is a change for the next save.
-    for object in insertedObjects where object._status == .inserted {
-      object._status = .registered
-    }
-    for object in changedObjects { object._isChanged = false }
-    for object in deletedObjects where object._status == .pendingDeletion {
-      forget(object)
-      object._status = .deleted
-    }
-    insertedObjects = []
-    changedObjects = []
-    deletedObjects = []
-    deletedKeysWithoutHandles = []
-    // Resolved on the version before the save, so no longer read; and the prefetched objects
-    // hold the context, so keeping them would keep it alive once it is dropped.
+    unsavedObjectsDidSave()
+    // Resolved on the version before the save, so no longer read.
     prefetched = nil
     dropHandlesDeletedElsewhere()
     // Every save before this one is durable and in the history now.
@@ -87,7 +75,13 @@ extension ModelContext {
   /// the change can be redone on fresh data in any order.
   /// - Complexity: O(changes), plus O(tables) when other contexts saved meanwhile.
   public func rollback() {
-    let discarded = insertedObjects.filter { $0._status == .inserted }
+    // The live ones only: a new object nobody holds any more is simply discarded.
+    let discarded = insertedKeys.compactMap { key -> ModelObject? in
+      guard let object = registeredObject(for: key), object._status == .inserted else {
+        return nil
+      }
+      return object
+    }
     let saved = discarded.map { object in
       let pending = PendingValues(info: object._classInfo)
       var values: [(any ColumnValue)?] = []
@@ -117,18 +111,7 @@ extension ModelContext {
     relationshipsDidChange()
     // No longer read after the rollback (see `save()`).
     prefetched = nil
-    for object in deletedObjects where object._status == .pendingDeletion {
-      object._status = .registered
-      object.bindRow(session.table(Int(object._key.entity)), row: object._row)
-    }
-    for object in changedObjects {
-      object._isChanged = false
-      observationDidRevert(object)
-    }
-    insertedObjects = []
-    changedObjects = []
-    deletedObjects = []
-    deletedKeysWithoutHandles = []
+    unsavedObjectsDidRollBack()
     refusedInserts = []
     deferredConflicts = []
     refreshIfClean()

@@ -6,11 +6,15 @@ import ModelGraphCore
 /// ``save()`` publishes them to the container all at once, ``rollback()`` discards them.
 /// Contexts are not `Sendable`: use each on one thread or task, and make one per task.
 ///
-/// Each object holds its context, so an object kept after its context was dropped still reads
-/// and saves. The context holds its objects with unsaved changes and the related objects of its
-/// last prefetch: a context dropped with either is not freed (nor the store version it reads)
-/// until the process ends. Save or ``rollback()`` before dropping such a context; both let go
-/// of those objects.
+/// Each object holds its context, so an object kept after its context was dropped still reads,
+/// writes and saves through it. The context holds none of its objects: its unsaved changes live
+/// in its session, by row, and an object with such changes that nobody holds any more is made
+/// again when the context needs it (``insertedModelsArray``, a fetch; ``save()`` publishes its
+/// changes all the same). The related objects of a prefetching fetch are kept while any object
+/// that fetch returned is. So once nothing holds a context or any of its objects, the context
+/// is freed with the store version it reads (and, on PostgreSQL, what it holds of the
+/// container's connections), and its unsaved changes are discarded, as when a SwiftData
+/// context is dropped.
 public final class ModelContext {
   /// The container whose store the context reads and saves to.
   public let container: ModelContainer
@@ -27,11 +31,17 @@ public final class ModelContext {
   @exclusivity(unchecked) var seenClassRegistrations = 0
   /// The identity map: one handle per (entity, row).
   let registered = IdentityMap()
-  @exclusivity(unchecked) var insertedObjects: [ModelObject] = []
-  @exclusivity(unchecked) var changedObjects: [ModelObject] = []
-  @exclusivity(unchecked) var deletedObjects: [ModelObject] = []
-  /// Saved objects deleted (by a cascade) before any handle stood for them.
-  var deletedKeysWithoutHandles: [ObjectKey] = []
+  /// The keys of the objects inserted since the last save or rollback, in insertion order.
+  ///
+  /// Keys, not objects: each object holds the context, so the context holds none of them
+  /// (see ``ModelContext``); the identity map gives the object while it lives.
+  @exclusivity(unchecked) var insertedKeys: [ObjectKey] = []
+  /// The keys of the saved objects marked changed since the last save or rollback (a key may
+  /// repeat: a handle made again for a changed row adds it again).
+  @exclusivity(unchecked) var changedKeys: [ObjectKey] = []
+  /// The keys of the saved objects deleted since the last save or rollback, with a handle or
+  /// without (a cascade reaching rows nobody fetched makes none).
+  @exclusivity(unchecked) var deletedKeys: [ObjectKey] = []
   /// Objects whose insert was refused because their class cannot be registered; the next
   /// save throws while any is left.
   var refusedInserts: [RefusedInsert] = []
@@ -77,29 +87,20 @@ public final class ModelContext {
   /// (including an insert refused because the object's class cannot be registered).
   public var hasChanges: Bool { session.hasChanges || !refusedInserts.isEmpty }
 
-  /// The objects inserted and not yet saved, in insertion order.
+  /// The objects inserted and not yet saved, in insertion order (made again for those nobody
+  /// holds any more).
   public var insertedModelsArray: [any PersistentModel] {
-    insertedObjects.filter { $0._status == .inserted }.map(\.asModel)
+    insertedObjects.map(\.asModel)
   }
 
-  /// The saved objects changed and not yet saved.
+  /// The saved objects changed and not yet saved (made again for those nobody holds any more).
   public var changedModelsArray: [any PersistentModel] {
-    changedObjects.filter { $0._status == .registered && $0._isChanged }.map(\.asModel)
+    changedObjects.map(\.asModel)
   }
 
-  /// The saved objects deleted and not yet saved.
+  /// The saved objects deleted and not yet saved (made again for those nobody holds any more).
   public var deletedModelsArray: [any PersistentModel] {
-    for key in deletedKeysWithoutHandles where registeredObject(for: key) == nil {
-      let object = modelClass(forEntity: Int(key.entity)).init()
-      object._context = self
-      object._key = key
-      object.bindRow(nil, row: Int(key.row))
-      object._status = .pendingDeletion
-      register(object)
-      deletedObjects.append(object)
-    }
-    deletedKeysWithoutHandles = []
-    return deletedObjects.filter { $0._status == .pendingDeletion }.map(\.asModel)
+    deletedObjects.map(\.asModel)
   }
 
   /// The entity index of a model class, registering the class on first use.

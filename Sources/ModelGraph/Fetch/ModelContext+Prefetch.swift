@@ -3,8 +3,9 @@ import ModelGraphCore
 extension ModelContext {
   /// Resolves the relationships `keyPaths` names for every object of `results` in one pass:
   /// the related objects are created (or found) once and kept by the context, per object and
-  /// relationship, until the next prefetching fetch, so reading the relationships afterwards
-  /// neither creates nor looks up objects (``PrefetchedRelations``).
+  /// relationship, until the next prefetching fetch (or a save or rollback, or until the
+  /// objects of `results` are all freed), so reading the relationships afterwards neither
+  /// creates nor looks up objects (``PrefetchedRelations``).
   ///
   /// The slots of the relationships are found once per class met (results of a deep fetch
   /// come from several tables). An owner the previous prefetch resolved, while its lists still
@@ -66,7 +67,9 @@ extension ModelContext {
           in: self)
       }
     }
-    prefetched = made
+    made.countOwners(results)
+    // Kept only while an owner that could read it lives (no owner: nothing waited for).
+    prefetched = made.liveOwners > 0 ? made : nil
   }
 
   /// The last prefetch, while its lists still hold for this context (see

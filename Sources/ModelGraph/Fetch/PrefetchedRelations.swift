@@ -15,6 +15,11 @@ import ModelGraphCore
 /// session's base version and ``ModelContext/relationshipEpoch``, which every relationship
 /// write, deletion and rollback in the context advances. A save or a refresh moves the base
 /// version. Once either differs, reads go back to the tables.
+///
+/// The lists hold their objects, which hold the context: the context lets the prefetch go once
+/// no owner is left that could read it (``ownerReleased(number:key:)``), so a context dropped
+/// after a prefetching fetch is freed. An owner that is itself in a list (a tree of one class
+/// prefetching its children) is not waited for: the lists keep it.
 final class PrefetchedRelations {
   /// The session's base version the lists were resolved on.
   let version: UInt64
@@ -44,6 +49,10 @@ final class PrefetchedRelations {
   private var numbers: UnsafeMutablePointer<Int32>?
   /// `64 - log2(capacity of numbers)`.
   private var numberShift = 64
+  /// Whether each owner's release is waited for (``countOwners(_:)``).
+  private var isCounted: [Bool] = []
+  /// The owners waited for that are still alive.
+  private(set) var liveOwners = 0
 
   /// A prefetch of `owners` with `stride` relationships each, every list not resolved yet
   /// (``setList(_:at:)`` fills them).
@@ -143,6 +152,43 @@ final class PrefetchedRelations {
     return Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) &>> UInt64(shift))
   }
 
+  /// Counts the owners whose release the prefetch waits for, once its lists are filled:
+  /// `results` are the fetched objects, in the order their numbers were given (those without
+  /// a table skipped). An object met twice counts once; an owner that is in a list is not
+  /// counted (the lists keep it alive, so waiting for it would keep the prefetch forever).
+  ///
+  /// - Complexity: O(owners + related objects).
+  func countOwners<T: ModelObject>(_ results: [T]) {
+    var counted = [Bool](repeating: false, count: owners.count)
+    var number = 0
+    for object in results where object._table != nil {
+      counted[number] = Int(object._prefetchIndex) == number
+      number &+= 1
+    }
+    for index in 0..<count {
+      guard let list = lists[index] else { continue }
+      for object in list {
+        let owner = Int(object._prefetchIndex)
+        if owner >= 0, owner < owners.count, owners[owner] == object._key {
+          counted[owner] = false
+        }
+      }
+    }
+    liveOwners = counted.reduce(0) { $1 ? $0 &+ 1 : $0 }
+    isCounted = counted
+  }
+
+  /// Records that owner `number`, whose key is `key`, is being freed.
+  ///
+  /// - Returns: Whether no owner waited for is left: the prefetch can no longer be read.
+  /// - Complexity: O(1).
+  func ownerReleased(number: Int, key: ObjectKey) -> Bool {
+    guard number < owners.count, owners[number] == key, isCounted[number] else { return false }
+    isCounted[number] = false
+    liveOwners &-= 1
+    return liveOwners == 0
+  }
+
   /// The list of relationship `slot` of `object`, if this prefetch resolved it.
   ///
   /// - Complexity: O(1).
@@ -167,6 +213,17 @@ extension ModelContext {
       prefetched.version == session.baseNumber
     else { return nil }
     return prefetched.list(of: object, slot: slot)
+  }
+
+  /// Lets the last prefetch go once `object`, one of its owners, is freed and no other owner
+  /// that could read it is left (see ``PrefetchedRelations/ownerReleased(number:key:)``).
+  func prefetchOwnerReleased(_ object: ModelObject) {
+    guard let prefetched,
+      prefetched.ownerReleased(number: Int(object._prefetchIndex), key: object._key)
+    else { return }
+    // Its related objects are freed once `prefetched` goes, after this assignment: each finds
+    // no prefetch here.
+    self.prefetched = nil
   }
 
   /// Records that the context's relationships changed: prefetched lists no longer hold.

@@ -43,7 +43,8 @@ open class ModelObject: Hashable {
   /// Whether an attribute wrapper is marked unset (see ``ModelClassInfo/markUnset(_:of:_:)``).
   @exclusivity(unchecked) final var _hasUnsetAttributes = false
   /// The object's place among the owners of the context's last prefetching fetch
-  /// (``PrefetchedRelations``), or -1; checked against that fetch's owners before use. Kept in
+  /// (``PrefetchedRelations``), or -1; checked against that fetch's owners before use (also
+  /// when the object is freed, which may let that prefetch go). Kept in
   /// the padding after the flags above, so objects are no larger.
   @exclusivity(unchecked) final var _prefetchIndex: Int32 = -1
   /// The relationships of an object that has no row yet (see ``PendingValues``).
@@ -67,7 +68,12 @@ open class ModelObject: Hashable {
 
   deinit {
     // The object holds its context until its fields are destroyed, after this body.
-    _context.map(Unmanaged.passUnretained)?._withUnsafeGuaranteedRef { $0.forget(self) }
+    guard let context = _context.map(Unmanaged.passUnretained) else { return }
+    context._withUnsafeGuaranteedRef {
+      $0.forget(self)
+      // An owner of a prefetch: the prefetch (and its objects) goes with its last owner.
+      if _prefetchIndex >= 0 { $0.prefetchOwnerReleased(self) }
+    }
   }
 
   /// The object's identity in its store; stable for its whole life.

@@ -12,7 +12,28 @@ public struct EntityChanges: Sendable {
   public var deletedKeys: [ObjectKey]
 }
 
+/// Whether a row's object has unsaved changes of its own, as a handle made for it shows them.
+public enum UnsavedRowState: Sendable {
+  /// Saved and unchanged (or not a row of this session).
+  case unchanged
+  /// Inserted by this session and not saved.
+  case inserted
+  /// Saved, with unsaved attribute or relationship writes.
+  case updated
+}
+
 extension Session {
+  /// Whether the object in live `row` of `entity` is new, changed, or neither.
+  ///
+  /// - Complexity: O(1); one array test when the session has no changes to `entity`.
+  @inline(__always)
+  public func unsavedState(entity: Int, row: Int) -> UnsavedRowState {
+    guard let change = changes[entity] else { return .unchanged }
+    if !change.inserted.isEmpty && isInserted(entity: entity, row: row) { return .inserted }
+    return change.updated[row] != nil || change.relationshipsUpdated.contains(row)
+      ? .updated : .unchanged
+  }
+
   /// Whether the saved object in `row` of `entity` has unsaved attribute or relationship writes.
   public func isUpdated(entity: Int, row: Int) -> Bool {
     guard let change = changes[entity] else { return false }
