@@ -78,6 +78,45 @@ struct QueryPlannerTests {
     }
   }
 
+  @Test("index lookups and merges leave out rows deleted since the save, with and without limits")
+  func deletedRowsAfterIndexes() throws {
+    let (session, keys) = try makeSession()
+    // Unsaved deletions: the saved indexes still hold these rows.
+    for (number, key) in keys.enumerated() where number % 7 == 2 || number % 11 == 5 {
+      session.delete(key)
+    }
+    let planner = QueryPlanner(source: source(session, indexes: Self.indexed))
+    let scanner = QueryPlanner(source: source(session, indexes: [[], [], []]))
+    let company = QueryExpression.comparison(
+      .attribute("company"), .equal, .constant(.string("c1")))
+    let days = QueryExpression.and([
+      .comparison(.attribute("days"), .greaterOrEqual, .constant(.int(4))),
+      .comparison(.attribute("days"), .less, .constant(.int(15))),
+    ])
+    var requests: [QueryRequest] = [
+      QueryRequest(entity: Fixture.business, predicate: company),
+      QueryRequest(entity: Fixture.business, predicate: company, limit: 9),
+      QueryRequest(
+        entity: Fixture.trip, predicate: .comparison(.attribute("note"), .equal, .constant(.null)),
+        limit: 20),
+    ]
+    for ascending in [true, false] {
+      for limit in [1, 13, 50, 1_000] {
+        requests.append(
+          QueryRequest(
+            entity: Fixture.trip, predicate: days,
+            sort: [QuerySortKey(.attribute("days"), ascending: ascending)], limit: limit))
+      }
+    }
+    for request in requests {
+      let plan = try planner.plan(request)
+      let reference = try scanner.plan(request)
+      let found = try plan.keys()
+      #expect(found == (try reference.keys()), "\(plan.explanation)")
+      #expect(found.allSatisfy { session.table(Int($0.entity)).contains($0) })
+    }
+  }
+
   @Test("a residual test runs on candidates before sorting and slicing")
   func residual() throws {
     let (session, _) = try makeSession()

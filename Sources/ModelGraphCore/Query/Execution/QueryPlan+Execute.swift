@@ -14,6 +14,13 @@ extension QueryPlan {
     var found: [RowReference] = []
     switch order {
     case .natural:
+      // The rows an index lookup gives are known: room for them at once, rather than growing
+      // the array row by row (a copy at each doubling).
+      var expected = 0
+      for plan in tables {
+        if case .rows(let rows) = plan.access { expected += rows.count }
+      }
+      found.reserveCapacity(stop.map { min($0, expected) } ?? expected)
       for plan in tables {
         let more = try forEachMatch(plan, residual) { row in
           found.append(RowReference(table: plan.position, row: row))
@@ -166,8 +173,16 @@ extension QueryPlan {
     // column without a call per row), a block at a time: a walk that `body` stops early (a
     // limit) tests no more than one block past the row it stopped at.
     guard rows.count > Self.filterBlock else {
+      guard let condition = plan.condition else {
+        // Without a condition, the rows are read in place: removing the dead ones first
+        // would copy the index's array.
+        for row in rows where table.isAlive(Int(row)) {
+          if try !accept(Int(row)) { return false }
+        }
+        return true
+      }
       rows.removeAll { !table.isAlive(Int($0)) }
-      plan.condition?.filter(&rows)
+      condition.filter(&rows)
       for row in rows where try !accept(Int(row)) { return false }
       return true
     }
