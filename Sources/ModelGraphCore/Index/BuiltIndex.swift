@@ -65,18 +65,17 @@ final class HashBuilt<Key: IndexKey>: BuiltIndex, @unchecked Sendable {
   let overlay: HashOverlay<Key>
   let definition: IndexDefinition
   let slot: Int
-  private let madeView = LazyIndexView()
+  private let madeView: LazyIndexView
 
   init(_ definition: IndexDefinition, slot: Int, base: HashIndex<Key>, overlay: HashOverlay<Key>) {
     self.base = base
     self.overlay = overlay
     self.definition = definition
     self.slot = slot
+    madeView = LazyIndexView { HashIndexView.make(definition, base: base, overlay: overlay) }
   }
 
-  var view: any TableIndex {
-    madeView.view { HashIndexView.make(definition, base: base, overlay: overlay) }
-  }
+  var view: any TableIndex { madeView.view }
 
   var hasView: Bool { madeView.isMade }
 
@@ -116,7 +115,7 @@ final class OrderedBuilt<Key: IndexKey>: BuiltIndex, @unchecked Sendable {
   let delta: IndexDelta<Key>
   let definition: IndexDefinition
   let slot: Int
-  private let madeView = LazyIndexView()
+  private let madeView: LazyIndexView
 
   init(
     _ definition: IndexDefinition, slot: Int, base: OrderedIndex<Key>, delta: IndexDelta<Key>
@@ -125,11 +124,10 @@ final class OrderedBuilt<Key: IndexKey>: BuiltIndex, @unchecked Sendable {
     self.delta = delta
     self.definition = definition
     self.slot = slot
+    madeView = LazyIndexView { OrderedIndexView.make(definition, base: base, delta: delta) }
   }
 
-  var view: any TableIndex {
-    madeView.view { OrderedIndexView.make(definition, base: base, delta: delta) }
-  }
+  var view: any TableIndex { madeView.view }
 
   var hasView: Bool { madeView.isMade }
 
