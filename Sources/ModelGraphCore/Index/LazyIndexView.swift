@@ -7,33 +7,44 @@ import Synchronization
 /// ordered index's changes by key, hashing its removed rows, allocating its closures) cost
 /// every save O(√n log n) per ordered index, also for indexes no query reads. Made lazily, a
 /// save pays only for the views queries ask for.
-final class LazyIndexView: Sendable {
-  private final class Made: @unchecked Sendable {
-    // @unchecked Sendable: immutable; index views only read immutable indexes.
+final class LazyIndexView: @unchecked Sendable {
+  // @unchecked Sendable: `made` is set once, by a compare-and-exchange that releases what the
+  // maker wrote, and read by acquiring loads; `make` is called by any thread but only reads.
+  // Not `AtomicLazyReference`: its loads and stores are compiled in the toolchain's library,
+  // where ThreadSanitizer sees no ordering, so it reported the view's fields as a race.
+
+  private final class Made {
     let view: any TableIndex
     init(_ view: any TableIndex) { self.view = view }
   }
 
-  private let made = AtomicLazyReference<Made>()
-  private let make: @Sendable () -> any TableIndex
+  private let made = Atomic<Unmanaged<Made>?>(nil)
+  private let make: () -> any TableIndex
 
   /// A view not made yet, which `make` makes. Form `make` where the index's key type is
   /// known (a built index's initializer): a view made from the unspecialized generic code a
   /// ``BuiltIndex`` existential reaches ran its per-row closures unspecialized (about 100,000
   /// instructions more for each of W12's transactions).
-  init(_ make: @escaping @Sendable () -> any TableIndex) {
+  init(_ make: @escaping () -> any TableIndex) {
     self.make = make
   }
 
+  deinit { made.load(ordering: .acquiring)?.release() }
+
   /// Whether a reader has asked for the view yet.
-  var isMade: Bool { made.load() != nil }
+  var isMade: Bool { made.load(ordering: .acquiring) != nil }
 
   /// The view: the one made already, else a new one (or the one another reader made
   /// meanwhile).
   ///
   /// - Complexity: O(1) once made; otherwise the cost of making it.
   var view: any TableIndex {
-    if let made = made.load() { return made.view }
-    return made.storeIfNil(Made(make())).view
+    if let found = made.load(ordering: .acquiring) { return found.takeUnretainedValue().view }
+    let new = Unmanaged.passRetained(Made(make()))
+    let (stored, found) = made.compareExchange(
+      expected: nil, desired: new, ordering: .acquiringAndReleasing)
+    guard !stored, let found else { return new.takeUnretainedValue().view }
+    new.release()
+    return found.takeUnretainedValue().view
   }
 }
