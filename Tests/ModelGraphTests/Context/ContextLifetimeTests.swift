@@ -66,6 +66,21 @@ struct ContextLifetimeTests {
   }
 
   /// The names of the saved shelves, sorted, as a new context reads them.
+  /// A seeded container and a context holding an insert ("C"), a change ("A" to "B") and a
+  /// delete (the shelf's first item) of objects nobody holds any more.
+  private func contextWithChangesOfDroppedObjects() throws -> (ModelContainer, ModelContext) {
+    let container = try makeContainer()
+    try seed(container)
+    let context = ModelContext(container)
+    do {
+      context.insert(PBShelf(name: "C"))
+      let shelf = try #require(try context.fetch(FetchDescriptor<PBShelf>()).first)
+      shelf.name = "B"
+      context.delete(shelf.items[0])
+    }
+    return (container, context)
+  }
+
   private func savedShelfNames(_ container: ModelContainer) throws -> [String] {
     try ModelContext(container).fetch(FetchDescriptor<PBShelf>()).map(\.name).sorted()
   }
@@ -191,15 +206,7 @@ struct ContextLifetimeTests {
 
   @Test("a save publishes the changes of objects nobody holds any more")
   func saveKeepsChangesOfDroppedObjects() throws {
-    let container = try makeContainer()
-    try seed(container)
-    let context = ModelContext(container)
-    do {
-      context.insert(PBShelf(name: "C"))
-      let shelf = try #require(try context.fetch(FetchDescriptor<PBShelf>()).first)
-      shelf.name = "B"
-      context.delete(shelf.items[0])
-    }
+    let (container, context) = try contextWithChangesOfDroppedObjects()
     #expect(context.hasChanges)
     #expect(context.insertedModelsArray.compactMap { ($0 as? PBShelf)?.name } == ["C"])
     #expect(context.changedModelsArray.compactMap { ($0 as? PBShelf)?.name } == ["B"])
@@ -249,15 +256,7 @@ struct ContextLifetimeTests {
 
   @Test("a rollback discards the changes of objects nobody holds any more")
   func rollbackDiscardsChangesOfDroppedObjects() throws {
-    let container = try makeContainer()
-    try seed(container)
-    let context = ModelContext(container)
-    do {
-      context.insert(PBShelf(name: "C"))
-      let shelf = try #require(try context.fetch(FetchDescriptor<PBShelf>()).first)
-      shelf.name = "B"
-      context.delete(shelf.items[0])
-    }
+    let (container, context) = try contextWithChangesOfDroppedObjects()
     context.rollback()
     #expect(!context.hasChanges)
     #expect(context.insertedModelsArray.isEmpty)
