@@ -67,7 +67,7 @@ extension ModelContext {
           in: self)
       }
     }
-    made.countOwners(results)
+    made.countOwners(results, listsMayHoldOwners: layout.listsMayHoldOwners(in: session.catalog))
     // Kept only while an owner that could read it lives (no owner: nothing waited for).
     prefetched = made.liveOwners > 0 ? made : nil
   }
@@ -101,6 +101,8 @@ struct PrefetchLayout {
   private(set) var isDropped: [Bool]
   /// The slot each position was first found at, or -1.
   private var slotOfPosition: [Int]
+  /// The entities met, in the order met.
+  private var met: [ResolvedEntity] = []
 
   init(count: Int) {
     isDropped = Array(repeating: false, count: count)
@@ -121,6 +123,24 @@ struct PrefetchLayout {
     return wanted
   }
 
+  /// Whether an owner can be one of the related objects: some entity met is the destination
+  /// of a relationship it prefetches, or descends from one (a tree of one class prefetching
+  /// its children). When none can, ``PrefetchedRelations/countOwners(_:listsMayHoldOwners:)``
+  /// reads no list.
+  ///
+  /// - Complexity: O(entities met² × key paths).
+  func listsMayHoldOwners(in catalog: SchemaCatalog) -> Bool {
+    for entity in met {
+      guard let slots = slotsByEntity[entity.index] else { continue }
+      for (position, slot) in slots.enumerated() where slot >= 0 && !isDropped[position] {
+        guard let destination = catalog.entity(named: entity.relationships[slot].destination)
+        else { return true }
+        if met.contains(where: { $0.isKind(of: destination) }) { return true }
+      }
+    }
+    return false
+  }
+
   /// Records the slots of `names` in `entity`, once per entity.
   mutating func meet(_ entity: ResolvedEntity, names: [String]) {
     let index = entity.index
@@ -128,6 +148,7 @@ struct PrefetchLayout {
       slotsByEntity.append(contentsOf: repeatElement(nil, count: index + 1 - slotsByEntity.count))
     }
     guard slotsByEntity[index] == nil else { return }
+    met.append(entity)
     let slots = names.map { entity.relationshipSlot(named: $0) ?? -1 }
     slotsByEntity[index] = slots
     for (position, slot) in slots.enumerated() where slot >= 0 && !isDropped[position] {

@@ -49,7 +49,7 @@ final class PrefetchedRelations {
   private var numbers: UnsafeMutablePointer<Int32>?
   /// `64 - log2(capacity of numbers)`.
   private var numberShift = 64
-  /// Whether each owner's release is waited for (``countOwners(_:)``).
+  /// Whether each owner's release is waited for (``countOwners(_:listsMayHoldOwners:)``).
   private var isCounted: [Bool] = []
   /// The owners waited for that are still alive.
   private(set) var liveOwners = 0
@@ -156,21 +156,24 @@ final class PrefetchedRelations {
   /// `results` are the fetched objects, in the order their numbers were given (those without
   /// a table skipped). An object met twice counts once; an owner that is in a list is not
   /// counted (the lists keep it alive, so waiting for it would keep the prefetch forever).
+  /// The lists are read only when `listsMayHoldOwners` (``PrefetchLayout/listsMayHoldOwners(in:)``).
   ///
-  /// - Complexity: O(owners + related objects).
-  func countOwners<T: ModelObject>(_ results: [T]) {
+  /// - Complexity: O(owners), plus O(related objects) when the lists may hold owners.
+  func countOwners<T: ModelObject>(_ results: [T], listsMayHoldOwners: Bool) {
     var counted = [Bool](repeating: false, count: owners.count)
     var number = 0
     for object in results where object._table != nil {
       counted[number] = Int(object._prefetchIndex) == number
       number &+= 1
     }
-    for index in 0..<count {
-      guard let list = lists[index] else { continue }
-      for object in list {
-        let owner = Int(object._prefetchIndex)
-        if owner >= 0, owner < owners.count, owners[owner] == object._key {
-          counted[owner] = false
+    if listsMayHoldOwners {
+      for index in 0..<count {
+        guard let list = lists[index] else { continue }
+        for object in list {
+          let owner = Int(object._prefetchIndex)
+          if owner >= 0, owner < owners.count, owners[owner] == object._key {
+            counted[owner] = false
+          }
         }
       }
     }

@@ -19,6 +19,15 @@ final class PLItem: PersistentModel {
   @Attribute var number: Int
 }
 
+/// A base class whose relationship points at the base class, so a subclass owner can be among
+/// the related objects of its own prefetch.
+class PLRoot: PersistentModel {
+  @Attribute var number: Int
+  @Relationship var next: [PLRoot]
+}
+
+final class PLLeaf: PLRoot {}
+
 /// Prefetched lists are kept by position among the prefetched relationships, not by slot.
 @Suite("Query: prefetched lists by position")
 struct PrefetchLayoutTests {
@@ -90,5 +99,56 @@ struct PrefetchLayoutTests {
     layout.meet(twoEntity, names: ["a", "b"])
     #expect(layout.positions == [0, -1])
     #expect(layout.slotsByEntity[oneEntity.index] == [-1, 0])
+  }
+
+  @Test(
+    "the lists may hold owners only where an owner's class is a destination or descends from one")
+  func listsMayHoldOwners() throws {
+    let context = try makeInMemoryContext(
+      PLTwo.self, PLOne.self, PLItem.self, PLRoot.self, PLLeaf.self, LTNode.self)
+    let catalog = context.session.catalog
+    func layout(_ names: [String], meeting entities: String...) throws -> PrefetchLayout {
+      var layout = PrefetchLayout(count: names.count)
+      for name in entities { layout.meet(try #require(catalog.entity(named: name)), names: names) }
+      return layout
+    }
+    // Items are never owners here.
+    #expect(try !layout(["a", "b"], meeting: "PLTwo", "PLOne").listsMayHoldOwners(in: catalog))
+    // A tree of one class: the children are nodes.
+    #expect(try layout(["children"], meeting: "LTNode").listsMayHoldOwners(in: catalog))
+    // A subclass owner prefetching a relationship to its base class.
+    #expect(try layout(["next"], meeting: "PLLeaf").listsMayHoldOwners(in: catalog))
+    // A name that is no relationship of the owners resolves nothing.
+    #expect(try !layout(["children"], meeting: "PLOne").listsMayHoldOwners(in: catalog))
+  }
+
+  @Test("a subclass owner that is also a related object keeps the prefetch while it lives")
+  func subclassOwnerInItsOwnLists() throws {
+    let container = try ModelContainer(
+      for: [PLRoot.self, PLLeaf.self],
+      configurations: [ModelConfiguration(isStoredInMemoryOnly: true)])
+    do {
+      let context = ModelContext(container)
+      let first = PLLeaf()
+      first.number = 1
+      let second = PLLeaf()
+      second.number = 2
+      context.insert(first)
+      context.insert(second)
+      first.next = [second]
+      try context.save()
+    }
+    weak var dropped: ModelContext?
+    do {
+      let context = ModelContext(container)
+      dropped = context
+      var descriptor = FetchDescriptor<PLLeaf>(sortBy: [SortDescriptor(\.number)])
+      descriptor.relationshipKeyPathsForPrefetching = [\.next]
+      let leaves = try context.fetch(descriptor)
+      #expect(leaves.map { $0.next.map(\.number) } == [[2], []])
+      #expect(leaves[0].next[0] === leaves[1])
+      #expect(context.prefetched != nil)
+    }
+    #expect(dropped == nil)
   }
 }
