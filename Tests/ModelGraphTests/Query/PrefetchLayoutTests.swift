@@ -24,6 +24,11 @@ final class PLItem: PersistentModel {
 class PLRoot: PersistentModel {
   @Attribute var number: Int
   @Relationship var next: [PLRoot]
+
+  convenience init(number: Int) {
+    self.init()
+    self.number = number
+  }
 }
 
 final class PLLeaf: PLRoot {}
@@ -129,10 +134,8 @@ struct PrefetchLayoutTests {
       configurations: [ModelConfiguration(isStoredInMemoryOnly: true)])
     do {
       let context = ModelContext(container)
-      let first = PLLeaf()
-      first.number = 1
-      let second = PLLeaf()
-      second.number = 2
+      let first = PLLeaf(number: 1)
+      let second = PLLeaf(number: 2)
       context.insert(first)
       context.insert(second)
       first.next = [second]
