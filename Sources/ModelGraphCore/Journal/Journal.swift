@@ -38,6 +38,8 @@ public final class Journal: @unchecked Sendable {
   /// How many records were appended, and how many of them a sync covered.
   private var appendedRecords = 0
   private var syncedRecords = 0
+  /// The syncs run for saves (``counters``).
+  private var syncCount = 0
   /// How many records the last sync covered, and how long it took.
   private var lastBatch = 0
   private var lastSyncNanoseconds: UInt64 = 0
@@ -124,6 +126,11 @@ public final class Journal: @unchecked Sendable {
 
   /// The journal file's size in bytes.
   public var size: Int { condition.withLock { fileSize } }
+
+  /// The records appended and the syncs run for them since the journal was opened.
+  public var counters: JournalCounters {
+    condition.withLock { JournalCounters(records: appendedRecords, syncs: syncCount) }
+  }
 
   /// Called (once, until the next checkpoint) when the journal grows past
   /// ``checkpointThreshold``; it must return quickly, it runs inside a save.
@@ -292,6 +299,7 @@ public final class Journal: @unchecked Sendable {
         do { try io.syncData(file) } catch { failed = error }
         let took = DispatchTime.now().uptimeNanoseconds &- start
         condition.lock()
+        syncCount += 1
         lastSyncNanoseconds = took
         lastBatch = records - syncedRecords
         syncedRecords = max(syncedRecords, records)
@@ -362,7 +370,10 @@ public final class Journal: @unchecked Sendable {
     condition.lock()
     while syncing { condition.wait() }
     if descriptor >= 0 {
-      if synced < appended { try? io.syncData(descriptor) }
+      if synced < appended {
+        syncCount += 1
+        try? io.syncData(descriptor)
+      }
       try? io.close(descriptor)
       descriptor = -1
     }

@@ -51,6 +51,34 @@ struct JournalGroupCommitTests {
     #expect(version.tables[SnapshotFixture.trip].liveCount == 100)
   }
 
+  @Test("the journal counts its records and the syncs that made them durable")
+  func countsRecordsAndSyncs() throws {
+    let disk = SimFS(directories: ["/sim"])
+    let files = StoreFiles(path: "/sim/store.mgs", io: disk)
+    let opened = try JournalFixture.open(files)
+    let start = opened.journal.counters
+    let syncsBefore = disk.callCount(.sync)
+    for step in 0..<5 { try JournalFixture.save(step: step, store: opened.store) }
+    let alone = opened.journal.counters
+    // A lone writer: one record and one sync per save.
+    #expect(alone.records - start.records == 5)
+    #expect(alone.syncs - start.syncs == 5)
+    disk.syncDataDelay = 2_000
+    let failures = Locked<[String]>([])
+    Self.together(4) { thread in
+      let session = Session(store: opened.store)
+      for index in 0..<25 {
+        JournalFixture.insertTrip(thread * 100 + index, session: session)
+        do { try session.save() } catch { failures.withLock { $0.append("\(error)") } }
+      }
+    }
+    #expect(failures.withLock { $0 } == [])
+    let end = opened.journal.counters
+    #expect(end.records - alone.records == 100)
+    // Every sync of the file a save waited for is counted, and only those.
+    #expect(end.syncs - start.syncs == disk.callCount(.sync) - syncsBefore)
+  }
+
   @Test("once syncs were shared, the thread about to sync waits for the save under way")
   func gathersTheSaveUnderWay() throws {
     let disk = SimFS(directories: ["/sim"])

@@ -12,7 +12,9 @@ extension ModelGraphBenchmarkEngine {
   /// data set, saved and checkpointed. After the run, outside the clock, the container is
   /// released and the file opened again (read-only), and `count=` is the number of objects it
   /// holds; `reopen-ms=` is the time the open took (snapshot load and journal replay) and
-  /// `journal-bytes=` the size of the journal's records.
+  /// `journal-bytes=` the size of the journal's records. `syncs=` is the number of journal syncs
+  /// the run's saves took and `saves-per-sync=` how many saves a sync covered on average
+  /// (group commit; 1 for one writer).
   func durableTransactionsPlan(_ durable: DurableTransactions, threads: Int, scratch: String)
     -> JobPlan
   {
@@ -42,6 +44,7 @@ extension ModelGraphBenchmarkEngine {
         },
         body: {
           guard let container else { throw BenchmarkError("modelgraph: W13 not set up") }
+          let before = container.store.journal?.counters
           let writers = (0..<threads).map {
             SmallTransactionWriter(
               container: container, transactions: durable.work.share(thread: $0, of: threads),
@@ -62,7 +65,18 @@ extension ModelGraphBenchmarkEngine {
             }
             group.wait()
           }
-          return try SmallTransactionWriter.tally(writers, threads: threads, probe: nil)
+          var tally = try SmallTransactionWriter.tally(writers, threads: threads, probe: nil)
+          if let before, let after = container.store.journal?.counters {
+            let syncs = after.syncs - before.syncs
+            let records = after.records - before.records
+            tally.extras += [
+              .init(key: "syncs", value: String(syncs)),
+              .init(
+                key: "saves-per-sync",
+                value: ResultLine.fixed(Double(records) / Double(max(syncs, 1)), decimals: 2)),
+            ]
+          }
+          return tally
         },
         verify: { tally in
           let journal = container?.store.journal?.size ?? 0
