@@ -24,6 +24,22 @@ struct JournalGroupCommitTests {
     group.wait()
   }
 
+  /// Four threads, started together, each inserting and saving 25 trips one save at a time
+  /// on its own session of `store`.
+  ///
+  /// - Returns: The errors the saves threw, as text.
+  private static func saveHundredTripsFromFourThreads(into store: Store) -> [String] {
+    let failures = Locked<[String]>([])
+    together(4) { thread in
+      let session = Session(store: store)
+      for index in 0..<25 {
+        JournalFixture.insertTrip(thread * 100 + index, session: session)
+        do { try session.save() } catch { failures.withLock { $0.append("\(error)") } }
+      }
+    }
+    return failures.withLock { $0 }
+  }
+
   @Test("saves of four threads share syncs; all of them come back, as the store holds them")
   func concurrentSavesShareSyncs() throws {
     let disk = SimFS(directories: ["/sim"])
@@ -31,15 +47,7 @@ struct JournalGroupCommitTests {
     let opened = try JournalFixture.open(files)
     disk.syncDataDelay = 2_000
     let syncsBefore = disk.callCount(.sync)
-    let failures = Locked<[String]>([])
-    Self.together(4) { thread in
-      let session = Session(store: opened.store)
-      for index in 0..<25 {
-        JournalFixture.insertTrip(thread * 100 + index, session: session)
-        do { try session.save() } catch { failures.withLock { $0.append("\(error)") } }
-      }
-    }
-    #expect(failures.withLock { $0 } == [])
+    #expect(Self.saveHundredTripsFromFourThreads(into: opened.store) == [])
     let syncs = disk.callCount(.sync) - syncsBefore
     #expect(syncs < 100, "\(syncs) syncs for 100 saves")
     let saved = JournalFixture.bytes(opened.store)
@@ -64,15 +72,7 @@ struct JournalGroupCommitTests {
     #expect(alone.records - start.records == 5)
     #expect(alone.syncs - start.syncs == 5)
     disk.syncDataDelay = 2_000
-    let failures = Locked<[String]>([])
-    Self.together(4) { thread in
-      let session = Session(store: opened.store)
-      for index in 0..<25 {
-        JournalFixture.insertTrip(thread * 100 + index, session: session)
-        do { try session.save() } catch { failures.withLock { $0.append("\(error)") } }
-      }
-    }
-    #expect(failures.withLock { $0 } == [])
+    #expect(Self.saveHundredTripsFromFourThreads(into: opened.store) == [])
     let end = opened.journal.counters
     #expect(end.records - alone.records == 100)
     // Every sync of the file a save waited for is counted, and only those.
