@@ -114,6 +114,22 @@ final class StringChunk: @unchecked Sendable {
     return (start, Int(offsets[row + 1]) - start)
   }
 
+  /// Whether every row holds simple ASCII bytes in the arena (none holds `nil`, a non-ASCII
+  /// byte, a carriage return or a value held out of line).
+  ///
+  /// - Complexity: O(rows / 64).
+  var holdsOnlySimpleRows: Bool {
+    var word = 0
+    var rows = filled
+    while rows > 0 {
+      let mask: UInt64 = rows >= 64 ? ~0 : (1 &<< UInt64(rows)) &- 1
+      if (nils[word] | complex[word]) & mask != 0 { return false }
+      word &+= 1
+      rows &-= 64
+    }
+    return true
+  }
+
   /// Whether `row` holds `nil`.
   @inline(__always)
   func isNil(_ row: Int) -> Bool { nils[row &>> 6] & (1 &<< UInt64(row & 63)) != 0 }

@@ -46,6 +46,12 @@ final class StringColumnStorage: @unchecked Sendable {
     Unmanaged<StringChunk>.fromOpaque(directory.address(index)).takeUnretainedValue()
   }
 
+  /// Chunk `index`, to read without a reference count: valid while this storage holds it.
+  @inline(__always)
+  func chunkReference(_ index: Int) -> Unmanaged<StringChunk> {
+    Unmanaged<StringChunk>.fromOpaque(directory.address(index))
+  }
+
   /// Chunk `index`, this storage's alone (copied first when shared), to write.
   func chunkForWriting(_ index: Int) -> StringChunk {
     if !directory.owns(index) {

@@ -194,4 +194,73 @@ struct StringArenaSearchTests {
       }
     }
   }
+
+  @Test(
+    "refine by occurrences keeps the selected rows holding the needle, in chunks of simple rows only"
+  )
+  func occurrenceWalk() throws {
+    var random = SplitMix(state: 23)
+    // Simple rows only in the first two chunks (empty rows, needles split across rows, long
+    // runs without one); the third also holds a row that is not simple, so it tests each row.
+    let pieces = ["9", "99", "a9", "9b", "Trip 1990", "x", "", "TRIP 99", "trip", "99 ip", "Ti"]
+    let chunkRows = 1 << AnyColumn.chunkShift
+    let count = 2 * chunkRows + 200
+    var values: [String] = (0..<count).map { row in
+      // Stretches of rows that never hold "9" or "ip", so occurrences lie far apart.
+      row % 300 < 150 ? pieces[random.below(pieces.count)] : "x"
+    }
+    values[2 * chunkRows + 7] = "é99"
+    let column = Column<String>()
+    column.grow(to: count)
+    for (row, value) in values.enumerated() { column[row] = value }
+    for needle in ["99", "9", "9b", "a99b", "TRIP", "trip 1", "ip", "x", "Ti"] {
+      for op in [QueryStringOperator.contains, .localizedStandardContains] {
+        let condition = try #require(StringScan.make(column, StringPattern(needle), op))
+        for density in [1, 2, 7] {
+          let stamps = (0..<count).map { UInt32($0 % density == 0 ? 1 : 0) }
+          var refined: [Int] = []
+          let selection = RowSelection()
+          for chunk in 0..<column.chunkCount {
+            let start = chunk << AnyColumn.chunkShift
+            let rows = min(count - start, chunkRows)
+            stamps.withUnsafeBufferPointer { all in
+              selection.selectLive(
+                UnsafeBufferPointer(rebasing: all[start..<start + rows]), chunkStart: start)
+            }
+            condition.refine!(selection)
+            _ = selection.forEachRow {
+              refined.append($0)
+              return true
+            }
+          }
+          let wanted = (0..<count).filter {
+            stamps[$0] == 1 && StringPattern(needle).matches(values[$0], op)
+          }
+          #expect(refined == wanted, "\(needle) \(op) 1/\(density)")
+          // The walk is tested on rows that hold the needle (only these two never occur).
+          #expect(
+            !wanted.isEmpty || needle == "a99b" || (needle == "trip 1" && op == .contains),
+            "\(needle) \(op) 1/\(density)")
+        }
+      }
+    }
+  }
+
+  @Test("a chunk holds only simple rows until a row holds nil or a byte outside ASCII")
+  func simpleRowsFlag() {
+    let plain = Column<String>()
+    plain.grow(to: 70)
+    for row in 0..<70 { plain[row] = "row \(row)" }
+    #expect(plain.stringStorage.chunk(0).holdsOnlySimpleRows)
+    plain[65] = "é"
+    #expect(!plain.stringStorage.chunk(0).holdsOnlySimpleRows)
+    let optional = Column<String?>()
+    optional.grow(to: 3)
+    optional[0] = "a"
+    optional[1] = "b"
+    optional[2] = "c"
+    #expect(optional.stringStorage.chunk(0).holdsOnlySimpleRows)
+    optional[1] = nil
+    #expect(!optional.stringStorage.chunk(0).holdsOnlySimpleRows)
+  }
 }

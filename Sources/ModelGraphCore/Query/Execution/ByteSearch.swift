@@ -1,9 +1,10 @@
-/// A search for a needle's bytes in a byte arena, eight positions at a time.
+/// A search for a needle's bytes in a byte arena, sixteen positions at a time.
 ///
-/// Each step loads the eight bytes at a position and the eight at the needle's last byte from
-/// there, and finds in one word the positions where the needle's first and last bytes both
-/// match (an exact zero-byte test on the XOR with each byte repeated); only those positions are
-/// compared in full. (The last byte, not the second: in a column of similar values, such as
+/// Each step loads the sixteen bytes at a position and the sixteen at the needle's last byte
+/// from there, and finds with two vector comparisons the positions where the needle's first and
+/// last bytes both match; only those positions are compared in full. The last few positions
+/// go eight at a time in one word (an exact zero-byte test on the XOR with each byte repeated),
+/// then one at a time. (The last byte, not the second: in a column of similar values, such as
 /// "Trip 1234", a needle's first two bytes often match where the whole does not.) A scan of a
 /// string column's arena then costs about a cycle per byte, against a loop per row that
 /// restarts at each row's first byte.
@@ -23,7 +24,25 @@ enum ByteSearch {
     let lastOffset = count &- 1
     let final = UInt64(needle[lastOffset]) &* 0x0101_0101_0101_0101
     let raw = UnsafeRawPointer(hay)
-    // Reads bytes `position ..< position + count + 7`: stops that many bytes before `end`.
+    // Sixteen positions a step while the bytes last (`position ..< position + count + 15`).
+    let firstLanes = SIMD16<UInt8>(repeating: needle[0])
+    let finalLanes = SIMD16<UInt8>(repeating: needle[lastOffset])
+    while position &+ lastOffset &+ 16 <= end {
+      let head = raw.loadUnaligned(fromByteOffset: position, as: SIMD16<UInt8>.self)
+      let tail = raw.loadUnaligned(fromByteOffset: position &+ lastOffset, as: SIMD16<UInt8>.self)
+      let words = laneWords((head .== firstLanes) .& (tail .== finalLanes))
+      var (half, mask) = (0, words.low)
+      while mask | words.high != 0 {
+        if mask == 0 { (half, mask) = (8, words.high) }
+        let candidate = position &+ half &+ (mask.trailingZeroBitCount &>> 3)
+        guard candidate <= last else { return end }
+        if equal(hay + candidate, needle, count) { return candidate }
+        mask &= mask &- 1
+        if mask == 0 && half == 8 { break }
+      }
+      position &+= 16
+    }
+    // Then eight: reads bytes `position ..< position + count + 7`.
     while position &+ lastOffset &+ 8 <= end {
       let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
       var mask = zeroBytes(word ^ first)
@@ -67,7 +86,26 @@ enum ByteSearch {
     let lastOffset = count &- 1
     let final = UInt64(lowered[lastOffset]) &* 0x0101_0101_0101_0101
     let raw = UnsafeRawPointer(hay)
-    // Reads bytes `position ..< position + count + 7`: stops that many bytes before `end`.
+    // Sixteen positions a step while the bytes last (`position ..< position + count + 15`).
+    let firstLanes = SIMD16<UInt8>(repeating: lowered[0])
+    let finalLanes = SIMD16<UInt8>(repeating: lowered[lastOffset])
+    while position &+ lastOffset &+ 16 <= end {
+      let head = foldedLanes(raw.loadUnaligned(fromByteOffset: position, as: SIMD16<UInt8>.self))
+      let tail = foldedLanes(
+        raw.loadUnaligned(fromByteOffset: position &+ lastOffset, as: SIMD16<UInt8>.self))
+      let words = laneWords((head .== firstLanes) .& (tail .== finalLanes))
+      var (half, mask) = (0, words.low)
+      while mask | words.high != 0 {
+        if mask == 0 { (half, mask) = (8, words.high) }
+        let candidate = position &+ half &+ (mask.trailingZeroBitCount &>> 3)
+        guard candidate <= last else { return end }
+        if equalFolded(hay + candidate, lowered, count) { return candidate }
+        mask &= mask &- 1
+        if mask == 0 && half == 8 { break }
+      }
+      position &+= 16
+    }
+    // Then eight: reads bytes `position ..< position + count + 7`.
     while position &+ lastOffset &+ 8 <= end {
       let word = foldedWord(
         UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)))
@@ -108,6 +146,27 @@ enum ByteSearch {
     let pastZ = (seven &+ ones &* (0x80 - 0x5B)) & ~low
     let upper = fromA & ~pastZ & ~word
     return word | (upper &>> 2)
+  }
+
+  /// `lanes` with each uppercase ASCII letter made lowercase (bytes outside ASCII are left as
+  /// they are).
+  @inline(__always)
+  static func foldedLanes(_ lanes: SIMD16<UInt8>) -> SIMD16<UInt8> {
+    // Adding 0x3F moves "A"..."Z" to the 26 smallest signed bytes (-128 ... -103): one signed
+    // comparison finds them (there is no unsigned one in the base vector instructions).
+    let shifted = unsafeBitCast(lanes &+ SIMD16(repeating: 0x3F), to: SIMD16<Int8>.self)
+    let upper = unsafeBitCast(shifted .< SIMD16(repeating: -102), to: SIMD16<UInt8>.self)
+    return lanes | (upper & SIMD16(repeating: 0x20))
+  }
+
+  /// The lanes of `mask` as two words, `0x80` in the byte of each lane set (lanes 0 to 7 in
+  /// `low`, 8 to 15 in `high`, lowest lane in the lowest byte) and `0` elsewhere.
+  @inline(__always)
+  static func laneWords(_ mask: SIMDMask<SIMD16<Int8>>) -> (low: UInt64, high: UInt64) {
+    // A set lane is all ones: keep its top bit.
+    let words = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
+    let top: UInt64 = 0x8080_8080_8080_8080
+    return (UInt64(littleEndian: words[0]) & top, UInt64(littleEndian: words[1]) & top)
   }
 
   /// `byte` lowercased when it is an uppercase ASCII letter.

@@ -24,14 +24,40 @@ enum RowOrdering {
   static func lexicographic(_ keys: [(RowReference, RowReference) -> Int])
     -> (RowReference, RowReference) -> Int
   {
-    { a, b in
-      for key in keys {
-        let result = key(a, b)
-        if result != 0 { return result }
+    // One or two keys (the common sorts) are captured one by one: a loop over the array
+    // copies each closure out of it, a retain and a release per key and comparison.
+    switch keys.count {
+    case 1:
+      let first = keys[0]
+      return { a, b in
+        let result = first(a, b)
+        return result != 0 ? result : unsortedOrder(a, b)
       }
-      if a.table != b.table { return a.table < b.table ? -1 : 1 }
-      return a.row < b.row ? -1 : a.row > b.row ? 1 : 0
+    case 2:
+      let (first, second) = (keys[0], keys[1])
+      return { a, b in
+        var result = first(a, b)
+        if result != 0 { return result }
+        result = second(a, b)
+        return result != 0 ? result : unsortedOrder(a, b)
+      }
+    default:
+      return { a, b in
+        for key in keys {
+          let result = key(a, b)
+          if result != 0 { return result }
+        }
+        return unsortedOrder(a, b)
+      }
     }
+  }
+
+  /// -1, 0 or 1 as `a` comes before, is, or comes after `b` unsorted: by table position, then
+  /// by row.
+  @inline(__always)
+  static func unsortedOrder(_ a: RowReference, _ b: RowReference) -> Int {
+    if a.table != b.table { return a.table < b.table ? -1 : 1 }
+    return a.row < b.row ? -1 : a.row > b.row ? 1 : 0
   }
 }
 

@@ -22,16 +22,23 @@ enum StringOrdering {
       storages.append(strings)
     }
     let sign = ascending ? 1 : -1
+    let columns = SortedStrings(storages)
     return { a, b in
-      let x = storages[a.table].chunk(a.row &>> AnyColumn.chunkShift)
-      let y = storages[b.table].chunk(b.row &>> AnyColumn.chunkShift)
+      // The chunks are read unretained (the storages keep them): a comparison takes no
+      // reference count.
+      let x = columns.chunk(a)
+      let y = columns.chunk(b)
       let xRow = a.row & AnyColumn.chunkMask
       let yRow = b.row & AnyColumn.chunkMask
-      switch (x.isNil(xRow), y.isNil(yRow)) {
-      case (true, true): return 0
-      case (true, false): return -sign
-      case (false, true): return sign
-      case (false, false): return sign * compare(x, xRow, y, yRow)
+      return x._withUnsafeGuaranteedRef { x in
+        y._withUnsafeGuaranteedRef { y in
+          switch (x.isNil(xRow), y.isNil(yRow)) {
+          case (true, true): return 0
+          case (true, false): return -sign
+          case (false, true): return sign
+          case (false, false): return sign * compare(x, xRow, y, yRow)
+          }
+        }
       }
     }
   }
@@ -62,5 +69,32 @@ enum StringOrdering {
   @inline(__always)
   static func compareStrings(_ x: String, _ y: String) -> Int {
     x < y ? -1 : y < x ? 1 : 0
+  }
+}
+
+/// The string storages a sort key reads, one per table of the plan, kept alive with unretained
+/// references to read them by.
+private final class SortedStrings {
+  /// Keeps the storages (and so their chunks) alive for the comparator's life.
+  private let storages: [StringColumnStorage]
+  /// ``storages``, unretained.
+  private let references: UnsafeMutablePointer<Unmanaged<StringColumnStorage>>
+
+  init(_ storages: [StringColumnStorage]) {
+    self.storages = storages
+    references = .allocate(capacity: max(storages.count, 1))
+    for (position, storage) in storages.enumerated() {
+      (references + position).initialize(to: .passUnretained(storage))
+    }
+  }
+
+  deinit { references.deallocate() }
+
+  /// The chunk holding `reference`'s row, unretained.
+  @inline(__always)
+  func chunk(_ reference: RowReference) -> Unmanaged<StringChunk> {
+    references[reference.table]._withUnsafeGuaranteedRef {
+      $0.chunkReference(reference.row &>> AnyColumn.chunkShift)
+    }
   }
 }

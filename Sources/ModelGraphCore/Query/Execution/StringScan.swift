@@ -122,8 +122,67 @@ private struct PatternRow: StringRowMatcher {
     guard searchesBytes, selection.count &* 8 >= chunk.filled else {
       return selection.keep { matches(chunk, $0) }
     }
+    if chunk.holdsOnlySimpleRows { return keepRowsOfOccurrences(chunk, selection) }
     var search = ArenaSearch(chunk: chunk)
     selection.keep { search.matches($0, self) }
+  }
+
+  /// ``refine(_:_:)`` for a chunk whose rows are all simple: walks the occurrences of the
+  /// needle in the arena, finds the row of each (by its offsets, from the row after the last
+  /// one found), and keeps the selected rows that hold one, without a test per row.
+  ///
+  /// - Complexity: O(arena bytes + occurrences × log(rows between them) + selected rows).
+  private func keepRowsOfOccurrences(_ chunk: StringChunk, _ selection: RowSelection) {
+    let offsets = chunk.offsets
+    let filled = chunk.filled
+    let end = chunk.used
+    let needle = pattern.needleCount
+    var kept = 0
+    var position = 0
+    // Rows before `row` are done; the search goes on from its first byte.
+    var row = 0
+    while row < filled {
+      let hit = pattern.firstOccurrence(in: chunk, from: Int(offsets[row]), folded: folds)
+      guard hit < end else { break }
+      let holder = Self.row(holding: hit, from: row, filled: filled, offsets)
+      let next = Int(offsets[holder &+ 1])
+      if hit &+ needle <= next {
+        // The occurrence lies within the row: keep the row if it is selected.
+        while position < selection.count && Int(selection.offsets[position]) < holder {
+          position &+= 1
+        }
+        if position < selection.count && Int(selection.offsets[position]) == holder {
+          selection.offsets[kept] = selection.offsets[position]
+          kept &+= 1
+          position &+= 1
+        }
+      }
+      // An occurrence running past the row's end means none lies within it.
+      row = holder &+ 1
+    }
+    selection.count = kept
+  }
+
+  /// The row whose bytes hold arena position `hit`: the last row from `row` on (before
+  /// `filled`) that starts at or before it (`offsets[row] <= hit`). Gallops from `row`, since
+  /// the next occurrence is most often in a row near the last.
+  @inline(__always)
+  private static func row(
+    holding hit: Int, from row: Int, filled: Int, _ offsets: UnsafeMutablePointer<UInt32>
+  ) -> Int {
+    var low = row
+    var step = 1
+    // `offsets[low] <= hit` throughout; `high` ends past the last row that starts there.
+    while low &+ step < filled && Int(offsets[low &+ step]) <= hit {
+      low &+= step
+      step &<<= 1
+    }
+    var high = min(low &+ step, filled)
+    while high &- low > 1 {
+      let middle = (low &+ high) &>> 1
+      if Int(offsets[middle]) <= hit { low = middle } else { high = middle }
+    }
+    return low
   }
 
   func count(_ chunk: StringChunk, _ stamps: UnsafeBufferPointer<UInt32>) -> Int {
