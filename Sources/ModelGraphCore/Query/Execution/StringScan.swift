@@ -139,6 +139,10 @@ private struct PatternRow: StringRowMatcher {
     let needle = pattern.needleCount
     var kept = 0
     var position = 0
+    // Every row of the chunk selected (ascending offsets, the last one `count - 1`): a row
+    // holding the needle is kept without looking for it in the selection.
+    let selectsAll =
+      selection.count > 0 && Int(selection.offsets[selection.count &- 1]) == selection.count &- 1
     // Rows before `row` are done; the search goes on from its first byte.
     var row = 0
     while row < filled {
@@ -148,6 +152,13 @@ private struct PatternRow: StringRowMatcher {
       let next = Int(offsets[holder &+ 1])
       if hit &+ needle <= next {
         // The occurrence lies within the row: keep the row if it is selected.
+        if selectsAll {
+          guard holder < selection.count else { break }
+          selection.offsets[kept] = Int32(truncatingIfNeeded: holder)
+          kept &+= 1
+          row = holder &+ 1
+          continue
+        }
         while position < selection.count && Int(selection.offsets[position]) < holder {
           position &+= 1
         }
