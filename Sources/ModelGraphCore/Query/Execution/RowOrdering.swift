@@ -76,15 +76,25 @@ private struct KeyComparator: ComparableValueVisitor {
       return typed.evaluate
     }
     let sign = ascending ? 1 : -1
+    if functions.count == 1 {
+      // One table: its function captured alone, so a comparison copies no closure out of an
+      // array (a retain and a release each).
+      let function = functions[0]
+      return { a, b in Self.order(function(a.row), function(b.row), sign: sign) }
+    }
     return { a, b in
-      let x = functions[a.table](a.row)
-      let y = functions[b.table](b.row)
-      switch (x, y) {
-      case (nil, nil): return 0
-      case (nil, _): return -sign
-      case (_, nil): return sign
-      case (let x?, let y?): return x < y ? -sign : y < x ? sign : 0
-      }
+      Self.order(functions[a.table](a.row), functions[b.table](b.row), sign: sign)
+    }
+  }
+
+  /// `sign` times -1, 0 or 1 as `x` is before, equal to or after `y`, `nil` first.
+  @inline(__always)
+  private static func order<T: Comparable>(_ x: T?, _ y: T?, sign: Int) -> Int {
+    switch (x, y) {
+    case (nil, nil): return 0
+    case (nil, _): return -sign
+    case (_, nil): return sign
+    case (let x?, let y?): return x < y ? -sign : y < x ? sign : 0
     }
   }
 }
