@@ -30,6 +30,8 @@ struct TableChangeNote: Sendable {
     if let before {
       var total = rows.count + before.rows.count
       if total <= Self.largestNoted {
+        // Every publish makes a note per table it writes: one allocation, not one per doubling.
+        earlier.reserveCapacity(min(Self.longestChain, 1 + before.earlier.count))
         earlier.append(Link(previous: before.previous, rows: before.rows))
         for link in before.earlier.prefix(Self.longestChain - 1) {
           total += link.rows.count
