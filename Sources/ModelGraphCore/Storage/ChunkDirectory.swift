@@ -94,22 +94,33 @@ struct ChunkDirectory {
   @usableFromInline
   struct BlockHeader {
     var count: Int
+    /// The slots, in the block's own allocation after its addresses.
     let groups: UnsafeMutablePointer<Group>
   }
 
   /// Up to ``blockSize`` consecutive groups (in the header's fixed slots), and the storage
   /// addresses of their chunks (``chunksPerBlock`` slots, the first ones set), in the block's
   /// own allocation.
+  ///
+  /// One allocation: the element slots are the ``chunksPerBlock`` addresses followed by the
+  /// ``blockSize`` group slots (rebound to `Group`; both are a pointer wide), so copying a block
+  /// on a save's first write to it allocates once.
   @usableFromInline
   final class Block: ManagedBuffer<BlockHeader, UnsafeMutableRawPointer?> {
     private static func make(groups: (UnsafeMutablePointer<Group>) -> Int) -> Block {
-      let slots = UnsafeMutablePointer<Group>.allocate(capacity: ChunkDirectory.blockSize)
-      let count = groups(slots)
-      return unsafeDowncast(
-        Block.create(minimumCapacity: ChunkDirectory.chunksPerBlock) { _ in
-          BlockHeader(count: count, groups: slots)
+      let block = unsafeDowncast(
+        Block.create(
+          minimumCapacity: ChunkDirectory.chunksPerBlock + ChunkDirectory.blockSize
+        ) { buffer in
+          let slots = buffer.withUnsafeMutablePointerToElements {
+            UnsafeMutableRawPointer($0 + ChunkDirectory.chunksPerBlock).bindMemory(
+              to: Group.self, capacity: ChunkDirectory.blockSize)
+          }
+          return BlockHeader(count: 0, groups: slots)
         },
         to: Block.self)
+      block.header.count = groups(block.header.groups)
+      return block
     }
 
     /// A block of one group holding `chunk`, whose storage is at `address`.
@@ -160,7 +171,6 @@ struct ChunkDirectory {
     deinit {
       let groups = header.groups
       for slot in 0..<header.count { _ = (groups + slot).move() }
-      groups.deallocate()
     }
   }
 
