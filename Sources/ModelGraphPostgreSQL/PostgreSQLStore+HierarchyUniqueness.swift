@@ -1,7 +1,7 @@
 internal import ModelGraphCore
 
 extension PostgreSQLStore {
-  /// The statements that check, inside a save's transaction, the unique rules whose scope is
+  /// The statements (one command each, values written in) that check, inside a save's transaction, the unique rules whose scope is
   /// more than one table (a rule declared by a class with subclasses: one table per concrete
   /// class, each with its own `UNIQUE` constraint, which cannot see the others').
   ///
@@ -13,7 +13,7 @@ extension PostgreSQLStore {
   /// sees every value committed before it.
   static func hierarchyUniquenessChecks(
     for commit: StoreCommit, version: UInt64
-  ) -> String {
+  ) -> [String] {
     let catalog = commit.catalog
     var candidates: [UniqueConstraint: Set<[String]>] = [:]
     for part in commit.tables {
@@ -46,7 +46,7 @@ extension PostgreSQLStore {
         }
       }
     }
-    var sql = ""
+    var statements: [String] = []
     let rules = candidates.keys.sorted {
       ([$0.declaringEntity] + $0.slots).lexicographicallyPrecedes([$1.declaringEntity] + $1.slots)
     }
@@ -68,13 +68,13 @@ extension PostgreSQLStore {
           + zip(columns, aliases).map { "\($0) AS \($1)" }.joined(separator: ", ")
           + " FROM \(SQLMapping.table(name)) WHERE \(filter)"
       }
-      sql +=
+      statements.append(
         "WITH \(written), s AS (\(selects.joined(separator: " UNION ALL "))) "
-        + "SELECT mg_not_unique(coalesce(min(e) FILTER (WHERE v = \(version)), min(e)), "
-        + "\(SQLMapping.literal(names.joined(separator: ", "))), "
-        + "concat_ws(', ', \(aliases.map { "\($0)::text" }.joined(separator: ", ")))) "
-        + "FROM s GROUP BY \(aliases.joined(separator: ", ")) HAVING count(*) > 1 LIMIT 1;\n"
+          + "SELECT mg_not_unique(coalesce(min(e) FILTER (WHERE v = \(version)), min(e)), "
+          + "\(SQLMapping.literal(names.joined(separator: ", "))), "
+          + "concat_ws(', ', \(aliases.map { "\($0)::text" }.joined(separator: ", ")))) "
+          + "FROM s GROUP BY \(aliases.joined(separator: ", ")) HAVING count(*) > 1 LIMIT 1")
     }
-    return sql
+    return statements
   }
 }
