@@ -13,6 +13,11 @@ struct PostgreSQLStatement {
   /// unnamed.
   var reused: Bool
 
+  /// The most rows (or looked-up values) a statement whose text grows with them has and is
+  /// still kept prepared: larger ones would hold the server's memory for a rare shape, and
+  /// their parsing is shared by their rows anyway.
+  static let reusedRows = 16
+
   init(_ sql: String, _ parameters: [String?] = [], reused: Bool = true) {
     self.sql = sql
     self.parameters = parameters

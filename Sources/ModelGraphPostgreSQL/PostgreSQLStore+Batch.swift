@@ -131,9 +131,7 @@ extension PostgreSQLStore {
       statements += Self.inserts(name, columns: ["id", "_version"] + columnNames, rows: inserts)
       statements += joins
     }
-    statements += Self.hierarchyUniquenessChecks(for: commit, version: version).map {
-      PostgreSQLStatement($0, reused: false)
-    }
+    statements += Self.hierarchyUniquenessChecks(for: commit, version: version)
     if inStage { return statements }
     statements.append(
       PostgreSQLStatement(
@@ -166,7 +164,8 @@ extension PostgreSQLStore {
 
   /// The inserts of `rows` (the values of `columns` each) into `table`: statements of a
   /// power-of-two number of rows, so that few shapes serve every count, each within
-  /// PostgreSQL's limit of 65,535 parameters.
+  /// PostgreSQL's limit of 65,535 parameters; those of at most
+  /// ``PostgreSQLStatement/reusedRows`` rows are kept prepared.
   static func inserts(_ table: String, columns: [String], rows: [[String?]])
     -> [PostgreSQLStatement]
   {
@@ -183,10 +182,12 @@ extension PostgreSQLStore {
         "(" + columns.indices.map { "$\(tuple * columns.count + $0 + 1)" }.joined(separator: ", ")
           + ")"
       }
+      // Kept prepared only when small: a large statement's parsing is shared by its rows.
       statements.append(
         PostgreSQLStatement(
           header + tuples.joined(separator: ", "),
-          rows[start..<start + size].flatMap { $0 }))
+          rows[start..<start + size].flatMap { $0 }, reused: size <= PostgreSQLStatement.reusedRows)
+      )
       start += size
     }
     return statements

@@ -215,3 +215,13 @@ extension PostgreSQLStoreSuites {
     }
   }
 }
+
+extension PipelinedStatementShapeTests {
+  @Test("an insert of a few rows is kept prepared, one of many is parsed for its one use")
+  func largeInsertsNotKept() {
+    let rows: [[String?]] = Array(repeating: ["1"], count: 48)
+    let statements = PostgreSQLStore.inserts("t", columns: ["id"], rows: rows)
+    #expect(statements.map { $0.parameters.count } == [32, 16])
+    #expect(statements.map(\.reused) == [false, true])
+  }
+}
