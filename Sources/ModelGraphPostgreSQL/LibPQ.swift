@@ -25,6 +25,20 @@ struct LibPQ: @unchecked Sendable {
   typealias Clear = @convention(c) (OpaquePointer?) -> Void
   typealias Notifies = @convention(c) (OpaquePointer?) -> UnsafeMutableRawPointer?
   typealias FreeMemory = @convention(c) (UnsafeMutableRawPointer?) -> Void
+  typealias SendPrepare =
+    @convention(c) (
+      OpaquePointer?, UnsafePointer<CChar>, UnsafePointer<CChar>, Int32, UnsafePointer<UInt32>?
+    ) -> Int32
+  typealias SendQueryPrepared =
+    @convention(c) (
+      OpaquePointer?, UnsafePointer<CChar>, Int32, UnsafePointer<UnsafePointer<CChar>?>?,
+      UnsafePointer<Int32>?, UnsafePointer<Int32>?, Int32
+    ) -> Int32
+  typealias SendQueryParams =
+    @convention(c) (
+      OpaquePointer?, UnsafePointer<CChar>, Int32, UnsafePointer<UInt32>?,
+      UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?, Int32
+    ) -> Int32
 
   let connect: Connect
   let status: ConnectionInt
@@ -47,6 +61,13 @@ struct LibPQ: @unchecked Sendable {
   let socket: ConnectionInt
   let backendPID: ConnectionInt
   let transactionStatus: ConnectionInt
+  let sendPrepare: SendPrepare
+  let sendQueryPrepared: SendQueryPrepared
+  let sendQueryParams: SendQueryParams
+  let enterPipelineMode: ConnectionInt
+  let exitPipelineMode: ConnectionInt
+  let pipelineSync: ConnectionInt
+  let flush: ConnectionInt
 
   /// The library names tried, in order.
   static let candidates = [
@@ -103,7 +124,14 @@ struct LibPQ: @unchecked Sendable {
           freeMemory: try symbol("PQfreemem", as: FreeMemory.self),
           socket: try symbol("PQsocket", as: ConnectionInt.self),
           backendPID: try symbol("PQbackendPID", as: ConnectionInt.self),
-          transactionStatus: try symbol("PQtransactionStatus", as: ConnectionInt.self)))
+          transactionStatus: try symbol("PQtransactionStatus", as: ConnectionInt.self),
+          sendPrepare: try symbol("PQsendPrepare", as: SendPrepare.self),
+          sendQueryPrepared: try symbol("PQsendQueryPrepared", as: SendQueryPrepared.self),
+          sendQueryParams: try symbol("PQsendQueryParams", as: SendQueryParams.self),
+          enterPipelineMode: try symbol("PQenterPipelineMode", as: ConnectionInt.self),
+          exitPipelineMode: try symbol("PQexitPipelineMode", as: ConnectionInt.self),
+          pipelineSync: try symbol("PQpipelineSync", as: ConnectionInt.self),
+          flush: try symbol("PQflush", as: ConnectionInt.self)))
     } catch {
       return .failure(error)
     }

@@ -16,6 +16,14 @@ final class PostgreSQLConnection {
   private(set) var handle: OpaquePointer?
   /// The server process serving this connection.
   private(set) var backendPID: Int32 = 0
+  /// The statements prepared on this connection: the name of each, by its text. Empty on a new
+  /// connection (a reconnect prepares again), and emptied when the schema may have changed.
+  var prepared: [String: String] = [:]
+  /// The number of statement names handed out; names are never reused on one connection.
+  var preparedNames = 0
+  /// Whether the open transaction changed the schema: its end (commit or rollback) empties
+  /// ``prepared`` again, since a statement prepared inside it may not fit the schema after.
+  var schemaChangedInTransaction = false
 
   /// Connects with a libpq connection string or `postgresql://` URI.
   ///
@@ -42,6 +50,7 @@ final class PostgreSQLConnection {
   func close() {
     if let handle { library.finish(handle) }
     handle = nil
+    prepared = [:]
   }
 
   /// Whether the connection is still up, as far as libpq knows.
@@ -67,6 +76,8 @@ final class PostgreSQLConnection {
   @discardableResult
   func run(_ sql: String) throws(PostgreSQLError) -> [PostgreSQLResult] {
     guard let handle, library.status(handle) == 0 else { throw lost("the connection is closed") }
+    let changesSchema = Self.changesSchema(sql)
+    defer { noteSchemaChange(changesSchema) }
     var sql = sql
     if let fault = injectFault?(sql) {
       if case .refuse = fault {
@@ -84,14 +95,7 @@ final class PostgreSQLConnection {
       let result = PostgreSQLResult(library: library, raw: raw)
       let status = library.resultStatus(raw)
       // 1 COMMAND_OK, 2 TUPLES_OK, 0 EMPTY_QUERY; 5 BAD_RESPONSE, 6 NONFATAL, 7 FATAL_ERROR.
-      if status == 5 || status == 7, failure == nil {
-        let state = library.resultErrorField(raw, 67).map { String(cString: $0) }  // 'C'
-        let message = library.resultErrorMessage(raw).map { String(cString: $0) } ?? ""
-        failure = PostgreSQLError(.server, sqlState: state, message: Self.trimmed(message))
-        failure?.table = library.resultErrorField(raw, 116).map { String(cString: $0) }  // 't'
-        failure?.detail = library.resultErrorField(raw, 68).map { String(cString: $0) }  // 'D'
-
-      }
+      if status == 5 || status == 7, failure == nil { failure = serverError(raw) }
       results.append(result)
     }
     if library.status(handle) != 0 {
@@ -99,15 +103,7 @@ final class PostgreSQLConnection {
       close()
       throw lost(message)
     }
-    if let failure {
-      // A class 08 or 57P0x state means the server ended the session.
-      if let state = failure.sqlState, state.hasPrefix("08") || state.hasPrefix("57P0") {
-        // The session is over even where libpq has not noticed yet: the next use reconnects.
-        close()
-        throw lost(failure.message)
-      }
-      throw failure
-    }
+    if let failure { throw ended(by: failure) }
     return results
   }
 
@@ -155,12 +151,34 @@ final class PostgreSQLConnection {
     throw lost("the connection broke (injected fault)")
   }
 
-  private var connectionMessage: String {
+  /// The error a failed result reports: its SQLSTATE, message, table and detail.
+  func serverError(_ raw: OpaquePointer) -> PostgreSQLError {
+    let state = library.resultErrorField(raw, 67).map { String(cString: $0) }  // 'C'
+    let message = library.resultErrorMessage(raw).map { String(cString: $0) } ?? ""
+    var failure = PostgreSQLError(.server, sqlState: state, message: Self.trimmed(message))
+    failure.table = library.resultErrorField(raw, 116).map { String(cString: $0) }  // 't'
+    failure.detail = library.resultErrorField(raw, 68).map { String(cString: $0) }  // 'D'
+    return failure
+  }
+
+  /// `failure`, or `connectionLost` (the connection closed) when its state says the server
+  /// ended the session.
+  func ended(by failure: PostgreSQLError) -> PostgreSQLError {
+    // A class 08 or 57P0x state means the server ended the session.
+    guard let state = failure.sqlState, state.hasPrefix("08") || state.hasPrefix("57P0") else {
+      return failure
+    }
+    // The session is over even where libpq has not noticed yet: the next use reconnects.
+    close()
+    return lost(failure.message)
+  }
+
+  var connectionMessage: String {
     handle.flatMap { library.errorMessage($0) }.map { Self.trimmed(String(cString: $0)) }
       ?? "the connection is closed"
   }
 
-  private func lost(_ message: String) -> PostgreSQLError {
+  func lost(_ message: String) -> PostgreSQLError {
     PostgreSQLError(.connectionLost, message: "the connection to the server was lost: \(message)")
   }
 

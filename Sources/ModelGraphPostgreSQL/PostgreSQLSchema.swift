@@ -53,13 +53,15 @@ enum PostgreSQLSchema {
 
   /// Deletes the change log's rows before `version` that every live listener has consumed or
   /// that are older than `retention` seconds, and the rows of listeners that ended.
-  static func prune(before version: UInt64, retention: Int) -> String {
-    """
-    DELETE FROM mg_listeners WHERE pid NOT IN (SELECT pid FROM pg_stat_activity);
-    DELETE FROM mg_log WHERE version < \(version) AND (committed_at < now() - interval '\(retention) seconds'
-      OR version <= (SELECT min(applied) FROM mg_listeners));
-
-    """
+  static func prune(before version: UInt64, retention: Int) -> [PostgreSQLStatement] {
+    [
+      PostgreSQLStatement(
+        "DELETE FROM mg_listeners WHERE pid NOT IN (SELECT pid FROM pg_stat_activity)"),
+      PostgreSQLStatement(
+        "DELETE FROM mg_log WHERE version < $1 AND (committed_at < now() - $2::interval "
+          + "OR version <= (SELECT min(applied) FROM mg_listeners))",
+        [String(version), "\(retention) seconds"]),
+    ]
   }
 
   /// The SQLSTATE of a commit that found the store behind the database.

@@ -1,7 +1,7 @@
 internal import ModelGraphCore
 
 extension PostgreSQLStore {
-  /// The statements that check, inside a save's transaction, the unique rules whose scope is
+  /// The statements (values as parameters) that check, inside a save's transaction, the unique rules whose scope is
   /// more than one table (a rule declared by a class with subclasses: one table per concrete
   /// class, each with its own `UNIQUE` constraint, which cannot see the others').
   ///
@@ -13,7 +13,7 @@ extension PostgreSQLStore {
   /// sees every value committed before it.
   static func hierarchyUniquenessChecks(
     for commit: StoreCommit, version: UInt64
-  ) -> String {
+  ) -> [PostgreSQLStatement] {
     let catalog = commit.catalog
     var candidates: [UniqueConstraint: Set<[String]>] = [:]
     for part in commit.tables {
@@ -37,16 +37,14 @@ extension PostgreSQLStore {
           if unchanged { continue }
           // A rule holds only among objects whose values are all set.
           guard !values.contains(.null) else { continue }
-          // Typed: a `VALUES` list would read an untyped literal as text.
-          let literals = zip(rule.slots, values).map { slot, value in
-            let type = entity.attributes[slot].valueType
-            return "(\(SQLMapping.literal(value, type: type)))::\(SQLMapping.sqlType(type))"
+          let texts = zip(rule.slots, values).map { slot, value in
+            SQLMapping.parameter(value, type: entity.attributes[slot].valueType) ?? ""
           }
-          candidates[rule, default: []].insert(literals)
+          candidates[rule, default: []].insert(texts)
         }
       }
     }
-    var sql = ""
+    var statements: [PostgreSQLStatement] = []
     let rules = candidates.keys.sorted {
       ([$0.declaringEntity] + $0.slots).lexicographicallyPrecedes([$1.declaringEntity] + $1.slots)
     }
@@ -55,10 +53,17 @@ extension PostgreSQLStore {
       let names = rule.slots.map { declaring.attributes[$0].name }
       let columns = names.map(SQLMapping.quoted)
       let tuples = candidates[rule]!.sorted { $0.lexicographicallyPrecedes($1) }
-      // The values once, looked up in each table.
+      // The values once, looked up in each table; typed, since a `VALUES` list would read an
+      // untyped parameter as text.
+      let types = rule.slots.map { SQLMapping.sqlType(declaring.attributes[$0].valueType) }
       let written =
-        "w AS (VALUES " + tuples.map { "(\($0.joined(separator: ", ")))" }.joined(separator: ", ")
-        + ")"
+        "w AS (VALUES "
+        + tuples.indices.map { tuple in
+          "("
+            + types.enumerated().map { "$\(tuple * types.count + $0.offset + 1)::\($0.element)" }
+            .joined(separator: ", ") + ")"
+        }.joined(separator: ", ") + ")"
+      let versionParameter = "$\(tuples.count * types.count + 1)"
       let filter = "(\(columns.joined(separator: ", "))) IN (SELECT * FROM w)"
       let aliases = names.indices.map { "c\($0)" }
       let selects = catalog.subtree(of: rule.declaringEntity).map { index in
@@ -68,13 +73,18 @@ extension PostgreSQLStore {
           + zip(columns, aliases).map { "\($0) AS \($1)" }.joined(separator: ", ")
           + " FROM \(SQLMapping.table(name)) WHERE \(filter)"
       }
-      sql +=
+      let sql =
         "WITH \(written), s AS (\(selects.joined(separator: " UNION ALL "))) "
-        + "SELECT mg_not_unique(coalesce(min(e) FILTER (WHERE v = \(version)), min(e)), "
+        + "SELECT mg_not_unique(coalesce(min(e) FILTER (WHERE v = \(versionParameter)::bigint), min(e)), "
         + "\(SQLMapping.literal(names.joined(separator: ", "))), "
         + "concat_ws(', ', \(aliases.map { "\($0)::text" }.joined(separator: ", ")))) "
-        + "FROM s GROUP BY \(aliases.joined(separator: ", ")) HAVING count(*) > 1 LIMIT 1;\n"
+        + "FROM s GROUP BY \(aliases.joined(separator: ", ")) HAVING count(*) > 1 LIMIT 1"
+      // A save of a few objects has a shape met again; a large one is parsed for its one use.
+      statements.append(
+        PostgreSQLStatement(
+          sql, tuples.flatMap { $0 } + [String(version)],
+          reused: tuples.count <= PostgreSQLStatement.reusedRows))
     }
-    return sql
+    return statements
   }
 }

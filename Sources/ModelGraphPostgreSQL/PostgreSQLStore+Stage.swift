@@ -80,9 +80,12 @@ extension PostgreSQLStore {
           message: "the \(stage.label) saved its old context, which is read-only")
       }
       let connection = try connected()
-      let sql = try batch(for: commit, token: "", inStage: true)
+      let statements = try batch(for: commit, token: "", inStage: true)
       do {
-        try connection.run("SAVEPOINT mg_stage_save;\n" + sql + "RELEASE SAVEPOINT mg_stage_save")
+        try connection.runPipelined(
+          [PostgreSQLStatement("SAVEPOINT mg_stage_save")] + statements + [
+            PostgreSQLStatement("RELEASE SAVEPOINT mg_stage_save")
+          ])
       } catch let error as PostgreSQLError {
         _ = try? connection.run("ROLLBACK TO SAVEPOINT mg_stage_save")
         throw Self.reportingUniqueness(error, in: commit)

@@ -62,7 +62,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   /// Per entity, rows reserved for this process and not handed out, highest first.
   private var pool: [String: [Int]] = [:]
   /// Per entity, every block of rows reserved for this process.
-  private var blocks: [String: [Range<Int>]] = [:]
+  var blocks: [String: [Range<Int>]] = [:]
   private var closed = false
   weak var store: Store?
   /// Rows reserved at a time.
@@ -139,6 +139,9 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   }
 
   deinit { if stage == nil { connection?.close() } }
+
+  /// The number of statements prepared on the store's connection (0 without one).
+  var preparedStatementCount: Int { withLock { connection?.prepared.count ?? 0 } }
 
   /// Whether ``close()`` was called.
   var isClosed: Bool { withLock { closed } }
@@ -352,10 +355,10 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
       let connection = try connected()
       try describe(commit.catalog, connection: connection)
       let token = Self.commitToken()
-      let sql = try batch(for: commit, token: token)
+      let statements = try batch(for: commit, token: token)
       let session = connection.backendPID
       do {
-        try connection.run(sql)
+        try connection.runPipelined(statements)
       } catch let error as PostgreSQLError {
         if connection.isInTransaction { _ = try? connection.run("ROLLBACK") }
         if error.sqlState == PostgreSQLSchema.behind
@@ -432,145 +435,6 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
     return true
   }
 
-  /// The statements of one save: the version check, the rows, the change log, the signal.
-  func batch(
-    for commit: StoreCommit, token: String, rewriting: Bool = false, inStage: Bool = false
-  ) throws -> String {
-    // A stage's save writes at the version its migration commits as.
-    let version = inStage ? applied : applied + 1
-    var sql = rewriting || inStage ? "" : "BEGIN;\nSELECT mg_begin_commit(\(applied));\n"
-    var ids: [Int64] = []
-    let catalog = commit.catalog
-    var published: [Int: Table] = [:]
-    for part in commit.tables { published[part.entity] = part.table }
-    /// The object's identifier, or `nil` for a reference to an object that no longer lives
-    /// (the engine reads it as nil).
-    func globalID(_ key: ObjectKey) -> String? {
-      let entity = Int(key.entity)
-      guard let table = published[entity] ?? commit.previous.tables.dropFirst(entity).first,
-        table.contains(key), let code = codes[catalog.entities[entity].name]
-      else { return nil }
-      return String(code << SQLMapping.rowBits | Int64(key.row))
-    }
-    for part in commit.tables {
-      let entity = catalog.entities[part.entity]
-      let name = SQLMapping.table(entity.name)
-      guard let code = codes[entity.name] else {
-        throw PostgreSQLError(.malformed, message: "class \(entity.name) has no code")
-      }
-      let table = part.table
-      let previous =
-        part.entity < commit.previous.tables.count ? commit.previous.tables[part.entity] : nil
-      let toOne = entity.relationships.indices.filter { !entity.relationships[$0].isToMany }
-      let toMany = entity.relationships.indices.filter { entity.relationships[$0].isToMany }
-      let columnNames =
-        entity.attributes.map { SQLMapping.quoted($0.name) }
-        + toOne.map { SQLMapping.quoted(entity.relationships[$0].name) }
-      var inserts: [String] = []
-      var joins: [String] = []
-      for row in part.rows {
-        let id = code << SQLMapping.rowBits | Int64(row)
-        let alive = row < table.rowCount && table.isAlive(row)
-        let existed = previous.map { row < $0.rowCount && $0.isAlive(row) } ?? false
-        guard alive || existed else { continue }
-        ids.append(id)
-        let object = SQLMapping.literal("\(entity.name)/\(row)")
-        if !alive {
-          sql +=
-            "WITH u AS (DELETE FROM \(name) WHERE id = \(id) AND _version <= \(applied) RETURNING 1) "
-            + "SELECT mg_expect_one(count(*), \(object)) FROM u;\n"
-          continue
-        }
-        if !existed, !rewriting, !(blocks[entity.name]?.contains { $0.contains(row) } ?? false) {
-          throw PostgreSQLError(
-            .connectionLost,
-            message: "a new \(entity.name) was made while the server could not be reached, so "
-              + "its identifier was not reserved; roll back and insert it again")
-        }
-        // An object that existed is written only where it differs from the version the save
-        // is based on: the row-version check below guarantees the database holds that version.
-        let before = existed ? previous : nil
-        var values: [String] = []
-        var changed: [Bool] = []
-        for (slot, attribute) in entity.attributes.enumerated() {
-          let value = table.attributeColumns[slot].value(at: row)
-          if case .string(let text) = value, text.utf8.contains(0) {
-            throw PostgreSQLError(
-              .unsupportedValue,
-              message: "\(entity.name).\(attribute.name) holds a string with the NUL character "
-                + "(U+0000), which PostgreSQL text cannot hold; nothing was saved")
-          }
-          values.append(SQLMapping.literal(value, type: attribute.valueType))
-          // A custom stage's save writes every attribute: a column the stage owes a value
-          // is NULL in the database even where the version it read holds the empty value.
-          changed.append(
-            inStage
-              || before.map {
-                slot >= $0.attributeColumns.count
-                  || $0.attributeColumns[slot].value(at: row) != value
-              } ?? true)
-        }
-        for slot in toOne {
-          let key = (table.relationshipColumns[slot] as! Column<ObjectKey?>)[row]
-          let value = key.flatMap(globalID) ?? "NULL"
-          values.append(value)
-          changed.append(
-            before.map {
-              let old = ($0.relationshipColumns[slot] as? Column<ObjectKey?>)?[row]
-              return old != key || value == "NULL" && key != nil
-            } ?? true)
-        }
-        if existed {
-          let assignments = columnNames.indices.filter { changed[$0] }.map {
-            "\(columnNames[$0]) = \(values[$0])"
-          }
-          sql +=
-            "WITH u AS (UPDATE \(name) SET \((assignments + ["_version = \(version)"]).joined(separator: ", ")) "
-            + "WHERE id = \(id) AND _version <= \(applied) RETURNING 1) "
-            + "SELECT mg_expect_one(count(*), \(object)) FROM u;\n"
-        } else {
-          inserts.append("(\(([String(id), String(version)] + values).joined(separator: ", ")))")
-        }
-        for slot in toMany {
-          let join = SQLMapping.joinTable(entity.name, entity.relationships[slot].name)
-          let keys = table.relatedKeys(row: row, slot: slot)
-          let targets = keys.compactMap(globalID)
-          if let before {
-            // The same list of live objects as before: its rows stand.
-            if targets.count == keys.count, before.relatedKeys(row: row, slot: slot) == keys {
-              continue
-            }
-            sql += "DELETE FROM \(join) WHERE owner = \(id);\n"
-          }
-          guard !targets.isEmpty else { continue }
-          joins.append(
-            "INSERT INTO \(join) (owner, position, target) VALUES "
-              + targets.enumerated().map { "(\(id), \($0.offset), \($0.element))" }
-              .joined(separator: ", ") + ";\n")
-        }
-      }
-      let header =
-        "INSERT INTO \(name) (\((["id", "_version"] + columnNames).joined(separator: ", "))) VALUES "
-      var start = 0
-      while start < inserts.count {
-        let end = min(start + 1000, inserts.count)
-        sql += header + inserts[start..<end].joined(separator: ", ") + ";\n"
-        start = end
-      }
-      sql += joins.joined()
-    }
-    sql += Self.hierarchyUniquenessChecks(for: commit, version: version)
-    if inStage { return sql }
-    sql +=
-      "INSERT INTO mg_log (version, token, ids) VALUES (\(version), '\(token)', "
-      + "'{\(ids.map(String.init).joined(separator: ","))}');\n"
-      + "NOTIFY \(channel);\n"
-      + (version % max(pruneInterval, 1) == 0
-        ? PostgreSQLSchema.prune(before: version, retention: Int(retention.rounded(.up))) : "")
-      + (rewriting ? "" : "COMMIT;")
-    return sql
-  }
-
   /// Replaces every stored class and object with `version` (a migrated store) in one
   /// transaction: the tables are dropped and made anew, the objects keep their identifiers.
   ///
@@ -609,9 +473,11 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
         let empty = StoreVersion(loaded: [], catalog: version.catalog)
         let commit = StoreCommit(
           number: applied + 1, catalog: version.catalog, previous: empty, tables: parts)
-        try connection.run(
-          try batch(for: commit, token: Self.commitToken(), rewriting: true)
-            + "UPDATE mg_state SET schema_version = version; COMMIT;")
+        try connection.runPipelined(
+          try batch(for: commit, token: Self.commitToken(), rewriting: true) + [
+            PostgreSQLStatement("UPDATE mg_state SET schema_version = version"),
+            PostgreSQLStatement("COMMIT"),
+          ])
         applied += 1
         schemaVersion = applied
       } catch {
@@ -629,13 +495,13 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
     get { withLock { retention } }
     set { withLock { retention = newValue } }
   }
-  private var retention: TimeInterval = 3600
+  var retention: TimeInterval = 3600
   /// Every this many versions, a save also prunes the change log.
   var pruneEvery: UInt64 {
     get { withLock { pruneInterval } }
     set { withLock { pruneInterval = newValue } }
   }
-  private var pruneInterval: UInt64 = 64
+  var pruneInterval: UInt64 = 64
 
   /// The database makes a save durable before its commit returns.
   public func waitUntilDurable(_ ticket: UInt64) throws {}

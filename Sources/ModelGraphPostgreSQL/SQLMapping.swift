@@ -96,6 +96,46 @@ enum SQLMapping {
     }
   }
 
+  /// A value of `type` as a statement parameter in PostgreSQL's text format, `nil` for NULL:
+  /// what ``literal(_:type:)`` writes between its quotes, and the server reads it the same
+  /// way, as the type of the column it goes to.
+  static func parameter(_ value: ModelValue, type: ValueType) -> String? {
+    switch (value, type) {
+    case (.null, _): return nil
+    case (.bool(let value), _): return value ? "true" : "false"
+    case (.int(let value), _): return String(value)
+    case (.uint(let value), _): return String(value)
+    case (.double(let value), _): return doubleText(value)
+    case (.string(let value), _): return value
+    case (.date(let value), _): return doubleText(value.timeIntervalSinceReferenceDate)
+    case (.uuid(let value), _): return value.uuidString
+    case (.url(let value), _): return value.absoluteString
+    case (.data(let value), .data), (.data(let value), .composite): return hex(value)
+    case (.decimal(let value), _): return value.isNaN ? "NaN" : value.description
+    case (_, .array): return hex(value.encodedBytes)
+    default: return hex(value.encodedBytes)
+    }
+  }
+
+  /// A double in float8's text format, which also reads `NaN` and `±Infinity`.
+  private static func doubleText(_ value: Double) -> String {
+    if value.isNaN { return "NaN" }
+    if value.isInfinite { return value < 0 ? "-Infinity" : "Infinity" }
+    return "\(value)"
+  }
+
+  /// Bytes in bytea's hex text format: `\x` and two digits a byte.
+  static func hex(_ bytes: some Sequence<UInt8>) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var text: [UInt8] = [0x5C, 0x78]
+    text.reserveCapacity(2 + bytes.underestimatedCount * 2)
+    for byte in bytes {
+      text.append(digits[Int(byte >> 4)])
+      text.append(digits[Int(byte & 15)])
+    }
+    return String(decoding: text, as: UTF8.self)
+  }
+
   private static func double(_ value: Double) -> String {
     if value.isNaN { return "'NaN'::float8" }
     if value.isInfinite { return value < 0 ? "'-Infinity'::float8" : "'Infinity'::float8" }

@@ -1,0 +1,176 @@
+/// Statements sent at once in libpq's pipeline mode, each prepared once per connection.
+extension PostgreSQLConnection {
+  /// The most statements one connection keeps prepared; a shape met after that is sent
+  /// unnamed (parsed and planned each time), so the server's memory stays bounded.
+  static let preparedLimit = 1_000
+
+  /// Runs `statements` in order in one round trip: each new shape is prepared (parsed once,
+  /// kept by name for the connection's later uses), then every statement runs with its values
+  /// as parameters. A failed statement skips the rest, as in one query string.
+  ///
+  /// - Throws: ``PostgreSQLError``: `server` with the SQLSTATE of the first statement that
+  ///   failed (the rest were not run), `connectionLost` when the connection broke.
+  func runPipelined(_ statements: [PostgreSQLStatement]) throws(PostgreSQLError) {
+    guard let handle, library.status(handle) == 0 else { throw lost("the connection is closed") }
+    defer { noteSchemaChange(false) }
+    var statements = statements
+    if let fault = injectFault?(PostgreSQLStatement.text(of: statements)) {
+      switch fault {
+      case .refuse:
+        statements = [PostgreSQLStatement("SELECT 1 / 0", reused: false)]
+      case .loseConnectionBeforeSending:
+        close()
+        throw lost("the connection broke (injected fault)")
+      case .loseReplyAfterSending(let committing):
+        if !committing, statements.last?.sql == "COMMIT" { statements.removeLast() }
+        // Every byte is flushed before the connection closes; the server then runs what it
+        // received and finds the client gone.
+        _ = try? send(statements, handle: handle)
+        close()
+        throw lost("the connection broke (injected fault)")
+      }
+    }
+    let sent = try send(statements, handle: handle)
+    var failure: PostgreSQLError?
+    // The status of the first result of each command; a command's results end with NULL.
+    var statuses: [Int32] = []
+    var finished = 0
+    while true {
+      guard let raw = library.getResult(handle) else {
+        finished += 1
+        if library.status(handle) != 0 || finished > sent.commands {
+          let message = connectionMessage
+          close()
+          throw lost(message)
+        }
+        continue
+      }
+      let status = library.resultStatus(raw)
+      // 10 PIPELINE_SYNC: the end of the batch.
+      if status == 10 {
+        library.clear(raw)
+        break
+      }
+      if statuses.count == finished { statuses.append(status) }
+      // 5 BAD_RESPONSE, 7 FATAL_ERROR; 11 PIPELINE_ABORTED follows a failure.
+      if status == 5 || status == 7, failure == nil { failure = serverError(raw) }
+      library.clear(raw)
+      if library.status(handle) != 0 {
+        let message = connectionMessage
+        close()
+        throw lost(message)
+      }
+    }
+    guard library.exitPipelineMode(handle) == 1 else {
+      let message = connectionMessage
+      close()
+      throw lost(message)
+    }
+    // A statement is kept only where its preparation succeeded.
+    for (sql, name, command) in sent.preparing where command < statuses.count {
+      if statuses[command] == 1 { prepared[sql] = name }
+    }
+    if let failure { throw ended(by: failure) }
+  }
+
+  /// Sends `statements` and the pipeline's end in pipeline mode, and flushes them.
+  ///
+  /// - Returns: the number of commands sent (each preparation is one), and the preparations:
+  ///   the text, the name and the command's position.
+  private func send(_ statements: [PostgreSQLStatement], handle: OpaquePointer)
+    throws(PostgreSQLError) -> (commands: Int, preparing: [(String, String, Int)])
+  {
+    guard library.enterPipelineMode(handle) == 1 else { throw lost(connectionMessage) }
+    var commands = 0
+    var preparing: [(String, String, Int)] = []
+    var pending: [String: String] = [:]
+    for statement in statements {
+      var name = statement.reused ? prepared[statement.sql] ?? pending[statement.sql] : nil
+      if name == nil, statement.reused, prepared.count + pending.count < Self.preparedLimit {
+        preparedNames += 1
+        let fresh = "mg_p\(preparedNames)"
+        let count = Int32(statement.parameters.count)
+        guard library.sendPrepare(handle, fresh, statement.sql, count, nil) == 1 else {
+          throw lost(connectionMessage)
+        }
+        preparing.append((statement.sql, fresh, commands))
+        pending[statement.sql] = fresh
+        commands += 1
+        name = fresh
+      }
+      guard
+        Self.withParameters(
+          statement.parameters,
+          { count, values in
+            if let name {
+              library.sendQueryPrepared(handle, name, count, values, nil, nil, 0)
+            } else {
+              library.sendQueryParams(handle, statement.sql, count, nil, values, nil, nil, 0)
+            }
+          }) == 1
+      else { throw lost(connectionMessage) }
+      commands += 1
+    }
+    guard library.pipelineSync(handle) == 1, library.flush(handle) == 0 else {
+      throw lost(connectionMessage)
+    }
+    return (commands, preparing)
+  }
+
+  /// Calls `body` with the number of `parameters` and their values as C strings (`nil` for
+  /// NULL), laid out in one buffer.
+  private static func withParameters(
+    _ parameters: [String?],
+    _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?) -> Int32
+  ) -> Int32 {
+    var bytes: [CChar] = []
+    var offsets: [Int?] = []
+    offsets.reserveCapacity(parameters.count)
+    for parameter in parameters {
+      guard let parameter else {
+        offsets.append(nil)
+        continue
+      }
+      offsets.append(bytes.count)
+      for byte in parameter.utf8 { bytes.append(CChar(bitPattern: byte)) }
+      bytes.append(0)
+    }
+    return bytes.withUnsafeBufferPointer { buffer in
+      let values = offsets.map { offset -> UnsafePointer<CChar>? in
+        guard let offset, let base = buffer.baseAddress else { return nil }
+        return base + offset
+      }
+      return values.withUnsafeBufferPointer { body(Int32(parameters.count), $0.baseAddress) }
+    }
+  }
+
+  /// Whether `sql` may change the schema (a table's columns or their types), which a prepared
+  /// statement's parameter types were read from. The store writes its DDL in upper case.
+  static func changesSchema(_ sql: String) -> Bool {
+    sql.contains("CREATE ") || sql.contains("ALTER ") || sql.contains("DROP ")
+      || sql.contains("DO $$")
+  }
+
+  /// Empties ``prepared`` after a statement that may have changed the schema (`changed`), and
+  /// again when the transaction that did ends, by commit or rollback.
+  func noteSchemaChange(_ changed: Bool) {
+    if changed {
+      forgetPrepared()
+      schemaChangedInTransaction = isInTransaction
+    } else if schemaChangedInTransaction, !isInTransaction {
+      forgetPrepared()
+      schemaChangedInTransaction = false
+    }
+  }
+
+  /// Drops every prepared statement: the server's (where the connection can still run a
+  /// statement) and the names kept here.
+  func forgetPrepared() {
+    guard !prepared.isEmpty else { return }
+    prepared = [:]
+    // 3: a failed transaction, which runs nothing until its rollback; the names stay unused.
+    guard let handle, library.status(handle) == 0, library.transactionStatus(handle) != 3
+    else { return }
+    if let result = library.exec(handle, "DEALLOCATE ALL") { library.clear(result) }
+  }
+}

@@ -1,0 +1,195 @@
+internal import Foundation
+internal import ModelGraphCore
+
+extension PostgreSQLStore {
+  /// The statements of one save: the version check, the rows, the change log, the signal.
+  ///
+  /// Values are parameters, so a statement's text depends only on its shape (the table, the
+  /// columns written, the number of rows) and the connection prepares it once.
+  func batch(
+    for commit: StoreCommit, token: String, rewriting: Bool = false, inStage: Bool = false
+  ) throws -> [PostgreSQLStatement] {
+    // A stage's save writes at the version its migration commits as.
+    let version = inStage ? applied : applied + 1
+    let base = String(applied)
+    var statements: [PostgreSQLStatement] = []
+    if !rewriting, !inStage {
+      statements.append(PostgreSQLStatement("BEGIN"))
+      statements.append(PostgreSQLStatement("SELECT mg_begin_commit($1)", [base]))
+    }
+    var ids: [Int64] = []
+    let catalog = commit.catalog
+    var published: [Int: Table] = [:]
+    for part in commit.tables { published[part.entity] = part.table }
+    /// The object's identifier, or `nil` for a reference to an object that no longer lives
+    /// (the engine reads it as nil).
+    func globalID(_ key: ObjectKey) -> Int64? {
+      let entity = Int(key.entity)
+      guard let table = published[entity] ?? commit.previous.tables.dropFirst(entity).first,
+        table.contains(key), let code = codes[catalog.entities[entity].name]
+      else { return nil }
+      return code << SQLMapping.rowBits | Int64(key.row)
+    }
+    for part in commit.tables {
+      let entity = catalog.entities[part.entity]
+      let name = SQLMapping.table(entity.name)
+      guard let code = codes[entity.name] else {
+        throw PostgreSQLError(.malformed, message: "class \(entity.name) has no code")
+      }
+      let table = part.table
+      let previous =
+        part.entity < commit.previous.tables.count ? commit.previous.tables[part.entity] : nil
+      let toOne = entity.relationships.indices.filter { !entity.relationships[$0].isToMany }
+      let toMany = entity.relationships.indices.filter { entity.relationships[$0].isToMany }
+      let columnNames =
+        entity.attributes.map { SQLMapping.quoted($0.name) }
+        + toOne.map { SQLMapping.quoted(entity.relationships[$0].name) }
+      var inserts: [[String?]] = []
+      var joins: [PostgreSQLStatement] = []
+      for row in part.rows {
+        let id = code << SQLMapping.rowBits | Int64(row)
+        let alive = row < table.rowCount && table.isAlive(row)
+        let existed = previous.map { row < $0.rowCount && $0.isAlive(row) } ?? false
+        guard alive || existed else { continue }
+        ids.append(id)
+        let object = "\(entity.name)/\(row)"
+        if !alive {
+          statements.append(
+            PostgreSQLStatement(
+              "WITH u AS (DELETE FROM \(name) WHERE id = $1 AND _version <= $2 RETURNING 1) "
+                + "SELECT mg_expect_one(count(*), $3) FROM u", [String(id), base, object]))
+          continue
+        }
+        if !existed, !rewriting, !(blocks[entity.name]?.contains { $0.contains(row) } ?? false) {
+          throw PostgreSQLError(
+            .connectionLost,
+            message: "a new \(entity.name) was made while the server could not be reached, so "
+              + "its identifier was not reserved; roll back and insert it again")
+        }
+        // An object that existed is written only where it differs from the version the save
+        // is based on: the row-version check below guarantees the database holds that version.
+        let before = existed ? previous : nil
+        var values: [String?] = []
+        var changed: [Bool] = []
+        for (slot, attribute) in entity.attributes.enumerated() {
+          let value = table.attributeColumns[slot].value(at: row)
+          if case .string(let text) = value, text.utf8.contains(0) {
+            throw PostgreSQLError(
+              .unsupportedValue,
+              message: "\(entity.name).\(attribute.name) holds a string with the NUL character "
+                + "(U+0000), which PostgreSQL text cannot hold; nothing was saved")
+          }
+          values.append(SQLMapping.parameter(value, type: attribute.valueType))
+          // A custom stage's save writes every attribute: a column the stage owes a value
+          // is NULL in the database even where the version it read holds the empty value.
+          changed.append(
+            inStage
+              || before.map {
+                slot >= $0.attributeColumns.count
+                  || $0.attributeColumns[slot].value(at: row) != value
+              } ?? true)
+        }
+        for slot in toOne {
+          let key = (table.relationshipColumns[slot] as! Column<ObjectKey?>)[row]
+          let target = key.flatMap(globalID)
+          values.append(target.map { String($0) })
+          changed.append(
+            before.map {
+              let old = ($0.relationshipColumns[slot] as? Column<ObjectKey?>)?[row]
+              return old != key || target == nil && key != nil
+            } ?? true)
+        }
+        if existed {
+          statements.append(
+            Self.update(
+              name, columns: columnNames.indices.filter { changed[$0] }.map { columnNames[$0] },
+              values: columnNames.indices.filter { changed[$0] }.map { values[$0] },
+              version: version, id: id, base: base, object: object))
+        } else {
+          inserts.append([String(id), String(version)] + values)
+        }
+        for slot in toMany {
+          let join = SQLMapping.joinTable(entity.name, entity.relationships[slot].name)
+          let keys = table.relatedKeys(row: row, slot: slot)
+          let targets = keys.compactMap(globalID)
+          if let before {
+            // The same list of live objects as before: its rows stand.
+            if targets.count == keys.count, before.relatedKeys(row: row, slot: slot) == keys {
+              continue
+            }
+            statements.append(
+              PostgreSQLStatement("DELETE FROM \(join) WHERE owner = $1", [String(id)]))
+          }
+          guard !targets.isEmpty else { continue }
+          joins.append(
+            PostgreSQLStatement(
+              "INSERT INTO \(join) (owner, position, target) SELECT $1::bigint, o - 1, t "
+                + "FROM unnest($2::bigint[]) WITH ORDINALITY AS x(t, o)",
+              [String(id), "{" + targets.map { String($0) }.joined(separator: ",") + "}"]))
+        }
+      }
+      statements += Self.inserts(name, columns: ["id", "_version"] + columnNames, rows: inserts)
+      statements += joins
+    }
+    statements += Self.hierarchyUniquenessChecks(for: commit, version: version)
+    if inStage { return statements }
+    statements.append(
+      PostgreSQLStatement(
+        "INSERT INTO mg_log (version, token, ids) VALUES ($1, $2, $3)",
+        [String(version), token, "{" + ids.map { String($0) }.joined(separator: ",") + "}"]))
+    statements.append(PostgreSQLStatement("NOTIFY \(channel)"))
+    if version % max(pruneInterval, 1) == 0 {
+      statements += PostgreSQLSchema.prune(
+        before: version, retention: Int(retention.rounded(.up)))
+    }
+    if !rewriting { statements.append(PostgreSQLStatement("COMMIT")) }
+    return statements
+  }
+
+  /// The update of one object's changed `columns` to `values`, which checks that the row is
+  /// still at a version no newer than `base`.
+  static func update(
+    _ table: String, columns: [String], values: [String?], version: UInt64, id: Int64,
+    base: String, object: String
+  ) -> PostgreSQLStatement {
+    let count = columns.count
+    let assignments = columns.indices.map { "\(columns[$0]) = $\($0 + 1)" }
+    return PostgreSQLStatement(
+      "WITH u AS (UPDATE \(table) SET "
+        + (assignments + ["_version = $\(count + 1)"]).joined(separator: ", ")
+        + " WHERE id = $\(count + 2) AND _version <= $\(count + 3) RETURNING 1) "
+        + "SELECT mg_expect_one(count(*), $\(count + 4)) FROM u",
+      values + [String(version), String(id), base, object])
+  }
+
+  /// The inserts of `rows` (the values of `columns` each) into `table`: statements of a
+  /// power-of-two number of rows, so that few shapes serve every count, each within
+  /// PostgreSQL's limit of 65,535 parameters; those of at most
+  /// ``PostgreSQLStatement/reusedRows`` rows are kept prepared.
+  static func inserts(_ table: String, columns: [String], rows: [[String?]])
+    -> [PostgreSQLStatement]
+  {
+    let limit = min(512, 65_535 / max(columns.count, 1))
+    var largest = 1
+    while largest * 2 <= limit { largest *= 2 }
+    let header = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+    var statements: [PostgreSQLStatement] = []
+    var start = 0
+    while start < rows.count {
+      var size = largest
+      while size > rows.count - start { size /= 2 }
+      let tuples = (0..<size).map { tuple in
+        "(" + columns.indices.map { "$\(tuple * columns.count + $0 + 1)" }.joined(separator: ", ")
+          + ")"
+      }
+      // Kept prepared only when small: a large statement's parsing is shared by its rows.
+      statements.append(
+        PostgreSQLStatement(
+          header + tuples.joined(separator: ", "),
+          rows[start..<start + size].flatMap { $0 }, reused: size <= PostgreSQLStatement.reusedRows)
+      )
+      start += size
+    }
+    return statements
+  }
+}
