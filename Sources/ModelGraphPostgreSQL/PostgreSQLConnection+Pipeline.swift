@@ -38,11 +38,7 @@ extension PostgreSQLConnection {
     while true {
       guard let raw = library.getResult(handle) else {
         finished += 1
-        if library.status(handle) != 0 || finished > sent.commands {
-          let message = connectionMessage
-          close()
-          throw lost(message)
-        }
+        if library.status(handle) != 0 || finished > sent.commands { throw closedAsLost() }
         continue
       }
       let status = library.resultStatus(raw)
@@ -55,17 +51,9 @@ extension PostgreSQLConnection {
       // 5 BAD_RESPONSE, 7 FATAL_ERROR; 11 PIPELINE_ABORTED follows a failure.
       if status == 5 || status == 7, failure == nil { failure = serverError(raw) }
       library.clear(raw)
-      if library.status(handle) != 0 {
-        let message = connectionMessage
-        close()
-        throw lost(message)
-      }
+      if library.status(handle) != 0 { throw closedAsLost() }
     }
-    guard library.exitPipelineMode(handle) == 1 else {
-      let message = connectionMessage
-      close()
-      throw lost(message)
-    }
+    guard library.exitPipelineMode(handle) == 1 else { throw closedAsLost() }
     // A statement is kept only where its preparation succeeded.
     for (sql, name, command) in sent.preparing where command < statuses.count {
       if statuses[command] == 1 { prepared[sql] = name }

@@ -98,11 +98,7 @@ final class PostgreSQLConnection {
       if status == 5 || status == 7, failure == nil { failure = serverError(raw) }
       results.append(result)
     }
-    if library.status(handle) != 0 {
-      let message = connectionMessage
-      close()
-      throw lost(message)
-    }
+    if library.status(handle) != 0 { throw closedAsLost() }
     if let failure { throw ended(by: failure) }
     return results
   }
@@ -176,6 +172,14 @@ final class PostgreSQLConnection {
   var connectionMessage: String {
     handle.flatMap { library.errorMessage($0) }.map { Self.trimmed(String(cString: $0)) }
       ?? "the connection is closed"
+  }
+
+  /// Closes the broken connection and returns the `connectionLost` error carrying libpq's
+  /// message, read before the close discards it.
+  func closedAsLost() -> PostgreSQLError {
+    let message = connectionMessage
+    close()
+    return lost(message)
   }
 
   func lost(_ message: String) -> PostgreSQLError {

@@ -28,8 +28,8 @@ import Testing
 
 extension PostgreSQLStoreSuites {
   @Suite("Prepared statements") struct PreparedStatements {
-    @Test("saves of the same shape reuse the statements prepared by the first and write each value")
-    func sameShapeReused() throws {
+    /// A fresh database holding one saved member, with its store and the context that saved it.
+    private func savedMember() throws -> (URL, PostgreSQLStore, ModelContext, Member) {
       let url = try TestServer.freshURL()
       let container = try TestServer.container(teamTypes, at: url)
       let store = try #require(container.store.persistence as? PostgreSQLStore)
@@ -37,6 +37,12 @@ extension PostgreSQLStoreSuites {
       let member = Member(name: "Ada", score: 0)
       context.insert(member)
       try context.save()
+      return (url, store, context, member)
+    }
+
+    @Test("saves of the same shape reuse the statements prepared by the first and write each value")
+    func sameShapeReused() throws {
+      let (url, store, context, member) = try savedMember()
       var counts: [Int] = []
       for score in 1...4 {
         member.score = score
@@ -134,13 +140,7 @@ extension PostgreSQLStoreSuites {
 
     @Test("a save after a lost connection prepares its statements again on the new connection")
     func reconnectPreparesAgain() throws {
-      let url = try TestServer.freshURL()
-      let container = try TestServer.container(teamTypes, at: url)
-      let store = try #require(container.store.persistence as? PostgreSQLStore)
-      let context = ModelContext(container)
-      let member = Member(name: "Ada", score: 0)
-      context.insert(member)
-      try context.save()
+      let (url, store, context, member) = try savedMember()
       #expect(eventually { store.isListening })
       member.score = 1
       try context.save()
