@@ -100,10 +100,10 @@ extension PostgreSQLStore {
             } ?? true)
         }
         if existed {
+          let written = columnNames.indices.filter { changed[$0] }
           statements.append(
             Self.update(
-              name, columns: columnNames.indices.filter { changed[$0] }.map { columnNames[$0] },
-              values: columnNames.indices.filter { changed[$0] }.map { values[$0] },
+              name, columns: written.map { columnNames[$0] }, values: written.map { values[$0] },
               version: version, id: id, base: base, object: object))
         } else {
           inserts.append([String(id), String(version)] + values)
@@ -125,7 +125,7 @@ extension PostgreSQLStore {
             PostgreSQLStatement(
               "INSERT INTO \(join) (owner, position, target) SELECT $1::bigint, o - 1, t "
                 + "FROM unnest($2::bigint[]) WITH ORDINALITY AS x(t, o)",
-              [String(id), "{" + targets.map { String($0) }.joined(separator: ",") + "}"]))
+              [String(id), SQLMapping.bigintArray(targets)]))
         }
       }
       statements += Self.inserts(name, columns: ["id", "_version"] + columnNames, rows: inserts)
@@ -136,7 +136,7 @@ extension PostgreSQLStore {
     statements.append(
       PostgreSQLStatement(
         "INSERT INTO mg_log (version, token, ids) VALUES ($1, $2, $3)",
-        [String(version), token, "{" + ids.map { String($0) }.joined(separator: ",") + "}"]))
+        [String(version), token, SQLMapping.bigintArray(ids)]))
     statements.append(PostgreSQLStatement("NOTIFY \(channel)"))
     if version % max(pruneInterval, 1) == 0 {
       statements += PostgreSQLSchema.prune(

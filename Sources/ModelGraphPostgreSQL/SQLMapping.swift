@@ -117,6 +117,11 @@ enum SQLMapping {
     }
   }
 
+  /// `values` as a `bigint[]` parameter in PostgreSQL's array text format (`{1,2,3}`).
+  static func bigintArray(_ values: [Int64]) -> String {
+    "{" + values.map { String($0) }.joined(separator: ",") + "}"
+  }
+
   /// A double in float8's text format, which also reads `NaN` and `±Infinity`.
   private static func doubleText(_ value: Double) -> String {
     if value.isNaN { return "NaN" }
