@@ -203,7 +203,7 @@ struct FileSchemaTests {
 
         """)
     let upgraded = try Data(contentsOf: URL(fileURLWithPath: path))
-    #expect(upgraded[8] == 5)
+    #expect(upgraded[8] == UInt8(SnapshotFormat.version))
     let again = InProcess.run("open \"\(path)\"\ncount Trip", path: "again")
     #expect(again.stdout == "3\n" && again.stderr == "")
   }
@@ -267,7 +267,7 @@ struct FileSchemaTests {
       try container.snapshot()
     }
     let before = try Data(contentsOf: url)
-    #expect(before[8] == 5)
+    #expect(before[8] == UInt8(SnapshotFormat.version))
     do {
       let container = try ModelContainer(
         for: Voyage.self, configurations: ModelConfiguration(url: url))
@@ -305,7 +305,7 @@ struct FileSchemaTests {
       let voyages = try ModelContext(container).fetch(FetchDescriptor<Voyage>())
       #expect(voyages.map(\.name) == ["First"] && voyages.map(\.days) == [7])
     }
-    #expect(try Data(contentsOf: url)[8] == 5)
+    #expect(try Data(contentsOf: url)[8] == UInt8(SnapshotFormat.version))
     let after = InProcess.run("open \"\(url.path)\"\n.schema Voyage", path: "after")
     #expect(after.stdout.contains("  name: String index\n  days: Int = 7\n"), "\(after.stdout)")
   }

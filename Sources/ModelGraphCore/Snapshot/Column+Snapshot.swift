@@ -56,9 +56,7 @@ extension Column {
     guard let coding = Element.self as? any SnapshotCoding.Type else {
       preconditionFailure("\(Element.self) has no snapshot coding")
     }
-    if format >= SnapshotFormat.columnLayoutVersion, ColumnLayout.encode(self, into: &writer) {
-      return
-    }
+    if ColumnLayout.encode(self, format: format, into: &writer) { return }
     if coding.isRaw {
       forEachChunk { _, values in writer.append(raw: UnsafeRawBufferPointer(values)) }
     } else {
@@ -81,9 +79,10 @@ extension Column {
     guard let coding = Element.self as? any SnapshotCoding.Type else {
       throw reader.error("\(Element.self) has no snapshot coding")
     }
-    if format >= SnapshotFormat.columnLayoutVersion, ColumnLayout.handles(Element.self) {
-      let count = try reader.readCount(minimumSize: ColumnLayout.minimumRowSize(Element.self))
-      guard try ColumnLayout.decode(self, count: count, from: &reader) else {
+    if ColumnLayout.handles(Element.self, format: format) {
+      let count = try reader.readCount(
+        minimumSize: ColumnLayout.minimumRowSize(Element.self, format: format))
+      guard try ColumnLayout.decode(self, count: count, format: format, from: &reader) else {
         preconditionFailure("ColumnLayout.handles and decode disagree on \(Element.self)")
       }
       return

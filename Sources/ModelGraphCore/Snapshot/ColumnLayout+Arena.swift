@@ -2,10 +2,12 @@
 /// (``StringColumnStorage``) directly: the bytes of each chunk are copied whole, and no
 /// `String` is made except to validate rows that are not ASCII.
 extension ColumnLayout {
-  /// Writes the rows below `count` of `strings` in the string layout (the row count is already
-  /// written).
+  /// Writes the rows below `count` of `strings` in the string layout of file format `format`
+  /// (the row count is already written). From format 6 the offset width is 0, and each row's
+  /// UTF-8 byte count follows as a varint, in a section, instead of its end offset.
   static func encodeArena(
-    _ strings: StringColumnStorage, count: Int, isOptional: Bool, into writer: inout ByteWriter
+    _ strings: StringColumnStorage, count: Int, isOptional: Bool, format: UInt32,
+    into writer: inout ByteWriter
   ) {
     let shift = AnyColumn.chunkShift
     let chunks = (count + (1 << shift) - 1) >> shift
@@ -25,26 +27,26 @@ extension ColumnLayout {
         }
       }
     }
-    let width = total <= Int(UInt32.max) ? 4 : 8
-    writer.append(UInt8(width))
-    writer.appendUninitialized(count * width) { offsets in
-      var end = 0
-      var position = 0
+    if format >= SnapshotFormat.compactLayoutVersion {
+      writer.append(UInt8(0))
+      var size = 0
       for chunk in 0..<chunks {
         let strings = strings.chunk(chunk)
         for offset in 0..<rows(in: chunk) {
-          end += strings.utf8Count(offset)
-          if width == 4 {
-            offsets.storeBytes(
-              of: UInt32(truncatingIfNeeded: end).littleEndian, toByteOffset: position,
-              as: UInt32.self)
-          } else {
-            offsets.storeBytes(
-              of: UInt64(end).littleEndian, toByteOffset: position, as: UInt64.self)
-          }
-          position += width
+          size &+= Varint.size(UInt64(strings.utf8Count(offset)))
         }
       }
+      writer.appendSection(size: size) { lengths in
+        var position = 0
+        for chunk in 0..<chunks {
+          let strings = strings.chunk(chunk)
+          for offset in 0..<rows(in: chunk) {
+            position = Varint.store(UInt64(strings.utf8Count(offset)), into: lengths, at: position)
+          }
+        }
+      }
+    } else {
+      encodeArenaOffsets(strings, count: count, total: total, into: &writer)
     }
     writer.append(UInt64(total))
     writer.appendUninitialized(total) { arena in
@@ -70,10 +72,41 @@ extension ColumnLayout {
     }
   }
 
+  /// Writes the offset width (4, or 8 when the arena passes 4 GiB) and each row's end offset
+  /// in the arena, as formats 4 and 5 do.
+  private static func encodeArenaOffsets(
+    _ strings: StringColumnStorage, count: Int, total: Int, into writer: inout ByteWriter
+  ) {
+    let shift = AnyColumn.chunkShift
+    let chunks = (count + (1 << shift) - 1) >> shift
+    func rows(in chunk: Int) -> Int { min(count - (chunk << shift), 1 << shift) }
+    let width = total <= Int(UInt32.max) ? 4 : 8
+    writer.append(UInt8(width))
+    writer.appendUninitialized(count * width) { offsets in
+      var end = 0
+      var position = 0
+      for chunk in 0..<chunks {
+        let strings = strings.chunk(chunk)
+        for offset in 0..<rows(in: chunk) {
+          end += strings.utf8Count(offset)
+          if width == 4 {
+            offsets.storeBytes(
+              of: UInt32(truncatingIfNeeded: end).littleEndian, toByteOffset: position,
+              as: UInt32.self)
+          } else {
+            offsets.storeBytes(
+              of: UInt64(end).littleEndian, toByteOffset: position, as: UInt64.self)
+          }
+          position += width
+        }
+      }
+    }
+  }
+
   /// Reads `count` rows in the string layout into `strings` (new, grown to `count` rows of
   /// placeholders), checking every length, offset and UTF-8 sequence as ``decodeStrings``.
   static func decodeArena(
-    _ strings: StringColumnStorage, count: Int, isOptional: Bool,
+    _ strings: StringColumnStorage, count: Int, isOptional: Bool, format: UInt32,
     from reader: inout ByteReader
   ) throws {
     // A constant, not a variable: the closures below capture it by value, so reading it per
@@ -89,8 +122,23 @@ extension ColumnLayout {
       bitmap = nil
     }
     let width = Int(try reader.read(UInt8.self))
+    if width == 0, format >= SnapshotFormat.compactLayoutVersion {
+      let (ends, sectionStart) = try decodeArenaLengths(count: count, from: &reader)
+      defer { ends.deallocate() }
+      let arenaLength = try reader.readCount(minimumSize: 1)
+      let arena = try reader.readBytes(arenaLength)
+      // Errors name the section: the ends are not in the file.
+      let end = try decodeArenaRows(
+        UInt64.self, strings, count: count, bitmap: bitmap, offsets: UnsafeRawBufferPointer(ends),
+        offsetsStart: sectionStart, offsetStride: 0, arena: arena, reader: reader)
+      guard end == arenaLength else {
+        throw reader.error("the strings end at \(end), the arena at \(arenaLength)")
+      }
+      return
+    }
     guard width == 4 || width == 8 else {
-      throw reader.error("string offsets of \(width) bytes; 4 or 8 expected")
+      let expected = format >= SnapshotFormat.compactLayoutVersion ? "0, 4 or 8" : "4 or 8"
+      throw reader.error("string offsets of \(width) bytes; \(expected) expected")
     }
     let offsetsStart = reader.position
     let offsets = try reader.readBytes(count * width)
@@ -100,13 +148,38 @@ extension ColumnLayout {
       width == 4
       ? try decodeArenaRows(
         UInt32.self, strings, count: count, bitmap: bitmap, offsets: offsets,
-        offsetsStart: offsetsStart, arena: arena, reader: reader)
+        offsetsStart: offsetsStart, offsetStride: 4, arena: arena, reader: reader)
       : try decodeArenaRows(
         UInt64.self, strings, count: count, bitmap: bitmap, offsets: offsets,
-        offsetsStart: offsetsStart, arena: arena, reader: reader)
+        offsetsStart: offsetsStart, offsetStride: 8, arena: arena, reader: reader)
     guard end == arenaLength else {
       throw reader.error("the strings end at \(end), the arena at \(arenaLength)")
     }
+  }
+
+  /// Reads format 6's section of row lengths (one varint a row) and returns each row's end in
+  /// the arena as a little-endian `UInt64` (the caller deallocates them), with the section's
+  /// start. A sum past `Int.max` is refused; the ends are checked against the arena later.
+  private static func decodeArenaLengths(count: Int, from reader: inout ByteReader) throws -> (
+    ends: UnsafeMutableBufferPointer<UInt64>, start: Int
+  ) {
+    var (cursor, start) = try reader.readSection()
+    let ends = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: count)
+    var end: UInt64 = 0
+    for row in 0..<count {
+      let at = cursor.position
+      guard let length = cursor.next(), length <= UInt64(Int.max) - end else {
+        ends.deallocate()
+        throw reader.error("row \(row)'s string length is damaged", at: start + at)
+      }
+      end += length
+      ends[row] = end.littleEndian
+    }
+    guard cursor.isAtEnd else {
+      ends.deallocate()
+      throw reader.error("bytes follow the last string length", at: start + cursor.position)
+    }
+    return (ends, start)
   }
 
   /// The rows of ``decodeArena``, their ends read as `Offset` (`width` bytes each): checks every
@@ -115,8 +188,8 @@ extension ColumnLayout {
   /// Generic over the offset type so each loop reads one width, with no test per row.
   private static func decodeArenaRows<Offset: FixedWidthInteger & UnsignedInteger>(
     _: Offset.Type, _ strings: StringColumnStorage, count: Int, bitmap: UnsafeRawBufferPointer?,
-    offsets: UnsafeRawBufferPointer, offsetsStart: Int, arena: UnsafeRawBufferPointer,
-    reader: ByteReader
+    offsets: UnsafeRawBufferPointer, offsetsStart: Int, offsetStride: Int,
+    arena: UnsafeRawBufferPointer, reader: ByteReader
   ) throws -> Int {
     let width = MemoryLayout<Offset>.size
     let arenaLength = arena.count
@@ -148,19 +221,20 @@ extension ColumnLayout {
         guard end >= start, end <= arenaLength else {
           throw reader.error(
             "row \(row)'s string ends at \(end), outside \(start)...\(arenaLength)",
-            at: offsetsStart + row * width)
+            at: offsetsStart + row * offsetStride)
         }
         if !isPresent(row) {
           guard end == start else {
             throw reader.error(
-              "row \(row) has no value but \(end - start) bytes", at: offsetsStart + row * width)
+              "row \(row) has no value but \(end - start) bytes",
+              at: offsetsStart + row * offsetStride)
           }
         } else {
           let utf8 = UnsafeRawBufferPointer(rebasing: arena[start..<end])
             .assumingMemoryBound(to: UInt8.self)
           guard ascii || makeString(utf8, isASCII: false) != nil else {
             throw reader.error(
-              "row \(row)'s string is not valid UTF-8", at: offsetsStart + row * width)
+              "row \(row)'s string is not valid UTF-8", at: offsetsStart + row * offsetStride)
           }
           longest = max(longest, end - start)
         }

@@ -1,55 +1,75 @@
-/// The whole-column layouts of format version 4, for the column types that are not raw memory
-/// but hold most of a store: strings as one UTF-8 arena plus offsets, `Bool` as bytes, to-one
-/// keys as compact keys (``KeyCoding``) and to-many keys (a ``KeyListColumn``, which
-/// `KeyListColumn+Coding` dispatches here) as their counts plus one array of compact keys.
+/// The whole-column layouts of format versions 4 and later, for the column types that are not
+/// raw memory but hold most of a store: strings as one UTF-8 arena plus offsets, `Bool` as
+/// bytes, to-one keys as compact keys (``KeyCoding``) and to-many keys (a ``KeyListColumn``,
+/// which `KeyListColumn+Coding` dispatches here) as their counts plus one array of compact keys.
+/// Format 6 writes string lengths, keys and `UInt32` columns as varints (see
+/// `ColumnLayout+Compact`).
 ///
 /// Each function sees the column's values chunk by chunk, so no value is boxed; the readers check
 /// every length and offset against the bytes that remain before anything is allocated.
 enum ColumnLayout {
-  /// Whether `type` has a version 4 layout here (the others are coded value by value).
-  static func handles(_ type: Any.Type) -> Bool {
-    type == String.self || type == String?.self || type == Bool.self || type == ObjectKey?.self
+  /// Whether `type` has a whole-column layout in file format `format` (the others are coded
+  /// value by value).
+  static func handles(_ type: Any.Type, format: UInt32) -> Bool {
+    guard format >= SnapshotFormat.columnLayoutVersion else { return false }
+    if type == UInt32.self { return format >= SnapshotFormat.compactLayoutVersion }
+    return type == String.self || type == String?.self || type == Bool.self
+      || type == ObjectKey?.self
   }
 
-  /// Writes `column`'s values (the row count is already written); `false` when its type has no
-  /// layout here.
-  static func encode(_ column: AnyColumn, into writer: inout ByteWriter) -> Bool {
+  /// Writes `column`'s values (the row count is already written) in the layout of file format
+  /// `format`; `false` when its type has none there.
+  static func encode(_ column: AnyColumn, format: UInt32, into writer: inout ByteWriter) -> Bool {
+    guard handles(column.elementType, format: format) else { return false }
+    let compact = format >= SnapshotFormat.compactLayoutVersion
     switch column {
-    case let strings as Column<String>: encodeStrings(strings, into: &writer)
-    case let strings as Column<String?>: encodeStrings(strings, into: &writer)
+    case let strings as Column<String>: encodeStrings(strings, format: format, into: &writer)
+    case let strings as Column<String?>: encodeStrings(strings, format: format, into: &writer)
     case let flags as Column<Bool>: encodeBools(flags, into: &writer)
-    case let keys as Column<ObjectKey?>: encodeKeys(keys, into: &writer)
+    case let keys as Column<ObjectKey?>:
+      if compact { encodeCompactKeys(keys, into: &writer) } else { encodeKeys(keys, into: &writer) }
+    case let words as Column<UInt32>: encodeWords(words, into: &writer)
     default: return false
     }
     return true
   }
 
-  /// Reads `count` values into `column` (new and empty); `false` when its type has no layout
-  /// here.
-  static func decode(_ column: AnyColumn, count: Int, from reader: inout ByteReader) throws
-    -> Bool
-  {
+  /// Reads `count` values into `column` (new and empty) from the layout of file format
+  /// `format`; `false` when its type has none there.
+  static func decode(
+    _ column: AnyColumn, count: Int, format: UInt32, from reader: inout ByteReader
+  ) throws -> Bool {
+    guard handles(column.elementType, format: format) else { return false }
+    let compact = format >= SnapshotFormat.compactLayoutVersion
     switch column {
     case let strings as Column<String>:
       strings.grow(to: count)
-      try decodeStrings(strings, count: count, from: &reader)
+      try decodeStrings(strings, count: count, format: format, from: &reader)
     case let strings as Column<String?>:
       strings.grow(to: count)
-      try decodeStrings(strings, count: count, from: &reader)
+      try decodeStrings(strings, count: count, format: format, from: &reader)
     case let flags as Column<Bool>: try decodeBools(flags, count: count, from: &reader)
-    case let keys as Column<ObjectKey?>: try decodeKeys(keys, count: count, from: &reader)
+    case let keys as Column<ObjectKey?>:
+      if compact {
+        try decodeCompactKeys(keys, count: count, from: &reader)
+      } else {
+        try decodeKeys(keys, count: count, from: &reader)
+      }
+    case let words as Column<UInt32>: try decodeWords(words, count: count, from: &reader)
     default: return false
     }
     return true
   }
 
-  /// The fewest bytes a row takes in the layout of `type`, for checking the row count.
-  static func minimumRowSize(_ type: Any.Type) -> Int {
+  /// The fewest bytes a row takes in the layout of `type` in file format `format`, for checking
+  /// the row count: one byte in the compact layouts of format 6.
+  static func minimumRowSize(_ type: Any.Type, format: UInt32) -> Int {
+    if format >= SnapshotFormat.compactLayoutVersion { return 1 }
     switch type {
-    case is String.Type: 4
-    case is Bool.Type: 1
-    case is ObjectKey?.Type: KeyCoding.minimumSize
-    default: 0
+    case is String.Type: return 4
+    case is Bool.Type: return 1
+    case is ObjectKey?.Type: return KeyCoding.minimumSize
+    default: return 0
     }
   }
 }
@@ -77,19 +97,20 @@ extension ColumnLayout {
   /// Writes a `String` or `String?` column (whose values live in UTF-8 arenas) in the
   /// string layout.
   static func encodeStrings<Value: ArenaString & ColumnValue>(
-    _ column: Column<Value>, into writer: inout ByteWriter
+    _ column: Column<Value>, format: UInt32, into writer: inout ByteWriter
   ) {
     encodeArena(
       column.stringStorage, count: column.count, isOptional: Value.arenaAbsent != nil,
-      into: &writer)
+      format: format, into: &writer)
   }
 
   /// Reads `count` rows of a `String` or `String?` column in the string layout.
   static func decodeStrings<Value: ArenaString & ColumnValue>(
-    _ column: Column<Value>, count: Int, from reader: inout ByteReader
+    _ column: Column<Value>, count: Int, format: UInt32, from reader: inout ByteReader
   ) throws {
     try decodeArena(
-      column.stringStorage, count: count, isOptional: Value.arenaAbsent != nil, from: &reader)
+      column.stringStorage, count: count, isOptional: Value.arenaAbsent != nil, format: format,
+      from: &reader)
   }
 }
 

@@ -1,12 +1,15 @@
 /// Snapshot and journal coding of a to-many column: what a column of `[ObjectKey]` wrote.
 ///
 /// From snapshot format 4, a whole column is laid out by ``ColumnLayout`` (counts, then compact
-/// keys); before it, and in journal records, each row is a key count and the keys as raw memory.
+/// keys; from format 6, both as varints); before it, and in journal records, each row is a key
+/// count and the keys as raw memory.
 extension KeyListColumn {
   /// Writes every row in the layout of file format `format`, after the row count.
   func encodeLists(into writer: inout ByteWriter, format: UInt32) {
     writer.append(UInt64(count))
-    if format >= SnapshotFormat.columnLayoutVersion {
+    if format >= SnapshotFormat.compactLayoutVersion {
+      ColumnLayout.encodeCompactKeyLists(self, into: &writer)
+    } else if format >= SnapshotFormat.columnLayoutVersion {
       ColumnLayout.encodeKeyLists(self, into: &writer)
     } else {
       for row in 0..<count { encodeList(at: row, into: &writer) }
@@ -16,9 +19,12 @@ extension KeyListColumn {
   /// Replaces this (empty) column's rows with those a block of file format `format` holds.
   func decodeLists(from reader: inout ByteReader, format: UInt32) throws {
     let isLaidOut = format >= SnapshotFormat.columnLayoutVersion
-    let rows = try reader.readCount(minimumSize: isLaidOut ? 4 : 8)
+    let isCompact = format >= SnapshotFormat.compactLayoutVersion
+    let rows = try reader.readCount(minimumSize: isCompact ? 1 : isLaidOut ? 4 : 8)
     grow(to: rows)
-    if isLaidOut {
+    if isCompact {
+      try ColumnLayout.decodeCompactKeyLists(self, count: rows, from: &reader)
+    } else if isLaidOut {
       try ColumnLayout.decodeKeyLists(self, count: rows, from: &reader)
     } else {
       for row in 0..<rows { try decodeList(at: row, from: &reader) }

@@ -12,7 +12,9 @@ struct ColumnLayoutTests {
 
   init() throws {
     store = try SnapshotFixture.makeStore(trips: 13, deletions: 2)
-    file = SnapshotWriter.encode(store.version)
+    // Format 5: the last to write 4-byte string offsets and fixed-size keys, which the tests
+    // below forge (format 6's compact layouts have tests of their own).
+    file = SnapshotWriter.encode(store.version, formatVersion: 5)
   }
 
   /// The offset of the layout in a column block's payload: entity, role, slot, row count.
@@ -42,7 +44,9 @@ struct ColumnLayoutTests {
     Int(SnapshotForge.load(UInt64.self, forge.blocks[block].payload, 9))
   }
 
-  @Test("a file of every format version, 1 to 4, reads back the same store", arguments: 1...4)
+  @Test(
+    "a file of every format version, 1 to the newest, reads back the same store",
+    arguments: 1...Int(SnapshotFormat.version))
   func everyVersion(format: Int) throws {
     let old = SnapshotWriter.encode(
       store.version, lineage: SnapshotLineage(generation: 5, previous: 4),
@@ -98,7 +102,7 @@ struct ColumnLayoutTests {
     wide += payload[(layout + 1 + count * 4)...]
     forge.blocks[name].payload = wide
     let decoded = try SnapshotReader.decode(forge.assemble(), path: "wide.mgs")
-    #expect(SnapshotWriter.encode(decoded) == file)
+    #expect(SnapshotWriter.encode(decoded, formatVersion: 5) == file)
   }
 
   @Test("damaged string offsets, arenas and bitmaps give specific errors")

@@ -11,8 +11,9 @@ struct SnapshotLoadPathTests {
   private static let layout = 4 + 1 + 4 + 8
 
   /// 2,400 trips (two chunks of `Trip` rows, three of `Stay` rows) whose `stays` lists hold
-  /// `row % 6` stays (every sixth list empty), and the file of that store.
-  private static func file() throws -> (store: Store, file: [UInt8]) {
+  /// `row % 6` stays (every sixth list empty), and the file of that store in format `format`
+  /// (by default 5, whose fixed-size keys the forging tests below rewrite).
+  private static func file(format: UInt32 = 5) throws -> (store: Store, file: [UInt8]) {
     let store = try SnapshotFixture.makeStore(trips: 2_400, deletions: 3)
     let session = Session(store: store)
     let stays = session.table(SnapshotFixture.stay)
@@ -28,7 +29,7 @@ struct SnapshotLoadPathTests {
       }
     }
     try session.save()
-    return (store, SnapshotWriter.encode(store.version))
+    return (store, SnapshotWriter.encode(store.version, formatVersion: format))
   }
 
   private static func decode(_ file: [UInt8], parallel: Bool) throws -> StoreVersion {
@@ -59,11 +60,17 @@ struct SnapshotLoadPathTests {
 
   @Test("key lists of several chunks, empty ones among them, read back as written")
   func keyListsRoundTrip() throws {
-    let (store, file) = try Self.file()
+    for format in [5, SnapshotFormat.version] {
+      try keyListsRoundTrip(format: format)
+    }
+  }
+
+  private func keyListsRoundTrip(format: UInt32) throws {
+    let (store, file) = try Self.file(format: format)
     #expect(store.version.tables[SnapshotFixture.trip].rowCount > KeyListChunk.capacity)
     for parallel in [true, false] {
       let decoded = try Self.decode(file, parallel: parallel)
-      #expect(SnapshotWriter.encode(decoded) == file)
+      #expect(SnapshotWriter.encode(decoded, formatVersion: format) == file)
       for entity in [SnapshotFixture.trip, SnapshotFixture.business] {
         let original = store.version.tables[entity]
         let lists = try #require(decoded.tables[entity].relationshipColumns[0] as? KeyListColumn)

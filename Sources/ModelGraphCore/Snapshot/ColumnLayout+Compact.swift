@@ -1,0 +1,264 @@
+/// The compact layouts of format version 6, for the columns that hold most of a file's bytes
+/// in small numbers: `UInt32` columns (every table's row stamps) as varint differences, and
+/// relationship keys as varint row differences (``CompactKeyCoding``); string lengths are
+/// varints too (see ``encodeArena(_:count:isOptional:format:into:)``). Every row takes at least
+/// one byte, so a row count is still bounded by the bytes that remain.
+extension ColumnLayout {
+  // MARK: UInt32 columns
+
+  /// A mode byte, then for mode 0 the values as 4 little-endian bytes each, and for mode 1 a
+  /// section of one varint a row: `zigzag(value - previous value)`, the first taken from 0.
+  /// The writer picks the smaller.
+  static func encodeWords(_ column: Column<UInt32>, into writer: inout ByteWriter) {
+    var size = 0
+    var previous: UInt32 = 0
+    column.forEachChunk { _, values in
+      for value in values {
+        size &+= Varint.size(Varint.zigzag(Int64(value) &- Int64(previous)))
+        previous = value
+      }
+    }
+    guard size < column.count * 4 else {
+      writer.append(UInt8(0))
+      column.forEachChunk { _, values in writer.append(raw: UnsafeRawBufferPointer(values)) }
+      return
+    }
+    writer.append(UInt8(1))
+    writer.appendSection(size: size) { out in
+      var offset = 0
+      var previous: UInt32 = 0
+      column.forEachChunk { _, values in
+        for value in values {
+          offset = Varint.store(
+            Varint.zigzag(Int64(value) &- Int64(previous)), into: out, at: offset)
+          previous = value
+        }
+      }
+    }
+  }
+
+  /// Reads `count` rows written by ``encodeWords(_:into:)`` into `column` (new and empty).
+  static func decodeWords(_ column: Column<UInt32>, count: Int, from reader: inout ByteReader)
+    throws
+  {
+    let modeAt = reader.position
+    switch try reader.read(UInt8.self) {
+    case 0:
+      let raw = try reader.readBytes(count * 4)
+      column.load(count: count) { start, values, rows in
+        UnsafeMutableRawPointer(values).copyMemory(
+          from: raw.baseAddress! + start * 4, byteCount: rows * 4)
+      }
+    case 1:
+      var (cursor, start) = try reader.readSection()
+      var previous: Int64 = 0
+      var damaged: Int?
+      column.load(count: count) { first, values, rows in
+        for index in 0..<rows {
+          var value: Int64 = -1
+          if damaged == nil, let code = cursor.next() {
+            value = previous &+ Varint.unzigzag(code)
+          }
+          guard value >= 0, value <= Int64(UInt32.max) else {
+            damaged = damaged ?? first + index
+            (values + index).initialize(to: 0)
+            continue
+          }
+          previous = value
+          (values + index).initialize(to: UInt32(value))
+        }
+      }
+      if let row = damaged {
+        throw reader.error(
+          "row \(row)'s value is damaged or outside UInt32", at: start + cursor.position)
+      }
+      guard cursor.isAtEnd else {
+        throw reader.error(
+          "\(cursor.bytes.count - cursor.position) bytes follow the last row",
+          at: start + cursor.position)
+      }
+    case let mode: throw reader.error("\(mode) is not a layout of UInt32 values", at: modeAt)
+    }
+  }
+
+  // MARK: To-one keys
+
+  /// The coding header, then a section of every row's key (``CompactKeyCoding``).
+  static func encodeCompactKeys(_ column: Column<ObjectKey?>, into writer: inout ByteWriter) {
+    let coding = CompactKeyCoding { visit in
+      column.forEachChunk { _, values in
+        for value in values { if let value { visit(value) } }
+      }
+    }
+    coding.writeHeader(into: &writer)
+    var size = 0
+    var previous: UInt32 = 0
+    column.forEachChunk { _, values in
+      for value in values {
+        size &+= coding.size(of: value, previous: previous)
+        if let value { previous = value.row }
+      }
+    }
+    writer.appendSection(size: size) { out in
+      var offset = 0
+      var previous: UInt32 = 0
+      column.forEachChunk { _, values in
+        for value in values {
+          offset = coding.store(value, previous: &previous, into: out, at: offset)
+        }
+      }
+    }
+  }
+
+  /// Reads `count` rows written by ``encodeCompactKeys(_:into:)`` into `column` (new and empty).
+  static func decodeCompactKeys(
+    _ column: Column<ObjectKey?>, count: Int, from reader: inout ByteReader
+  ) throws {
+    let coding = try CompactKeyCoding(from: &reader)
+    var (cursor, start) = try reader.readSection()
+    var previous: UInt32 = 0
+    var damaged: (row: Int, at: Int)?
+    column.load(count: count) { first, values, rows in
+      for index in 0..<rows {
+        let at = cursor.position
+        guard damaged == nil, case .some(let key) = coding.load(from: &cursor, previous: &previous)
+        else {
+          damaged = damaged ?? (first + index, at)
+          (values + index).initialize(to: nil)
+          continue
+        }
+        (values + index).initialize(to: key)
+      }
+    }
+    if let damaged {
+      throw reader.error("row \(damaged.row) holds a damaged key", at: start + damaged.at)
+    }
+    guard cursor.isAtEnd else {
+      throw reader.error(
+        "\(cursor.bytes.count - cursor.position) bytes follow the last key",
+        at: start + cursor.position)
+    }
+  }
+
+  // MARK: To-many keys
+
+  /// A section of each row's number of keys (a varint each), the total number of keys
+  /// (8 bytes), the coding header, then a section of every key in row order
+  /// (``CompactKeyCoding``; none is absent).
+  static func encodeCompactKeyLists(_ column: KeyListColumn, into writer: inout ByteWriter) {
+    var total = 0
+    var countsSize = 0
+    for row in 0..<column.count {
+      let count = column.keyCount(at: row)
+      countsSize &+= Varint.size(UInt64(count))
+      total &+= count
+    }
+    writer.appendSection(size: countsSize) { out in
+      var offset = 0
+      for row in 0..<column.count {
+        offset = Varint.store(UInt64(column.keyCount(at: row)), into: out, at: offset)
+      }
+    }
+    writer.append(UInt64(total))
+    let coding = CompactKeyCoding { visit in
+      for row in 0..<column.count { column.withKeys(at: row) { for key in $0 { visit(key) } } }
+    }
+    coding.writeHeader(into: &writer)
+    var size = 0
+    var previous: UInt32 = 0
+    for row in 0..<column.count {
+      column.withKeys(at: row) { keys in
+        for key in keys {
+          size &+= coding.size(of: key, previous: previous)
+          previous = key.row
+        }
+      }
+    }
+    writer.appendSection(size: size) { out in
+      var offset = 0
+      var previous: UInt32 = 0
+      for row in 0..<column.count {
+        column.withKeys(at: row) { keys in
+          for key in keys {
+            offset = coding.store(key, previous: &previous, into: out, at: offset)
+          }
+        }
+      }
+    }
+  }
+
+  /// Reads what ``encodeCompactKeyLists(_:into:)`` wrote into `column`, grown to `count` empty
+  /// rows.
+  static func decodeCompactKeyLists(
+    _ column: KeyListColumn, count: Int, from reader: inout ByteReader
+  ) throws {
+    var (counts, countsStart) = try reader.readSection()
+    // Every key takes at least a byte of what follows: no count, nor their sum, may be more.
+    let room = reader.remaining
+    var lengths = [Int](repeating: 0, count: count)
+    var sum = 0
+    for row in 0..<count {
+      let at = counts.position
+      guard let length = counts.next(), length <= UInt64(room - sum) else {
+        throw reader.error("row \(row)'s key count is damaged", at: countsStart + at)
+      }
+      lengths[row] = Int(length)
+      sum += Int(length)
+    }
+    guard counts.isAtEnd else {
+      throw reader.error("bytes follow the last key count", at: countsStart + counts.position)
+    }
+    let totalStart = reader.position
+    let total = try reader.readCount(minimumSize: 1)
+    guard sum == total else {
+      throw reader.error("the rows hold \(sum) keys, the column says \(total)", at: totalStart)
+    }
+    let coding = try CompactKeyCoding(from: &reader)
+    var (keys, keysStart) = try reader.readSection()
+    // Every key takes at least a byte: a total the section cannot hold is refused before the
+    // chunks are reserved.
+    guard total <= keys.bytes.count else {
+      throw reader.error(
+        "\(total) keys do not fit in a section of \(keys.bytes.count) bytes", at: totalStart)
+    }
+    let shift = AnyColumn.chunkShift
+    var previous: UInt32 = 0
+    var row = 0
+    while row < count {
+      let first = row
+      let rows = min(count - row, 1 << shift)
+      var chunkKeys = 0
+      for offset in 0..<rows { chunkKeys += lengths[first + offset] }
+      var damaged: (row: Int, at: Int)?
+      let loaded = column.chunkForLoading(first >> shift).load(total: chunkKeys) { spans, out in
+        var next = 0
+        for offset in 0..<rows {
+          let length = lengths[first + offset]
+          spans[offset] =
+            length == 0
+            ? KeySpan(start: 0, count: 0)
+            : KeySpan(start: UInt32(truncatingIfNeeded: next), count: UInt32(length))
+          for _ in 0..<length {
+            let at = keys.position
+            guard case .some(.some(let key)) = coding.load(from: &keys, previous: &previous)
+            else {
+              damaged = (first + offset, at)
+              return false
+            }
+            (out + next).initialize(to: key)
+            next += 1
+          }
+        }
+        return true
+      }
+      if !loaded, let damaged {
+        throw reader.error(
+          "row \(damaged.row) holds a damaged or absent key", at: keysStart + damaged.at)
+      }
+      row += rows
+    }
+    guard keys.isAtEnd else {
+      throw reader.error("bytes follow the last key", at: keysStart + keys.position)
+    }
+  }
+}
