@@ -118,16 +118,42 @@ extension ColumnLayout {
     var (cursor, start) = try reader.readSection()
     var previous: UInt32 = 0
     var damaged: (row: Int, at: Int)?
-    column.load(count: count) { first, values, rows in
-      for index in 0..<rows {
-        let at = cursor.position
-        guard damaged == nil, case .some(let key) = coding.load(from: &cursor, previous: &previous)
-        else {
-          damaged = damaged ?? (first + index, at)
-          (values + index).initialize(to: nil)
-          continue
+    if coding.isRowOnly, let generation = coding.sharedGeneration {
+      // The common case (one entity, one generation): each key is its row's varint alone.
+      var key = ObjectKey.placeholder
+      key.entity = coding.entity
+      key.generation = generation
+      column.load(count: count) { first, values, rows in
+        for index in 0..<rows {
+          let at = cursor.position
+          guard damaged == nil,
+            let row = CompactKeyCoding.loadRow(from: &cursor, previous: &previous)
+          else {
+            damaged = damaged ?? (first + index, at)
+            (values + index).initialize(to: nil)
+            continue
+          }
+          if row < 0 {
+            (values + index).initialize(to: nil)
+          } else {
+            key.row = UInt32(truncatingIfNeeded: row)
+            (values + index).initialize(to: key)
+          }
         }
-        (values + index).initialize(to: key)
+      }
+    } else {
+      column.load(count: count) { first, values, rows in
+        for index in 0..<rows {
+          let at = cursor.position
+          guard damaged == nil,
+            case .some(let key) = coding.load(from: &cursor, previous: &previous)
+          else {
+            damaged = damaged ?? (first + index, at)
+            (values + index).initialize(to: nil)
+            continue
+          }
+          (values + index).initialize(to: key)
+        }
       }
     }
     if let damaged {
@@ -221,6 +247,8 @@ extension ColumnLayout {
       throw reader.error(
         "\(total) keys do not fit in a section of \(keys.bytes.count) bytes", at: totalStart)
     }
+    // One entity and one generation: each key is its row's varint alone.
+    let rowOnlyGeneration = coding.isRowOnly ? coding.sharedGeneration : nil
     let shift = AnyColumn.chunkShift
     var previous: UInt32 = 0
     var row = 0
@@ -238,6 +266,23 @@ extension ColumnLayout {
             length == 0
             ? KeySpan(start: 0, count: 0)
             : KeySpan(start: UInt32(truncatingIfNeeded: next), count: UInt32(length))
+          if let generation = rowOnlyGeneration {
+            var key = ObjectKey.placeholder
+            key.entity = coding.entity
+            key.generation = generation
+            for _ in 0..<length {
+              let at = keys.position
+              guard let row = CompactKeyCoding.loadRow(from: &keys, previous: &previous), row >= 0
+              else {
+                damaged = (first + offset, at)
+                return false
+              }
+              key.row = UInt32(truncatingIfNeeded: row)
+              (out + next).initialize(to: key)
+              next += 1
+            }
+            continue
+          }
           for _ in 0..<length {
             let at = keys.position
             guard case .some(.some(let key)) = coding.load(from: &keys, previous: &previous)

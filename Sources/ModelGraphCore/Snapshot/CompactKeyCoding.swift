@@ -112,6 +112,22 @@ struct CompactKeyCoding {
     return offset
   }
 
+  /// Whether every key names ``entity`` with the shared generation: a key is then its varint
+  /// alone (see ``loadRow(from:previous:)``).
+  var isRowOnly: Bool { entityWidth == 0 && sharedGeneration != nil }
+
+  /// The next key's row in a column where ``isRowOnly``: `-1` for the absent key, `nil` when
+  /// the bytes are damaged. Moves `previous` to the row unless the key is absent.
+  @inline(__always)
+  static func loadRow(from cursor: inout VarintCursor, previous: inout UInt32) -> Int64? {
+    guard let lead = cursor.next() else { return nil }
+    if lead == 0 { return -1 }
+    let row = Int64(previous) &+ Varint.unzigzag(lead &- 1)
+    guard row >= 0, row <= Int64(UInt32.max) else { return nil }
+    previous = UInt32(truncatingIfNeeded: row)
+    return row
+  }
+
   /// The next key of `cursor`: `.some(nil)` for the absent key, `nil` when the bytes are
   /// damaged (the section ends inside the key, or its row is outside `UInt32`). Moves
   /// `previous` to its row unless it is absent.

@@ -62,6 +62,20 @@ struct VarintCursor {
   /// a value past 64 bits.
   @inline(__always)
   mutating func next() -> UInt64? {
+    // Most varints of a layout are one byte: read inline, the rest out of line.
+    if position < bytes.count {
+      let byte = bytes[position]
+      if byte < 0x80 {
+        position &+= 1
+        return UInt64(byte)
+      }
+    }
+    return nextLong()
+  }
+
+  /// ``next()`` for a varint of more than one byte, or at the section's end.
+  @inline(never)
+  private mutating func nextLong() -> UInt64? {
     var result: UInt64 = 0
     var shift: UInt64 = 0
     while position < bytes.count {

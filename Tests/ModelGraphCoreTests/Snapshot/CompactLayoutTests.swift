@@ -144,6 +144,20 @@ struct CompactLayoutTests {
     let (decoded, _) = try roundTrip(lists) { KeyListColumn() }
     #expect(decoded.count == count)
     #expect((0..<count).allSatisfy { decoded[$0] == lists[$0] })
+
+    // One entity, one generation: each key is its row's varint alone.
+    let children = KeyListColumn()
+    children.grow(to: count)
+    var child = 0
+    for row in 0..<count {
+      children[row] = (0..<(row % 4)).map { _ in
+        child += 1
+        return ObjectKey(entity: 1, row: child % 1000 == 0 ? 0 : child, generation: 3)
+      }
+    }
+    let (again, bytes) = try roundTrip(children) { KeyListColumn() }
+    #expect((0..<count).allSatisfy { again[$0] == children[$0] })
+    #expect(bytes < 8 + 8 + count + 8 + 1 + 4 + 1 + 4 + 8 + 2 * child)
   }
 
   @Test("strings round-trip with varint lengths: empty, absent, non-ASCII and out-of-line values")
