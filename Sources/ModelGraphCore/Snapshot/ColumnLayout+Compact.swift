@@ -52,25 +52,40 @@ extension ColumnLayout {
     case 1:
       var (cursor, start) = try reader.readSection()
       var previous: Int64 = 0
-      var damaged: Int?
+      var damaged: (row: Int, at: Int)?
       column.load(count: count) { first, values, rows in
-        for index in 0..<rows {
-          var value: Int64 = -1
-          if damaged == nil, let code = cursor.next() {
-            value = previous &+ Varint.unzigzag(code)
-          }
-          guard value >= 0, value <= Int64(UInt32.max) else {
-            damaged = damaged ?? first + index
+        var index = 0
+        while index < rows {
+          guard damaged == nil else {
             (values + index).initialize(to: 0)
+            index += 1
             continue
           }
-          previous = value
-          (values + index).initialize(to: UInt32(value))
+          let at = cursor.position
+          // Eight one-byte differences at once, else one varint.
+          let batch = rows &- index >= 8 ? cursor.nextEightSmall() : nil
+          let codes = batch == nil ? 1 : 8
+          for code in 0..<codes {
+            var value: Int64 = -1
+            if let batch {
+              value = previous &+ Varint.unzigzag((batch >> UInt64(code &* 8)) & 0xFF)
+            } else if let single = cursor.next() {
+              value = previous &+ Varint.unzigzag(single)
+            }
+            guard damaged == nil, value >= 0, value <= Int64(UInt32.max) else {
+              damaged = damaged ?? (first + index + code, batch == nil ? at : at + code)
+              (values + index + code).initialize(to: 0)
+              continue
+            }
+            previous = value
+            (values + index + code).initialize(to: UInt32(truncatingIfNeeded: value))
+          }
+          index += codes
         }
       }
-      if let row = damaged {
+      if let damaged {
         throw reader.error(
-          "row \(row)'s value is damaged or outside UInt32", at: start + cursor.position)
+          "row \(damaged.row)'s value is damaged or outside UInt32", at: start + damaged.at)
       }
       guard cursor.isAtEnd else {
         throw reader.error(
@@ -124,8 +139,30 @@ extension ColumnLayout {
       key.entity = coding.entity
       key.generation = generation
       column.load(count: count) { first, values, rows in
-        for index in 0..<rows {
+        var index = 0
+        while index < rows {
+          // Eight keys of one byte each at once.
+          if damaged == nil, rows &- index >= 8, let batch = cursor.nextEightSmall() {
+            let at = cursor.position &- 8
+            for code in 0..<8 {
+              let lead = (batch >> UInt64(code &* 8)) & 0xFF
+              let row = Int64(previous) &+ Varint.unzigzag(lead &- 1)
+              if lead == 0 {
+                (values + index + code).initialize(to: nil)
+              } else if damaged == nil, row >= 0, row <= Int64(UInt32.max) {
+                previous = UInt32(truncatingIfNeeded: row)
+                key.row = previous
+                (values + index + code).initialize(to: key)
+              } else {
+                damaged = damaged ?? (first + index + code, at + code)
+                (values + index + code).initialize(to: nil)
+              }
+            }
+            index += 8
+            continue
+          }
           let at = cursor.position
+          defer { index += 1 }
           guard damaged == nil,
             let row = CompactKeyCoding.loadRow(from: &cursor, previous: &previous)
           else {
@@ -258,6 +295,15 @@ extension ColumnLayout {
       var chunkKeys = 0
       for offset in 0..<rows { chunkKeys += lengths[first + offset] }
       var damaged: (row: Int, at: Int)?
+      /// The offset in the chunk of the row holding the chunk's key `index` (for errors).
+      func chunkRow(of index: Int) -> Int {
+        var keysBefore = 0
+        for offset in 0..<rows {
+          keysBefore += lengths[first + offset]
+          if index < keysBefore { return offset }
+        }
+        return rows - 1
+      }
       let loaded = column.chunkForLoading(first >> shift).load(total: chunkKeys) { spans, out in
         var next = 0
         for offset in 0..<rows {
@@ -266,21 +312,8 @@ extension ColumnLayout {
             length == 0
             ? KeySpan(start: 0, count: 0)
             : KeySpan(start: UInt32(truncatingIfNeeded: next), count: UInt32(length))
-          if let generation = rowOnlyGeneration {
-            var key = ObjectKey.placeholder
-            key.entity = coding.entity
-            key.generation = generation
-            for _ in 0..<length {
-              let at = keys.position
-              guard let row = CompactKeyCoding.loadRow(from: &keys, previous: &previous), row >= 0
-              else {
-                damaged = (first + offset, at)
-                return false
-              }
-              key.row = UInt32(truncatingIfNeeded: row)
-              (out + next).initialize(to: key)
-              next += 1
-            }
+          if rowOnlyGeneration != nil {
+            next += length
             continue
           }
           for _ in 0..<length {
@@ -293,6 +326,39 @@ extension ColumnLayout {
             (out + next).initialize(to: key)
             next += 1
           }
+        }
+        guard let generation = rowOnlyGeneration else { return true }
+        // The chunk's keys are back to back whatever their rows: decoded in one pass, eight
+        // one-byte keys at a time where they can be.
+        var key = ObjectKey.placeholder
+        key.entity = coding.entity
+        key.generation = generation
+        var index = 0
+        while index < chunkKeys {
+          let at = keys.position
+          if chunkKeys &- index >= 8, let batch = keys.nextEightSmall() {
+            for code in 0..<8 {
+              let lead = (batch >> UInt64(code &* 8)) & 0xFF
+              let row = Int64(previous) &+ Varint.unzigzag(lead &- 1)
+              guard lead != 0, row >= 0, row <= Int64(UInt32.max) else {
+                damaged = (row: first + chunkRow(of: index + code), at: at + code)
+                return false
+              }
+              previous = UInt32(truncatingIfNeeded: row)
+              key.row = previous
+              (out + index + code).initialize(to: key)
+            }
+            index += 8
+            continue
+          }
+          guard let row = CompactKeyCoding.loadRow(from: &keys, previous: &previous), row >= 0
+          else {
+            damaged = (row: first + chunkRow(of: index), at: at)
+            return false
+          }
+          key.row = UInt32(truncatingIfNeeded: row)
+          (out + index).initialize(to: key)
+          index += 1
         }
         return true
       }

@@ -73,6 +73,18 @@ struct VarintCursor {
     return nextLong()
   }
 
+  /// The next eight bytes as one little-endian word, when at least eight remain and each is a
+  /// whole one-byte varint (below 0x80); otherwise `nil`, and nothing is read. Byte *k* of the
+  /// word is the *k*-th varint.
+  @inline(__always)
+  mutating func nextEightSmall() -> UInt64? {
+    guard bytes.count &- position >= 8 else { return nil }
+    let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+    guard word & 0x8080_8080_8080_8080 == 0 else { return nil }
+    position &+= 8
+    return word
+  }
+
   /// ``next()`` for a varint of more than one byte, or at the section's end.
   @inline(never)
   private mutating func nextLong() -> UInt64? {

@@ -180,6 +180,73 @@ struct CompactLayoutTests {
     #expect((0..<count).allSatisfy { decoded[$0] == column[$0] })
   }
 
+  /// The error reading `bytes` into a new column of `make` gives.
+  private func failure<C: AnyColumn>(_ bytes: [UInt8], _ make: () -> C) -> SnapshotError? {
+    bytes.withUnsafeBytes { raw in
+      var reader = ByteReader(raw, fileOffset: 0, path: "test", section: "column")
+      do {
+        try make().decode(from: &reader, format: format)
+        return nil
+      } catch {
+        return error as? SnapshotError
+      }
+    }
+  }
+
+  @Test(
+    "a damaged byte among one-byte varints is refused at its row and byte, in a batch or alone",
+    arguments: [0, 13, 4_101, 4_199])
+  func damagedSmallVarints(row: Int) throws {
+    let count = 4_200
+    // Stamps: equal values, each a zero difference; a difference of -64 goes below zero.
+    let stamps = Column<UInt32>()
+    stamps.grow(to: count)
+    for index in 0..<count { stamps[index] = 3 }
+    var writer = ByteWriter()
+    stamps.encode(into: &writer, format: format)
+    var bytes = writer.bytes
+    let wordAt = bytes.count - count + row
+    bytes[wordAt] = 0x7F
+    let stampError = try #require(failure(bytes) { Column<UInt32>() })
+    #expect(stampError.message == "row \(row)'s value is damaged or outside UInt32")
+    #expect(stampError.offset == wordAt)
+
+    // A list a row, one key each, of consecutive rows: every key one byte; a lead of 0 is an
+    // absent key, which no list may hold.
+    let lists = KeyListColumn()
+    lists.grow(to: count)
+    for index in 0..<count { lists[index] = [ObjectKey(entity: 1, row: index + 1, generation: 0)] }
+    writer = ByteWriter()
+    lists.encode(into: &writer, format: format)
+    bytes = writer.bytes
+    let keyAt = bytes.count - count + row
+    #expect(bytes[keyAt] == 3)
+    bytes[keyAt] = 0
+    let listError = try #require(failure(bytes) { KeyListColumn() })
+    #expect(listError.message == "row \(row) holds a damaged or absent key")
+    #expect(listError.offset == keyAt)
+
+    // The same keys as to-one keys: a lead pointing below row 0 is damaged.
+    let keys = Column<ObjectKey?>()
+    keys.grow(to: count)
+    for index in 0..<count { keys[index] = ObjectKey(entity: 1, row: index, generation: 0) }
+    writer = ByteWriter()
+    keys.encode(into: &writer, format: format)
+    bytes = writer.bytes
+    let leadAt = bytes.count - count + row
+    // 0x7E: zigzag code 125, a difference of -63.
+    bytes[leadAt] = 0x7E
+    if row < 64 {
+      let keyError = try #require(failure(bytes) { Column<ObjectKey?>() })
+      #expect(keyError.message == "row \(row) holds a damaged key")
+      #expect(keyError.offset == leadAt)
+    } else {
+      // Far enough from row 0, the same byte names a row 63 back: a valid key, which the file's
+      // key check (not this layout) refuses when no such row exists.
+      #expect(failure(bytes) { Column<ObjectKey?>() } == nil)
+    }
+  }
+
   // MARK: Whole files
 
   @Test("a store written in format 6 reads back the same, in fewer bytes than format 5")
