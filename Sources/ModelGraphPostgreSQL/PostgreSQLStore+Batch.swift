@@ -131,7 +131,13 @@ extension PostgreSQLStore {
       statements += Self.inserts(name, columns: ["id", "_version"] + columnNames, rows: inserts)
       statements += joins
     }
-    statements += Self.hierarchyUniquenessChecks(for: commit, version: version)
+    // A store holding every object has checked the rules spanning several tables in memory,
+    // against the version the save is based on, which `mg_begin_commit` makes sure the
+    // database is at: the database looks again only for a store that keeps fetched objects
+    // (and for a rewrite or a stage's save).
+    if keepsOnlyFetched || rewriting || inStage {
+      statements += Self.hierarchyUniquenessChecks(for: commit, version: version)
+    }
     if inStage { return statements }
     statements.append(
       PostgreSQLStatement(

@@ -211,7 +211,9 @@ extension PostgreSQLStore {
           mayHaveQueued = true
         }
         guard let connection = listener else { continue }
-        if recorded != store.appliedVersion, Date().timeIntervalSince(lastRecord) >= 0.5 {
+        // The time first: the applied version is read under the store's lock, which a save
+        // holds through its round trip (this thread wakes at each of its own saves).
+        if Date().timeIntervalSince(lastRecord) >= 0.5, recorded != store.appliedVersion {
           recorded = store.recordConsumed(on: connection)
           lastRecord = Date()
           // Its reply may have brought notifications into libpq.

@@ -63,7 +63,9 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   private var pool: [String: [Int]] = [:]
   /// Per entity, every block of rows reserved for this process.
   var blocks: [String: [Range<Int>]] = [:]
-  private var closed = false
+  /// Whether ``close()`` was called; atomic, so the listener reads it without waiting for a
+  /// save that holds `lock` through its round trip.
+  private let closed = Atomic<Bool>(false)
   weak var store: Store?
   /// Rows reserved at a time.
   static let blockSize = 1024
@@ -131,7 +133,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   /// Stops listening and closes the connections; later saves throw.
   public func close() {
     withLock {
-      closed = true
+      closed.store(true, ordering: .relaxed)
       // A stage's store borrows the migration's connection.
       if stage == nil { connection?.close() }
       connection = nil
@@ -144,7 +146,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   var preparedStatementCount: Int { withLock { connection?.prepared.count ?? 0 } }
 
   /// Whether ``close()`` was called.
-  var isClosed: Bool { withLock { closed } }
+  var isClosed: Bool { closed.load(ordering: .relaxed) }
 
   func withLock<T>(_ body: () throws -> T) rethrows -> T {
     lock.lock()
@@ -154,7 +156,9 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
 
   /// The connection, reconnected when it broke; called with `lock` held.
   func connected() throws(PostgreSQLError) -> PostgreSQLConnection {
-    if closed { throw PostgreSQLError(.closed, message: "the store was closed") }
+    if closed.load(ordering: .relaxed) {
+      throw PostgreSQLError(.closed, message: "the store was closed")
+    }
     if let connection, connection.isHealthy { return connection }
     if stage != nil {
       // Another connection would be outside the migration's transaction.
