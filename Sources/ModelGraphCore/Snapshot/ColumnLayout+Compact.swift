@@ -100,20 +100,13 @@ extension ColumnLayout {
 
   /// The coding header, then a section of every row's key (``CompactKeyCoding``).
   static func encodeCompactKeys(_ column: Column<ObjectKey?>, into writer: inout ByteWriter) {
-    let coding = CompactKeyCoding { visit in
-      column.forEachChunk { _, values in
-        for value in values { if let value { visit(value) } }
-      }
-    }
-    coding.writeHeader(into: &writer)
-    var size = 0
-    var previous: UInt32 = 0
+    var fitting = CompactKeyCoding.Fitting()
     column.forEachChunk { _, values in
-      for value in values {
-        size &+= coding.size(of: value, previous: previous)
-        if let value { previous = value.row }
-      }
+      for value in values { fitting.add(value) }
     }
+    let coding = fitting.coding
+    coding.writeHeader(into: &writer)
+    let size = fitting.sectionSize
     writer.appendSection(size: size) { out in
       var offset = 0
       var previous: UInt32 = 0
@@ -209,12 +202,16 @@ extension ColumnLayout {
   /// (8 bytes), the coding header, then a section of every key in row order
   /// (``CompactKeyCoding``; none is absent).
   static func encodeCompactKeyLists(_ column: KeyListColumn, into writer: inout ByteWriter) {
+    // One pass counts the keys and fits their coding; then the counts, and the keys.
     var total = 0
     var countsSize = 0
+    var fitting = CompactKeyCoding.Fitting()
     for row in 0..<column.count {
-      let count = column.keyCount(at: row)
-      countsSize &+= Varint.size(UInt64(count))
-      total &+= count
+      column.withKeys(at: row) { keys in
+        countsSize &+= Varint.size(UInt64(keys.count))
+        total &+= keys.count
+        for key in keys { fitting.add(key) }
+      }
     }
     writer.appendSection(size: countsSize) { out in
       var offset = 0
@@ -223,20 +220,9 @@ extension ColumnLayout {
       }
     }
     writer.append(UInt64(total))
-    let coding = CompactKeyCoding { visit in
-      for row in 0..<column.count { column.withKeys(at: row) { for key in $0 { visit(key) } } }
-    }
+    let coding = fitting.coding
     coding.writeHeader(into: &writer)
-    var size = 0
-    var previous: UInt32 = 0
-    for row in 0..<column.count {
-      column.withKeys(at: row) { keys in
-        for key in keys {
-          size &+= coding.size(of: key, previous: previous)
-          previous = key.row
-        }
-      }
-    }
+    let size = fitting.sectionSize
     writer.appendSection(size: size) { out in
       var offset = 0
       var previous: UInt32 = 0

@@ -18,12 +18,30 @@ struct CompactKeyCoding {
 
   /// The coding that fits `keys` (absent keys aside) most compactly.
   init(fitting keys: (_ visit: (ObjectKey) -> Void) -> Void) {
-    var first: UInt32?
-    var largest: UInt32 = 0
-    var single = true
-    var generation: UInt32?
-    var mixed = false
-    keys { key in
+    var fitting = Fitting()
+    keys { fitting.add($0) }
+    self = fitting.coding
+  }
+
+  /// The coding of keys seen one by one in column order, and the bytes their section takes
+  /// in it: one pass over the keys instead of one to fit the coding and one to size it.
+  struct Fitting {
+    private var first: UInt32?
+    private var largest: UInt32 = 0
+    private var single = true
+    private var generation: UInt32?
+    private var mixed = false
+    private var present = 0
+    private var leadBytes = 0
+    private var previous: UInt32 = 0
+
+    /// Counts `key` (`nil`: the absent key), the key after those added before.
+    @inline(__always)
+    mutating func add(_ key: ObjectKey?) {
+      leadBytes &+= Varint.size(CompactKeyCoding.lead(key, previous: previous))
+      guard let key else { return }
+      previous = key.row
+      present &+= 1
       largest = max(largest, key.entity)
       if let first {
         if first != key.entity { single = false }
@@ -36,9 +54,26 @@ struct CompactKeyCoding {
         mixed = true
       }
     }
-    entity = first ?? 0
-    entityWidth = single ? 0 : largest < 0xFF ? 1 : largest < 0xFFFF ? 2 : 4
-    sharedGeneration = mixed ? nil : (generation ?? 0)
+
+    /// The coding that fits the keys added most compactly.
+    var coding: CompactKeyCoding {
+      CompactKeyCoding(
+        entityWidth: single ? 0 : largest < 0xFF ? 1 : largest < 0xFFFF ? 2 : 4,
+        entity: first ?? 0, sharedGeneration: mixed ? nil : (generation ?? 0))
+    }
+
+    /// The bytes of the keys added, in ``coding``.
+    var sectionSize: Int {
+      let coding = coding
+      return leadBytes &+ present
+        &* (coding.entityWidth &+ (coding.sharedGeneration == nil ? 4 : 0))
+    }
+  }
+
+  private init(entityWidth: Int, entity: UInt32, sharedGeneration: UInt32?) {
+    self.entityWidth = entityWidth
+    self.entity = entity
+    self.sharedGeneration = sharedGeneration
   }
 
   /// Writes the header.
@@ -72,27 +107,19 @@ struct CompactKeyCoding {
 
   /// The varint that leads `key`, the row before it being `previous`.
   @inline(__always)
-  private func lead(_ key: ObjectKey?, previous: UInt32) -> UInt64 {
+  static func lead(_ key: ObjectKey?, previous: UInt32) -> UInt64 {
     guard let key else { return 0 }
     return Varint.zigzag(Int64(key.row) &- Int64(previous)) &+ 1
   }
 
-  /// The bytes `key` takes after a key in row `previous`.
-  @inline(__always)
-  func size(of key: ObjectKey?, previous: UInt32) -> Int {
-    guard key != nil else { return 1 }
-    return Varint.size(lead(key, previous: previous)) &+ entityWidth
-      &+ (sharedGeneration == nil ? 4 : 0)
-  }
-
-  /// Writes `key` at `offset` of `out` (``size(of:previous:)`` bytes) and returns the offset
+  /// Writes `key` at `offset` of `out` (the bytes ``Fitting`` counts for it) and returns the offset
   /// after it; moves `previous` to its row unless it is absent.
   @inline(__always)
   func store(
     _ key: ObjectKey?, previous: inout UInt32, into out: UnsafeMutableRawBufferPointer,
     at offset: Int
   ) -> Int {
-    var offset = Varint.store(lead(key, previous: previous), into: out, at: offset)
+    var offset = Varint.store(Self.lead(key, previous: previous), into: out, at: offset)
     guard let key else { return offset }
     previous = key.row
     switch entityWidth {
