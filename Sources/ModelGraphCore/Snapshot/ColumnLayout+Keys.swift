@@ -40,11 +40,26 @@ struct KeyCoding {
   /// Writes the header.
   func writeHeader(into writer: inout ByteWriter) {
     writer.append(UInt8(entityWidth))
-    if let sharedGeneration {
+    Self.writeGeneration(sharedGeneration, into: &writer)
+  }
+
+  /// Writes the generation flag (1 byte) and, when `shared` is not `nil`, the generation.
+  static func writeGeneration(_ shared: UInt32?, into writer: inout ByteWriter) {
+    if let shared {
       writer.append(UInt8(1))
-      writer.append(sharedGeneration)
+      writer.append(shared)
     } else {
       writer.append(UInt8(0))
+    }
+  }
+
+  /// Reads what ``writeGeneration(_:into:)`` wrote: the shared generation, or `nil`.
+  static func readGeneration(from reader: inout ByteReader) throws -> UInt32? {
+    let flagAt = reader.position
+    switch try reader.read(UInt8.self) {
+    case 0: return nil
+    case 1: return try reader.read(UInt32.self)
+    case let flag: throw reader.error("\(flag) is not a generation flag", at: flagAt)
     }
   }
 
@@ -55,11 +70,7 @@ struct KeyCoding {
     guard entityWidth == 1 || entityWidth == 2 || entityWidth == 4 else {
       throw reader.error("keys with \(entityWidth)-byte entities; 1, 2 or 4 expected", at: start)
     }
-    switch try reader.read(UInt8.self) {
-    case 0: sharedGeneration = nil
-    case 1: sharedGeneration = try reader.read(UInt32.self)
-    case let flag: throw reader.error("\(flag) is not a generation flag", at: start + 1)
-    }
+    sharedGeneration = try Self.readGeneration(from: &reader)
   }
 
   /// Stores `key` (`nil`: the absent key) at `offset` of `bytes`.

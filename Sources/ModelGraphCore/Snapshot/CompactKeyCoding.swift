@@ -80,12 +80,7 @@ struct CompactKeyCoding {
   func writeHeader(into writer: inout ByteWriter) {
     writer.append(UInt8(entityWidth))
     if entityWidth == 0 { writer.append(entity) }
-    if let sharedGeneration {
-      writer.append(UInt8(1))
-      writer.append(sharedGeneration)
-    } else {
-      writer.append(UInt8(0))
-    }
+    KeyCoding.writeGeneration(sharedGeneration, into: &writer)
   }
 
   /// Reads a header.
@@ -97,12 +92,7 @@ struct CompactKeyCoding {
         "keys with \(entityWidth)-byte entities; 0, 1, 2 or 4 expected", at: start)
     }
     entity = entityWidth == 0 ? try reader.read(UInt32.self) : 0
-    let flagAt = reader.position
-    switch try reader.read(UInt8.self) {
-    case 0: sharedGeneration = nil
-    case 1: sharedGeneration = try reader.read(UInt32.self)
-    case let flag: throw reader.error("\(flag) is not a generation flag", at: flagAt)
-    }
+    sharedGeneration = try KeyCoding.readGeneration(from: &reader)
   }
 
   /// The varint that leads `key`, the row before it being `previous`.

@@ -15,7 +15,7 @@ struct CompactLayoutTests {
   @Test("varints and zigzag codes round-trip at every size, and take the bytes they say")
   func varints() {
     var values: [UInt64] = [0, 1, 127, 128, 255, 16_383, 16_384, UInt64(UInt32.max), .max]
-    var random = SplitMix(seed: 3)
+    var random = QueryRandom(seed: 3)
     for _ in 0..<500 { values.append(random.next() >> (random.next() % 64)) }
     var bytes = [UInt8](repeating: 0, count: values.count * Varint.maximumSize)
     var end = 0
@@ -82,7 +82,7 @@ struct CompactLayoutTests {
 
     let random = Column<UInt32>()
     random.grow(to: count)
-    var generator = SplitMix(seed: 5)
+    var generator = QueryRandom(seed: 5)
     for row in 0..<count { random[row] = UInt32(truncatingIfNeeded: generator.next()) }
     random[0] = .max
     random[1] = 0
@@ -98,7 +98,7 @@ struct CompactLayoutTests {
     let column = Column<ObjectKey?>()
     let count = chunk + 300
     column.grow(to: count)
-    var random = SplitMix(seed: UInt64(entities))
+    var random = QueryRandom(seed: UInt64(entities))
     for row in 0..<count {
       switch random.next() % 10 {
       case 0: column[row] = nil
@@ -130,7 +130,7 @@ struct CompactLayoutTests {
     let lists = KeyListColumn()
     let count = 2 * chunk + 3
     lists.grow(to: count)
-    var random = SplitMix(seed: 11)
+    var random = QueryRandom(seed: 11)
     var next = 0
     for row in 0..<count {
       let length = row == 5 ? 700 : Int(random.next() % 4)
@@ -287,18 +287,5 @@ struct CompactLayoutTests {
       }
     }
     #expect(damaged > 100)
-  }
-}
-
-/// SplitMix64, for repeatable values.
-private struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
