@@ -139,12 +139,13 @@ extension ColumnLayout {
             let at = cursor.position &- 8
             for code in 0..<8 {
               let lead = (batch >> UInt64(code &* 8)) & 0xFF
-              let row = Int64(previous) &+ Varint.unzigzag(lead &- 1)
               if lead == 0 {
                 (values + index + code).initialize(to: nil)
-              } else if damaged == nil, row >= 0, row <= Int64(UInt32.max) {
-                previous = UInt32(truncatingIfNeeded: row)
-                key.row = previous
+              } else if damaged == nil,
+                let row = CompactKeyCoding.row(lead: lead, previous: previous)
+              {
+                previous = row
+                key.row = row
                 (values + index + code).initialize(to: key)
               } else {
                 damaged = damaged ?? (first + index + code, at + code)
@@ -325,13 +326,13 @@ extension ColumnLayout {
           if chunkKeys &- index >= 8, let batch = keys.nextEightSmall() {
             for code in 0..<8 {
               let lead = (batch >> UInt64(code &* 8)) & 0xFF
-              let row = Int64(previous) &+ Varint.unzigzag(lead &- 1)
-              guard lead != 0, row >= 0, row <= Int64(UInt32.max) else {
+              guard lead != 0, let row = CompactKeyCoding.row(lead: lead, previous: previous)
+              else {
                 damaged = (row: first + chunkRow(of: index + code), at: at + code)
                 return false
               }
-              previous = UInt32(truncatingIfNeeded: row)
-              key.row = previous
+              previous = row
+              key.row = row
               (out + index + code).initialize(to: key)
             }
             index += 8

@@ -16,13 +16,6 @@ struct CompactKeyCoding {
   /// The generation every key has, when they share one.
   var sharedGeneration: UInt32?
 
-  /// The coding that fits `keys` (absent keys aside) most compactly.
-  init(fitting keys: (_ visit: (ObjectKey) -> Void) -> Void) {
-    var fitting = Fitting()
-    keys { fitting.add($0) }
-    self = fitting.coding
-  }
-
   /// The coding of keys seen one by one in column order, and the bytes their section takes
   /// in it: one pass over the keys instead of one to fit the coding and one to size it.
   struct Fitting {
@@ -133,16 +126,24 @@ struct CompactKeyCoding {
   /// alone (see ``loadRow(from:previous:)``).
   var isRowOnly: Bool { entityWidth == 0 && sharedGeneration != nil }
 
+  /// The row that a key led by `lead` (not 0, which is the absent key) names, the row before
+  /// it being `previous`; `nil` when that row is outside `UInt32`.
+  @inline(__always)
+  static func row(lead: UInt64, previous: UInt32) -> UInt32? {
+    let row = Int64(previous) &+ Varint.unzigzag(lead &- 1)
+    guard row >= 0, row <= Int64(UInt32.max) else { return nil }
+    return UInt32(truncatingIfNeeded: row)
+  }
+
   /// The next key's row in a column where ``isRowOnly``: `-1` for the absent key, `nil` when
   /// the bytes are damaged. Moves `previous` to the row unless the key is absent.
   @inline(__always)
   static func loadRow(from cursor: inout VarintCursor, previous: inout UInt32) -> Int64? {
     guard let lead = cursor.next() else { return nil }
     if lead == 0 { return -1 }
-    let row = Int64(previous) &+ Varint.unzigzag(lead &- 1)
-    guard row >= 0, row <= Int64(UInt32.max) else { return nil }
-    previous = UInt32(truncatingIfNeeded: row)
-    return row
+    guard let row = row(lead: lead, previous: previous) else { return nil }
+    previous = row
+    return Int64(row)
   }
 
   /// The next key of `cursor`: `.some(nil)` for the absent key, `nil` when the bytes are
@@ -152,8 +153,7 @@ struct CompactKeyCoding {
   func load(from cursor: inout VarintCursor, previous: inout UInt32) -> ObjectKey?? {
     guard let lead = cursor.next() else { return nil }
     if lead == 0 { return .some(nil) }
-    let row = Int64(previous) &+ Varint.unzigzag(lead &- 1)
-    guard row >= 0, row <= Int64(UInt32.max) else { return nil }
+    guard let row = Self.row(lead: lead, previous: previous) else { return nil }
     let entity: UInt32
     switch entityWidth {
     case 0: entity = self.entity
@@ -174,10 +174,10 @@ struct CompactKeyCoding {
       guard let word = cursor.next(UInt32.self) else { return nil }
       generation = word
     }
-    previous = UInt32(row)
+    previous = row
     var key = ObjectKey.placeholder
     key.entity = entity
-    key.row = UInt32(row)
+    key.row = row
     key.generation = generation
     return .some(key)
   }
