@@ -41,11 +41,16 @@ final class IndexMemo {
   /// Forgets every entry whose table is not the one `tables` holds for its entity (the
   /// session moved to the version of `tables`).
   ///
+  /// The dictionary keeps its capacity: a session that fetches after every save refills the
+  /// same entries, which a filtered copy made it grow into again each time.
   /// - Complexity: O(entries).
   func keepOnly(_ tables: [Table]) {
     guard !entries.isEmpty else { return }
-    entries = entries.filter { key, entry in
-      key.entity < tables.count && tables[key.entity] === entry.table
+    var stale: [Key] = []
+    for (key, entry) in entries
+    where key.entity >= tables.count || tables[key.entity] !== entry.table {
+      stale.append(key)
     }
+    for key in stale { entries.removeValue(forKey: key) }
   }
 }

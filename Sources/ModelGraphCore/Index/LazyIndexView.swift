@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The view of a built index, made the first time a reader asks for it and kept.
 ///
 /// A save carries every index built for a table it writes to the version it publishes
@@ -8,17 +6,15 @@ import Synchronization
 /// every save O(√n log n) per ordered index, also for indexes no query reads. Made lazily, a
 /// save pays only for the views queries ask for.
 final class LazyIndexView: @unchecked Sendable {
-  // @unchecked Sendable: `made` is set once, by a compare-and-exchange that releases what the
-  // maker wrote, and read by acquiring loads; `make` is called by any thread but only reads.
-  // Not `AtomicLazyReference`: its loads and stores are compiled in the toolchain's library,
-  // where ThreadSanitizer sees no ordering, so it reported the view's fields as a race.
+  // @unchecked Sendable: `made` is set once (``OnceReference``); `make` is called by any thread
+  // but only reads.
 
   private final class Made {
     let view: any TableIndex
     init(_ view: any TableIndex) { self.view = view }
   }
 
-  private let made = Atomic<Unmanaged<Made>?>(nil)
+  private let made = OnceReference<Made>()
   private let make: () -> any TableIndex
 
   /// A view not made yet, which `make` makes. Form `make` where the index's key type is
@@ -29,22 +25,12 @@ final class LazyIndexView: @unchecked Sendable {
     self.make = make
   }
 
-  deinit { made.load(ordering: .acquiring)?.release() }
-
   /// Whether a reader has asked for the view yet.
-  var isMade: Bool { made.load(ordering: .acquiring) != nil }
+  var isMade: Bool { made.value != nil }
 
   /// The view: the one made already, else a new one (or the one another reader made
   /// meanwhile).
   ///
   /// - Complexity: O(1) once made; otherwise the cost of making it.
-  var view: any TableIndex {
-    if let found = made.load(ordering: .acquiring) { return found.takeUnretainedValue().view }
-    let new = Unmanaged.passRetained(Made(make()))
-    let (stored, found) = made.compareExchange(
-      expected: nil, desired: new, ordering: .acquiringAndReleasing)
-    guard !stored, let found else { return new.takeUnretainedValue().view }
-    new.release()
-    return found.takeUnretainedValue().view
-  }
+  var view: any TableIndex { made.value { Made(make()) }.view }
 }

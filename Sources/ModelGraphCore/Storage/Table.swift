@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The rows of one concrete entity: a typed column per attribute and relationship.
 ///
 /// Each row has a stamp: its generation shifted left by one, with the low bit set while an
@@ -39,7 +37,7 @@ public final class Table: @unchecked Sendable {
   var changeNote: TableChangeNote?
   /// The indexes built for this table as a frozen version, made with the first one (a working
   /// table has none: a session lays its changes over the committed version's indexes).
-  private let indexes = AtomicLazyReference<IndexShelf>()
+  private let indexes = OnceReference<IndexShelf>()
 
   /// An empty table for `entity`.
   public init(entity: ResolvedEntity) {
@@ -116,10 +114,10 @@ public final class Table: @unchecked Sendable {
   func publishedCopy(over base: Table) -> Table { Table(copying: self, reusing: base) }
 
   /// The indexes built for this frozen table; `nil` until the first is.
-  var indexShelf: IndexShelf? { indexes.load() }
+  var indexShelf: IndexShelf? { indexes.value }
 
   /// This frozen table's shelf of indexes, made when it has none.
-  func makeIndexShelf() -> IndexShelf { indexes.load() ?? indexes.storeIfNil(IndexShelf()) }
+  func makeIndexShelf() -> IndexShelf { indexes.value { IndexShelf() } }
 
   /// The number of rows, live or not.
   @inlinable public var rowCount: Int { stamps.count }
