@@ -18,6 +18,33 @@ enum ByteSearch {
     _ needle: UnsafePointer<UInt8>, count: Int, in hay: UnsafePointer<UInt8>, from: Int,
     end: Int
   ) -> Int {
+    first(needle, count: count, in: hay, from: from, end: end, comparing: ExactBytes.self)
+  }
+
+  /// The first position `p` with `from <= p` and `p + count <= end` where `hay` holds the
+  /// `count` bytes of `lowered` with ASCII letters in either case (`lowered` holds no
+  /// uppercase ASCII letter; `count >= 1`), or `end` when there is none. Bytes outside ASCII
+  /// match only themselves.
+  ///
+  /// Each step folds the bytes it loads to lowercase (``foldedLanes(_:)``, ``foldedWord(_:)``)
+  /// before the search for the first and last bytes.
+  /// - Complexity: O(end - from), plus O(count) per position where the first and last bytes match.
+  @inline(__always)
+  static func firstFolded(
+    _ lowered: UnsafePointer<UInt8>, count: Int, in hay: UnsafePointer<UInt8>, from: Int,
+    end: Int
+  ) -> Int {
+    first(lowered, count: count, in: hay, from: from, end: end, comparing: FoldedBytes.self)
+  }
+
+  /// The search of ``first(_:count:in:from:end:)``, with the bytes of `hay` mapped by
+  /// `Comparison` before they are compared with `needle`'s (specialized for each, so the
+  /// exact search maps nothing).
+  @inline(__always)
+  private static func first<Comparison: ByteComparison>(
+    _ needle: UnsafePointer<UInt8>, count: Int, in hay: UnsafePointer<UInt8>, from: Int,
+    end: Int, comparing _: Comparison.Type
+  ) -> Int {
     let last = end &- count
     var position = from
     let first = UInt64(needle[0]) &* 0x0101_0101_0101_0101
@@ -28,70 +55,9 @@ enum ByteSearch {
     let firstLanes = SIMD16<UInt8>(repeating: needle[0])
     let finalLanes = SIMD16<UInt8>(repeating: needle[lastOffset])
     while position &+ lastOffset &+ 16 <= end {
-      let head = raw.loadUnaligned(fromByteOffset: position, as: SIMD16<UInt8>.self)
-      let tail = raw.loadUnaligned(fromByteOffset: position &+ lastOffset, as: SIMD16<UInt8>.self)
-      let words = laneWords((head .== firstLanes) .& (tail .== finalLanes))
-      var (half, mask) = (0, words.low)
-      while mask | words.high != 0 {
-        if mask == 0 { (half, mask) = (8, words.high) }
-        let candidate = position &+ half &+ (mask.trailingZeroBitCount &>> 3)
-        guard candidate <= last else { return end }
-        if equal(hay + candidate, needle, count) { return candidate }
-        mask &= mask &- 1
-        if mask == 0 && half == 8 { break }
-      }
-      position &+= 16
-    }
-    // Then eight: reads bytes `position ..< position + count + 7`.
-    while position &+ lastOffset &+ 8 <= end {
-      let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-      var mask = zeroBytes(word ^ first)
-      if count > 1 {
-        let tail = UInt64(
-          littleEndian: raw.loadUnaligned(
-            fromByteOffset: position &+ lastOffset, as: UInt64.self))
-        mask &= zeroBytes(tail ^ final)
-      }
-      while mask != 0 {
-        let candidate = position &+ (mask.trailingZeroBitCount &>> 3)
-        guard candidate <= last else { return end }
-        if equal(hay + candidate, needle, count) { return candidate }
-        mask &= mask &- 1
-      }
-      position &+= 8
-    }
-    while position <= last {
-      if hay[position] == needle[0] && equal(hay + position, needle, count) { return position }
-      position &+= 1
-    }
-    return end
-  }
-
-  /// The first position `p` with `from <= p` and `p + count <= end` where `hay` holds the
-  /// `count` bytes of `lowered` with ASCII letters in either case (`lowered` holds no
-  /// uppercase ASCII letter; `count >= 1`), or `end` when there is none. Bytes outside ASCII
-  /// match only themselves.
-  ///
-  /// Each step folds eight bytes to lowercase in one word (``foldedWord(_:)``) before the
-  /// search for the first and last bytes, as ``first(_:count:in:from:end:)`` does.
-  /// - Complexity: O(end - from), plus O(count) per position where the first and last bytes match.
-  @inline(__always)
-  static func firstFolded(
-    _ lowered: UnsafePointer<UInt8>, count: Int, in hay: UnsafePointer<UInt8>, from: Int,
-    end: Int
-  ) -> Int {
-    let last = end &- count
-    var position = from
-    let first = UInt64(lowered[0]) &* 0x0101_0101_0101_0101
-    let lastOffset = count &- 1
-    let final = UInt64(lowered[lastOffset]) &* 0x0101_0101_0101_0101
-    let raw = UnsafeRawPointer(hay)
-    // Sixteen positions a step while the bytes last (`position ..< position + count + 15`).
-    let firstLanes = SIMD16<UInt8>(repeating: lowered[0])
-    let finalLanes = SIMD16<UInt8>(repeating: lowered[lastOffset])
-    while position &+ lastOffset &+ 16 <= end {
-      let head = foldedLanes(raw.loadUnaligned(fromByteOffset: position, as: SIMD16<UInt8>.self))
-      let tail = foldedLanes(
+      let head = Comparison.lanes(
+        raw.loadUnaligned(fromByteOffset: position, as: SIMD16<UInt8>.self))
+      let tail = Comparison.lanes(
         raw.loadUnaligned(fromByteOffset: position &+ lastOffset, as: SIMD16<UInt8>.self))
       let words = laneWords((head .== firstLanes) .& (tail .== finalLanes))
       var (half, mask) = (0, words.low)
@@ -99,7 +65,7 @@ enum ByteSearch {
         if mask == 0 { (half, mask) = (8, words.high) }
         let candidate = position &+ half &+ (mask.trailingZeroBitCount &>> 3)
         guard candidate <= last else { return end }
-        if equalFolded(hay + candidate, lowered, count) { return candidate }
+        if Comparison.equal(hay + candidate, needle, count) { return candidate }
         mask &= mask &- 1
         if mask == 0 && half == 8 { break }
       }
@@ -107,11 +73,11 @@ enum ByteSearch {
     }
     // Then eight: reads bytes `position ..< position + count + 7`.
     while position &+ lastOffset &+ 8 <= end {
-      let word = foldedWord(
+      let word = Comparison.word(
         UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)))
       var mask = zeroBytes(word ^ first)
       if count > 1 {
-        let tail = foldedWord(
+        let tail = Comparison.word(
           UInt64(
             littleEndian: raw.loadUnaligned(
               fromByteOffset: position &+ lastOffset, as: UInt64.self)))
@@ -120,13 +86,15 @@ enum ByteSearch {
       while mask != 0 {
         let candidate = position &+ (mask.trailingZeroBitCount &>> 3)
         guard candidate <= last else { return end }
-        if equalFolded(hay + candidate, lowered, count) { return candidate }
+        if Comparison.equal(hay + candidate, needle, count) { return candidate }
         mask &= mask &- 1
       }
       position &+= 8
     }
     while position <= last {
-      if foldedByte(hay[position]) == lowered[0] && equalFolded(hay + position, lowered, count) {
+      if Comparison.byte(hay[position]) == needle[0]
+        && Comparison.equal(hay + position, needle, count)
+      {
         return position
       }
       position &+= 1
