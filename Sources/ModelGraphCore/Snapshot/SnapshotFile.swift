@@ -71,9 +71,9 @@ public struct SnapshotFile: Sendable {
   /// Replaces the file with a snapshot of `version`, atomically and durably.
   ///
   /// The steps are: create a temporary file in the same directory, write it (short writes are
-  /// continued; every 8 MiB written, the system is asked to start writing them to
-  /// the disk, so the disk works while the rest is encoded), fsync it, close it, rename it over
-  /// the file, fsync the directory.
+  /// continued; after every 8 MiB the system is asked to start writing them to the disk, so
+  /// the disk works while the rest is encoded), fsync it, close it, rename it over the file,
+  /// fsync the directory.
   /// - Returns: The number of bytes written.
   /// - Throws: ``SnapshotError`` naming the failed step (or ``SnapshotError/Code/valueTooLarge``
   ///   for a string or data value of 4 GiB or more). Before the rename the old file is
