@@ -29,19 +29,34 @@ extension ColumnLayout {
     }
     if format >= SnapshotFormat.compactLayoutVersion {
       writer.append(UInt8(0))
+      // A chunk whose rows all lie in its arena gives their lengths from its offsets, in a
+      // loop of its own; another asks row by row.
       var size = 0
       for chunk in 0..<chunks {
         let strings = strings.chunk(chunk)
-        for offset in 0..<rows(in: chunk) {
-          size &+= Varint.size(UInt64(strings.utf8Count(offset)))
+        let rows = rows(in: chunk)
+        if let offsets = strings.inlineOffsets(rows: rows) {
+          for row in 0..<rows {
+            size &+= Varint.size(UInt64(offsets[row &+ 1] &- offsets[row]))
+          }
+        } else {
+          for row in 0..<rows { size &+= Varint.size(UInt64(strings.utf8Count(row))) }
         }
       }
       writer.appendSection(size: size) { lengths in
         var position = 0
         for chunk in 0..<chunks {
           let strings = strings.chunk(chunk)
-          for offset in 0..<rows(in: chunk) {
-            position = Varint.store(UInt64(strings.utf8Count(offset)), into: lengths, at: position)
+          let rows = rows(in: chunk)
+          if let offsets = strings.inlineOffsets(rows: rows) {
+            for row in 0..<rows {
+              position = Varint.store(
+                UInt64(offsets[row &+ 1] &- offsets[row]), into: lengths, at: position)
+            }
+          } else {
+            for row in 0..<rows {
+              position = Varint.store(UInt64(strings.utf8Count(row)), into: lengths, at: position)
+            }
           }
         }
       }
@@ -49,26 +64,19 @@ extension ColumnLayout {
       encodeArenaOffsets(strings, count: count, total: total, into: &writer)
     }
     writer.append(UInt64(total))
-    writer.appendUninitialized(total) { arena in
-      var position = 0
-      for chunk in 0..<chunks {
-        let strings = strings.chunk(chunk)
-        guard !strings.hasOutOfLineValues else {
-          // Row by row, to put the values held out of line in their places.
-          for offset in 0..<rows(in: chunk) {
-            strings.withBytes(offset) { utf8 in
-              guard let base = utf8.baseAddress else { return }
-              (arena.baseAddress! + position).copyMemory(from: base, byteCount: utf8.count)
-              position += utf8.count
-            }
-          }
-          continue
+    // Each chunk's arena is appended as it is (no zeroed buffer to fill first); a chunk with
+    // values held out of line, row by row to put them in their places.
+    for chunk in 0..<chunks {
+      let strings = strings.chunk(chunk)
+      guard !strings.hasOutOfLineValues else {
+        for offset in 0..<rows(in: chunk) {
+          strings.withBytes(offset) { writer.append(raw: UnsafeRawBufferPointer($0)) }
         }
-        let length = strings.byteCount(rows: rows(in: chunk))
-        guard length > 0 else { continue }
-        (arena.baseAddress! + position).copyMemory(from: strings.bytes, byteCount: length)
-        position += length
+        continue
       }
+      let length = strings.byteCount(rows: rows(in: chunk))
+      guard length > 0 else { continue }
+      writer.append(raw: UnsafeRawBufferPointer(start: strings.bytes, count: length))
     }
   }
 
@@ -123,18 +131,7 @@ extension ColumnLayout {
     }
     let width = Int(try reader.read(UInt8.self))
     if width == 0, format >= SnapshotFormat.compactLayoutVersion {
-      let (ends, sectionStart) = try decodeArenaLengths(count: count, from: &reader)
-      defer { ends.deallocate() }
-      let arenaLength = try reader.readCount(minimumSize: 1)
-      let arena = try reader.readBytes(arenaLength)
-      // Errors name the section: the ends are not in the file.
-      let end = try decodeArenaRows(
-        UInt64.self, strings, count: count, bitmap: bitmap, offsets: UnsafeRawBufferPointer(ends),
-        offsetsStart: sectionStart, offsetStride: 0, arena: arena, reader: reader)
-      guard end == arenaLength else {
-        throw reader.error("the strings end at \(end), the arena at \(arenaLength)")
-      }
-      return
+      return try decodeCompactArena(strings, count: count, bitmap: bitmap, from: &reader)
     }
     guard width == 4 || width == 8 else {
       let expected = format >= SnapshotFormat.compactLayoutVersion ? "0, 4 or 8" : "4 or 8"
@@ -155,42 +152,6 @@ extension ColumnLayout {
     guard end == arenaLength else {
       throw reader.error("the strings end at \(end), the arena at \(arenaLength)")
     }
-  }
-
-  /// Reads format 6's section of row lengths (one varint a row) and returns each row's end in
-  /// the arena as a little-endian `UInt64` (the caller deallocates them), with the section's
-  /// start. A sum past `Int.max` is refused; the ends are checked against the arena later.
-  private static func decodeArenaLengths(count: Int, from reader: inout ByteReader) throws -> (
-    ends: UnsafeMutableBufferPointer<UInt64>, start: Int
-  ) {
-    var (cursor, start) = try reader.readSection()
-    let ends = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: count)
-    var end: UInt64 = 0
-    var row = 0
-    while row < count {
-      // Eight one-byte lengths at once, while the sum stays far from overflowing.
-      if count &- row >= 8, end < UInt64(Int.max) - 1024, let word = cursor.nextEightSmall() {
-        for byte in 0..<8 {
-          end &+= (word >> UInt64(byte &* 8)) & 0xFF
-          ends[row &+ byte] = end.littleEndian
-        }
-        row &+= 8
-        continue
-      }
-      let at = cursor.position
-      guard let length = cursor.next(), length <= UInt64(Int.max) - end else {
-        ends.deallocate()
-        throw reader.error("row \(row)'s string length is damaged", at: start + at)
-      }
-      end += length
-      ends[row] = end.littleEndian
-      row += 1
-    }
-    guard cursor.isAtEnd else {
-      ends.deallocate()
-      throw reader.error("bytes follow the last string length", at: start + cursor.position)
-    }
-    return (ends, start)
   }
 
   /// The rows of ``decodeArena``, their ends read as `Offset` (`width` bytes each): checks every
@@ -222,10 +183,6 @@ extension ColumnLayout {
       let chunkStart = start
       let chunkRow = row
       var longest = 0
-      @inline(__always) func isPresent(_ row: Int) -> Bool {
-        guard let bitmap else { return true }
-        return bitmap[row >> 3] & (UInt8(1) << (row & 7)) != 0
-      }
       // Every row checked first; then, unless a row goes out of line, the chunk is loaded whole.
       for _ in 0..<rows {
         let end = end(of: row)
@@ -234,7 +191,7 @@ extension ColumnLayout {
             "row \(row)'s string ends at \(end), outside \(start)...\(arenaLength)",
             at: offsetsStart + row * offsetStride)
         }
-        if !isPresent(row) {
+        if !isPresent(bitmap, row: row) {
           guard end == start else {
             throw reader.error(
               "row \(row) has no value but \(end - start) bytes",
@@ -256,20 +213,7 @@ extension ColumnLayout {
         let byteCount = start - chunkStart
         chunk.load(
           rows: rows, byteCount: byteCount,
-          nilBits: { word in
-            // Presence bits of 64 rows from a chunk's first row (a multiple of 64), inverted.
-            guard let bitmap else { return 0 }
-            let first = (chunkRow >> 3) + word * 8
-            guard first + 8 > bitmap.count else {
-              return ~UInt64(
-                littleEndian: bitmap.loadUnaligned(fromByteOffset: first, as: UInt64.self))
-            }
-            var bits: UInt64 = 0
-            for index in first..<bitmap.count {
-              bits |= UInt64(bitmap[index]) << UInt64((index - first) * 8)
-            }
-            return ~bits
-          },
+          nilBits: { word in absentBits(bitmap, chunkRow: chunkRow, word: word) },
           fill: { chunkOffsets, bytes in
             for offset in 0..<rows {
               chunkOffsets[offset + 1] = UInt32(
@@ -287,7 +231,7 @@ extension ColumnLayout {
       // The first pass checked every row: this one only copies them in.
       for offset in 0..<rows {
         let end = end(of: row)
-        if isPresent(row) {
+        if isPresent(bitmap, row: row) {
           let utf8 = UnsafeRawBufferPointer(rebasing: arena[start..<end])
             .assumingMemoryBound(to: UInt8.self)
           chunk.setBytes(utf8, at: offset, inlineLimit: strings.inlineLimit)
@@ -299,5 +243,30 @@ extension ColumnLayout {
       chunk.shrinkToFit()
     }
     return start
+  }
+
+  /// Whether `row` holds a value, by the presence bitmap of an optional column (`nil`: every
+  /// row does).
+  @inline(__always)
+  static func isPresent(_ bitmap: UnsafeRawBufferPointer?, row: Int) -> Bool {
+    guard let bitmap else { return true }
+    return bitmap[row >> 3] & (UInt8(1) << (row & 7)) != 0
+  }
+
+  /// The absent flags of rows `chunkRow + 64 * word ..< chunkRow + 64 * word + 64` (bit
+  /// `row % 64` set for a row without a value), from the presence bitmap of an optional column;
+  /// `chunkRow` is a multiple of 64. Rows past the bitmap's end read as absent.
+  @inline(__always)
+  static func absentBits(_ bitmap: UnsafeRawBufferPointer?, chunkRow: Int, word: Int) -> UInt64 {
+    guard let bitmap else { return 0 }
+    let first = (chunkRow >> 3) + word * 8
+    guard first + 8 > bitmap.count else {
+      return ~UInt64(littleEndian: bitmap.loadUnaligned(fromByteOffset: first, as: UInt64.self))
+    }
+    var bits: UInt64 = 0
+    for index in first..<bitmap.count {
+      bits |= UInt64(bitmap[index]) << UInt64((index - first) * 8)
+    }
+    return ~bits
   }
 }

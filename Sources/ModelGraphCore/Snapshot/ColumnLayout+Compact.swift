@@ -111,9 +111,7 @@ extension ColumnLayout {
       var offset = 0
       var previous: UInt32 = 0
       column.forEachChunk { _, values in
-        for value in values {
-          offset = coding.store(value, previous: &previous, into: out, at: offset)
-        }
+        offset = coding.store(values, previous: &previous, into: out, at: offset)
       }
     }
   }
@@ -172,6 +170,36 @@ extension ColumnLayout {
           }
         }
       }
+    } else if coding.entityWidth == 1, let generation = coding.sharedGeneration {
+      // Keys of a few entities and one generation: each key is its row's varint and an
+      // entity byte.
+      var key = ObjectKey.placeholder
+      key.generation = generation
+      column.load(count: count) { first, values, rows in
+        for index in 0..<rows {
+          let at = cursor.position
+          guard damaged == nil, let lead = cursor.next() else {
+            damaged = damaged ?? (first + index, at)
+            (values + index).initialize(to: nil)
+            continue
+          }
+          guard lead != 0 else {
+            (values + index).initialize(to: nil)
+            continue
+          }
+          guard let row = CompactKeyCoding.row(lead: lead, previous: previous),
+            let entity = cursor.next(UInt8.self)
+          else {
+            damaged = (first + index, at)
+            (values + index).initialize(to: nil)
+            continue
+          }
+          previous = row
+          key.row = row
+          key.entity = UInt32(entity)
+          (values + index).initialize(to: key)
+        }
+      }
     } else {
       column.load(count: count) { first, values, rows in
         for index in 0..<rows {
@@ -203,35 +231,38 @@ extension ColumnLayout {
   /// (8 bytes), the coding header, then a section of every key in row order
   /// (``CompactKeyCoding``; none is absent).
   static func encodeCompactKeyLists(_ column: KeyListColumn, into writer: inout ByteWriter) {
-    // One pass counts the keys and fits their coding; then the counts, and the keys.
+    // One pass counts the keys and fits their coding; then the counts, and the keys: each read
+    // from the chunks' spans and arenas, with no lookup per row.
     var total = 0
     var countsSize = 0
     var fitting = CompactKeyCoding.Fitting()
-    for row in 0..<column.count {
-      column.withKeys(at: row) { keys in
-        countsSize &+= Varint.size(UInt64(keys.count))
-        total &+= keys.count
-        for key in keys { fitting.add(key) }
+    column.forEachChunk { rows, spans, keys in
+      for row in 0..<rows {
+        let span = spans[row]
+        countsSize &+= Varint.size(UInt64(span.count))
+        total &+= Int(span.count)
+        fitting.add(UnsafeBufferPointer(start: keys + Int(span.start), count: Int(span.count)))
       }
     }
     writer.appendSection(size: countsSize) { out in
       var offset = 0
-      for row in 0..<column.count {
-        offset = Varint.store(UInt64(column.keyCount(at: row)), into: out, at: offset)
+      column.forEachChunk { rows, spans, _ in
+        for row in 0..<rows {
+          offset = Varint.store(UInt64(spans[row].count), into: out, at: offset)
+        }
       }
     }
     writer.append(UInt64(total))
     let coding = fitting.coding
     coding.writeHeader(into: &writer)
-    let size = fitting.sectionSize
-    writer.appendSection(size: size) { out in
+    writer.appendSection(size: fitting.sectionSize) { out in
       var offset = 0
       var previous: UInt32 = 0
-      for row in 0..<column.count {
-        column.withKeys(at: row) { keys in
-          for key in keys {
-            offset = coding.store(key, previous: &previous, into: out, at: offset)
-          }
+      column.forEachChunk { rows, spans, keys in
+        for row in 0..<rows {
+          let span = spans[row]
+          let list = UnsafeBufferPointer(start: keys + Int(span.start), count: Int(span.count))
+          offset = coding.store(list, previous: &previous, into: out, at: offset)
         }
       }
     }

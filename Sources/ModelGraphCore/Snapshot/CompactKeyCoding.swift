@@ -48,6 +48,12 @@ struct CompactKeyCoding {
       }
     }
 
+    /// Counts each of `keys` (none absent), in order.
+    @inline(__always)
+    mutating func add(_ keys: UnsafeBufferPointer<ObjectKey>) {
+      for key in keys { add(key) }
+    }
+
     /// The coding that fits the keys added most compactly.
     var coding: CompactKeyCoding {
       CompactKeyCoding(
@@ -119,6 +125,52 @@ struct CompactKeyCoding {
       out.storeBytes(of: key.generation.littleEndian, toByteOffset: offset, as: UInt32.self)
       offset &+= 4
     }
+    return offset
+  }
+
+  /// Writes each of `keys` (none absent) as ``store(_:previous:into:at:)`` does, and returns the
+  /// offset after the last; a coding that is ``isRowOnly`` writes each key's varint alone, in
+  /// a loop of its own.
+  @inline(__always)
+  func store(
+    _ keys: UnsafeBufferPointer<ObjectKey>, previous: inout UInt32,
+    into out: UnsafeMutableRawBufferPointer, at offset: Int
+  ) -> Int {
+    var offset = offset
+    if isRowOnly {
+      for key in keys {
+        offset = Varint.store(Self.lead(key, previous: previous), into: out, at: offset)
+        previous = key.row
+      }
+      return offset
+    }
+    for key in keys { offset = store(key, previous: &previous, into: out, at: offset) }
+    return offset
+  }
+
+  /// Writes each of `keys` (`nil`: the absent key) as ``store(_:previous:into:at:)`` does, and
+  /// returns the offset after the last; in a loop of its own when the keys share a generation
+  /// and their entity takes at most a byte (a to-one column's common cases).
+  @inline(__always)
+  func store(
+    _ keys: UnsafeBufferPointer<ObjectKey?>, previous: inout UInt32,
+    into out: UnsafeMutableRawBufferPointer, at offset: Int
+  ) -> Int {
+    var offset = offset
+    if sharedGeneration != nil, entityWidth <= 1 {
+      let withEntity = entityWidth == 1
+      for key in keys {
+        offset = Varint.store(Self.lead(key, previous: previous), into: out, at: offset)
+        guard let key else { continue }
+        previous = key.row
+        if withEntity {
+          out[offset] = UInt8(truncatingIfNeeded: key.entity)
+          offset &+= 1
+        }
+      }
+      return offset
+    }
+    for key in keys { offset = store(key, previous: &previous, into: out, at: offset) }
     return offset
   }
 

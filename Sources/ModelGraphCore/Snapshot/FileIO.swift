@@ -67,6 +67,10 @@ public protocol FileIO: Sendable {
   func truncate(_ descriptor: Int32, to length: Int) throws
   /// Flushes a file's data (and the size that reaches it) to the disk, like fdatasync(2).
   func syncData(_ descriptor: Int32) throws
+  /// Asks the system to start writing `count` bytes of a file being written, from byte
+  /// `offset`, to the disk, without waiting for them: a hint, so that the ``sync(_:)`` that
+  /// follows has less left to wait for. It makes nothing durable, and may do nothing.
+  func startWriteback(_ descriptor: Int32, offset: Int, count: Int)
 }
 
 extension FileIO {
@@ -97,6 +101,9 @@ extension FileIO {
 
   /// ``sync(_:)``, unless a conformance has a cheaper data-only flush.
   public func syncData(_ descriptor: Int32) throws { try sync(descriptor) }
+
+  /// Does nothing, unless a conformance can start a writeback early.
+  public func startWriteback(_ descriptor: Int32, offset: Int, count: Int) {}
 }
 
 /// The operating system's files, through POSIX calls.
@@ -202,6 +209,14 @@ public struct SystemFileIO: FileIO {
     guard fsync(descriptor) == 0 else { throw failure("fsync", "fd \(descriptor)") }
   }
 
+  /// Starts the writeback with sync_file_range(2) and `SYNC_FILE_RANGE_WRITE` on Linux (looked
+  /// up at run time: Glibc's module does not declare it); elsewhere does nothing. A failure is
+  /// ignored: the sync that follows reports what matters.
+  public func startWriteback(_ descriptor: Int32, offset: Int, count: Int) {
+    guard let call = SyncFileRange.function, count > 0 else { return }
+    _ = call(descriptor, Int64(offset), Int64(count), SyncFileRange.write)
+  }
+
   public func close(_ descriptor: Int32) throws {
     guard Glibc.close(descriptor) == 0 else { throw failure("close", "fd \(descriptor)") }
   }
@@ -285,5 +300,33 @@ public struct SystemFileIO: FileIO {
     #else
       try sync(descriptor)
     #endif
+  }
+}
+
+/// Linux's sync_file_range(2), found in the C library when the process starts using it.
+private enum SyncFileRange {
+  typealias Function = @convention(c) (Int32, Int64, Int64, UInt32) -> Int32
+  /// `SYNC_FILE_RANGE_WRITE`: start writing the range's dirty pages, without waiting.
+  static let write: UInt32 = 2
+  /// The function, or `nil` where the system has none.
+  static var function: Function? { lookup.function }
+  private static let lookup = Lookup()
+
+  /// The looked-up address, immutable once made.
+  private struct Lookup: @unchecked Sendable {
+    // @unchecked Sendable: a C function pointer, set once and only called.
+    let function: Function?
+
+    init() {
+      #if os(Linux)
+        guard let address = dlsym(dlopen(nil, RTLD_NOW), "sync_file_range") else {
+          function = nil
+          return
+        }
+        function = unsafeBitCast(address, to: Function.self)
+      #else
+        function = nil
+      #endif
+    }
   }
 }

@@ -36,4 +36,7 @@ extension ForwardingFileIO {
     try base.truncate(descriptor, to: length)
   }
   package func syncData(_ descriptor: Int32) throws { try base.syncData(descriptor) }
+  package func startWriteback(_ descriptor: Int32, offset: Int, count: Int) {
+    base.startWriteback(descriptor, offset: offset, count: count)
+  }
 }

@@ -276,10 +276,17 @@ public enum SnapshotReader {
         Int(key.entity) < limits.count && key.row < limits[Int(key.entity)]
       }
       if let many = column as? KeyListColumn {
-        for row in 0..<many.count {
-          try many.withKeys(at: row) { keys in
-            for key in keys where !isValid(key) { throw fail(key, row) }
+        // Chunk by chunk, through the spans: no lookup per row.
+        var start = 0
+        try many.forEachChunk { rows, spans, keys in
+          for offset in 0..<rows {
+            let span = spans[offset]
+            for key in UnsafeBufferPointer(start: keys + Int(span.start), count: Int(span.count))
+            where !isValid(key) {
+              throw fail(key, start + offset)
+            }
           }
+          start += rows
         }
       } else if let one = column as? Column<ObjectKey?> {
         try one.forEachChunk { start, values in

@@ -238,6 +238,25 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
     Unmanaged<KeyListChunk>.fromOpaque(directory.address(index)).takeUnretainedValue()
   }
 
+  /// Calls `body` with each chunk's rows below ``count``: how many, their spans and the
+  /// chunk's arena (a row's keys are `keys[span.start ..< span.start + span.count]`), valid
+  /// only inside `body`. For reading a whole column without a lookup per row.
+  func forEachChunk(
+    _ body: (
+      _ rows: Int, _ spans: UnsafePointer<KeySpan>, _ keys: UnsafePointer<ObjectKey>
+    ) throws -> Void
+  ) rethrows {
+    var start = 0
+    var index = 0
+    while start < rowCount {
+      let rows = Swift.min(rowCount - start, KeyListChunk.capacity)
+      let chunk = chunk(index)
+      try body(rows, chunk.spans, chunk.keys)
+      start += rows
+      index += 1
+    }
+  }
+
   /// Chunk `index`, only to look at (its identity, its arena's size), for tests.
   func chunkForReading(_ index: Int) -> KeyListChunk { chunk(index) }
 

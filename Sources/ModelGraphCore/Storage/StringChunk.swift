@@ -154,6 +154,15 @@ final class StringChunk: @unchecked Sendable {
     return count
   }
 
+  /// The arena offsets of rows `0 ..< rows` (row `r`'s bytes are `offsets[r] ..< offsets[r + 1]`),
+  /// when every one of those rows holds its value's bytes there (none is held out of line, none
+  /// is past the rows filled); otherwise `nil`. Valid until the chunk next changes.
+  @inline(__always)
+  func inlineOffsets(rows: Int) -> UnsafePointer<UInt32>? {
+    guard rows <= filled, large.isEmpty else { return nil }
+    return UnsafePointer(offsets)
+  }
+
   /// Calls `body` with `row`'s UTF-8 bytes, wherever they are held.
   @inline(__always)
   func withBytes<R>(_ row: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
