@@ -48,7 +48,9 @@ public struct PostgreSQLError: Error, Sendable, Equatable, CustomStringConvertib
     public var entity: String
     /// The properties of the rule, in its order.
     public var properties: [String]
-    /// The duplicate value as PostgreSQL prints it (values of a compound rule joined by ", ").
+    /// The duplicate value as the in-memory check prints it (`"AB-1"`, `("North", 7)`) when
+    /// the save's object holding it was found; otherwise as PostgreSQL prints it (values of a
+    /// compound rule joined by ", ").
     public var value: String
     /// The row, in the save, of an object holding that value, when one could be told.
     public var row: Int?

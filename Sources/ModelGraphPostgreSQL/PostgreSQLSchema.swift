@@ -35,6 +35,20 @@ enum PostgreSQLSchema {
       END IF;
       RETURN v;
     END $$ LANGUAGE plpgsql;
+    -- A save's bookkeeping in one call: the version check and bump, the change log's row
+    -- and the signal to listeners.
+    CREATE OR REPLACE FUNCTION mg_commit(expected bigint, token uuid, ids bigint[],
+        channel text) RETURNS bigint AS $$
+    DECLARE v bigint;
+    BEGIN
+      UPDATE mg_state SET version = version + 1 RETURNING version INTO v;
+      IF v <> expected + 1 THEN
+        RAISE EXCEPTION 'the store is behind version %', v - 1 USING ERRCODE = 'MG001';
+      END IF;
+      INSERT INTO mg_log (version, token, ids) VALUES (v, token, ids);
+      PERFORM pg_notify(channel, '');
+      RETURN v;
+    END $$ LANGUAGE plpgsql;
     CREATE OR REPLACE FUNCTION mg_expect_one(matched bigint, object text) RETURNS void AS $$
     BEGIN
       IF matched <> 1 THEN
@@ -70,4 +84,13 @@ enum PostgreSQLSchema {
   static let rowChanged = "MG002"
   /// The prefix of the notification channel commits signal on (`modelgraph.<schema>`).
   static let channel = "modelgraph"
+
+  /// The notification channel of `schema`: `modelgraph.<schema>`, cut to PostgreSQL's 63 bytes
+  /// of an identifier at a character boundary, as the server cuts the `LISTEN` name (so that
+  /// `pg_notify`, which refuses a longer name, signals the same channel).
+  static func channel(of schema: String) -> String {
+    var name = "\(channel).\(schema)"
+    while name.utf8.count > 63 { name.removeLast() }
+    return name
+  }
 }

@@ -2,7 +2,8 @@ internal import Foundation
 internal import ModelGraphCore
 
 extension PostgreSQLStore {
-  /// The statements of one save: the version check, the rows, the change log, the signal.
+  /// The statements of one save: the version check with the change log's row and the signal
+  /// (one call of `mg_commit`), then the rows.
   ///
   /// Values are parameters, so a statement's text depends only on its shape (the table, the
   /// columns written, the number of rows) and the connection prepares it once.
@@ -14,8 +15,8 @@ extension PostgreSQLStore {
     let base = String(applied)
     var statements: [PostgreSQLStatement] = []
     if !rewriting, !inStage {
+      // The bookkeeping (`mg_commit`) goes in once the identifiers are known.
       statements.append(PostgreSQLStatement("BEGIN"))
-      statements.append(PostgreSQLStatement("SELECT mg_begin_commit($1)", [base]))
     }
     var ids: [Int64] = []
     let catalog = commit.catalog
@@ -32,18 +33,14 @@ extension PostgreSQLStore {
     }
     for part in commit.tables {
       let entity = catalog.entities[part.entity]
-      let name = SQLMapping.table(entity.name)
       guard let code = codes[entity.name] else {
         throw PostgreSQLError(.malformed, message: "class \(entity.name) has no code")
       }
+      let texts = statementTexts(for: entity)
       let table = part.table
       let previous =
         part.entity < commit.previous.tables.count ? commit.previous.tables[part.entity] : nil
-      let toOne = entity.relationships.indices.filter { !entity.relationships[$0].isToMany }
-      let toMany = entity.relationships.indices.filter { entity.relationships[$0].isToMany }
-      let columnNames =
-        entity.attributes.map { SQLMapping.quoted($0.name) }
-        + toOne.map { SQLMapping.quoted(entity.relationships[$0].name) }
+      let (toOne, toMany, columnCount) = (texts.toOne, texts.toMany, texts.columns.count)
       var inserts: [[String?]] = []
       var joins: [PostgreSQLStatement] = []
       for row in part.rows {
@@ -54,10 +51,7 @@ extension PostgreSQLStore {
         ids.append(id)
         let object = "\(entity.name)/\(row)"
         if !alive {
-          statements.append(
-            PostgreSQLStatement(
-              "WITH u AS (DELETE FROM \(name) WHERE id = $1 AND _version <= $2 RETURNING 1) "
-                + "SELECT mg_expect_one(count(*), $3) FROM u", [String(id), base, object]))
+          statements.append(PostgreSQLStatement(texts.delete, [String(id), base, object]))
           continue
         }
         if !existed, !rewriting, !(blocks[entity.name]?.contains { $0.contains(row) } ?? false) {
@@ -100,16 +94,15 @@ extension PostgreSQLStore {
             } ?? true)
         }
         if existed {
-          let written = columnNames.indices.filter { changed[$0] }
+          let written = (0..<columnCount).filter { changed[$0] }
           statements.append(
-            Self.update(
-              name, columns: written.map { columnNames[$0] }, values: written.map { values[$0] },
-              version: version, id: id, base: base, object: object))
+            PostgreSQLStatement(
+              texts.update(written: written),
+              written.map { values[$0] } + [String(version), String(id), base, object]))
         } else {
           inserts.append([String(id), String(version)] + values)
         }
         for slot in toMany {
-          let join = SQLMapping.joinTable(entity.name, entity.relationships[slot].name)
           let keys = table.relatedKeys(row: row, slot: slot)
           let targets = keys.compactMap(globalID)
           if let before {
@@ -117,18 +110,17 @@ extension PostgreSQLStore {
             if targets.count == keys.count, before.relatedKeys(row: row, slot: slot) == keys {
               continue
             }
-            statements.append(
-              PostgreSQLStatement("DELETE FROM \(join) WHERE owner = $1", [String(id)]))
+            statements.append(PostgreSQLStatement(texts.joinDeletes[slot]!, [String(id)]))
           }
           guard !targets.isEmpty else { continue }
           joins.append(
             PostgreSQLStatement(
-              "INSERT INTO \(join) (owner, position, target) SELECT $1::bigint, o - 1, t "
-                + "FROM unnest($2::bigint[]) WITH ORDINALITY AS x(t, o)",
-              [String(id), SQLMapping.bigintArray(targets)]))
+              texts.joinInserts[slot]!, [String(id), SQLMapping.bigintArray(targets)]))
         }
       }
-      statements += Self.inserts(name, columns: ["id", "_version"] + columnNames, rows: inserts)
+      statements += Self.inserts(
+        texts.table, columns: ["id", "_version"] + texts.columns, rows: inserts,
+        text: texts.insert(rows:))
       statements += joins
     }
     // A store holding every object has checked the rules spanning several tables in memory,
@@ -139,11 +131,19 @@ extension PostgreSQLStore {
       statements += Self.hierarchyUniquenessChecks(for: commit, version: version)
     }
     if inStage { return statements }
-    statements.append(
-      PostgreSQLStatement(
-        "INSERT INTO mg_log (version, token, ids) VALUES ($1, $2, $3)",
-        [String(version), token, SQLMapping.bigintArray(ids)]))
-    statements.append(PostgreSQLStatement("NOTIFY \(channel)"))
+    if rewriting {
+      statements.append(
+        PostgreSQLStatement(
+          "INSERT INTO mg_log (version, token, ids) VALUES ($1, $2, $3)",
+          [String(version), token, SQLMapping.bigintArray(ids)]))
+      statements.append(PostgreSQLStatement("NOTIFY \(channel)"))
+    } else {
+      // First after BEGIN: the version check refuses a stale save before its rows are written.
+      statements.insert(
+        PostgreSQLStatement(
+          "SELECT mg_commit($1, $2, $3, $4)",
+          [base, token, SQLMapping.bigintArray(ids), channelName]), at: 1)
+    }
     if version % max(pruneInterval, 1) == 0 {
       statements += PostgreSQLSchema.prune(
         before: version, retention: Int(retention.rounded(.up)))
@@ -152,46 +152,48 @@ extension PostgreSQLStore {
     return statements
   }
 
-  /// The update of one object's changed `columns` to `values`, which checks that the row is
-  /// still at a version no newer than `base`.
-  static func update(
-    _ table: String, columns: [String], values: [String?], version: UInt64, id: Int64,
-    base: String, object: String
-  ) -> PostgreSQLStatement {
+  /// The text of the update of one object's `columns` (`$1`… their values, then the new
+  /// version, the identifier, the version the save is based on and the object's name), which
+  /// checks that the row is still at a version no newer than the base.
+  static func updateText(_ table: String, columns: [String]) -> String {
     let count = columns.count
     let assignments = columns.indices.map { "\(columns[$0]) = $\($0 + 1)" }
-    return PostgreSQLStatement(
-      "WITH u AS (UPDATE \(table) SET "
-        + (assignments + ["_version = $\(count + 1)"]).joined(separator: ", ")
-        + " WHERE id = $\(count + 2) AND _version <= $\(count + 3) RETURNING 1) "
-        + "SELECT mg_expect_one(count(*), $\(count + 4)) FROM u",
-      values + [String(version), String(id), base, object])
+    return "WITH u AS (UPDATE \(table) SET "
+      + (assignments + ["_version = $\(count + 1)"]).joined(separator: ", ")
+      + " WHERE id = $\(count + 2) AND _version <= $\(count + 3) RETURNING 1) "
+      + "SELECT mg_expect_one(count(*), $\(count + 4)) FROM u"
+  }
+
+  /// The text of the insert of `rows` rows into `columns` of `table`.
+  static func insertText(_ table: String, columns: [String], rows: Int) -> String {
+    let tuples = (0..<rows).map { tuple in
+      "(" + columns.indices.map { "$\(tuple * columns.count + $0 + 1)" }.joined(separator: ", ")
+        + ")"
+    }
+    return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+      + tuples.joined(separator: ", ")
   }
 
   /// The inserts of `rows` (the values of `columns` each) into `table`: statements of a
   /// power-of-two number of rows, so that few shapes serve every count, each within
   /// PostgreSQL's limit of 65,535 parameters; those of at most
-  /// ``PostgreSQLStatement/reusedRows`` rows are kept prepared.
-  static func inserts(_ table: String, columns: [String], rows: [[String?]])
-    -> [PostgreSQLStatement]
-  {
+  /// ``PostgreSQLStatement/reusedRows`` rows are kept prepared. `text` gives the text of a
+  /// statement of a number of rows (``insertText(_:columns:rows:)`` unless cached).
+  static func inserts(
+    _ table: String, columns: [String], rows: [[String?]], text: ((Int) -> String)? = nil
+  ) -> [PostgreSQLStatement] {
     let limit = min(512, 65_535 / max(columns.count, 1))
     var largest = 1
     while largest * 2 <= limit { largest *= 2 }
-    let header = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
     var statements: [PostgreSQLStatement] = []
     var start = 0
     while start < rows.count {
       var size = largest
       while size > rows.count - start { size /= 2 }
-      let tuples = (0..<size).map { tuple in
-        "(" + columns.indices.map { "$\(tuple * columns.count + $0 + 1)" }.joined(separator: ", ")
-          + ")"
-      }
       // Kept prepared only when small: a large statement's parsing is shared by its rows.
       statements.append(
         PostgreSQLStatement(
-          header + tuples.joined(separator: ", "),
+          text?(size) ?? insertText(table, columns: columns, rows: size),
           rows[start..<start + size].flatMap { $0 }, reused: size <= PostgreSQLStatement.reusedRows)
       )
       start += size

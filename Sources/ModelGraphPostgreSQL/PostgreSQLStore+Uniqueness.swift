@@ -33,7 +33,17 @@ extension PostgreSQLStore {
       let texts = slots.compactMap { printed(part.table.attributeColumns[$0].value(at: row)) }
       return texts.count == slots.count && texts.joined(separator: ", ") == violation.value
     }
+    if let row = violation.row {
+      violation.value = inMemoryText(slots.map { part.table.attributeColumns[$0].value(at: row) })
+    }
     return violation
+  }
+
+  /// `values` (those of one rule at one row) as the in-memory uniqueness check prints them:
+  /// one value as its description (a string in quotes), several in parentheses.
+  private static func inMemoryText(_ values: [ModelValue]) -> String {
+    guard values.count != 1 else { return values[0].description }
+    return "(" + values.map(\.description).joined(separator: ", ") + ")"
   }
 
   /// `value` as PostgreSQL prints it in a detail line, for the types a unique rule usually

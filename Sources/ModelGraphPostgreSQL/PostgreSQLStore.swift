@@ -63,6 +63,8 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   private var pool: [String: [Int]] = [:]
   /// Per entity, every block of rows reserved for this process.
   var blocks: [String: [Range<Int>]] = [:]
+  /// The statement texts of each class's saves, by the class's identity.
+  var statementCache: [ObjectIdentifier: PostgreSQLStatementTexts] = [:]
   /// Whether ``close()`` was called; atomic, so the listener reads it without waiting for a
   /// save that holds `lock` through its round trip.
   private let closed = Atomic<Bool>(false)
@@ -70,7 +72,9 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   /// Rows reserved at a time.
   static let blockSize = 1024
 
-  /// The notification channel of the store's schema: `modelgraph.<schema>`.
+  /// The notification channel of the store's schema (``PostgreSQLSchema/channel(of:)``).
+  let channelName: String
+  /// ``channelName`` as an SQL identifier.
   let channel: String
   /// Whether the listener is connected and caught up with what was committed before it.
   var isListening: Bool { withLock { listening } }
@@ -86,7 +90,8 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
     self.unicode = unicode
     self.connection = connection
     ownBackend.store(connection.backendPID, ordering: .relaxed)
-    channel = SQLMapping.quoted("\(PostgreSQLSchema.channel).\(schema)")
+    channelName = PostgreSQLSchema.channel(of: schema)
+    channel = SQLMapping.quoted(channelName)
   }
 
   /// Connects to the database at `url` (a `postgresql://` URI or a libpq connection string),

@@ -27,9 +27,9 @@ final class OneFault: Sendable {
     }
   }
 
-  /// A save's batch: it ends with COMMIT after writing the change log.
+  /// A save's batch: it writes the change log (`mg_commit`) and ends with COMMIT.
   static func isSave(_ sql: String) -> Bool {
-    sql.contains("INSERT INTO mg_log") && sql.hasSuffix("COMMIT;")
+    sql.contains("SELECT mg_commit(") && sql.hasSuffix("COMMIT;")
   }
 }
 

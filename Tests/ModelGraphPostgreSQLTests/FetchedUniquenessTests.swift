@@ -23,7 +23,7 @@ extension PostgreSQLStoreSuites.FetchedResidency {
     #expect(violation.entity == "Team")
     #expect(violation.property == "name")
     #expect(violation.identifier == duplicate.persistentModelID)
-    #expect(violation.rule == "value Red is not unique")
+    #expect(violation.rule == "value \"Red\" is not unique")
     // Nothing was saved, and the context keeps its changes.
     #expect(
       try TestServer.query("SELECT name FROM \"Team\" ORDER BY name", at: url) == ["Blue", "Red"])

@@ -31,7 +31,7 @@ extension PostgreSQLStoreSuites.FetchedResidency {
     #expect(violation.entity == "Vehicle")
     #expect(violation.property == "plate")
     #expect(violation.identifier == copy.persistentModelID)
-    #expect(violation.rule == "value AB-1 is not unique")
+    #expect(violation.rule == "value \"AB-1\" is not unique")
     #expect(try TestServer.query("SELECT count(*) FROM \"Vehicle\"", at: url) == ["1"])
     // Fixed, it saves.
     copy.plate = "C-3"
@@ -63,7 +63,7 @@ extension PostgreSQLStoreSuites.FetchedResidency {
     let error = try #require(throws: ModelError.self) { try context.save() }
     #expect(error.code == .validationFailed)
     #expect(error.violations.map(\.property) == ["depot+number"])
-    #expect(error.violations.map(\.rule) == ["value North, 7 is not unique"])
+    #expect(error.violations.map(\.rule) == ["value (\"North\", 7) is not unique"])
     #expect(error.violations.map(\.identifier) == [vehicle.persistentModelID])
     // In another depot the same number is free.
     vehicle.depot = "South"
@@ -85,7 +85,7 @@ extension PostgreSQLStoreSuites.FetchedResidency {
     try first.save()
     let error = try #require(throws: ModelError.self) { try second.save() }
     #expect(error.code == .validationFailed)
-    #expect(error.violations.map(\.rule) == ["value Z-9 is not unique"])
+    #expect(error.violations.map(\.rule) == ["value \"Z-9\" is not unique"])
     #expect(
       try TestServer.query(
         "SELECT plate FROM \"Vehicle\" UNION ALL SELECT plate FROM \"Truck\" ORDER BY 1", at: url)
@@ -116,6 +116,6 @@ extension PostgreSQLStoreSuites.FetchedResidency {
     #expect(error.violations.map(\.property) == ["serial"])
     #expect(error.violations.map(\.identifier) == [copy.persistentModelID])
     #expect(
-      error.violations.map(\.rule) == ["value \(serial.uuidString.lowercased()) is not unique"])
+      error.violations.map(\.rule) == ["value \(serial.uuidString) is not unique"])
   }
 }
