@@ -124,9 +124,9 @@ extension PostgreSQLStore {
       statements += joins
     }
     // A store holding every object has checked the rules spanning several tables in memory,
-    // against the version the save is based on, which `mg_begin_commit` makes sure the
-    // database is at: the database looks again only for a store that keeps fetched objects
-    // (and for a rewrite or a stage's save).
+    // against the version the save is based on, which `mg_commit` (`mg_begin_commit` for a
+    // rewrite or a stage) makes sure the database is at: the database looks again only for a
+    // store that keeps fetched objects (and for a rewrite or a stage's save).
     if keepsOnlyFetched || rewriting || inStage {
       statements += Self.hierarchyUniquenessChecks(for: commit, version: version)
     }

@@ -8,9 +8,9 @@ extension PostgreSQLStore {
   /// For each such rule, the values the save inserted or changed are looked up in every table
   /// of the rule's scope after the save's rows are written; a value held twice raises
   /// SQLSTATE 23505 through `mg_not_unique`, naming a class of the save's rows, the columns and
-  /// the value as PostgreSQL's own unique violation does. The save's `mg_begin_commit` has
-  /// locked the version counter, so concurrent committers wait for each other and each check
-  /// sees every value committed before it.
+  /// the value as PostgreSQL's own unique violation does. The save's `mg_commit` (a rewrite's
+  /// or a stage's `mg_begin_commit`) has locked the version counter, so concurrent committers
+  /// wait for each other and each check sees every value committed before it.
   static func hierarchyUniquenessChecks(
     for commit: StoreCommit, version: UInt64
   ) -> [PostgreSQLStatement] {
