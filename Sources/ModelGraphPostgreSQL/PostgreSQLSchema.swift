@@ -39,12 +39,8 @@ enum PostgreSQLSchema {
     -- and the signal to listeners.
     CREATE OR REPLACE FUNCTION mg_commit(expected bigint, token uuid, ids bigint[],
         channel text) RETURNS bigint AS $$
-    DECLARE v bigint;
+    DECLARE v bigint := mg_begin_commit(expected);
     BEGIN
-      UPDATE mg_state SET version = version + 1 RETURNING version INTO v;
-      IF v <> expected + 1 THEN
-        RAISE EXCEPTION 'the store is behind version %', v - 1 USING ERRCODE = 'MG001';
-      END IF;
       INSERT INTO mg_log (version, token, ids) VALUES (v, token, ids);
       PERFORM pg_notify(channel, '');
       RETURN v;

@@ -15,6 +15,16 @@ extension PostgreSQLStoreSuites.FetchedResidency {
     try context.save()
   }
 
+  /// Saves a truck with plate `S-1`, number 30, two axles and `serial`.
+  static func seedTruck(serial: UUID, at url: URL) throws {
+    let context = ModelContext(try TestServer.container(vehicleTypes, at: url))
+    let truck = Truck(plate: "S-1", number: 30)
+    truck.serial = serial
+    truck.axles = 2
+    context.insert(truck)
+    try context.save()
+  }
+
   @Test("a unique value held in another class of the hierarchy, not in memory, fails the save")
   func uniqueAcrossHierarchy() throws {
     let url = try TestServer.freshURL()
@@ -97,14 +107,7 @@ extension PostgreSQLStoreSuites.FetchedResidency {
     let url = try TestServer.freshURL()
     try Self.seedVehicles(url)
     let serial = UUID()
-    do {
-      let context = ModelContext(try TestServer.container(vehicleTypes, at: url))
-      let truck = Truck(plate: "S-1", number: 30)
-      truck.serial = serial
-      truck.axles = 2
-      context.insert(truck)
-      try context.save()
-    }
+    try Self.seedTruck(serial: serial, at: url)
     let context = ModelContext(try TestServer.container(vehicleTypes, at: Self.fetchedOnly(url)))
     // Both seeded vehicles have no serial, and neither has this one.
     context.insert(Vehicle(plate: "S-2", number: 31))

@@ -27,14 +27,7 @@ extension PostgreSQLStoreSuites {
       let url = try TestServer.freshURL()
       try PostgreSQLStoreSuites.FetchedResidency.seedVehicles(url)
       let serial = UUID()
-      do {
-        let context = ModelContext(try TestServer.container(vehicleTypes, at: url))
-        let truck = Truck(plate: "S-1", number: 30)
-        truck.serial = serial
-        truck.axles = 2
-        context.insert(truck)
-        try context.save()
-      }
+      try PostgreSQLStoreSuites.FetchedResidency.seedTruck(serial: serial, at: url)
       let plate = try rules({ Vehicle(plate: "AB-1", number: 1) }, url: url)
       #expect(plate.memory == ["value \"AB-1\" is not unique"])
       #expect(plate.sql == plate.memory)
