@@ -65,11 +65,13 @@ extension ModelGraphBenchmarkEngine {
   /// Builds the W2 descriptor (`#Predicate`, sort, limit) and has the context translate and plan
   /// it as a fetch does before reading a row (not `explain`, which also renders the plan as
   /// text, which a fetch never does), 1 000 times. The context is a new one without unsaved
-  /// changes, as W2's is (M1.write leaves the shared one with 100k).
+  /// changes, as W2's is (M1.write leaves the shared one with 100k). `MODELGRAPH_M3_OPERATIONS`
+  /// sets the repetitions per run (for a profile).
   private func planPlan(_ context: ModelContext) -> MicroPlan {
     let lo = Date(seconds: WorkloadCalendar.start)
     let hi = Date(seconds: WorkloadCalendar.start + 30 * WorkloadCalendar.day)
-    let operations = 1_000
+    let operations =
+      ProcessInfo.processInfo.environment["MODELGRAPH_M3_OPERATIONS"].flatMap { Int($0) } ?? 1_000
     return .timed(operations: operations) {
       for _ in 0..<operations {
         var descriptor = FetchDescriptor<Trip>(
