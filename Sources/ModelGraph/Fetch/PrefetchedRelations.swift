@@ -46,13 +46,15 @@ final class PrefetchedRelations {
   /// The owners' numbers by key, for a later prefetch that takes lists from this one
   /// (``number(of:)``): an open-addressing table of owner numbers (-1: empty), built the first
   /// time one is asked for.
-  private var numbers: UnsafeMutablePointer<Int32>?
+  @exclusivity(unchecked) private var numbers: UnsafeMutablePointer<Int32>?
   /// `64 - log2(capacity of numbers)`.
-  private var numberShift = 64
+  @exclusivity(unchecked) private var numberShift = 64
   /// Whether each owner's release is waited for (``countOwners(_:listsMayHoldOwners:)``).
-  private var isCounted: [Bool] = []
+  /// Without a dynamic exclusivity check, as every field the prefetch changes after it is
+  /// built: each owner's release writes it, and a prefetch is used on its context's thread only.
+  @exclusivity(unchecked) private var isCounted: [Bool] = []
   /// The owners waited for that are still alive.
-  private(set) var liveOwners = 0
+  @exclusivity(unchecked) private(set) var liveOwners = 0
 
   /// A prefetch of `owners` with `stride` relationships each, every list not resolved yet
   /// (``setList(_:at:)`` fills them).

@@ -99,11 +99,25 @@ public final class KeyListColumn: AnyColumn, @unchecked Sendable {
         lists.initializeElement(at: index, to: list)
         total &+= list.count
       }
-      keys.reserveCapacity(total)
-      ends.reserveCapacity(ends.count + rows.count)
-      for list in lists {
-        keys.append(contentsOf: list)
-        ends.append(keys.count)
+      let first = keys.count
+      let firstEnd = ends.count
+      // Filled in place: a list holds a few keys, and copying each through `append(contentsOf:)`
+      // cost a call to `memmove` per row.
+      keys.append(contentsOf: repeatElement(.placeholder, count: total &- first))
+      ends.append(contentsOf: repeatElement(0, count: rows.count))
+      keys.withUnsafeMutableBufferPointer { keys in
+        ends.withUnsafeMutableBufferPointer { ends in
+          var target = keys.baseAddress! + first
+          var end = first
+          for (index, list) in lists.enumerated() {
+            for key in list {
+              target.pointee = key
+              target += 1
+            }
+            end &+= list.count
+            ends[firstEnd &+ index] = end
+          }
+        }
       }
     }
   }
