@@ -7,20 +7,6 @@ import Testing
 /// the identity map once freed, marked changed when their row has unsaved changes.
 @Suite("Fetch registration in the identity map")
 struct FetchRegistrationTests {
-  /// A saved context holding `count` trips of the three classes, and a fresh context on it.
-  private func savedTrips(_ count: Int) throws -> ModelContext {
-    let context = try makeTripContext()
-    for index in 0..<count {
-      switch index % 3 {
-      case 0: context.insert(Trip(name: "trip \(index)"))
-      case 1: context.insert(BusinessTrip(name: "trip \(index)", company: "company \(index)"))
-      default: context.insert(PersonalTrip(name: "trip \(index)", reason: .family))
-      }
-    }
-    try context.save()
-    return ModelContext(context.container)
-  }
-
   /// The number of handles `context` has registered, over every entity.
   private func registeredCount(_ context: ModelContext) -> Int {
     (0..<context.registered.entityCount).reduce(0) { $0 + context.registered.count(ofEntity: $1) }
@@ -31,7 +17,7 @@ struct FetchRegistrationTests {
     arguments: [10, 200])
   func registersOncePerRow(count: Int) throws {
     // 200 trips put more than the hash table's threshold of handles in each entity's table.
-    let context = try savedTrips(count)
+    let context = try freshContextWithSavedTrips(count)
     do {
       let trips = try context.fetch(FetchDescriptor<Trip>())
       #expect(trips.count == count)
@@ -55,7 +41,7 @@ struct FetchRegistrationTests {
 
   @Test("a handle made by a lookup before the fetch is the one the fetch returns")
   func lookupThenFetch() throws {
-    let context = try savedTrips(40)
+    let context = try freshContextWithSavedTrips(40)
     let identifiers = try ModelContext(context.container).fetch(FetchDescriptor<Trip>())
       .map(\.persistentModelID)
     let looked = identifiers.prefix(20).compactMap { context.model(for: $0) as? Trip }
@@ -67,7 +53,7 @@ struct FetchRegistrationTests {
 
   @Test("a row changed and not saved comes back, after its handle was freed, as a changed object")
   func changedRowRefetched() throws {
-    let context = try savedTrips(60)
+    let context = try freshContextWithSavedTrips(60)
     do {
       let trips = try context.fetch(FetchDescriptor<Trip>())
       for trip in trips where trip.name.hasSuffix("7") { trip.name += " changed" }

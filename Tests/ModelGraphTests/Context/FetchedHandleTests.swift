@@ -27,26 +27,9 @@ final class StampedNote: PersistentModel {
 /// many are made, dropped and made again.
 @Suite("Fetched handles")
 struct FetchedHandleTests {
-  /// A saved context holding `count` trips of every class of the hierarchy, and a fresh
-  /// context on its container.
-  private func savedTrips(_ count: Int) throws -> ModelContext {
-    let context = try makeTripContext()
-    for index in 0..<count {
-      switch index % 3 {
-      case 0: context.insert(Trip(name: "trip \(index)"))
-      case 1: context.insert(BusinessTrip(name: "trip \(index)", company: "company \(index)"))
-      default:
-        context.insert(
-          PersonalTrip(name: "trip \(index)", reason: .family, companions: ["c\(index)"]))
-      }
-    }
-    try context.save()
-    return ModelContext(context.container)
-  }
-
   @Test("objects fetched, dropped and fetched again read and write their rows")
   func fetchedDroppedFetchedAgain() throws {
-    let context = try savedTrips(90)
+    let context = try freshContextWithSavedTrips(90) { ["companion \($0)"] }
     var identifiers: [PersistentIdentifier] = []
     do {
       let trips = try context.fetch(FetchDescriptor<Trip>())
@@ -64,7 +47,7 @@ struct FetchedHandleTests {
       switch index % 3 {
       case 0: #expect(type(of: trip) == Trip.self)
       case 1: #expect((trip as? BusinessTrip)?.company == "company \(index)")
-      default: #expect((trip as? PersonalTrip)?.companions == ["c\(index)"])
+      default: #expect((trip as? PersonalTrip)?.companions == ["companion \(index)"])
       }
       trip.name = "renamed \(index)"
       trip.scratch = index
@@ -78,7 +61,7 @@ struct FetchedHandleTests {
 
   @Test("an unsaved change survives its object being let go, and a new handle shows it")
   func unsavedChangeSurvivesRelease() throws {
-    let context = try savedTrips(9)
+    let context = try freshContextWithSavedTrips(9)
     do {
       for trip in try context.fetch(FetchDescriptor<BusinessTrip>()) {
         trip.company = "changed " + trip.name
@@ -97,7 +80,7 @@ struct FetchedHandleTests {
 
   @Test("a handle let go and made again is a distinct object with its own transient values")
   func transientValuesPerHandle() throws {
-    let context = try savedTrips(6)
+    let context = try freshContextWithSavedTrips(6)
     let first = try context.fetch(FetchDescriptor<Trip>())
     for trip in first { trip.scratch = 7 }
     let second = try ModelContext(context.container).fetch(FetchDescriptor<Trip>())
@@ -127,7 +110,7 @@ struct FetchedHandleTests {
 
   @Test("a fetched object deleted and saved leaves its context, and its row stays gone")
   func deletedFetchedObject() throws {
-    let context = try savedTrips(3)
+    let context = try freshContextWithSavedTrips(3)
     let fetched = try context.fetch(FetchDescriptor<Trip>())
     context.delete(fetched[1])
     try context.save()

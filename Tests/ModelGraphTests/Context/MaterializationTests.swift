@@ -7,19 +7,7 @@ import Testing
 struct MaterializationTests {
   @Test("a fetch over a hierarchy makes each object of its own class, reading its own row")
   func hierarchyFetch() throws {
-    let context = try makeTripContext()
-    for index in 0..<30 {
-      switch index % 3 {
-      case 0: context.insert(Trip(name: "trip \(index)"))
-      case 1: context.insert(BusinessTrip(name: "trip \(index)", company: "company \(index)"))
-      default:
-        context.insert(
-          PersonalTrip(name: "trip \(index)", reason: .family, companions: ["companion \(index)"]))
-      }
-    }
-    try context.save()
-
-    let fresh = ModelContext(context.container)
+    let fresh = try freshContextWithSavedTrips(30) { ["companion \($0)"] }
     let trips = try fresh.fetch(FetchDescriptor<Trip>())
     #expect(trips.count == 30)
     for trip in trips {

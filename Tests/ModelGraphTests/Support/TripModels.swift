@@ -49,5 +49,25 @@ func makeTripContext() throws -> ModelContext {
   try makeInMemoryContext(Trip.self)
 }
 
+/// Saves `count` trips named "trip N", in turn a `Trip`, a `BusinessTrip` (company "company N")
+/// and a `PersonalTrip` (companions `companions(N)`), and returns a new context on their
+/// container: it holds no handle yet, so its first fetch makes every object.
+func freshContextWithSavedTrips(
+  _ count: Int, companions: (Int) -> [String] = { _ in [] }
+) throws -> ModelContext {
+  let context = try makeTripContext()
+  for index in 0..<count {
+    switch index % 3 {
+    case 0: context.insert(Trip(name: "trip \(index)"))
+    case 1: context.insert(BusinessTrip(name: "trip \(index)", company: "company \(index)"))
+    default:
+      context.insert(
+        PersonalTrip(name: "trip \(index)", reason: .family, companions: companions(index)))
+    }
+  }
+  try context.save()
+  return ModelContext(context.container)
+}
+
 /// The names of `trips`, sorted.
 func sortedNames(_ trips: [Trip]) -> [String] { trips.map(\.name).sorted() }
