@@ -32,26 +32,20 @@ struct RelatedObjectResolver {
   /// object is no longer alive): a prefetch resolves all its owners' keys of one table in one
   /// pass, then hands the references on to the lists without retaining them again.
   ///
-  /// Three passes. The first only looks the keys up in the identity map: the live handles it
+  /// Two passes. The first only looks the keys up in the identity map: the live handles it
   /// holds are noted without a reference count, so the lookups of successive keys, which miss
   /// the cache in a large store, do not wait on one another behind an atomic increment. No
-  /// code but the lookups runs in it, so no handle noted can go away. The second reads the row
-  /// stamp of each key left, into `isLive`, so those reads too miss the cache side by side
-  /// rather than one per handle made. The third retains each handle noted (now in the cache)
-  /// and resolves the other live keys one by one, which may make handles (running their
-  /// classes' `init()`) once every noted handle is held; a key the second pass found dead is
-  /// left `nil` (a row's generation only grows, so it cannot have come back).
-  /// - Parameter isLive: Room for `keys.count` flags, overwritten.
+  /// code but the lookups runs in it, so no handle noted can go away. The second retains each
+  /// handle noted (now in the cache) and resolves the other keys one by one, which may make
+  /// handles (running their classes' `init()`) once every noted handle is held.
   /// - Complexity: O(keys).
   mutating func resolve(
     _ keys: UnsafeBufferPointer<ObjectKey>,
-    into objects: UnsafeMutablePointer<Unmanaged<ModelObject>?>,
-    isLive: UnsafeMutablePointer<Bool>, in context: ModelContext
+    into objects: UnsafeMutablePointer<Unmanaged<ModelObject>?>, in context: ModelContext
   ) {
     guard !keys.isEmpty else { return }
     context.checkInexactClasses()
     let map = context.registered
-    var unresolved = 0
     for (index, key) in keys.enumerated() {
       var live: Unmanaged<ModelObject>?
       if let found = map.find(entity: Int(key.entity), row: Int(key.row)).handle,
@@ -61,41 +55,14 @@ struct RelatedObjectResolver {
         })
       {
         live = found
-      } else {
-        unresolved &+= 1
       }
       (objects + index).initialize(to: live)
     }
-    if unresolved > 0 { noteLiveness(of: keys, into: isLive, skipping: objects, in: context) }
     for (index, key) in keys.enumerated() {
       if let live = objects[index] {
         _ = live.retain()
-      } else if isLive[index] {
-        objects[index] = object(for: key, in: context).map(Unmanaged.passRetained)
-      }
-    }
-  }
-
-  /// Sets `isLive[i]` to whether the row of `keys[i]` holds that key's object, for each key
-  /// without a handle in `objects`: the first key of a run of one entity is checked through
-  /// the session (which knows its entity), the run's later keys against that table directly.
-  private func noteLiveness(
-    of keys: UnsafeBufferPointer<ObjectKey>, into isLive: UnsafeMutablePointer<Bool>,
-    skipping objects: UnsafeMutablePointer<Unmanaged<ModelObject>?>, in context: ModelContext
-  ) {
-    let session = context.session
-    var runEntity = -1
-    // Kept alive by the session.
-    var runTable: Unmanaged<Table>?
-    for (index, key) in keys.enumerated() where objects[index] == nil {
-      if Int(key.entity) == runEntity, let table = runTable {
-        isLive[index] = table._withUnsafeGuaranteedRef { $0.contains(key) }
-      } else if session.contains(key) {
-        isLive[index] = true
-        runEntity = Int(key.entity)
-        runTable = Unmanaged.passUnretained(session.table(runEntity))
       } else {
-        isLive[index] = false
+        objects[index] = object(for: key, in: context).map(Unmanaged.passRetained)
       }
     }
   }

@@ -34,20 +34,10 @@ struct PrefetchBatch {
         for owner in owners { made.setList([], at: owner &* stride &+ position) }
         return
       }
-      // The objects of the keys, then whether each key's object is alive, in one buffer.
-      let objectStride = MemoryLayout<Unmanaged<ModelObject>?>.stride
-      withUnsafeTemporaryAllocation(
-        byteCount: keys.count &* (objectStride &+ 1),
-        alignment: MemoryLayout<Unmanaged<ModelObject>?>.alignment
-      ) { raw in
-        let objects = UnsafeMutableBufferPointer(
-          start: raw.baseAddress!.bindMemory(
-            to: Unmanaged<ModelObject>?.self, capacity: keys.count),
-          count: keys.count)
-        let isLive = (raw.baseAddress! + keys.count &* objectStride).bindMemory(
-          to: Bool.self, capacity: keys.count)
+      withUnsafeTemporaryAllocation(of: Unmanaged<ModelObject>?.self, capacity: keys.count) {
+        objects in
         var resolver = RelatedObjectResolver()
-        resolver.resolve(keys, into: objects.baseAddress!, isLive: isLive, in: context)
+        resolver.resolve(keys, into: objects.baseAddress!, in: context)
         var start = 0
         for (index, owner) in owners.enumerated() {
           let end = ends[index]
