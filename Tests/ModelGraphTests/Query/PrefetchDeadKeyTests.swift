@@ -51,13 +51,19 @@ struct PrefetchDeadKeyTests {
     try context.save()
   }
 
-  /// Each badge's holders and each employee's mentor, by name, read by navigation in a
-  /// context of its own (nothing prefetched).
-  private func navigated(_ container: ModelContainer) throws -> ([[String]], [String?]) {
+  /// Expects the prefetched `badges`' holders and `staff`'s mentors, by name, to be what
+  /// navigation reads in a context of its own (nothing prefetched).
+  private func expectNavigationAgrees(
+    _ badges: [RLBadge], _ staff: [RLEmployee], in container: ModelContainer
+  ) throws {
     let context = ModelContext(container)
-    let badges = try context.fetch(FetchDescriptor<RLBadge>(sortBy: [SortDescriptor(\.title)]))
-    let staff = try context.fetch(FetchDescriptor<RLEmployee>(sortBy: [SortDescriptor(\.name)]))
-    return (badges.map { $0.holders.map(\.name) }, staff.map { $0.mentor?.name })
+    let navigatedBadges = try context.fetch(
+      FetchDescriptor<RLBadge>(sortBy: [SortDescriptor(\.title)]))
+    let navigatedStaff = try context.fetch(
+      FetchDescriptor<RLEmployee>(sortBy: [SortDescriptor(\.name)]))
+    #expect(
+      badges.map { $0.holders.map(\.name) } == navigatedBadges.map { $0.holders.map(\.name) })
+    #expect(staff.map { $0.mentor?.name } == navigatedStaff.map { $0.mentor?.name })
   }
 
   @Test("deleted holders and mentors are left out, in a fresh context")
@@ -70,9 +76,7 @@ struct PrefetchDeadKeyTests {
     let staff = try fresh.fetch(Self.employees)
     #expect(staff.map(\.name) == ["E0", "E3", "E4"])
     #expect(staff.map { $0.mentor?.name } == [nil, "E4", nil])
-    let (holders, mentors) = try navigated(container)
-    #expect(badges.map { $0.holders.map(\.name) } == holders)
-    #expect(staff.map { $0.mentor?.name } == mentors)
+    try expectNavigationAgrees(badges, staff, in: container)
   }
 
   @Test("a newer object in a deleted object's reused row is not taken for it")
@@ -89,9 +93,7 @@ struct PrefetchDeadKeyTests {
     #expect(
       staff.filter { $0.name.hasPrefix("E") }.map { $0.mentor?.name } == [nil, nil, "E5", nil])
     #expect(staff.filter { $0.name.hasPrefix("N") }.allSatisfy { $0.mentor == nil })
-    let (holders, mentors) = try navigated(container)
-    #expect(badges.map { $0.holders.map(\.name) } == holders)
-    #expect(staff.map { $0.mentor?.name } == mentors)
+    try expectNavigationAgrees(badges, staff, in: container)
   }
 
   @Test("objects deleted in the same context, their handles let go, are left out until rolled back")
