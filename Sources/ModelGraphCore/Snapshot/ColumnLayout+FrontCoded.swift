@@ -77,8 +77,8 @@ extension ColumnLayout {
       }
       prefixes[row] = UInt32(truncatingIfNeeded: prefix)
       shared &+= prefix
-      plainSection &+= Varint.size(UInt64(length))
-      frontSection &+= Varint.size(UInt64(prefix)) &+ Varint.size(UInt64(length &- prefix))
+      plainSection &+= varintSize(length)
+      frontSection &+= varintSize(prefix) &+ varintSize(length &- prefix)
     }
     let bytes = Int(truncatingIfNeeded: offsets[filled])
     let frontCoded = frontSection &+ (bytes &- shared) < plainSection &+ bytes
@@ -105,15 +105,33 @@ extension ColumnLayout {
         (target + at).copyMemory(from: base, byteCount: bytes)
         return
       }
+      let end = out.count
       for row in 0..<filled {
         let prefix = Int(prefixes[row])
         let start = Int(truncatingIfNeeded: offsets[row]) &+ prefix
         let rest = Int(truncatingIfNeeded: offsets[row &+ 1]) &- start
         guard rest > 0 else { continue }
-        (target + at).copyMemory(from: base + start, byteCount: rest)
+        // A short rest is copied as two words when both sides have room: the bytes past it
+        // are the next rests' place, written next.
+        if rest <= 16, start &+ 16 <= bytes, at &+ 16 <= end {
+          let source = UnsafeRawPointer(base + start)
+          (target + at).storeBytes(
+            of: source.loadUnaligned(as: UInt64.self), toByteOffset: 0, as: UInt64.self)
+          (target + at).storeBytes(
+            of: source.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8,
+            as: UInt64.self)
+        } else {
+          (target + at).copyMemory(from: base + start, byteCount: rest)
+        }
         at &+= rest
       }
     }
+  }
+
+  /// The bytes the varint of `value` (not negative) takes; most are one byte.
+  @inline(__always)
+  private static func varintSize(_ value: Int) -> Int {
+    value < 0x80 ? 1 : Varint.size(UInt64(value))
   }
 
   /// The length of the longest prefix the `previous` and `value` bytes share that ends on a
@@ -126,20 +144,26 @@ extension ColumnLayout {
   ) -> Int {
     let limit = min(previousCount, count)
     var shared = 0
-    var differs = false
-    while shared &+ 8 <= limit {
-      let difference =
-        UnsafeRawPointer(previous + shared).loadUnaligned(as: UInt64.self)
-        ^ UnsafeRawPointer(value + shared).loadUnaligned(as: UInt64.self)
-      if difference != 0 {
-        // The first differing byte in memory order is the lowest of the little-endian word.
-        shared &+= UInt64(littleEndian: difference).trailingZeroBitCount &>> 3
-        differs = true
-        break
+    if limit >= 8 {
+      // Word by word; the last word ends at `limit` (overlapping the one before), so no byte
+      // is compared alone.
+      while true {
+        let at = min(shared, limit &- 8)
+        let difference =
+          UnsafeRawPointer(previous + at).loadUnaligned(as: UInt64.self)
+          ^ UnsafeRawPointer(value + at).loadUnaligned(as: UInt64.self)
+        if difference != 0 {
+          // The first differing byte in memory order is the lowest of the little-endian word.
+          shared = at &+ UInt64(littleEndian: difference).trailingZeroBitCount &>> 3
+          break
+        }
+        if at == limit &- 8 {
+          shared = limit
+          break
+        }
+        shared = at &+ 8
       }
-      shared &+= 8
-    }
-    if !differs {
+    } else {
       while shared < limit && previous[shared] == value[shared] { shared &+= 1 }
     }
     // Back to the start of the character the prefix would cut (a continuation byte is 10xxxxxx).

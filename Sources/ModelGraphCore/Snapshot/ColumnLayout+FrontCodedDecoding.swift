@@ -174,21 +174,50 @@ private struct FrontCodedGroup {
           bytes.update(from: restBytes, count: byteCount)
           return
         }
+        let restCount = rests.count
         var restStart = 0
         var lastStart = 0
         for index in 0..<rows {
           let start = ends[index &- 1]
           let end = ends[index]
           let prefix = prefixes[index]
-          if prefix > 0 { (bytes + start).update(from: bytes + lastStart, count: prefix) }
+          if prefix > 0 {
+            // Eight bytes at a time when the value it comes from has at least eight (so each
+            // word read was written before) and the arena has room: the bytes copied past the
+            // prefix are rewritten next.
+            if start &- lastStart >= 8, start &+ prefix &+ 7 <= byteCount {
+              copyWords(from: bytes + lastStart, to: bytes + start, count: prefix)
+            } else {
+              (bytes + start).update(from: bytes + lastStart, count: prefix)
+            }
+          }
           let rest = end &- start &- prefix
           if rest > 0 {
-            (bytes + (start &+ prefix)).update(from: restBytes + restStart, count: rest)
+            let target = bytes + (start &+ prefix)
+            if restStart &+ rest &+ 7 <= restCount, start &+ prefix &+ rest &+ 7 <= byteCount {
+              copyWords(from: restBytes + restStart, to: target, count: rest)
+            } else {
+              target.update(from: restBytes + restStart, count: rest)
+            }
             restStart &+= rest
           }
           if end > start { lastStart = start }
         }
       })
+  }
+
+  /// Copies `count` bytes from `source` to `target` as 8-byte words, rounding `count` up to a
+  /// whole word: both sides must have those bytes.
+  @inline(__always)
+  private func copyWords(
+    from source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int
+  ) {
+    var offset = 0
+    while offset < count {
+      UnsafeMutableRawPointer(target + offset).storeBytes(
+        of: UnsafeRawPointer(source + offset).loadUnaligned(as: UInt64.self), as: UInt64.self)
+      offset &+= 8
+    }
   }
 
   /// Sets the group's rows one by one, for a group some of whose values are longer than the

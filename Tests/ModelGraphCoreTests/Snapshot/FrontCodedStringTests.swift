@@ -150,6 +150,11 @@ struct FrontCodedStringTests {
     #expect(shared("Trip 12345", "Trip 123456") == 10)
     #expect(shared("abcdefghijklmnopq", "abcdefghijklmnopq") == 17)
     #expect(shared("abcdefgh日本", "abcdefgh日x") == 11)
+    #expect(shared("abcdefgh", "abcdefgh") == 8)
+    #expect(shared("abcdefgX", "abcdefgY") == 7)
+    #expect(shared("abcdefghijklmnoX", "abcdefghijklmnoY") == 15)
+    #expect(shared("abcdefghi", "Xbcdefghi") == 0)
+    #expect(shared("abc", "abd") == 2)
   }
 
   @Test("optional columns share across absent rows; values held out of line write the same bytes")
