@@ -4,7 +4,9 @@
 extension ColumnLayout {
   /// Writes the rows below `count` of `strings` in the string layout of file format `format`
   /// (the row count is already written). From format 6 the offset width is 0, and each row's
-  /// UTF-8 byte count follows as a varint, in a section, instead of its end offset.
+  /// UTF-8 byte count follows as a varint, in a section, instead of its end offset; from
+  /// format 7 the layout byte is 1, and groups of rows follow, most front-coded
+  /// (``encodeFrontCoded(_:count:into:)``).
   static func encodeArena(
     _ strings: StringColumnStorage, count: Int, isOptional: Bool, format: UInt32,
     into writer: inout ByteWriter
@@ -26,6 +28,11 @@ extension ColumnLayout {
           }
         }
       }
+    }
+    if format >= SnapshotFormat.frontCodedStringVersion {
+      // Format 7: groups of rows, each front-coded or plain (`ColumnLayout+FrontCoded`).
+      writer.append(UInt8(1))
+      return encodeFrontCoded(strings, count: count, into: &writer)
     }
     if format >= SnapshotFormat.compactLayoutVersion {
       writer.append(UInt8(0))
@@ -130,11 +137,16 @@ extension ColumnLayout {
       bitmap = nil
     }
     let width = Int(try reader.read(UInt8.self))
+    if width == 1, format >= SnapshotFormat.frontCodedStringVersion {
+      return try decodeFrontCoded(strings, count: count, bitmap: bitmap, from: &reader)
+    }
     if width == 0, format >= SnapshotFormat.compactLayoutVersion {
       return try decodeCompactArena(strings, count: count, bitmap: bitmap, from: &reader)
     }
     guard width == 4 || width == 8 else {
-      let expected = format >= SnapshotFormat.compactLayoutVersion ? "0, 4 or 8" : "4 or 8"
+      let expected =
+        format >= SnapshotFormat.frontCodedStringVersion
+        ? "0, 1, 4 or 8" : format >= SnapshotFormat.compactLayoutVersion ? "0, 4 or 8" : "4 or 8"
       throw reader.error("string offsets of \(width) bytes; \(expected) expected")
     }
     let offsetsStart = reader.position

@@ -1,11 +1,11 @@
-/// Constants of the snapshot file format, version 6 (see the "Snapshot file format" article).
+/// Constants of the snapshot file format, version 7 (see the "Snapshot file format" article).
 enum SnapshotFormat {
   /// The first eight bytes of every snapshot file: `MGSNAP\r\n`.
   static let magic: [UInt8] = Array("MGSNAP\r\n".utf8)
   /// The last eight bytes of every snapshot file: `MGSNEND\n`.
   static let endMagic: [UInt8] = Array("MGSNEND\n".utf8)
   /// The format version this build writes and the newest it reads.
-  static let version: UInt32 = 6
+  static let version: UInt32 = 7
   /// The first format version with a lineage block (generation numbers) before the footer.
   static let lineageVersion: UInt32 = 2
   /// The first format version whose schema block holds each entity's declared indexes and
@@ -22,6 +22,10 @@ enum SnapshotFormat {
   /// The first format version whose string lengths, relationship keys and `UInt32` columns
   /// (the row stamps) are written as varints (``ColumnLayout``'s compact layouts).
   static let compactLayoutVersion: UInt32 = 6
+  /// The first format version whose string columns are written in groups of a chunk's rows,
+  /// each front-coded (the prefix a value shares with the one before, then the rest) or
+  /// plain, whichever is smaller (``ColumnLayout/encodeFrontCoded(_:count:into:)``).
+  static let frontCodedStringVersion: UInt32 = 7
   /// Magic, version, flags, the store version number and the header's checksum.
   static let headerSize = 8 + 4 + 4 + 8 + 4
   /// Kind, payload length, and (after the payload) the checksum.
