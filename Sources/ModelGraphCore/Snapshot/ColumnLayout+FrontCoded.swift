@@ -1,6 +1,7 @@
 /// Format 7's string layout (layout byte 1): the rows in groups of a column chunk's rows
 /// (1,024; the last group may be shorter), each group written front-coded or plain, whichever
-/// takes fewer bytes.
+/// takes fewer bytes (plain when front coding would rebuild more than
+/// ``frontCodedExpansionLimit`` times its bytes).
 ///
 /// A group is a tag byte (0 plain, 1 front-coded), a section of varints, then its bytes. Plain:
 /// each row's UTF-8 byte count, then every row's bytes (format 6's lengths, one group at a
@@ -11,6 +12,12 @@
 /// valid UTF-8 on its own. An absent or empty value shares nothing and is not the value the next
 /// row shares with.
 extension ColumnLayout {
+  /// The most bytes a front-coded group rebuilds per byte it takes in the file (tag, section
+  /// length, section and rests). A group that would rebuild more is written plain, and a
+  /// reader refuses one that does: the strings of a file then take at most this many times
+  /// its size in memory, as the reader's other checks bound the rest.
+  static let frontCodedExpansionLimit = 16
+
   /// Writes the rows below `count` of `strings` in the front-coded layout (what follows the
   /// layout byte 1).
   static func encodeFrontCoded(
@@ -81,7 +88,10 @@ extension ColumnLayout {
       frontSection &+= varintSize(prefix) &+ varintSize(length &- prefix)
     }
     let bytes = Int(truncatingIfNeeded: offsets[filled])
-    let frontCoded = frontSection &+ (bytes &- shared) < plainSection &+ bytes
+    let frontBytes = 1 &+ 8 &+ frontSection &+ (bytes &- shared)
+    let frontCoded =
+      frontSection &+ (bytes &- shared) < plainSection &+ bytes
+      && bytes <= frontCodedExpansionLimit &* frontBytes
     let section = frontCoded ? frontSection : plainSection
     let payload = frontCoded ? bytes &- shared : bytes
     writer.appendUninitialized(1 + 8 + section + payload) { out in

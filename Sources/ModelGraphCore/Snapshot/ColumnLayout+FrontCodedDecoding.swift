@@ -95,6 +95,12 @@ private struct FrontCodedGroup {
         "bytes follow the last string length of rows \(first)..<\(first + rows)",
         at: sectionStart + cursor.position)
     }
+    let stored = 1 + 8 + section.count + restTotal
+    guard !frontCoded || end <= ColumnLayout.frontCodedExpansionLimit * stored else {
+      throw reader.error(
+        "rows \(first)..<\(first + rows) rebuild \(end) bytes from \(stored), more than "
+          + "\(ColumnLayout.frontCodedExpansionLimit) times as many", at: tagAt)
+    }
     let rests = try reader.readBytes(restTotal)
     if let bitmap {
       // Each absent row must be empty: only the absent rows are visited.

@@ -281,6 +281,41 @@ struct FrontCodedStringTests {
     #expect(error.offset == section + 2)
   }
 
+  @Test("a group that would rebuild more than 16 times its bytes is written plain, and refused")
+  func expansionLimit() throws {
+    // 1,024 copies of one 500-byte value: front coding would take about 3 bytes a row.
+    let long = String(repeating: "lorem ipsum ", count: 42).prefix(500)
+    let repeated = column(Array(repeating: String(long), count: chunk))
+    let bytes = encoded(repeated)
+    #expect(groupTags(bytes, count: chunk, optional: false) == [0])
+    let decoded = Column<String>()
+    #expect(decode(bytes, into: decoded) == nil)
+    #expect((0..<chunk).allSatisfy { decoded[$0] == String(long) })
+
+    // Three values sharing a 100-byte prefix fit the limit and are front-coded; a forged group
+    // whose rows share 100 bytes, eight times over, from a 100-byte first value does not.
+    let prefix = String(repeating: "x", count: 100)
+    let shared = encoded(column([prefix, prefix + "a", prefix + "b"]))
+    #expect(groupTags(shared, count: 3, optional: false) == [1])
+    var forged: [UInt8] = []
+    func append(_ value: UInt64, bytes count: Int) {
+      for index in 0..<count { forged.append(UInt8(truncatingIfNeeded: value >> (8 * index))) }
+    }
+    let rows = 40
+    append(UInt64(rows), bytes: 8)  // the row count
+    forged += [1, 1]  // the layout byte; the group's tag: front-coded
+    let section: [UInt8] = [0, 100] + Array(repeating: [100, 0], count: rows - 1).flatMap { $0 }
+    append(UInt64(section.count), bytes: 8)
+    forged += section + Array(repeating: UInt8(ascii: "x"), count: 100)
+    let stored = 1 + 8 + section.count + 100
+    let error = try #require(decode(forged, into: Column<String>()))
+    #expect(
+      error.message
+        == "rows 0..<\(rows) rebuild \(rows * 100) bytes from \(stored), more than 16 times as many"
+    )
+    #expect(error.offset == 9)
+  }
+
   @Test("a column cut anywhere is refused with an error, never a crash")
   func truncated() throws {
     let count = chunk + 40
