@@ -102,9 +102,22 @@ extension PackedNumberLayout {
     let rows = values.count / 8
     guard rows > 0 else { return nil }
     exponents: for exponent in 0...maximumExponent {
-      let power = powers[exponent]
       var low = Int64.max
       var high = Int64.min
+      if exponent == 0 {
+        // Whole numbers (dates of whole seconds): no rounding, no division by 1.
+        for row in 0..<rows {
+          let value = values.loadUnaligned(fromByteOffset: row &* 8, as: Double.self)
+          guard value >= -limit && value <= limit else { continue exponents }
+          let integer = Int64(value)
+          guard Double(integer).bitPattern == value.bitPattern else { continue exponents }
+          integers[row] = integer
+          low = min(low, integer)
+          high = max(high, integer)
+        }
+        return (exponent, low, high)
+      }
+      let power = powers[exponent]
       // Most exponents that do not fit fail at the first value.
       for row in 0..<rows {
         let value = values.loadUnaligned(fromByteOffset: row &* 8, as: Double.self)
