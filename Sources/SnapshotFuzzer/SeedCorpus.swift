@@ -98,7 +98,8 @@ enum SeedCorpus {
       table.column(2, as: UInt64.self)[row] = UInt64(index)
       table.column(3, as: Bool.self)[row] = index == 1
       table.column(4, as: Double?.self)[row] = index == 0 ? nil : 0.5
-      table.column(5, as: Date.self)[row] = Date(timeIntervalSinceReferenceDate: 1)
+      table.column(5, as: Date.self)[row] = Date(
+        timeIntervalSinceReferenceDate: index == 1 ? 2.5 : 1)
       table.column(6, as: UUID.self)[row] = UUID(
         uuid: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16))
       table.column(7, as: URL?.self)[row] = URL(string: "https://example.com/")

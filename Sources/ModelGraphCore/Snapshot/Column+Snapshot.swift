@@ -1,6 +1,7 @@
 extension AnyColumn {
   /// Writes the column's rows in the layout of file format `format`: a row count, then the
-  /// values (raw memory for raw types; from version 4, a ``ColumnLayout`` for the types it has).
+  /// values (raw memory for raw types; from version 4, a ``ColumnLayout`` for the types it has;
+  /// from version 7, a ``PackedNumberLayout`` for `Double` and `Date`).
   func encode(into writer: inout ByteWriter, format: UInt32 = SnapshotFormat.version) {
     if let lists = self as? KeyListColumn {
       return lists.encodeLists(into: &writer, format: format)
@@ -57,6 +58,9 @@ extension Column {
       preconditionFailure("\(Element.self) has no snapshot coding")
     }
     if ColumnLayout.encode(self, format: format, into: &writer) { return }
+    if PackedNumberLayout.handles(Element.self, format: format) {
+      return PackedNumberLayout.encode(self, into: &writer)
+    }
     if coding.isRaw {
       forEachChunk { _, values in writer.append(raw: UnsafeRawBufferPointer(values)) }
     } else {
@@ -86,6 +90,9 @@ extension Column {
         preconditionFailure("ColumnLayout.handles and decode disagree on \(Element.self)")
       }
       return
+    }
+    if PackedNumberLayout.handles(Element.self, format: format) {
+      return try PackedNumberLayout.decode(self, from: &reader)
     }
     let count = try reader.readCount(minimumSize: coding.minimumEncodedSize)
     if coding.isRaw {

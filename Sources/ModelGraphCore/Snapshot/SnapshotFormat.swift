@@ -26,6 +26,9 @@ enum SnapshotFormat {
   /// each front-coded (the prefix a value shares with the one before, then the rest) or
   /// plain, whichever is smaller (``ColumnLayout/encodeFrontCoded(_:count:into:)``).
   static let frontCodedStringVersion: UInt32 = 7
+  /// The first format version whose `Double` and `Date` columns are written in blocks of
+  /// decimal integers packed at a fixed bit width where that is exact (``PackedNumberLayout``).
+  static let packedNumberVersion: UInt32 = 7
   /// Magic, version, flags, the store version number and the header's checksum.
   static let headerSize = 8 + 4 + 4 + 8 + 4
   /// Kind, payload length, and (after the payload) the checksum.
