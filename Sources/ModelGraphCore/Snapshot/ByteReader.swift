@@ -43,6 +43,18 @@ struct ByteReader {
     return T(littleEndian: value)
   }
 
+  /// Checks, without reading it, that the row count a column's payload starts with (every
+  /// layout starts with one, 8 bytes) is the table's `rowCount`: the layouts that pack many
+  /// rows in a byte (a packed block of one repeated value) then allocate no more rows than
+  /// the table block announced, which the reader's memory budget covers.
+  func expectRowCount(_ rowCount: Int) throws {
+    var peek = self
+    let announced = try peek.read(UInt64.self)
+    guard announced == UInt64(rowCount) else {
+      throw error("column holds \(announced) rows, the table \(rowCount)")
+    }
+  }
+
   /// A count that must fit in the remaining bytes at `minimumSize` bytes per item.
   mutating func readCount(minimumSize: Int) throws -> Int {
     let start = position

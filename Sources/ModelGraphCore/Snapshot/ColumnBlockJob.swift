@@ -27,6 +27,7 @@ struct ColumnBlockJob: @unchecked Sendable {
     guard try block.read(UInt32.self) == UInt32(entity),
       try block.read(UInt8.self) == role.rawValue, try block.read(UInt32.self) == UInt32(slot)
     else { throw block.error("column block of another column") }
+    try block.expectRowCount(rowCount)
     try column.decode(from: &block, format: format)
     try block.expectEnd()
     guard column.count == rowCount else {

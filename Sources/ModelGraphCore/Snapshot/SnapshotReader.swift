@@ -154,6 +154,7 @@ public enum SnapshotReader {
         guard try block.read(UInt32.self) == UInt32(entity.index),
           try block.read(UInt8.self) == role.rawValue, try block.read(UInt32.self) == UInt32(slot)
         else { throw block.error("column \(name) expected here") }
+        try block.expectRowCount(Int(rowCount))
         try column.decode(from: &block, format: version)
         try block.expectEnd()
         guard column.count == Int(rowCount) else {

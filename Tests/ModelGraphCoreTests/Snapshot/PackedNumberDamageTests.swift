@@ -140,4 +140,22 @@ struct PackedNumberDamageTests {
     // are other valid values.
     #expect(errors >= 3 * 2 * 2)
   }
+
+  @Test("a column announcing more rows than its table is refused before any row is read")
+  func rowCountBeforeAllocation() throws {
+    // A packed block of one repeated value takes 11 bytes for 1,024 rows: a forged count
+    // must not make the reader allocate rows the table block did not announce.
+    let store = try SnapshotFixture.makeStore(trips: 40, deletions: 0)
+    var forge = SnapshotForge(SnapshotWriter.encode(store.version))
+    let block = forge.column(entity: UInt32(SnapshotFixture.trip), role: 1, slot: 6)
+    let rows = SnapshotForge.load(UInt64.self, forge.blocks[block].payload, 9)
+    forge.put(rows + 1_000_000, block: block, at: 9)
+    do {
+      _ = try SnapshotReader.decode(forge.assemble(), path: "forged.mgs")
+      Issue.record("a forged row count was read")
+    } catch let error as SnapshotError {
+      #expect(error.message == "column holds \(rows + 1_000_000) rows, the table \(rows)")
+      #expect(error.offset == forge.offset(ofBlock: block) + 12 + 9)
+    }
+  }
 }
