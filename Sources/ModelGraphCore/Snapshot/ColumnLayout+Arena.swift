@@ -265,6 +265,28 @@ extension ColumnLayout {
     return bitmap[row >> 3] & (UInt8(1) << (row & 7)) != 0
   }
 
+  /// The first of the `rows` rows from `chunkRow` (a chunk's first row) that the bitmap marks
+  /// absent but whose range in `ends` (`ends[-1]` is 0) is not empty, with its byte count;
+  /// `nil` when every absent row is empty. Only the absent rows are visited.
+  static func firstFilledAbsentRow(
+    _ bitmap: UnsafeRawBufferPointer, chunkRow: Int, rows: Int, ends: UnsafePointer<Int>
+  ) -> (index: Int, bytes: Int)? {
+    var word = 0
+    while word &* 64 < rows {
+      var absent = absentBits(bitmap, chunkRow: chunkRow, word: word)
+      let remaining = rows &- word &* 64
+      if remaining < 64 { absent &= (1 &<< UInt64(remaining)) &- 1 }
+      while absent != 0 {
+        let index = word &* 64 &+ absent.trailingZeroBitCount
+        absent &= absent &- 1
+        let bytes = ends[index] - ends[index - 1]
+        if bytes != 0 { return (index, bytes) }
+      }
+      word += 1
+    }
+    return nil
+  }
+
   /// The absent flags of rows `chunkRow + 64 * word ..< chunkRow + 64 * word + 64` (bit
   /// `row % 64` set for a row without a value), from the presence bitmap of an optional column;
   /// `chunkRow` is a multiple of 64. Rows past the bitmap's end read as absent.

@@ -68,25 +68,13 @@ extension ColumnLayout {
         ends[index] = end
         index += 1
       }
-      if let bitmap {
-        // Each absent row's range must be empty: only the absent rows are visited.
-        var word = 0
-        while word &* 64 < rows {
-          var absent = absentBits(bitmap, chunkRow: row, word: word)
-          let remaining = rows &- word &* 64
-          if remaining < 64 { absent &= (1 &<< UInt64(remaining)) &- 1 }
-          while absent != 0 {
-            let index = word &* 64 &+ absent.trailingZeroBitCount
-            absent &= absent &- 1
-            let bytes = ends[index] - ends[index - 1]
-            guard bytes == 0 else {
-              throw reader.error(
-                "row \(row + index) has no value but \(bytes) bytes",
-                at: lengthOffset(chunkAt: chunkAt, index: index))
-            }
-          }
-          word += 1
-        }
+      // Each absent row's range must be empty.
+      if let bitmap,
+        let filled = firstFilledAbsentRow(bitmap, chunkRow: row, rows: rows, ends: ends)
+      {
+        throw reader.error(
+          "row \(row + filled.index) has no value but \(filled.bytes) bytes",
+          at: lengthOffset(chunkAt: chunkAt, index: filled.index))
       }
       if !ascii {
         for index in 0..<rows {

@@ -102,24 +102,14 @@ private struct FrontCodedGroup {
           + "\(ColumnLayout.frontCodedExpansionLimit) times as many", at: tagAt)
     }
     let rests = try reader.readBytes(restTotal)
-    if let bitmap {
-      // Each absent row must be empty: only the absent rows are visited.
-      var word = 0
-      while word &* 64 < rows {
-        var absent = ColumnLayout.absentBits(bitmap, chunkRow: first, word: word)
-        let remaining = rows &- word &* 64
-        if remaining < 64 { absent &= (1 &<< UInt64(remaining)) &- 1 }
-        while absent != 0 {
-          let index = word &* 64 &+ absent.trailingZeroBitCount
-          absent &= absent &- 1
-          let bytes = ends[index] - ends[index - 1]
-          guard bytes == 0 else {
-            throw reader.error(
-              "row \(first + index) has no value but \(bytes) bytes", at: lengthsOffset(index))
-          }
-        }
-        word += 1
-      }
+    // Each absent row must be empty.
+    if let bitmap,
+      let filled = ColumnLayout.firstFilledAbsentRow(
+        bitmap, chunkRow: first, rows: rows, ends: ends)
+    {
+      throw reader.error(
+        "row \(first + filled.index) has no value but \(filled.bytes) bytes",
+        at: lengthsOffset(filled.index))
     }
     let ascii = ColumnLayout.isASCII(rests)
     var longest = 0
