@@ -9,33 +9,52 @@ extension Session {
 
   /// Unique attributes and unique constraints written by the change set, checked across the
   /// declaring class and its descendants, against saved objects and each other.
+  ///
+  /// The rules touched are gathered in a short list (an entity has few), in the order of
+  /// their declaring entity and slots, so a small save allocates nothing per rule it skips.
   func uniquenessViolations(_ changeSet: [EntityChanges]) -> [ConstraintViolation] {
-    var checks: [[Int]: UniqueCheck] = [:]  // [declaring] + slots -> check
+    var checks: [UniqueCheck] = []
     for change in changeSet {
-      for rule in uniqueRules(of: catalog.entities[change.entity]) {
-        var keys = change.insertedRows.map { key(change.entity, $0) }.filter { key in
-          let unset = unsetAttributes(of: key)
-          return !rule.slots.contains { unset.contains($0) }
+      let rules = catalog.entities[change.entity].uniqueRules
+      if rules.isEmpty { continue }
+      for rule in rules {
+        var keys: [ObjectKey] = []
+        for row in change.insertedRows {
+          let key = key(change.entity, row)
+          // A new object whose attribute of the rule was never set is reported as missing.
+          if unsetAttributes.isEmpty
+            || !rule.slots.contains(where: unsetAttributes(of: key).contains)
+          {
+            keys.append(key)
+          }
         }
         for (row, slots) in change.updatedRows where rule.slots.contains(where: slots.contains) {
           keys.append(key(change.entity, row))
         }
-        guard !keys.isEmpty else { continue }
-        checks[
-          [rule.declaringEntity] + rule.slots,
-          default: UniqueCheck(declaring: rule.declaringEntity, slots: rule.slots)
-        ]
-        .candidates += keys
+        if keys.isEmpty { continue }
+        if let index = checks.firstIndex(where: {
+          $0.declaring == rule.declaringEntity && $0.slots == rule.slots
+        }) {
+          checks[index].candidates += keys
+        } else {
+          checks.append(
+            UniqueCheck(declaring: rule.declaringEntity, slots: rule.slots, candidates: keys))
+        }
       }
     }
-    return checks.keys.sorted { $0.lexicographicallyPrecedes($1) }.flatMap { id in
-      violations(of: checks[id]!)
+    if checks.count > 1 {
+      checks.sort { x, y in
+        x.declaring != y.declaring
+          ? x.declaring < y.declaring : x.slots.lexicographicallyPrecedes(y.slots)
+      }
     }
+    var violations: [ConstraintViolation] = []
+    for check in checks { violations += self.violations(of: check) }
+    return violations
   }
 
   private func violations(of check: UniqueCheck) -> [ConstraintViolation] {
     let scope = catalog.subtree(of: check.declaring)
-    let tables = scope.map { table($0) }
     let positions = check.candidates.compactMap { key -> (table: Int, row: Int)? in
       guard let index = scope.firstIndex(of: Int(key.entity)), contains(key) else { return nil }
       return (index, Int(key.row))
@@ -45,13 +64,14 @@ extension Session {
       let slot = check.slots[0]
       let found =
         indexedDuplicates(slot: slot, scope: scope, candidates: positions)
-        ?? tables[0].attributeColumns[slot].duplicates(
-          slot: slot, in: tables, candidates: positions)
+        ?? table(scope[0]).attributeColumns[slot].duplicates(
+          slot: slot, in: scope.map { table($0) }, candidates: positions)
       duplicates = found.map { ($0.table, $0.row, "\($0.value)") }
     } else {
       duplicates =
         indexedCompoundDuplicates(slots: check.slots, scope: scope, candidates: positions)
-        ?? Table.compoundDuplicates(slots: check.slots, in: tables, candidates: positions)
+        ?? Table.compoundDuplicates(
+          slots: check.slots, in: scope.map { table($0) }, candidates: positions)
     }
     guard !duplicates.isEmpty else { return [] }
     let attributes = catalog.entities[check.declaring].attributes

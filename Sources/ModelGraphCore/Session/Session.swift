@@ -408,6 +408,7 @@ public final class Session {
       var tables = current.tables
       var released: [(entity: Int, row: Int, generation: UInt32)] = []
       var written: [StoreCommit.TableRows] = []
+      if state.persistence != nil { written.reserveCapacity(changes.entityCount) }
       for (entity, change) in changes where !change.isEmpty {
         let mine = working[entity]!
         // Without rows to retire (which writes every column of the row), the new version
@@ -467,8 +468,10 @@ public final class Session {
         // The versions committed and not shown yet record their changes first.
         let dropped =
           store.history.isRecording
-          ? committed.map {
-            store.history.droppedThrough(afterRecording: state.pending.compactMap(\.change) + [$0])
+          ? committed.map { change in
+            var recording = state.pending.compactMap(\.change)
+            recording.append(change)
+            return store.history.droppedThrough(afterRecording: recording)
           } : nil
         let recorded = dropped.map { $0 < version.number } == true ? committed : nil
         let commit = StoreCommit(

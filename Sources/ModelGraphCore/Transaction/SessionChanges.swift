@@ -31,6 +31,9 @@ struct SessionChanges: Sequence {
   /// Whether no entity has recorded changes.
   var isEmpty: Bool { !tables.contains { $0 != nil } }
 
+  /// The number of entities with recorded changes.
+  var entityCount: Int { tables.reduce(0) { $1 == nil ? $0 : $0 + 1 } }
+
   /// The entities with recorded changes, ascending.
   var keys: [Int] { map { $0.key } }
 
