@@ -96,6 +96,9 @@ struct ChunkDirectory {
     var count: Int
     /// The slots, in the block's own allocation after its addresses.
     let groups: UnsafeMutablePointer<Group>
+    /// The block's own addresses: a directory of one block reads its page through this
+    /// field (``Block/pageSlot``) instead of allocating a list of one page.
+    let page: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   }
 
   /// Up to ``blockSize`` consecutive groups (in the header's fixed slots), and the storage
@@ -112,11 +115,10 @@ struct ChunkDirectory {
         Block.create(
           minimumCapacity: ChunkDirectory.chunksPerBlock + ChunkDirectory.blockSize
         ) { buffer in
-          let slots = buffer.withUnsafeMutablePointerToElements {
-            UnsafeMutableRawPointer($0 + ChunkDirectory.chunksPerBlock).bindMemory(
-              to: Group.self, capacity: ChunkDirectory.blockSize)
-          }
-          return BlockHeader(count: 0, groups: slots)
+          let page = buffer.withUnsafeMutablePointerToElements { $0 }
+          let slots = UnsafeMutableRawPointer(page + ChunkDirectory.chunksPerBlock).bindMemory(
+            to: Group.self, capacity: ChunkDirectory.blockSize)
+          return BlockHeader(count: 0, groups: slots, page: page)
         },
         to: Block.self)
       block.header.count = groups(block.header.groups)
@@ -168,6 +170,15 @@ struct ChunkDirectory {
       withUnsafeMutablePointerToElements { $0 }
     }
 
+    /// Where the block keeps its own ``addresses`` pointer: a list of pages of one entry, valid
+    /// (and never written) for the block's lifetime.
+    var pageSlot: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutableRawPointer?>> {
+      withUnsafeMutablePointerToHeader { header in
+        (UnsafeMutableRawPointer(header) + MemoryLayout<BlockHeader>.offset(of: \.page)!)
+          .assumingMemoryBound(to: UnsafeMutablePointer<UnsafeMutableRawPointer?>.self)
+      }
+    }
+
     deinit {
       let groups = header.groups
       for slot in 0..<header.count { _ = (groups + slot).move() }
@@ -183,8 +194,13 @@ struct ChunkDirectory {
 
   private(set) var blocks: [Block]
   /// `pages[b]` is `blocks[b].addresses`, held unretained so that reads take no reference.
+  ///
+  /// A directory of exactly one block (up to 256 chunks, a million rows) made by
+  /// ``init(sharing:)`` reads the block's own ``Block/pageSlot`` instead of a list of its own
+  /// (``pagesCapacity`` 0): copying a column then allocates no list.
   @usableFromInline var pages: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutableRawPointer?>>
-  /// The slots of ``pages``.
+  /// The slots of ``pages`` this directory allocated; 0 while it reads ``Block/pageSlot`` of
+  /// its only block.
   private var pagesCapacity: Int
   /// The number of chunks.
   @usableFromInline private(set) var count: Int
@@ -220,9 +236,14 @@ struct ChunkDirectory {
   init(sharing other: ChunkDirectory) {
     blocks = other.blocks
     count = other.count
-    pagesCapacity = max(blocks.count, 1)
-    pages = .allocate(capacity: pagesCapacity)
-    pages.initialize(from: other.pages, count: blocks.count)
+    if blocks.count == 1 {
+      pagesCapacity = 0
+      pages = blocks[0].pageSlot
+    } else {
+      pagesCapacity = max(blocks.count, 1)
+      pages = .allocate(capacity: pagesCapacity)
+      pages.initialize(from: other.pages, count: blocks.count)
+    }
     if count <= Self.zeroChunks {
       ownedWords = 0
       owned = chunkDirectoryZeroWords
@@ -303,7 +324,7 @@ struct ChunkDirectory {
   /// Frees the ownership bits; the directory is unusable afterwards.
   func deallocate() {
     if ownedWords > 0 { owned.deallocate() }
-    pages.deallocate()
+    if pagesCapacity > 0 { pages.deallocate() }
   }
 
   /// The storage address of chunk `index`, as its owner gave it (``append(_:address:)``,
@@ -390,7 +411,12 @@ struct ChunkDirectory {
   private mutating func ownBlock(_ block: Int) {
     if !isKnownUniquelyReferenced(&blocks[block]) {
       blocks[block] = Block.make(copying: blocks[block])
-      pages[block] = blocks[block].addresses
+      // A borrowed list is the old block's own slot, which other directories still read.
+      if pagesCapacity == 0 {
+        pages = blocks[block].pageSlot
+      } else {
+        pages[block] = blocks[block].addresses
+      }
     }
   }
 
@@ -407,7 +433,7 @@ struct ChunkDirectory {
         let grown = UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutableRawPointer?>>
           .allocate(capacity: capacity)
         grown.initialize(from: pages, count: blocks.count - 1)
-        pages.deallocate()
+        if pagesCapacity > 0 { pages.deallocate() }
         pages = grown
         pagesCapacity = capacity
       }

@@ -122,6 +122,37 @@ struct ChunkDirectoryTests {
   }
 
   @Test(
+    "a copy of a one-block column reads its block's own page, and keeps reading right once it writes or grows a second block"
+  )
+  func oneBlockCopyGrows() {
+    // Every chunk but the last of one block of 256: the copy borrows the block's page.
+    let rows = 255 * (1 << AnyColumn.chunkShift) + 17
+    let column = Column<Int64>()
+    column.grow(to: rows)
+    column[3] = 1
+    column[rows - 1] = 2
+    column.freeze()
+    let copy = unsafeDowncast(column.copy(), to: Column<Int64>.self)
+    let other = unsafeDowncast(column.copy(), to: Column<Int64>.self)
+    // The copy's first write copies the block: it must read the new block's page from then on.
+    copy[3] = 10
+    // Growing past 256 chunks adds a second block: the copy needs a list of two pages.
+    let grown = 258 * (1 << AnyColumn.chunkShift) + 5
+    copy.grow(to: grown)
+    copy[grown - 1] = 11
+    copy[rows - 1] = 12
+    #expect(column.count == rows && column[3] == 1 && column[rows - 1] == 2)
+    #expect(other[3] == 1 && other[rows - 1] == 2)
+    #expect(copy.count == grown && copy[3] == 10 && copy[rows - 1] == 12 && copy[grown - 1] == 11)
+    #expect(copy[rows] == 0 && copy[4] == 0)
+    // A copy of the grown copy (two blocks) and a copy of that one's source still agree.
+    copy.freeze()
+    let again = unsafeDowncast(copy.copy(), to: Column<Int64>.self)
+    again[grown - 1] = 13
+    #expect(copy[grown - 1] == 11 && again[grown - 1] == 13 && again[3] == 10)
+  }
+
+  @Test(
     "copies of a column of several blocks agree with plain arrays, and share what they did not write"
   )
   func severalBlocks() {
