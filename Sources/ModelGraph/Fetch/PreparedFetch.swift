@@ -76,7 +76,8 @@ extension ModelContext {
     if loading, fetchedOnlyStore == nil, predicate == nil || identity != nil,
       let (plan, prepared) = QueryPlanner.boundPlan(
         request, values: slotted?.values ?? [], session: session,
-        includePendingChanges: descriptor.includePendingChanges, indexes: indexDefinitions)
+        includePendingChanges: descriptor.includePendingChanges, indexes: indexDefinitions,
+        declarations: indexDeclarations)
     {
       if sortKeys != nil, predicate == nil || shape != nil,
         let memoSort = FetchMemo.sortKeys(descriptor.sortBy)
@@ -129,6 +130,14 @@ extension ModelContext {
     modelClassIfAny(forEntity: entity.index).map {
       ModelIndexCatalog.definitions(for: $0, entity: entity)
     } ?? entity.description.indexes
+  }
+
+  /// A number that changes whenever ``indexDefinitions(_:)`` may answer otherwise: the
+  /// container's count of class registrations (a class registered may map an entity to
+  /// another class, whose declarations differ; the catalog's entities are the bound plan's
+  /// own concern).
+  private var indexDeclarations: Int {
+    container.classRegistrations.load(ordering: .acquiring)
   }
 
   /// The translation of `predicate`: from the context's shape cache when a predicate of the
@@ -196,7 +205,7 @@ extension ModelContext {
     guard
       let plan = QueryPlanner.boundPlan(
         entry.request, values: values, prepared: entry.plan, session: session,
-        indexes: indexDefinitions)
+        indexes: indexDefinitions, declarations: indexDeclarations)
     else {
       fetchMemo.forget(entry)
       return nil

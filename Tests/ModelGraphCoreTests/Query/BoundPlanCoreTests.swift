@@ -39,13 +39,13 @@ struct BoundPlanCoreTests {
 
   func bound(
     _ session: Session, _ request: QueryRequest, _ values: [QueryExpression],
-    _ indexes: [[IndexDefinition]]
+    _ indexes: [[IndexDefinition]], declarations: Int? = nil
   ) -> QueryPlan? {
     var request = request
     request.predicate = nil
     return QueryPlanner.boundPlan(
-      request, values: values, session: session, includePendingChanges: true
-    ) { indexes[$0.index] }?.plan
+      request, values: values, session: session, includePendingChanges: true,
+      indexes: { indexes[$0.index] }, declarations: declarations)?.plan
   }
 
   /// The days of the rows a plan finds.
@@ -66,6 +66,26 @@ struct BoundPlanCoreTests {
       let expected = (0..<60).map { Int64($0 % 20) }.filter { $0 >= lo && $0 < hi }.sorted()
       #expect(try days(session, plan) == expected, "\(lo)..<\(hi)")
     }
+  }
+
+  @Test("with a declarations number, runs check the indexes again only when it changes")
+  func declarationsNumber() throws {
+    let session = try session()
+    let (first, values) = request(3, 6)
+    _ = try planned(session, first, Self.days)
+    #expect(bound(session, first, values, Self.days, declarations: 1) != nil)
+    let checked = session.planCache.tableChecks
+    for (lo, hi) in [(0, 2), (4, 9)] as [(Int64, Int64)] {
+      let (next, values) = request(lo, hi)
+      let plan = try #require(bound(session, next, values, Self.days, declarations: 1))
+      let expected = (0..<60).map { Int64($0 % 20) }.filter { $0 >= lo && $0 < hi }.sorted()
+      #expect(try days(session, plan) == expected, "\(lo)..<\(hi)")
+    }
+    #expect(session.planCache.tableChecks == checked, "the same number: no check")
+    #expect(bound(session, first, values, Self.none, declarations: 2) == nil)
+    #expect(session.planCache.tableChecks == checked + 1)
+    #expect(bound(session, first, values, Self.days) != nil, "no number: checked every run")
+    #expect(session.planCache.tableChecks == checked + 2)
   }
 
   @Test("another index declaration steps the bound plan aside until the planner plans anew")

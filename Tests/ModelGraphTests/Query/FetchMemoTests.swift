@@ -146,6 +146,48 @@ struct FetchMemoTests {
     try checkTrips(descriptor, "after the schema change, again")
   }
 
+  @Test("a repeated fetch checks its plan's tables once per version the context reads")
+  func checksOncePerVersion() throws {
+    let cache = context.session.planCache
+    for round in 0..<2 { try checkTrips(walk(round, 30, limit: 10), "warm \(round)") }
+    let checked = cache.tableChecks
+    for round in 0..<5 {
+      try checkTrips(walk(round, 40 + 7 * round, limit: 10), "repeated \(round)")
+    }
+    #expect(cache.tableChecks == checked, "no version or declaration changed")
+    var random = SplitMix64(seed: 21)
+    let trip = QueryFixture.makeTrip(9_700, &random)
+    trip.start = day(2)
+    context.insert(trip)
+    try context.save()
+    for round in 0..<3 { try checkTrips(walk(0, 40 + round, limit: 10), "saved \(round)") }
+    #expect(cache.tableChecks > checked, "a save moves the context to another version")
+  }
+
+  @Test("memoized fetches after a rollback and after another context's save")
+  func rollbackAndForeignSave() throws {
+    for round in 0..<3 { try checkTrips(walk(round, 60, limit: 10), "warm \(round)") }
+    let moved = try context.fetch(walk(0, 60, limit: 5))
+    for trip in moved { trip.start = day(500) }
+    var random = SplitMix64(seed: 31)
+    let unsaved = QueryFixture.makeTrip(9_800, &random)
+    unsaved.start = day(1)
+    context.insert(unsaved)
+    try checkTrips(walk(0, 60, limit: 10), "unsaved changes")
+    context.rollback()
+    for round in 0..<3 { try checkTrips(walk(0, 60 + round, limit: 10), "rolled back \(round)") }
+    let other = ModelContext(context.container)
+    let foreign = QueryFixture.makeTrip(9_900, &random)
+    foreign.start = day(-1)
+    other.insert(foreign)
+    try other.save()
+    for round in 0..<3 {
+      try checkTrips(walk(-5, 60 + round, limit: 10), "another context saved \(round)")
+    }
+    let first = try context.fetch(walk(-5, 60, limit: 3)).map(\.start)
+    #expect(first.first == day(-1), "the other context's trip is seen")
+  }
+
   @Test("a repeated fetch refills the plan the last one ran; a plan still held is left alone")
   func refillsItsPlan() throws {
     for round in 0..<3 { try checkTrips(walk(round, 30, limit: 10), "warm \(round)") }

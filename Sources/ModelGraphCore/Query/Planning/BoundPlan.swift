@@ -184,6 +184,11 @@ final class BoundPlan {
   /// when that test is compiled once (not per run): a refill with the same test leaves them as
   /// they are instead of copying them in again.
   @exclusivity(unchecked) private var spareTests: [Test?] = []
+  /// The plan cache's ``QueryPlanCache/baseEpoch`` and the front end's declarations number
+  /// when a run last found that the session reads the classes, committed and working tables
+  /// and index declarations the plan holds: a run with both unchanged skips those checks
+  /// (each is changed by whatever could make them fail).
+  @exclusivity(unchecked) private var checkedAt: (epoch: Int, declarations: Int)?
 
   private init(
     tables: [BoundTable], conjuncts: [QueryExpression], template: PlanTemplate,
@@ -216,6 +221,7 @@ final class BoundPlan {
   /// compiled tests and the spare plan, which read them: the next run finds them again for
   /// the version it reads. Only for a plan that ``isRebasable``.
   func release(keeping committed: [Table]) {
+    checkedAt = nil
     var released = false
     for table in tables where table.committed != nil {
       let index = table.entity.index
@@ -330,43 +336,79 @@ final class BoundPlan {
   /// the session no longer reads what the plan was made for (see the type's summary) or a
   /// value does not convert to an index's keys.
   ///
-  /// - Complexity: O(tables read + columns of every table), plus the index lookups.
+  /// - Parameters:
+  ///   - indexes: The index declarations of each class's table.
+  ///   - declarations: A number the front end changes whenever `indexes` may answer otherwise
+  ///     than before: while it and the session's base version stay the same, a run does not
+  ///     check the classes, tables and declarations again; `nil`: every run checks them.
+  /// - Complexity: O(columns of every table), plus the index lookups; plus O(tables read)
+  ///   on the first run after the session moved to another version or `declarations` changed.
   func plan(
     _ request: QueryRequest, values: [QueryExpression], session: Session,
-    indexes: (ResolvedEntity) -> [IndexDefinition]
+    indexes: (ResolvedEntity) -> [IndexDefinition], declarations: Int?
   ) throws -> QueryPlan? {
     guard !session.hasChanges else { return nil }
     let catalog = session.catalog
     let entities = catalog.entities
-    guard entities.count == entityCount else { return nil }
+    let epoch = session.planCache.baseEpoch
+    if let declarations, let checked = checkedAt, checked.epoch == epoch,
+      checked.declarations == declarations
+    {
+      // Nothing the checks read changed since the last run that made them.
+    } else {
+      checkedAt = nil
+      guard checkTables(session, entities: entities, indexes: indexes) else { return nil }
+      if let declarations { checkedAt = (epoch, declarations) }
+    }
+    if !columnLists.isEmpty, !hasColumns(session, entities.count) {
+      // A rollback or a refresh replaced a column the tests or comparators read.
+      guard isRebasable else { return nil }
+      forgetCompiled()
+    }
+    return try fill(request, values: values, catalog: catalog, entities: entities, session: session)
+  }
+
+  /// Whether the session reads the classes and index declarations the plan was made for,
+  /// moving the plan to the tables of the version it reads (see
+  /// ``rebase(onto:resolving:)``) when it may; `false` when the plan does not serve.
+  private func checkTables(
+    _ session: Session, entities: [ResolvedEntity],
+    indexes: (ResolvedEntity) -> [IndexDefinition]
+  ) -> Bool {
+    session.planCache.tableChecks += 1
+    guard entities.count == entityCount else { return false }
     for table in tables {
       let index = table.entity.index
       guard entities[index] === table.entity, indexes(table.entity) == table.indexes else {
-        return nil
+        return false
       }
       let committed = session.committedTable(index)
       let working = session.table(index)
       guard table.committed !== committed || table.table !== working else { continue }
       // The session reads another version than the plan last ran on (a save or a refresh
       // since): the views of the committed tables it replaced are found anew.
-      guard isRebasable else { return nil }
+      guard isRebasable else { return false }
       if table.committed !== committed {
         let entity = table.entity
         guard
           table.rebase(
             onto: committed,
             resolving: { Self.view($0, entity: entity, committed: committed, session: session) })
-        else { return nil }
+        else { return false }
       }
       table.table = working
       if spare != nil || !columnLists.isEmpty { forgetCompiled() }
     }
-    for (entity, _) in pruned where entities[entity.index] !== entity { return nil }
-    if !columnLists.isEmpty, !hasColumns(session, entities.count) {
-      // A rollback or a refresh replaced a column the tests or comparators read.
-      guard isRebasable else { return nil }
-      forgetCompiled()
-    }
+    for (entity, _) in pruned where entities[entity.index] !== entity { return false }
+    return true
+  }
+
+  /// The plan of `request` with `values`, over the tables the plan holds (checked to be the
+  /// session's): the spare plan refilled in place when nothing else holds it.
+  private func fill(
+    _ request: QueryRequest, values: [QueryExpression], catalog: SchemaCatalog,
+    entities: [ResolvedEntity], session: Session
+  ) throws -> QueryPlan? {
     let stop = request.stopAfter
     let refills = isKnownUniquelyReferenced(&spare) && spare!.tables.count == tables.count
     var plans: [TablePlan] = []

@@ -12,7 +12,7 @@
 /// by a session without unsaved changes, also leaves a ``BoundPlan``: the same plan with the
 /// index views of that version, its index bounds read from the slots and its row tests
 /// compiled, which the next request of the shape runs with its own values without planning
-/// (``QueryPlanner/boundPlan(_:values:session:includePendingChanges:indexes:)``).
+/// (``QueryPlanner/boundPlan(_:values:session:includePendingChanges:indexes:declarations:)``).
 ///
 /// A plan names the indexes it reads by their declarations, so it serves whatever the session
 /// reads now: its unsaved changes (each use finds the index views with them laid over the
@@ -61,6 +61,10 @@ public final class QueryPlanCache {
   /// Advanced by every change of the bound plans kept: a ``PreparedBoundPlan`` taken at
   /// another generation may be one the cache dropped, and is not run.
   private(set) var generation = 0
+  /// Advanced by every move of the session to another base version (each calls
+  /// ``forgetViews(keeping:)``): a bound plan that found the session's tables to be its own at
+  /// one epoch finds them so while it lasts, without checking them again.
+  private(set) var baseEpoch = 0
   /// The bound plan ``bound(for:)`` found last, with its key; forgotten with any change of
   /// ``bounds``.
   private var lastBound: (key: Key, bound: BoundPlan)?
@@ -73,6 +77,9 @@ public final class QueryPlanCache {
   public private(set) var misses = 0
   /// How many of the ``hits`` ran a bound plan, without the planner (for tests).
   public private(set) var boundHits = 0
+  /// How many runs of a bound plan checked that the session reads the plan's classes, tables
+  /// and index declarations (for tests): one after each move to another version.
+  public internal(set) var tableChecks = 0
 
   /// An empty cache.
   public init() {}
@@ -133,6 +140,7 @@ public final class QueryPlanCache {
   ///   (a session that fetches with unsaved changes, as a server's small transactions do,
   ///   keeps no views).
   func forgetViews(keeping tables: [Table]) {
+    baseEpoch &+= 1
     guard !holders.isEmpty || !bounds.isEmpty else { return }
     func fits(_ bound: BoundPlan) -> Bool {
       bound.tables.allSatisfy {

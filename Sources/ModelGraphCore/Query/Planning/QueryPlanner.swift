@@ -68,14 +68,18 @@ public struct QueryPlanner {
   /// - Parameters:
   ///   - includePendingChanges: As for ``QuerySource/init(session:includePendingChanges:indexes:)``.
   ///   - indexes: The indexes of each class's table.
+  ///   - declarations: A number the caller changes whenever `indexes` may answer otherwise:
+  ///     while it and the session's version stay the same, the bound plan does not check its
+  ///     tables and indexes again. `nil` (the default): they are checked on every run.
   /// - Returns: The plan, and the bound plan it came from, which runs later requests of the
   ///   same key without looking it up
-  ///   (``boundPlan(_:values:prepared:session:indexes:)``).
+  ///   (``boundPlan(_:values:prepared:session:indexes:declarations:)``).
   /// - Complexity: O(tables read + columns of every table), plus the index lookups with the
   ///   values; the first run of a shape's access also compiles its row test.
   package static func boundPlan(
     _ request: QueryRequest, values: [QueryExpression], session: Session,
-    includePendingChanges: Bool, indexes: (ResolvedEntity) -> [IndexDefinition]
+    includePendingChanges: Bool, indexes: (ResolvedEntity) -> [IndexDefinition],
+    declarations: Int? = nil
   ) -> (plan: QueryPlan, prepared: PreparedBoundPlan)? {
     let cache = session.planCache
     guard cache.holdsBoundPlans else { return nil }
@@ -84,24 +88,26 @@ public struct QueryPlanner {
     let prepared = PreparedBoundPlan(bound: bound, generation: cache.generation)
     guard
       let plan = boundPlan(
-        request, values: values, prepared: prepared, session: session, indexes: indexes)
+        request, values: values, prepared: prepared, session: session, indexes: indexes,
+        declarations: declarations)
     else { return nil }
     return (plan, prepared)
   }
 
   /// The plan of `request` with `values` from `prepared`, a bound plan that
-  /// ``boundPlan(_:values:session:includePendingChanges:indexes:)`` found for a request of the
-  /// same key (class, subclasses, shape identity, sort, window and whether unsaved objects are
-  /// left out); `nil` when the cache changed its bound plans since, or the plan no longer fits
-  /// what the session reads (the caller then plans as usual).
+  /// ``boundPlan(_:values:session:includePendingChanges:indexes:declarations:)`` found for a
+  /// request of the same key (class, subclasses, shape identity, sort, window and whether
+  /// unsaved objects are left out); `nil` when the cache changed its bound plans since, or the
+  /// plan no longer fits what the session reads (the caller then plans as usual).
   package static func boundPlan(
     _ request: QueryRequest, values: [QueryExpression], prepared: PreparedBoundPlan,
-    session: Session, indexes: (ResolvedEntity) -> [IndexDefinition]
+    session: Session, indexes: (ResolvedEntity) -> [IndexDefinition], declarations: Int? = nil
   ) -> QueryPlan? {
     let cache = session.planCache
     guard prepared.generation == cache.generation,
       let plan = try? prepared.bound.plan(
-        request, values: values, session: session, indexes: indexes)
+        request, values: values, session: session, indexes: indexes,
+        declarations: declarations)
     else { return nil }
     cache.record(hit: true, bound: true)
     return plan
