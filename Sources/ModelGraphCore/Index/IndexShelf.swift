@@ -14,10 +14,15 @@ final class IndexShelf: Sendable {
     func hash(into hasher: inout Hasher) { definition.hashWithoutName(into: &hasher) }
   }
 
-  private let entries = Locked<[Key: any BuiltIndex]>([:])
+  private let entries: Locked<[Key: any BuiltIndex]>
 
   /// A shelf holding no index.
-  init() {}
+  init() { entries = Locked([:]) }
+
+  /// A shelf holding `indexes`.
+  private init(holding indexes: [Key: any BuiltIndex]) {
+    entries = Locked(indexes)
+  }
 
   /// The definitions of the indexes on the shelf.
   var definitions: [IndexDefinition] { entries.withLock { $0.keys.map(\.definition) } }
@@ -56,15 +61,20 @@ final class IndexShelf: Sendable {
   ///   ``IndexCarrier/carry(_:from:to:)``.
   static func carry(from old: Table, to new: Table) {
     guard old !== new, let source = old.indexShelf else { return }
-    let built = source.entries.withLock { Array($0) }
+    // A copy of the dictionary shares its storage: reading it outside the lock copies nothing.
+    let built = source.entries.withLock { $0 }
     guard !built.isEmpty else { return }
-    var carried: [(Key, any BuiltIndex)] = []
-    carried.reserveCapacity(built.count)
+    var carried = [Key: any BuiltIndex](minimumCapacity: built.count)
     for (key, index) in built {
-      if let next = IndexCarrier.carry(index, from: old, to: new) { carried.append((key, next)) }
+      if let next = IndexCarrier.carry(index, from: old, to: new) { carried[key] = next }
     }
     guard !carried.isEmpty else { return }
-    new.makeIndexShelf().entries.withLock { entries in
+    // The new table has no shelf yet (it is being published): the carried indexes become its
+    // shelf as they are. Should a reader have made one first, they join it.
+    let made = IndexShelf(holding: carried)
+    let shelf = new.makeIndexShelf { made }
+    guard shelf !== made else { return }
+    shelf.entries.withLock { entries in
       for (key, index) in carried where entries[key] == nil { entries[key] = index }
     }
   }

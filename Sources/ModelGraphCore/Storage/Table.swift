@@ -119,6 +119,9 @@ public final class Table: @unchecked Sendable {
   /// This frozen table's shelf of indexes, made when it has none.
   func makeIndexShelf() -> IndexShelf { indexes.value { IndexShelf() } }
 
+  /// This frozen table's shelf of indexes; `make` makes it when the table has none.
+  func makeIndexShelf(_ make: () -> IndexShelf) -> IndexShelf { indexes.value(make) }
+
   /// The number of rows, live or not.
   @inlinable public var rowCount: Int { stamps.count }
 
