@@ -48,7 +48,8 @@ enum PostgreSQLSchema {
     -- The same, signalling only when a container other than the saver's own listens (its
     -- listener's server process is `listener`): a listener registers in mg_listeners while it
     -- holds mg_state's row and reads the log after, so a save either finds its row here,
-    -- after its own update of mg_state, or commits before that listener reads the log.
+    -- after its own update of mg_state, or commits before that listener reads the log. The
+    -- version check is mg_begin_commit's, written out: one PL/pgSQL call per save, not two.
     CREATE OR REPLACE FUNCTION mg_commit(expected bigint, token uuid, ids bigint[],
         channel text, listener integer) RETURNS bigint AS $$
     DECLARE v bigint;
