@@ -28,8 +28,15 @@ case "${1:-}" in
     # and the listener), and contexts dropped with unsaved changes or after a prefetch keep
     # their container open until the process ends (ContextLifetimeTests): a test process
     # peaked at about 220 connections, so 1,000 leaves room.
+    # Checkpoints at most every 30 minutes or 4 GB of WAL (the defaults are 5 minutes and
+    # 1 GB): a checkpoint syncs every file written since the last, a burst of disk work that
+    # slows the commits it overlaps (the benchmark's and the tests' schemas make thousands of
+    # files). Durability is PostgreSQL's default: fsync, synchronous_commit and
+    # full_page_writes stay on, so a commit returns once its WAL is on disk; the longer
+    # interval only means a longer replay after a crash.
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-      -o "-k $dir -c listen_addresses='' -c max_connections=1000" start >/dev/null
+      -o "-k $dir -c listen_addresses='' -c max_connections=1000 -c checkpoint_timeout=30min -c max_wal_size=4GB" \
+      start >/dev/null
     as_owner "$bin/psql" -h "$dir" -U postgres -d postgres -qtAc \
       "SELECT 1 FROM pg_database WHERE datname = 'modelgraph'" | grep -q 1 \
       || as_owner "$bin/createdb" -h "$dir" -U postgres modelgraph

@@ -36,13 +36,32 @@ enum PostgreSQLSchema {
       RETURN v;
     END $$ LANGUAGE plpgsql;
     -- A save's bookkeeping in one call: the version check and bump, the change log's row
-    -- and the signal to listeners.
+    -- and the signal to listeners (kept for processes of earlier versions).
     CREATE OR REPLACE FUNCTION mg_commit(expected bigint, token uuid, ids bigint[],
         channel text) RETURNS bigint AS $$
     DECLARE v bigint := mg_begin_commit(expected);
     BEGIN
       INSERT INTO mg_log (version, token, ids) VALUES (v, token, ids);
       PERFORM pg_notify(channel, '');
+      RETURN v;
+    END $$ LANGUAGE plpgsql;
+    -- The same, signalling only when a container other than the saver's own listens (its
+    -- listener's server process is `listener`): a listener registers in mg_listeners while it
+    -- holds mg_state's row and reads the log after, so a save either finds its row here,
+    -- after its own update of mg_state, or commits before that listener reads the log. The
+    -- version check is mg_begin_commit's, written out: one PL/pgSQL call per save, not two.
+    CREATE OR REPLACE FUNCTION mg_commit(expected bigint, token uuid, ids bigint[],
+        channel text, listener integer) RETURNS bigint AS $$
+    DECLARE v bigint;
+    BEGIN
+      UPDATE mg_state SET version = version + 1 RETURNING version INTO v;
+      IF v <> expected + 1 THEN
+        RAISE EXCEPTION 'the store is behind version %', v - 1 USING ERRCODE = 'MG001';
+      END IF;
+      INSERT INTO mg_log (version, token, ids) VALUES (v, token, ids);
+      IF EXISTS (SELECT 1 FROM mg_listeners WHERE pid <> listener) THEN
+        PERFORM pg_notify(channel, '');
+      END IF;
       RETURN v;
     END $$ LANGUAGE plpgsql;
     CREATE OR REPLACE FUNCTION mg_expect_one(matched bigint, object text) RETURNS void AS $$

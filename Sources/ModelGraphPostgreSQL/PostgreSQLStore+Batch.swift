@@ -3,7 +3,7 @@ internal import ModelGraphCore
 
 extension PostgreSQLStore {
   /// The statements of one save: the version check with the change log's row and the signal
-  /// (one call of `mg_commit`), then the rows.
+  /// when another container listens (one call of `mg_commit`), then the rows.
   ///
   /// Values are parameters, so a statement's text depends only on its shape (the table, the
   /// columns written, the number of rows) and the connection prepares it once.
@@ -16,7 +16,9 @@ extension PostgreSQLStore {
     var statements: [PostgreSQLStatement] = []
     if !rewriting, !inStage {
       // The bookkeeping (`mg_commit`) goes in once the identifiers are known.
-      statements.append(PostgreSQLStatement("BEGIN"))
+      // Read committed, whatever the server's default: `mg_commit` reads `mg_listeners` after
+      // it holds `mg_state`'s row, with a snapshot taken then.
+      statements.append(PostgreSQLStatement("BEGIN ISOLATION LEVEL READ COMMITTED"))
     }
     var ids: [Int64] = []
     let catalog = commit.catalog
@@ -141,8 +143,11 @@ extension PostgreSQLStore {
       // First after BEGIN: the version check refuses a stale save before its rows are written.
       statements.insert(
         PostgreSQLStatement(
-          "SELECT mg_commit($1, $2, $3, $4)",
-          [base, token, SQLMapping.bigintArray(ids), channelName]), at: 1)
+          "SELECT mg_commit($1, $2, $3, $4, $5)",
+          [
+            base, token, SQLMapping.bigintArray(ids), channelName,
+            String(listenerPID),
+          ]), at: 1)
     }
     if version % max(pruneInterval, 1) == 0 {
       statements += PostgreSQLSchema.prune(

@@ -171,16 +171,22 @@ extension PostgreSQLStore {
   /// The record is advisory (a lost one only keeps rows longer), so it commits without
   /// waiting for the disk, and the listener sends it at most twice a second: a durable commit
   /// per notification held the next catch-up back by a disk sync.
-  /// - Returns: The version recorded.
+  ///
+  /// With `registering`, the record is made holding `mg_state`'s row, which every save updates
+  /// before it reads `mg_listeners` to decide whether to signal: a save either sees the record
+  /// (and signals) or commits before the record does, and the catch-up that follows reads it.
+  /// - Returns: The version recorded, or `nil` when the record could not be made.
   @discardableResult
-  func recordConsumed(on connection: PostgreSQLConnection) -> UInt64 {
+  func recordConsumed(on connection: PostgreSQLConnection, registering: Bool = false) -> UInt64? {
     let version = appliedVersion
-    _ = try? connection.run(
-      "BEGIN; SET LOCAL synchronous_commit TO off; "
-        + "INSERT INTO mg_listeners (pid, applied) VALUES (pg_backend_pid(), \(version)) "
-        + "ON CONFLICT (pid) DO UPDATE SET applied = EXCLUDED.applied; COMMIT")
+    let made =
+      (try? connection.run(
+        "BEGIN; SET LOCAL synchronous_commit TO off; "
+          + (registering ? "SELECT 1 FROM mg_state FOR UPDATE; " : "")
+          + "INSERT INTO mg_listeners (pid, applied) VALUES (pg_backend_pid(), \(version)) "
+          + "ON CONFLICT (pid) DO UPDATE SET applied = EXCLUDED.applied; COMMIT")) != nil
     if connection.isInTransaction { _ = try? connection.run("ROLLBACK") }
-    return version
+    return made ? version : nil
   }
 
   /// Starts the thread that waits for other processes' notifications and catches up.
@@ -202,10 +208,16 @@ extension PostgreSQLStore {
             Thread.sleep(forTimeInterval: 0.2)
             continue
           }
-          // Whatever was committed while nobody listened.
-          store.recordConsumed(on: connection)
+          // Registered, so that every later save signals; then whatever was committed before.
+          // A listener that is not registered would hear nothing: it connects again.
+          store.listenerPID = connection.backendPID
+          guard store.recordConsumed(on: connection, registering: true) != nil else {
+            listener = nil
+            Thread.sleep(forTimeInterval: 0.2)
+            continue
+          }
           try? store.catchUp()
-          recorded = store.recordConsumed(on: connection)
+          recorded = store.recordConsumed(on: connection) ?? recorded
           lastRecord = Date()
           store.withLock { store.listening = true }
           mayHaveQueued = true
@@ -214,7 +226,7 @@ extension PostgreSQLStore {
         // The time first: the applied version is read under the store's lock, which a save
         // holds through its round trip (this thread wakes at each of its own saves).
         if Date().timeIntervalSince(lastRecord) >= 0.5, recorded != store.appliedVersion {
-          recorded = store.recordConsumed(on: connection)
+          recorded = store.recordConsumed(on: connection) ?? recorded
           lastRecord = Date()
           // Its reply may have brought notifications into libpq.
           mayHaveQueued = true

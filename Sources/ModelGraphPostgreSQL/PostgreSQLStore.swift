@@ -30,6 +30,13 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   private var connection: PostgreSQLConnection?
   /// The server process of `connection`, read by the listener without taking `lock`.
   private let ownBackend = Atomic<Int32>(0)
+  /// The server process of the listener's connection (0 before it connects): a save signals
+  /// only when a listener other than this one is registered.
+  var listenerPID: Int32 {
+    get { listenerBackend.load(ordering: .relaxed) }
+    set { listenerBackend.store(newValue, ordering: .relaxed) }
+  }
+  private let listenerBackend = Atomic<Int32>(0)
   /// After a lost connection, how long the server process that ran a save may go on before
   /// it is ended, so that whether the save committed is known.
   var lingeringSessionWait: TimeInterval {
