@@ -1,5 +1,14 @@
 /// The store's own tables, made once per database.
 enum PostgreSQLSchema {
+  /// A save's version check and bump in PL/pgSQL: `v` becomes the new version, or the store
+  /// is behind `expected` (``behind``). Written into `mg_begin_commit` and `mg_commit`.
+  private static let versionCheck = """
+    UPDATE mg_state SET version = version + 1 RETURNING version INTO v;
+    IF v <> expected + 1 THEN
+      RAISE EXCEPTION 'the store is behind version %', v - 1 USING ERRCODE = '\(behind)';
+    END IF;
+    """
+
   /// Creates the bookkeeping tables and functions if they are missing; concurrent openers wait
   /// for each other on an advisory lock.
   static let setup = """
@@ -29,10 +38,7 @@ enum PostgreSQLSchema {
     CREATE OR REPLACE FUNCTION mg_begin_commit(expected bigint) RETURNS bigint AS $$
     DECLARE v bigint;
     BEGIN
-      UPDATE mg_state SET version = version + 1 RETURNING version INTO v;
-      IF v <> expected + 1 THEN
-        RAISE EXCEPTION 'the store is behind version %', v - 1 USING ERRCODE = 'MG001';
-      END IF;
+      \(versionCheck)
       RETURN v;
     END $$ LANGUAGE plpgsql;
     -- A save's bookkeeping in one call: the version check and bump, the change log's row
@@ -49,15 +55,12 @@ enum PostgreSQLSchema {
     -- listener's server process is `listener`): a listener registers in mg_listeners while it
     -- holds mg_state's row and reads the log after, so a save either finds its row here,
     -- after its own update of mg_state, or commits before that listener reads the log. The
-    -- version check is mg_begin_commit's, written out: one PL/pgSQL call per save, not two.
+    -- version check is mg_begin_commit's text, not a call of it: one PL/pgSQL call per save.
     CREATE OR REPLACE FUNCTION mg_commit(expected bigint, token uuid, ids bigint[],
         channel text, listener integer) RETURNS bigint AS $$
     DECLARE v bigint;
     BEGIN
-      UPDATE mg_state SET version = version + 1 RETURNING version INTO v;
-      IF v <> expected + 1 THEN
-        RAISE EXCEPTION 'the store is behind version %', v - 1 USING ERRCODE = 'MG001';
-      END IF;
+      \(versionCheck)
       INSERT INTO mg_log (version, token, ids) VALUES (v, token, ids);
       IF EXISTS (SELECT 1 FROM mg_listeners WHERE pid <> listener) THEN
         PERFORM pg_notify(channel, '');
