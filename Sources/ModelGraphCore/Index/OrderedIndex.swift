@@ -116,9 +116,10 @@ final class OrderedIndex<Key: IndexKey>: @unchecked Sendable {
   /// The first position whose key is not `isLeft`, when the keys are `isLeft` up to some
   /// position and not from there on.
   ///
-  /// Each step halves the positions left by a conditional move rather than a branch on the
-  /// key compared, so the search costs no mispredicted branch (half its steps would be) and
-  /// the loads of the next steps can start before a probe's cache miss is served.
+  /// Each step halves the positions left with one comparison, without a bounds check, the
+  /// direction of the bound chosen before the loop. (The step is written as a select, but
+  /// LLVM's x86 back end turns a select that feeds the next probe's address into a branch:
+  /// the search is not branchless in machine code.)
   ///
   /// - Complexity: O(log n): ⌈log₂ n⌉ + 1 comparisons.
   @inline(__always)

@@ -18,7 +18,7 @@ struct OrderedIndexSearchTests {
 
   @Test("every size up to 70 with runs of equal keys: the boundary a scan finds")
   func boundaries() {
-    var random = SeededRandom(seed: 3)
+    var random = QueryRandom(seed: 3)
     for count in 0...70 {
       for spread in [1, 3, count + 1] {
         let keys = (0..<count).map { _ in Int64.random(in: 0..<Int64(spread), using: &random) }

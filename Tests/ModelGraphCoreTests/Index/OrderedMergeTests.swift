@@ -17,7 +17,7 @@ struct OrderedMergeTests {
   /// A table of `count` base entries with keys below `keys`, `removed` of its rows removed and
   /// `added` entries added (new rows past the base's).
   static func part(
-    count: Int, keys: Int64, removed: Int, added: Int, using random: inout SeededRandom
+    count: Int, keys: Int64, removed: Int, added: Int, using random: inout QueryRandom
   ) -> Part {
     let base = (0..<count).map { (key: Int64.random(in: 0..<keys, using: &random), row: Int32($0)) }
     let gone = Set(base.shuffled(using: &random).prefix(removed).map(\.row))
@@ -64,7 +64,7 @@ struct OrderedMergeTests {
 
   /// A random range over keys below `keys`: either bound may be missing, inclusive or not,
   /// and the range may be empty (its lower bound past its upper one).
-  static func range(keys: Int64, using random: inout SeededRandom) -> IndexValueRange {
+  static func range(keys: Int64, using random: inout QueryRandom) -> IndexValueRange {
     func bound() -> (value: ModelValue, isInclusive: Bool)? {
       Int.random(in: 0..<5, using: &random) == 0
         ? nil : (.int(Int64.random(in: -1...keys, using: &random)), Bool.random(using: &random))
@@ -88,7 +88,7 @@ struct OrderedMergeTests {
 
   @Test("random tables, ranges, limits and directions give the sorted entries in range")
   func randomMerges() throws {
-    var random = SeededRandom(seed: 7)
+    var random = QueryRandom(seed: 7)
     for round in 0..<400 {
       let keys = Int64([1, 3, 12, 200][round % 4])
       let parts = (0..<Int.random(in: 1...4, using: &random)).map { _ in
@@ -177,19 +177,5 @@ struct OrderedMergeTests {
     let cursor = try #require(
       OrderedViewState<Int64>.mergeCursor([part], ranges: [all], ascending: true))
     #expect(!cursor.restart([text]))
-  }
-}
-
-/// SplitMix64, seeded: the same draws on every run.
-struct SeededRandom: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
