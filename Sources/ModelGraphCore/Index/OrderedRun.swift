@@ -70,6 +70,10 @@ final class OrderedRun<Key: IndexKey> {
 
   func nextRow() -> Int32? { nextPosition().map { index.rows[$0] } }
 
+  /// The next position of the walk that holds a row not skipped; `nil` once the walk is over.
+  ///
+  /// Inlined: a merge calls it for every row it returns.
+  @inline(__always)
   func nextPosition() -> Int? {
     while true {
       if ascending {
