@@ -28,10 +28,9 @@ final class PVRareItem: PVItem {
   @Attribute var grade = 1
 }
 
-/// A prefetch reads the liveness of all the related keys of a batch before it makes any
-/// handle: lists mixing two entities, dead keys (deleted here or elsewhere, rows reused),
-/// held handles, changed objects and empty lists come out as navigation reads them.
-@Suite("Query: prefetch reads the liveness of a batch's keys first")
+/// A prefetch gives the related objects that navigation reads: lists mixing two entities, dead
+/// keys (deleted here or elsewhere, rows reused), held handles, changed objects and empty lists.
+@Suite("Query: a prefetch gives only live related objects, as navigation does")
 struct PrefetchLivenessTests {
   /// Shelves by name, their items prefetched.
   private static var shelves: FetchDescriptor<PVShelf> {
