@@ -13,6 +13,13 @@ enum Arithmetic {
     switch (left, right) {
     case (.string(let a), .string(let b)) where op == .add: return .string(a + b)
     case (.int(let a), .int(let b)): return .int(try integer(a, op, b))
+    case (.uint, .uint), (.uint, .int), (.int, .uint):
+      // Exact, as Swift's integers are; a `UInt` result past `Int64.max` stays unsigned.
+      guard let a = WideInteger(left), let b = WideInteger(right),
+        let result = try WideInteger.apply(a, op, b)?.value(
+          unsigned: { if case .uint = left, case .uint = right { true } else { false } }())
+      else { throw EvaluationError(message: "integer overflow in '\(op.rawValue)'") }
+      return result
     case (.decimal, _), (_, .decimal):
       for value in [left, right] where double(value) != nil && decimal(value) == nil {
         throw EvaluationError(message: "\(value) is beyond the range of Decimal")

@@ -156,10 +156,12 @@ public struct Lexer {
       guard let value = Double(text) else { throw ScriptError("malformed number", at: start) }
       return .double(value)
     }
-    guard let value = Int64(text) else {
+    if let value = Int64(text) { return .int(value) }
+    // Past `Int64.max`: a `UInt` attribute's value, or (after a minus) `Int64.min`.
+    guard let value = UInt64(text) else {
       throw ScriptError("integer \(text) does not fit in 64 bits", at: start)
     }
-    return .int(value)
+    return .uint(value)
   }
 
   /// `dddd-dd-dd` follows.

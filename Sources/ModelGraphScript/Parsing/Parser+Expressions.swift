@@ -155,8 +155,17 @@ extension Parser {
     if accept(symbol: "-") {
       try enter(at: location)
       defer { nesting -= 1 }
+      // A literal past `Int64.max` after a minus: `Int64.min`, or out of range.
+      if case .literal(.uint(let magnitude)) = current.kind {
+        guard magnitude == UInt64(Int64.max) + 1 else {
+          throw ScriptError("integer -\(magnitude) does not fit in 64 bits", at: location)
+        }
+        position += 1
+        return try node(.literal(.int(.min)), at: location)
+      }
       let operand = try parseUnary()
-      if case .literal(.int(let value)) = operand.kind {
+      // `-Int64.min` overflows: evaluated, it is reported as an overflow.
+      if case .literal(.int(let value)) = operand.kind, value != .min {
         return try node(.literal(.int(-value)), at: location)
       }
       if case .literal(.double(let value)) = operand.kind {

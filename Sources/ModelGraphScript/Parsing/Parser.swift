@@ -126,6 +126,9 @@ public struct Parser {
 
   mutating func expectInteger(_ what: String) throws -> Int {
     let token = current
+    if case .literal(.uint(let value)) = token.kind {
+      throw ScriptError("\(what) of \(value) is out of range", at: token.location)
+    }
     guard case .literal(.int(let value)) = token.kind else {
       throw ScriptError("expected \(what) (an integer), found \(token.display)", at: token.location)
     }
