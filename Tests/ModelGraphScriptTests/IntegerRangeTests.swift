@@ -147,4 +147,19 @@ struct IntegerRangeTests {
     #expect(Self.figures(result) == ["0"])
     #expect(Self.firstError(result).hasSuffix("error: division by zero"))
   }
+
+  @Test("the mean of integers whose sum passes 64 bits is computed; their sum is an overflow")
+  func meanPastSixtyFourBits() {
+    let result = Self.run(
+      """
+      entity A { x: Int }
+      insert A { x: 1 }
+      insert A { x: 9223372036854775807 }
+      avg A.x
+      sum A.x
+      """)
+    #expect(result.exit == 1)
+    #expect(Self.figures(result) == ["4.611686018427388e+18"])
+    #expect(Self.firstError(result) == "t.mgscript:5:1: error: integer overflow in '+'")
+  }
 }

@@ -126,7 +126,14 @@ enum Aggregation {
       return try present.reduce(ModelValue.int(0)) { try Arithmetic.apply($0, .add, $1) }
     case .avg:
       guard !present.isEmpty else { return .null }
-      let sum = try present.reduce(ModelValue.int(0)) { try Arithmetic.apply($0, .add, $1) }
+      let sum: ModelValue
+      do {
+        sum = try present.reduce(ModelValue.int(0)) { try Arithmetic.apply($0, .add, $1) }
+      } catch {
+        // Integers whose sum passes 64 bits: their mean, from the exact sum.
+        guard let total = integerSum(present) else { throw error }
+        return .double(NSDecimalNumber(decimal: total / Decimal(present.count)).doubleValue)
+      }
       if case .decimal(let total) = sum {
         return .decimal(try DecimalMath.apply(total, .divide, Decimal(present.count)))
       }
@@ -136,5 +143,18 @@ enum Aggregation {
     case .max:
       return present.max { (Comparing.order($0, $1) ?? 0) < 0 } ?? .null
     }
+  }
+
+  /// The exact sum of `values` when every one is an `Int` or `UInt` value; else `nil`.
+  private static func integerSum(_ values: [ModelValue]) -> Decimal? {
+    var total = Decimal(0)
+    for value in values {
+      switch value {
+      case .int(let number): total += Decimal(number)
+      case .uint(let number): total += Decimal(number)
+      default: return nil
+      }
+    }
+    return total
   }
 }
