@@ -82,7 +82,8 @@ extension ModelContext {
   /// The objects for `keys` (live rows of the session), in order, as `T`: the registered
   /// ones, and new handles for the others.
   ///
-  /// The model class and working table of an entity are looked up once per fetch for the
+  /// The model class and working table of an entity (and whether the session has unsaved
+  /// changes to it, which objects made without any skip) are looked up once per fetch for the
   /// last few entities met (a deep fetch's keys alternate between the tables of a class and
   /// its subclasses), not per object; the array is filled in place.
   /// - Complexity: O(keys).
@@ -124,7 +125,8 @@ extension ModelContext {
                 // Not among the last entities met: look it up, in place of the oldest once full.
                 let made = MaterializedEntity(
                   entity: entity, modelClass: modelClass(forEntity: entity),
-                  table: Unmanaged.passUnretained(session.table(entity)))
+                  table: Unmanaged.passUnretained(session.table(entity)),
+                  hasUnsavedChanges: session.hasUnsavedChanges(entity: entity))
                 if known < entities.count {
                   entities.initializeElement(at: known, to: made)
                   known &+= 1
@@ -135,7 +137,9 @@ extension ModelContext {
                 }
               }
               let object = entities[place].table._withUnsafeGuaranteedRef {
-                newObject(for: key, of: entities[place].modelClass, in: $0)
+                newObject(
+                  for: key, of: entities[place].modelClass, in: $0,
+                  appliesUnsavedState: entities[place].hasUnsavedChanges)
               }
               // Registered where the lookup found room, unless the class's `init()` changed
               // the map meanwhile (then looked up again); a stale handle of the row (an older
@@ -181,10 +185,14 @@ extension ModelContext {
 
   /// A new handle of `modelClass` for `key`'s row of `table`, not yet registered: the caller
   /// registers it in the identity map.
+  ///
+  /// - Parameter appliesUnsavedState: Whether to look up the row's unsaved state (new or
+  ///   changed); `false` only when the session has no unsaved changes to the key's entity.
   @inline(__always)
-  private func newObject(for key: ObjectKey, of modelClass: ModelObject.Type, in table: Table)
-    -> ModelObject
-  {
+  private func newObject(
+    for key: ObjectKey, of modelClass: ModelObject.Type, in table: Table,
+    appliesUnsavedState: Bool = true
+  ) -> ModelObject {
     let object = modelClass.init()
     // A new object has no attribute marked unset: its row and table are two stores.
     object._tableReference = Unmanaged.passUnretained(table)
@@ -192,7 +200,7 @@ extension ModelContext {
     object._context = self
     object._key = key
     object._status = .registered
-    applyUnsavedState(to: object, key: key)
+    if appliesUnsavedState { applyUnsavedState(to: object, key: key) }
     return object
   }
 
@@ -284,4 +292,8 @@ struct MaterializedEntity {
   var modelClass: ModelObject.Type
   /// Kept alive by the session for the whole fetch.
   var table: Unmanaged<Table>
+  /// Whether the session had unsaved changes to the entity when the fetch met it: without
+  /// any, the objects made skip the lookup of their rows' unsaved state. Nothing the fetch
+  /// runs changes the rows it materializes (a class's `init()` makes an unmanaged object).
+  var hasUnsavedChanges: Bool
 }

@@ -34,6 +34,12 @@ extension Session {
       ? .updated : .unchanged
   }
 
+  /// Whether the session recorded unsaved changes to objects of `entity`; without any, every
+  /// row of it is ``UnsavedRowState/unchanged`` (see ``unsavedState(entity:row:)``).
+  ///
+  /// - Complexity: O(1).
+  public func hasUnsavedChanges(entity: Int) -> Bool { changes[entity] != nil }
+
   /// Whether the saved object in `row` of `entity` has unsaved attribute or relationship writes.
   public func isUpdated(entity: Int, row: Int) -> Bool {
     guard let change = changes[entity] else { return false }

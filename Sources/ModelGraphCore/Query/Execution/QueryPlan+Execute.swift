@@ -8,8 +8,10 @@ extension QueryPlan {
   /// - Complexity: O(n) for n rows of the tables scanned (vectorized for conditions on the
   ///   object's own attributes), O(m) for m rows an index yields; plus O(m log k) for a sort
   ///   with a limit (k = offset + limit), O(m log m) without one, and O(k) for a sort an
-  ///   index merge answers.
+  ///   index merge answers. Without a condition, a residual or a sort, each row of the
+  ///   tables is a load and a store (``liveKeys()``).
   public func keys(residual: ((ObjectKey) throws -> Bool)? = nil) throws -> [ObjectKey] {
+    if residual == nil && readsEveryLiveRow { return liveKeys() }
     let stop = request.stopAfter
     var found: [RowReference] = []
     switch order {
