@@ -11,11 +11,6 @@ struct IntegerRangeTests {
     InProcess.run(source, path: "t.mgscript")
   }
 
-  /// The first line of stderr.
-  static func firstError(_ result: ScriptResult) -> String {
-    String(result.stderr.split(separator: "\n").first ?? "")
-  }
-
   /// The lines of stdout but the updates' reports.
   static func figures(_ result: ScriptResult) -> [String] {
     result.stdout.split(separator: "\n").map(String.init).filter { !$0.hasSuffix(" updated") }
@@ -65,7 +60,7 @@ struct IntegerRangeTests {
       let result = Self.run("entity A { x: Int }\n\(line)\n")
       #expect(result.exit == 1)
       #expect(
-        Self.firstError(result)
+        result.firstError
           == "t.mgscript:2:\(column): error: integer \(integer) does not fit in 64 bits",
         "\(line)")
     }
@@ -76,7 +71,7 @@ struct IntegerRangeTests {
     let result = Self.run("entity A { x: Int }\ninsert A { x: 9223372036854775808 }\n")
     #expect(result.exit == 1)
     #expect(
-      Self.firstError(result)
+      result.firstError
         == "t.mgscript:2:15: error: 9223372036854775808 does not fit x (Int)")
   }
 
@@ -85,7 +80,7 @@ struct IntegerRangeTests {
     let result = Self.run("entity A { x: Int }\nfetch A limit 9223372036854775808\n")
     #expect(result.exit == 1)
     #expect(
-      Self.firstError(result)
+      result.firstError
         == "t.mgscript:2:15: error: a limit of 9223372036854775808 is out of range")
   }
 
@@ -94,7 +89,7 @@ struct IntegerRangeTests {
     let result = Self.run(
       "entity A { x: Int }\ninsert A { x: 1 }\nupdate A set x = - -9223372036854775808\n")
     #expect(result.exit == 1)
-    #expect(Self.firstError(result).hasPrefix("t.mgscript:3:18: error: integer overflow"))
+    #expect(result.firstError.hasPrefix("t.mgscript:3:18: error: integer overflow"))
   }
 
   @Test("arithmetic on UInt values is exact integer arithmetic, past Int64's range too")
@@ -129,7 +124,7 @@ struct IntegerRangeTests {
     ] {
       let result = Self.run("entity A { x: UInt }\ninsert A { x: 1 }\nupdate A set \(update)\n")
       #expect(result.exit == 1, "\(update)")
-      #expect(Self.firstError(result).hasSuffix("error: \(message)"), "\(update)")
+      #expect(result.firstError.hasSuffix("error: \(message)"), "\(update)")
     }
   }
 
@@ -145,7 +140,7 @@ struct IntegerRangeTests {
       """)
     #expect(result.exit == 1)
     #expect(Self.figures(result) == ["0"])
-    #expect(Self.firstError(result).hasSuffix("error: division by zero"))
+    #expect(result.firstError.hasSuffix("error: division by zero"))
   }
 
   @Test("the mean of integers whose sum passes 64 bits is computed; their sum is an overflow")
@@ -160,6 +155,6 @@ struct IntegerRangeTests {
       """)
     #expect(result.exit == 1)
     #expect(Self.figures(result) == ["4.611686018427388e+18"])
-    #expect(Self.firstError(result) == "t.mgscript:5:1: error: integer overflow in '+'")
+    #expect(result.firstError == "t.mgscript:5:1: error: integer overflow in '+'")
   }
 }

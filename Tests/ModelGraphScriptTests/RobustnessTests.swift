@@ -10,18 +10,13 @@ struct RobustnessTests {
     InProcess.run(source, path: "t.mgscript")
   }
 
-  /// The first line of stderr.
-  static func firstError(_ result: ScriptResult) -> String {
-    String(result.stderr.split(separator: "\n").first ?? "")
-  }
-
   @Test("a Double that no Decimal holds is an error, not a trap or NaN")
   func decimalFromHugeDouble() {
     for value in ["1e308 * 10", "1e300", "1e999"] {
       let result = Self.run("entity A { x: Decimal }\ninsert A { x: \(value) }\n")
       #expect(result.exit == 1)
-      #expect(Self.firstError(result).hasPrefix("t.mgscript:2:15: error: "))
-      #expect(Self.firstError(result).hasSuffix("does not fit x (Decimal)"))
+      #expect(result.firstError.hasPrefix("t.mgscript:2:15: error: "))
+      #expect(result.firstError.hasSuffix("does not fit x (Decimal)"))
     }
   }
 
@@ -32,7 +27,7 @@ struct RobustnessTests {
         "entity A { x: Decimal }\ninsert A { x: \(value) }\nupdate A set x = x \(op) x\n")
       #expect(result.exit == 1)
       #expect(
-        Self.firstError(result)
+        result.firstError
           == "t.mgscript:3:18: error: the Decimal result of '\(op.prefix(1))' is out of range")
     }
   }
@@ -102,7 +97,7 @@ struct RobustnessTests {
     let tooDeep = String(repeating: "(", count: Parser.maximumDepth + 1) + "x == 1"
     let result = Self.run("entity A { x: Int }\ncount A where \(tooDeep)\n")
     #expect(
-      Self.firstError(result)
+      result.firstError
         == "t.mgscript:2:\(15 + Parser.maximumDepth): error: the expression nests too deeply"
         + " (more than \(Parser.maximumDepth) levels); split it up")
   }
