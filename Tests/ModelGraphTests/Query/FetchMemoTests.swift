@@ -107,6 +107,20 @@ struct FetchMemoTests {
     #expect(memoHits > 0)
   }
 
+  @Test("every class of a memoized walk reads the bounds of its own fetch")
+  func everyClassReadsItsBounds() throws {
+    var random = SplitMix64(seed: 57)
+    for round in 0..<30 {
+      let lo = Int.random(in: -10...120, using: &random)
+      let hi = lo + Int.random(in: 0...30, using: &random)
+      try checkTrips(walk(lo, hi, limit: nil), "\(round)")
+      var shallow = walk(lo, hi, limit: nil)
+      shallow.includesSubclasses = false
+      try checkTrips(shallow, "shallow \(round)")
+    }
+    #expect(memoHits > 40)
+  }
+
   @Test("sorts that differ after their first key, or by a string comparator, miss the memo")
   func laterSortKeysAndComparators() throws {
     let key: (QTrip) -> String = {
