@@ -107,12 +107,17 @@ final class FetchMemo {
     /// The request the plan runs for (the values aside).
     let request: QueryRequest
     let plan: PreparedBoundPlan
+    /// The node type of the predicate's root, which the key's tree type fixes (found once,
+    /// not per fetch); `nil` without a predicate.
+    let walkable: (any PredicateShapeWalkable.Type)?
 
     init(
       key: Key, shape: PredicateShapeCache.Entry?, identity: QueryShapeIdentity?,
-      request: QueryRequest, plan: PreparedBoundPlan
+      request: QueryRequest, plan: PreparedBoundPlan,
+      walkable: (any PredicateShapeWalkable.Type)?
     ) {
       self.key = key
+      self.walkable = walkable
       self.shape = shape
       self.identity = identity
       self.request = request

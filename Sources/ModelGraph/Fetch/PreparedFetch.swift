@@ -89,7 +89,8 @@ extension ModelContext {
         fetchMemo.remember(
           FetchMemo.Entry(
             key: FetchMemo.Key(descriptor, expression: expressionType, sort: memoSort),
-            shape: shape, identity: identity, request: request, plan: prepared))
+            shape: shape, identity: identity, request: request, plan: prepared,
+            walkable: predicate.flatMap { ShapeKind.of(type(of: $0.expression)) }))
       }
       return PreparedFetch(
         plan: plan, residual: nil, sortsInMemory: sortKeys == nil, offset: offset,
@@ -197,15 +198,15 @@ extension ModelContext {
     else { return nil }
     var values: [QueryExpression] = []
     if let tree = probe.tree {
-      guard let shape = entry.shape, let input = probe.input,
+      guard let shape = entry.shape, let input = probe.input, let walkable = entry.walkable,
         let converted = PredicateShapeWalker.match(
-          tree, input: input, shape: shape.shape, converters: shape.converters, context: self,
-          plain: predicateShapes.plainTranslator),
+          tree, as: walkable, input: input, shape: shape.shape, converters: shape.converters,
+          context: self, plain: predicateShapes.plainTranslator),
         QueryShapeIdentity(template: shape.number, values: converted) == entry.identity
       else { return nil }
       values = converted
     }
-    _ = session.catalog(covering: entity)
+    session.cover(entity)
     guard
       let plan = QueryPlanner.boundPlan(
         entry.request, values: values, prepared: entry.plan, session: session,
