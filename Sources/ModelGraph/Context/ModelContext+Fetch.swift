@@ -13,8 +13,18 @@ extension ModelContext {
   /// - Complexity: O(n) for n rows of the tables scanned, or O(m) for m rows an index yields;
   ///   plus O(m log k) to keep the best k = offset + limit, O(m log m) to sort without a
   ///   limit, O(k) when an ordered index gives the sort.
+  @inlinable
   public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
-    let prepared = try prepareFetch(descriptor)
+    // The probe is read here, where `T` is known in the caller's specialization.
+    try fetch(descriptor, probe: FetchProbe(descriptor))
+  }
+
+  /// ``fetch(_:)`` of `descriptor`, whose ``FetchProbe`` the caller read.
+  @usableFromInline
+  func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, probe: FetchProbe) throws
+    -> [T]
+  {
+    let prepared = try prepareFetch(descriptor, probe: probe)
     let keys = try prepared.plan.keys(residual: prepared.residual)
     var results = materialize(keys[...], as: T.self)
     if prepared.sortsInMemory {

@@ -62,20 +62,31 @@ final class FetchMemo {
         }
     }
 
-    /// Whether `descriptor`, whose predicate's tree has the type `expression`, has this key
-    /// (its predicate's key paths and values are checked by a walk against the entry's shape).
-    func matches<T>(_ descriptor: FetchDescriptor<T>, expression: ObjectIdentifier?) -> Bool {
+    /// Whether `descriptor`, whose predicate's tree has the type `expression` and whose
+    /// predicate and first sort descriptor `probe` read, has this key (its predicate's key
+    /// paths and values are checked by a walk against the entry's shape).
+    func matches<T>(
+      _ descriptor: FetchDescriptor<T>, probe: FetchProbe, expression: ObjectIdentifier?
+    ) -> Bool {
       guard model == ObjectIdentifier(T.self), self.expression == expression,
         limit == descriptor.fetchLimit, offset == descriptor.fetchOffset,
         includesSubclasses == descriptor.includesSubclasses,
-        includePendingChanges == descriptor.includePendingChanges
+        includePendingChanges == descriptor.includePendingChanges,
+        probe.sortCount == sort.count
       else { return false }
-      // Read once: each read of the array copies it out of the generic descriptor.
-      let sortBy = descriptor.sortBy
+      guard let first = sort.first else { return true }
+      guard probe.firstKeyPath === first.keyPath, probe.firstIsForward == first.isForward,
+        !probe.firstHasComparator
+      else { return false }
+      return sort.count == 1 || laterKeysMatch(descriptor.sortBy)
+    }
+
+    /// Whether the sort descriptors after the first in `sortBy` are those of this key.
+    private func laterKeysMatch<T>(_ sortBy: [SortDescriptor<T>]) -> Bool {
       guard sortBy.count == sort.count else { return false }
       // By index: `zip` over a generic element is not specialized here, and costs more
       // than the rest of the match.
-      for position in 0..<sort.count {
+      for position in 1..<sort.count {
         let descriptor = sortBy[position]
         let key = sort[position]
         guard descriptor.order == (key.isForward ? .forward : .reverse),
@@ -96,12 +107,17 @@ final class FetchMemo {
     /// The request the plan runs for (the values aside).
     let request: QueryRequest
     let plan: PreparedBoundPlan
+    /// The node type of the predicate's root, which the key's tree type fixes (found once,
+    /// not per fetch); `nil` without a predicate.
+    let walkable: (any PredicateShapeWalkable.Type)?
 
     init(
       key: Key, shape: PredicateShapeCache.Entry?, identity: QueryShapeIdentity?,
-      request: QueryRequest, plan: PreparedBoundPlan
+      request: QueryRequest, plan: PreparedBoundPlan,
+      walkable: (any PredicateShapeWalkable.Type)?
     ) {
       self.key = key
+      self.walkable = walkable
       self.shape = shape
       self.identity = identity
       self.request = request
@@ -120,14 +136,18 @@ final class FetchMemo {
   /// Counts a fetch that ran from an entry.
   func countHit() { hits += 1 }
 
-  /// The entry matching `descriptor` but for its predicate's key paths and values, moved
-  /// first.
-  func entry<T>(for descriptor: FetchDescriptor<T>, expression: ObjectIdentifier?) -> Entry? {
+  /// The entry matching `descriptor` (whose predicate and first sort descriptor `probe`
+  /// read) but for its predicate's key paths and values, moved first.
+  func entry<T>(
+    for descriptor: FetchDescriptor<T>, probe: FetchProbe, expression: ObjectIdentifier?
+  ) -> Entry? {
     guard !entries.isEmpty else { return nil }
-    if entries[0].key.matches(descriptor, expression: expression) { return entries[0] }
+    if entries[0].key.matches(descriptor, probe: probe, expression: expression) {
+      return entries[0]
+    }
     guard
       let position = entries.indices.dropFirst().first(where: {
-        entries[$0].key.matches(descriptor, expression: expression)
+        entries[$0].key.matches(descriptor, probe: probe, expression: expression)
       })
     else { return nil }
     let found = entries.remove(at: position)

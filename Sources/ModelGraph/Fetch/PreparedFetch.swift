@@ -26,34 +26,38 @@ struct PreparedFetch {
 }
 
 extension ModelContext {
+  /// ``prepareFetch(_:probe:loading:counting:)`` of `descriptor`, whose probe is read here.
+  func prepareFetch<T: PersistentModel>(
+    _ descriptor: FetchDescriptor<T>, loading: Bool = true, counting: Bool = false
+  ) throws -> PreparedFetch {
+    try prepareFetch(
+      descriptor, probe: FetchProbe(descriptor), loading: loading, counting: counting)
+  }
+
   /// Translates and plans `descriptor`.
   ///
   /// With a store that keeps only fetched objects in memory, the candidates are first loaded
   /// through SQL (unless `loading` is false, for `explain`, or, when `counting`, PostgreSQL
   /// counts them: see `runFetched`).
+  ///
+  /// `probe` is the descriptor's ``FetchProbe``, which the fetch memo reads (a public fetch
+  /// reads it in its caller's specialization for `T`).
   /// - Throws: ``SchemaError`` when `T` (or a class named in a type test) cannot be registered.
   func prepareFetch<T: PersistentModel>(
-    _ descriptor: FetchDescriptor<T>, loading: Bool = true, counting: Bool = false
+    _ descriptor: FetchDescriptor<T>, probe: FetchProbe, loading: Bool = true,
+    counting: Bool = false
   ) throws -> PreparedFetch {
     try checkWindow(descriptor)
     if descriptor.includePendingChanges { try checkRefusedInserts(of: T.self) }
     refreshIfClean()
     let entity = try entityIndex(for: T.self)
-    // The memo gets the predicate's tree and input as the existential and identifier they
-    // are, bound once: each other use of the generic optional costs a copy.
-    var tree: (any StandardPredicateExpression<Bool>)?
-    var input: PredicateExpressions.VariableID?
-    if let predicate = descriptor.predicate {
-      tree = predicate.expression
-      input = predicate.variable.key
-    }
     if loading, fetchedOnlyStore == nil,
-      let prepared = memoized(descriptor, tree, input: input, entity: entity)
+      let prepared = memoized(descriptor, probe, entity: entity)
     {
       return prepared
     }
     let predicate = descriptor.predicate
-    let expressionType = tree.map { ObjectIdentifier(type(of: $0)) }
+    let expressionType = predicate.map { ObjectIdentifier(type(of: $0.expression)) }
     var named: [Int] = []
     var expression: QueryExpression?
     var untranslated: [String] = []
@@ -85,7 +89,8 @@ extension ModelContext {
         fetchMemo.remember(
           FetchMemo.Entry(
             key: FetchMemo.Key(descriptor, expression: expressionType, sort: memoSort),
-            shape: shape, identity: identity, request: request, plan: prepared))
+            shape: shape, identity: identity, request: request, plan: prepared,
+            walkable: predicate.flatMap { ShapeKind.of(type(of: $0.expression)) }))
       }
       return PreparedFetch(
         plan: plan, residual: nil, sortsInMemory: sortKeys == nil, offset: offset,
@@ -183,25 +188,25 @@ extension ModelContext {
   /// `descriptor` prepared from the fetch memo: the bound plan of the entry whose class, tree
   /// type, sort, window, flags, shape and kinds of values it has, run with its values; `nil`
   /// when no entry matches or the plan does not serve (then the usual path prepares it).
+  /// `probe` is the descriptor's predicate and first sort descriptor.
   private func memoized<T: PersistentModel>(
-    _ descriptor: FetchDescriptor<T>, _ tree: (any StandardPredicateExpression<Bool>)?,
-    input: PredicateExpressions.VariableID?, entity: Int
+    _ descriptor: FetchDescriptor<T>, _ probe: FetchProbe, entity: Int
   ) -> PreparedFetch? {
-    let expression = tree.map { ObjectIdentifier(type(of: $0)) }
-    guard let entry = fetchMemo.entry(for: descriptor, expression: expression),
+    guard
+      let entry = fetchMemo.entry(for: descriptor, probe: probe, expression: probe.treeType),
       entry.request.entity == entity
     else { return nil }
     var values: [QueryExpression] = []
-    if let tree {
-      guard let shape = entry.shape, let input,
+    if let tree = probe.tree {
+      guard let shape = entry.shape, let input = probe.input, let walkable = entry.walkable,
         let converted = PredicateShapeWalker.match(
-          tree, input: input, shape: shape.shape, converters: shape.converters, context: self,
-          plain: predicateShapes.plainTranslator),
+          tree, as: walkable, input: input, shape: shape.shape, converters: shape.converters,
+          context: self, plain: predicateShapes.plainTranslator),
         QueryShapeIdentity(template: shape.number, values: converted) == entry.identity
       else { return nil }
       values = converted
     }
-    _ = session.catalog(covering: entity)
+    session.cover(entity)
     guard
       let plan = QueryPlanner.boundPlan(
         entry.request, values: values, prepared: entry.plan, session: session,
@@ -211,7 +216,7 @@ extension ModelContext {
       return nil
     }
     fetchMemo.countHit()
-    if tree != nil { predicateShapes.countHit() }
+    if probe.treeType != nil { predicateShapes.countHit() }
     return PreparedFetch(
       plan: plan, residual: nil, sortsInMemory: false, offset: max(descriptor.fetchOffset ?? 0, 0),
       limit: descriptor.fetchLimit)

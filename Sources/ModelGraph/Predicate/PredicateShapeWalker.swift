@@ -82,6 +82,18 @@ struct PredicateShapeWalker {
     plain: PredicateTranslator
   ) -> [QueryExpression]? {
     guard let node = ShapeKind.of(type(of: expression)) else { return nil }
+    return match(
+      expression, as: node, input: input, shape: shape, converters: converters,
+      context: context, plain: plain)
+  }
+
+  /// ``match(_:input:shape:converters:context:plain:)`` of a tree whose type is `node` (as
+  /// ``ShapeKind/of(_:)`` found it for the tree's type).
+  static func match(
+    _ expression: any StandardPredicateExpression<Bool>, as node: any PredicateShapeWalkable.Type,
+    input: PredicateExpressions.VariableID, shape: PredicateShape,
+    converters: [ConstantConversion.Entry]?, context: ModelContext, plain: PredicateTranslator
+  ) -> [QueryExpression]? {
     var walker = PredicateShapeWalker(
       input: input, expected: shape.tokens, converters: converters, context: context,
       plain: plain)

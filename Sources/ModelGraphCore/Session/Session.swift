@@ -177,6 +177,12 @@ public final class Session {
     return base.catalog
   }
 
+  /// Makes the session's catalog and tables cover `entity` (as ``catalog(covering:)`` does,
+  /// without returning the catalog).
+  package func cover(_ entity: Int) {
+    ensureCatalog(covers: entity)
+  }
+
   /// The table of `entity` in the base version, without the session's changes.
   public func committedTable(_ entity: Int) -> Table {
     ensureCatalog(covers: entity)

@@ -107,6 +107,56 @@ struct FetchMemoTests {
     #expect(memoHits > 0)
   }
 
+  @Test("every class of a memoized walk reads the bounds of its own fetch")
+  func everyClassReadsItsBounds() throws {
+    var random = SplitMix64(seed: 57)
+    for round in 0..<30 {
+      let lo = Int.random(in: -10...120, using: &random)
+      let hi = lo + Int.random(in: 0...30, using: &random)
+      try checkTrips(walk(lo, hi, limit: nil), "\(round)")
+      var shallow = walk(lo, hi, limit: nil)
+      shallow.includesSubclasses = false
+      try checkTrips(shallow, "shallow \(round)")
+    }
+    #expect(memoHits > 40)
+  }
+
+  @Test("sorts that differ after their first key, or by a string comparator, miss the memo")
+  func laterSortKeysAndComparators() throws {
+    let key: (QTrip) -> String = {
+      "\($0.nights) \($0.start.timeIntervalSince1970) \($0.budget) \($0.name)"
+    }
+    let sorts: [(String, [SortDescriptor<QTrip>])] = [
+      ("nights, start", [SortDescriptor(\.nights), SortDescriptor(\.start)]),
+      (
+        "nights, start reversed",
+        [SortDescriptor(\.nights), SortDescriptor(\.start, order: .reverse)]
+      ),
+      ("nights, budget", [SortDescriptor(\.nights), SortDescriptor(\.budget)]),
+      (
+        "nights, start, budget",
+        [SortDescriptor(\.nights), SortDescriptor(\.start), SortDescriptor(\.budget)]
+      ),
+    ]
+    for round in 0..<3 {
+      for (label, sort) in sorts {
+        try check(walk(0, 90, limit: 10, sort: sort), "\(label) \(round)", sortKey: key)
+      }
+    }
+    let byName = walk(0, 90, limit: 10, sort: [SortDescriptor(\.name)])
+    // Planned, then bound and memoized.
+    for _ in 0..<2 { _ = try context.fetch(byName) }
+    var hits = memoHits
+    _ = try context.fetch(byName)
+    #expect(memoHits == hits + 1, "a repeated sort by name runs from the memo")
+    for order in [SortOrder.forward, .reverse] {
+      hits = memoHits
+      _ = try context.fetch(
+        walk(0, 90, limit: 10, sort: [SortDescriptor(\.name, comparator: .lexical, order: order)]))
+      #expect(memoHits == hits, "a string comparator is not the memoized sort by name")
+    }
+  }
+
   @Test("trees of one type that read other key paths are not taken for one another")
   func otherKeyPaths() throws {
     for round in 0..<4 {

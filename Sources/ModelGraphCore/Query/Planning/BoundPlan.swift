@@ -158,6 +158,10 @@ final class BoundPlan {
   }
 
   let tables: [BoundTable]
+  /// For each table, whether it walks an index within the same bounds as the table before it
+  /// (the classes of a hierarchy each walk their own index of one attribute): a run reads
+  /// those bounds from the request's values once.
+  private let sharesBounds: [Bool]
   /// The condition with slots for the request's values, as top-level conjuncts; empty when
   /// every row matches.
   let conjuncts: [QueryExpression]
@@ -205,6 +209,12 @@ final class BoundPlan {
     self.columns = columns
     columnLists = Self.columnLists(of: tableColumns)
     tests = tables.map { Array(repeating: nil, count: $0.accessCount) }
+    sharesBounds = tables.indices.map { position in
+      guard position > 0, case .walk(_, let bounds, _) = tables[position].recipe,
+        case .walk(_, let previous, _) = tables[position - 1].recipe
+      else { return false }
+      return bounds.hasBounds(of: previous)
+    }
   }
 
   private static func columnLists(of tables: [Table]) -> [[AnyColumn]] {
@@ -418,15 +428,25 @@ final class BoundPlan {
       plans.reserveCapacity(tables.count)
       madeTests.reserveCapacity(tables.count)
     }
+    // The range the table before walked (see ``sharesBounds``).
+    var walked: IndexValueRange?
     for position in tables.indices {
       let table = tables[position]
       var access: TableAccess
       var choice = 0
       if let walk = table.walk {
         // The walk read from its class: switching over `access` would copy its payload.
-        guard let range = walk.range(values) else { return nil }
+        let range: IndexValueRange
+        if sharesBounds[position], let walked {
+          range = walked
+        } else {
+          guard let read = walk.range(values) else { return nil }
+          range = read
+        }
+        walked = range
         access = .ordered(walk.index, range)
       } else {
+        walked = nil
         switch table.access {
         case .walk: return nil
         case .filter(let options) where options.count == 1 && options[0].answersInOneLookup:

@@ -1,6 +1,6 @@
 /// A value a bound plan reads when it runs: one of the request's values (a slot of its
 /// condition), or a constant of the condition's shape.
-enum BoundValue {
+enum BoundValue: Equatable {
   case slot(Int)
   case constant(ModelValue)
 
@@ -46,6 +46,12 @@ enum BoundValue {
 struct BoundRange {
   var lower: (value: BoundValue, isInclusive: Bool)?
   var upper: (value: BoundValue, isInclusive: Bool)?
+
+  /// Whether `other` has the same bounds: it gives the same range with any values.
+  func hasBounds(of other: BoundRange) -> Bool {
+    lower?.value == other.lower?.value && lower?.isInclusive == other.lower?.isInclusive
+      && upper?.value == other.upper?.value && upper?.isInclusive == other.upper?.isInclusive
+  }
 
   /// The range with the request's `values`; `nil` when a bound is not a constant.
   func range(_ values: [QueryExpression]) -> IndexValueRange? {
