@@ -25,7 +25,7 @@ struct FetchProbe {
 
   /// The probe of `descriptor`.
   @inlinable
-  init<T>(_ descriptor: __shared FetchDescriptor<T>) {
+  init<T>(_ descriptor: borrowing FetchDescriptor<T>) {
     // Each copy of the predicate or a sort descriptor goes through Foundation's value
     // witnesses: read once each.
     if let predicate = descriptor.predicate {
