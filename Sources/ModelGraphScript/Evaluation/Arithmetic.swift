@@ -9,7 +9,7 @@ enum Arithmetic {
     -> ModelValue
   {
     if left.isNull || right.isNull { return .null }
-    if let date = dateResult(left, op, right) { return date }
+    if let date = try dateResult(left, op, right) { return date }
     switch (left, right) {
     case (.string(let a), .string(let b)) where op == .add: return .string(a + b)
     case (.int(let a), .int(let b)): return .int(try integer(a, op, b))
@@ -43,16 +43,20 @@ enum Arithmetic {
   }
 
   /// `date ± seconds`, `seconds + date` or `date - date`; `nil` for other operands.
+  ///
+  /// - Throws: ``EvaluationError`` for a date out of ``DateRange``.
   private static func dateResult(
     _ left: ModelValue, _ op: QueryArithmeticOperator, _ right: ModelValue
-  ) -> ModelValue? {
+  ) throws -> ModelValue? {
     switch (left, right) {
     case (.date(let a), .date(let b)) where op == .subtract:
       return .double(a.timeIntervalSince(b))
     case (.date(let date), _) where op == .add || op == .subtract:
-      return double(right).map { .date(date.addingTimeInterval(op == .add ? $0 : -$0)) }
+      guard let seconds = double(right) else { return nil }
+      return .date(try DateRange.checked(date.addingTimeInterval(op == .add ? seconds : -seconds)))
     case (_, .date(let date)) where op == .add:
-      return double(left).map { .date(date.addingTimeInterval($0)) }
+      guard let seconds = double(left) else { return nil }
+      return .date(try DateRange.checked(date.addingTimeInterval(seconds)))
     default:
       return nil
     }

@@ -16,6 +16,22 @@ enum DecimalMath {
     return value
   }
 
+  /// The literal `text` as a `Decimal` when its `Double` value `nearest` loses some of its
+  /// digits (`1.000000000000000000001`); `nil` when the `Double` says it exactly, or for a
+  /// literal a `Decimal` cannot hold.
+  static func literal(_ text: String, nearest: Double) -> Decimal? {
+    guard nearest.isFinite,
+      let exact = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !exact.isNaN,
+      exact != decimal(nearest)
+    else { return nil }
+    return exact
+  }
+
+  /// The `Double` nearest to `number`, through its decimal text.
+  static func double(_ number: Decimal) -> Double? {
+    Double(number.description)
+  }
+
   /// `a op b`.
   ///
   /// - Throws: ``EvaluationError`` for a division by zero, `%`, or a result out of range.

@@ -63,7 +63,7 @@ extension ScriptEngine {
     let evaluator = evaluator
     let display = objectDisplay()
     let attributeName = slot.map { entity.attributes[$0].name }
-    var groups: [ModelValue: [ModelValue]] = [:]
+    var groups: [GroupKey: [ModelValue]] = [:]
     var order: [ModelValue] = []
     for key in keys {
       try checkInterrupt()
@@ -79,12 +79,14 @@ extension ScriptEngine {
       } else {
         group = .null
       }
-      if groups[group] == nil { order.append(group) }
-      groups[group, default: []].append(
+      if groups[GroupKey(value: group)] == nil { order.append(group) }
+      groups[GroupKey(value: group), default: []].append(
         attributeName.map { evaluator.attribute($0, of: key) } ?? .null)
     }
     if statement.groupBy == nil {
-      output(scalar(try Aggregation.apply(statement.function, groups[.null] ?? []), label))
+      output(
+        scalar(
+          try Aggregation.apply(statement.function, groups[GroupKey(value: .null)] ?? []), label))
       return
     }
     if grouping == nil {
@@ -94,11 +96,14 @@ extension ScriptEngine {
     } else {
       order.sort { a, b in
         if a.isNull != b.isNull { return a.isNull }
+        // NaN next, where a fetch sorts it.
+        if GroupKey.isNaN(a) != GroupKey.isNaN(b) { return GroupKey.isNaN(a) }
         return (Comparing.order(a, b) ?? 0) < 0
       }
     }
     let rows = try order.map { group in
-      [group, try Aggregation.apply(statement.function, groups[group] ?? [])] as [ModelValue?]
+      [group, try Aggregation.apply(statement.function, groups[GroupKey(value: group)] ?? [])]
+        as [ModelValue?]
     }
     emit(ResultSet(columns: [grouping ?? "class", label], rows: rows, noun: ("group", "groups")))
   }
@@ -113,7 +118,7 @@ extension ScriptEngine {
 }
 
 /// count, sum, min, max and avg over attribute values; `nil` values are skipped (except by
-/// count).
+/// count), and `min` and `max` skip `Double` NaN values too (which order against nothing).
 enum Aggregation {
   static func apply(_ function: AggregateStatement.Function, _ values: [ModelValue]) throws
     -> ModelValue
@@ -139,9 +144,11 @@ enum Aggregation {
       }
       return .double((Arithmetic.double(sum) ?? 0) / Double(present.count))
     case .min:
-      return present.min { (Comparing.order($0, $1) ?? 0) < 0 } ?? .null
+      return present.filter { !GroupKey.isNaN($0) }.min { (Comparing.order($0, $1) ?? 0) < 0 }
+        ?? .null
     case .max:
-      return present.max { (Comparing.order($0, $1) ?? 0) < 0 } ?? .null
+      return present.filter { !GroupKey.isNaN($0) }.max { (Comparing.order($0, $1) ?? 0) < 0 }
+        ?? .null
     }
   }
 

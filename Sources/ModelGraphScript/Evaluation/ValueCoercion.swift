@@ -42,6 +42,9 @@ enum ValueCoercion {
     case (.double, .uint(let number)): return .double(Double(number))
     case (.decimal, .int(let number)): return .decimal(Decimal(number))
     case (.decimal, .double(let number)): return DecimalMath.decimal(number).map { .decimal($0) }
+    case (.double, .decimal(let number)): return DecimalMath.double(number).map { .double($0) }
+    case (.int, .decimal(let number)): return Int64(number.description).map { .int($0) }
+    case (.uint, .decimal(let number)): return UInt64(number.description).map { .uint($0) }
     case (.int, .uint(let number)): return Int64(exactly: number).map { .int($0) }
     case (.uint, .int(let number)): return UInt64(exactly: number).map { .uint($0) }
     case (.int, .double(let number)): return Int64(exactly: number).map { .int($0) }

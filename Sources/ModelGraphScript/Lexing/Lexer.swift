@@ -154,6 +154,8 @@ public struct Lexer {
     }
     if isDouble {
       guard let value = Double(text) else { throw ScriptError("malformed number", at: start) }
+      // More significant digits than a `Double` keeps: every digit, for a `Decimal` operand.
+      if let exact = DecimalMath.literal(text, nearest: value) { return .decimal(exact) }
       return .double(value)
     }
     if let value = Int64(text) { return .int(value) }

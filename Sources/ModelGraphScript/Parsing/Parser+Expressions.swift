@@ -171,6 +171,9 @@ extension Parser {
       if case .literal(.double(let value)) = operand.kind {
         return try node(.literal(.double(-value)), at: location)
       }
+      if case .literal(.decimal(let value)) = operand.kind {
+        return try node(.literal(.decimal(-value)), at: location)
+      }
       return try node(.negate(operand), at: location)
     }
     return try parsePostfix()

@@ -186,15 +186,22 @@ extension Binder {
 
   /// A constant converted to `type` when it is a scalar type the constant converts to.
   func coerceConstant(_ bound: Bound, to type: StaticType) -> Bound {
-    guard case .constant(let value) = bound, case .scalar(let target) = type, !value.isNull else {
+    guard case .constant(var value) = bound, case .scalar(let target) = type, !value.isNull else {
       return bound
+    }
+    // A literal past `Double`'s precision meets an `Int`, `UInt` or `Double` operand as the
+    // nearest `Double`, as a Swift literal does; only a `Decimal` one keeps every digit.
+    if case .decimal(let number) = value, [.int, .uint, .double].contains(target),
+      let nearest = DecimalMath.double(number)
+    {
+      value = .double(nearest)
     }
     if case .double(let number) = value, target == .int || target == .uint,
       number != number.rounded()
     {
-      return bound
+      return .constant(value)
     }
-    return ValueCoercion.convert(value, to: target).map { .constant($0) } ?? bound
+    return ValueCoercion.convert(value, to: target).map { .constant($0) } ?? .constant(value)
   }
 
   private func coerceConstant(_ bound: Bound, toElementOf collection: StaticType) -> Bound {

@@ -29,22 +29,27 @@ extension Binder {
     switch (a, b) {
     case (.date(let date), _) where op == .add || op == .subtract:
       if let seconds = Arithmetic.double(b) {
-        return (
-          .constant(.date(date.addingTimeInterval(op == .add ? seconds : -seconds))),
-          .scalar(.date)
-        )
+        let folded = date.addingTimeInterval(op == .add ? seconds : -seconds)
+        return (.constant(.date(try Self.inRange(folded, at: location))), .scalar(.date))
       }
       if case .date(let other) = b, op == .subtract {
         return (.constant(.double(date.timeIntervalSince(other))), .scalar(.double))
       }
     case (_, .date(let date)) where op == .add:
       if let seconds = Arithmetic.double(a) {
-        return (.constant(.date(date.addingTimeInterval(seconds))), .scalar(.date))
+        let folded = date.addingTimeInterval(seconds)
+        return (.constant(.date(try Self.inRange(folded, at: location))), .scalar(.date))
       }
     default:
       break
     }
     throw unsupported(leftType, op, rightType, at: location)
+  }
+
+  private static func inRange(_ date: Date, at location: SourceLocation) throws -> Date {
+    do { return try DateRange.checked(date) } catch {
+      throw ScriptError(DateRange.message, at: location)
+    }
   }
 
   private func unsupported(
