@@ -11,11 +11,6 @@ struct DateRangeTests {
     InProcess.run(source, path: "t.mgscript")
   }
 
-  /// The first line of stderr.
-  static func firstError(_ result: ScriptResult) -> String {
-    String(result.stderr.split(separator: "\n").first ?? "")
-  }
-
   @Test("update, insert, let and columns refuse a date past either end and change nothing")
   func refused() {
     for statement in [
@@ -39,8 +34,8 @@ struct DateRangeTests {
         """)
       #expect(result.exit == 1, "\(statement)")
       #expect(
-        Self.firstError(result).hasPrefix("t.mgscript:4:")
-          && Self.firstError(result).contains("out of the range of dates"),
+        result.firstError.hasPrefix("t.mgscript:4:")
+          && result.firstError.contains("out of the range of dates"),
         "\(statement): \(result.stderr)")
       #expect(result.stdout == "", "\(statement): \(result.stdout)")
     }

@@ -12,11 +12,6 @@ struct DecimalLiteralTests {
     InProcess.run(source, path: "t.mgscript")
   }
 
-  /// The lines of stdout but the updates' reports.
-  static func lines(_ result: ScriptResult) -> [String] {
-    result.stdout.split(separator: "\n").map(String.init).filter { !$0.hasSuffix(" updated") }
-  }
-
   @Test("a Decimal attribute stores a long literal digit for digit, and sums it exactly")
   func stored() {
     let result = Self.run(
@@ -31,7 +26,7 @@ struct DecimalLiteralTests {
       """)
     #expect(result.exit == 0, "\(result.stderr)")
     #expect(
-      Self.lines(result) == [
+      result.figures == [
         "d", "-0.000000001", "12345678901234567890.123456789",
         "12345678901234567890.123456788",
       ])
@@ -52,7 +47,7 @@ struct DecimalLiteralTests {
       count A where -d == -1.000000000000000000001
       """)
     #expect(result.exit == 0, "\(result.stderr)")
-    #expect(Self.lines(result) == ["1", "1", "1", "1", "1"])
+    #expect(result.figures == ["1", "1", "1", "1", "1"])
   }
 
   @Test("update and let compute with a long literal exactly")
@@ -69,6 +64,6 @@ struct DecimalLiteralTests {
       count A where d * 2 == 2.000000000000000000002
       """)
     #expect(result.exit == 0, "\(result.stderr)")
-    #expect(Self.lines(result) == ["d,x,i", "1.000000000000000000001,0.3,2", "1"])
+    #expect(result.figures == ["d,x,i", "1.000000000000000000001,0.3,2", "1"])
   }
 }

@@ -11,11 +11,6 @@ struct IntegerRangeTests {
     InProcess.run(source, path: "t.mgscript")
   }
 
-  /// The lines of stdout but the updates' reports.
-  static func figures(_ result: ScriptResult) -> [String] {
-    result.stdout.split(separator: "\n").map(String.init).filter { !$0.hasSuffix(" updated") }
-  }
-
   @Test("the smallest Int64 is a literal: inserted, compared, printed back and kept as a default")
   func smallestInteger() {
     let result = Self.run(
@@ -110,7 +105,7 @@ struct IntegerRangeTests {
       """)
     #expect(result.exit == 0, "\(result.stderr)")
     #expect(
-      Self.figures(result) == ["2", "18446744073709551614", "18446744073709551615", "1", "1"])
+      result.figures == ["2", "18446744073709551614", "18446744073709551615", "1", "1"])
   }
 
   @Test("an unsigned result out of range, or negative for a UInt attribute, is an error")
@@ -139,7 +134,7 @@ struct IntegerRangeTests {
       update A set x = y / x
       """)
     #expect(result.exit == 1)
-    #expect(Self.figures(result) == ["0"])
+    #expect(result.figures == ["0"])
     #expect(result.firstError.hasSuffix("error: division by zero"))
   }
 
@@ -154,7 +149,7 @@ struct IntegerRangeTests {
       sum A.x
       """)
     #expect(result.exit == 1)
-    #expect(Self.figures(result) == ["4.611686018427388e+18"])
+    #expect(result.figures == ["4.611686018427388e+18"])
     #expect(result.firstError == "t.mgscript:5:1: error: integer overflow in '+'")
   }
 }
