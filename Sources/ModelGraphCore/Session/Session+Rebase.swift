@@ -136,9 +136,11 @@ struct ReplayPlan {
   /// pointed it at an object deleted since.
   var keepsStoreReferences = false
 
+  /// An attribute or relationship of one object: the two kinds number their slots apart.
   struct SlotOfObject: Hashable {
     var key: ObjectKey
     var slot: Int
+    var isRelationship: Bool
   }
 
   /// Notes how `conflict` is resolved.
@@ -149,8 +151,14 @@ struct ReplayPlan {
     _ conflict: Conflict, _ resolution: ConflictResolution, isNew: Bool, catalog: SchemaCatalog
   ) -> Bool {
     switch conflict.kind {
-    case .attribute(let slot), .relationship(let slot):
-      if resolution == .keepStore { storeWins.insert(SlotOfObject(key: conflict.key, slot: slot)) }
+    case .attribute(let slot):
+      if resolution == .keepStore {
+        storeWins.insert(SlotOfObject(key: conflict.key, slot: slot, isRelationship: false))
+      }
+    case .relationship(let slot):
+      if resolution == .keepStore {
+        storeWins.insert(SlotOfObject(key: conflict.key, slot: slot, isRelationship: true))
+      }
     case .changedDeletedObject:
       break
     case .referencesDeletedObject(let slot, let target):
@@ -211,7 +219,7 @@ struct TableReplay {
       }
       var written = slots
       for slot in slots.slots(below: entity.attributes.count)
-      where plan.storeWins.contains(.init(key: key(row), slot: slot)) {
+      where plan.storeWins.contains(.init(key: key(row), slot: slot, isRelationship: false)) {
         written.remove(slot)
       }
       target.copyAttributes(written, row: row, from: mine)
@@ -300,7 +308,7 @@ struct TableReplay {
       let mineTarget = after.first
       let theirs = now.first
       let collided = now != before && now != after
-      if collided && plan.storeWins.contains(.init(key: owner, slot: slot)) {
+      if collided && plan.storeWins.contains(.init(key: owner, slot: slot, isRelationship: true)) {
         // The published target stays; the one this session chose gives the owner back.
         if let mineTarget, mineTarget != theirs { fix(mineTarget, inverseOf: slot, remove: owner) }
         continue
