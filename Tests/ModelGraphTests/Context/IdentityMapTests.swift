@@ -250,8 +250,8 @@ struct IdentityMapDifferentialTests {
     let count = 3 * IdentityMap.denseThreshold
     let objects = (0..<count).map { _ in CCTrip() }
     let map = IdentityMap()
-    // Entity 0: one handle every 1_000 rows, inserted and filled: a hash table throughout.
-    let thin = (0..<count).map { $0 * 1_000 + 7 }
+    // Entity 0: one handle every 1_000 rows from 3_007, inserted and filled: a hash table.
+    let thin = (0..<count).map { 3_007 + $0 * 1_000 }
     for (index, (object, row)) in zip(objects, thin).enumerated() {
       if index % 2 == 0 {
         map.insert(Unmanaged.passUnretained(object), entity: 0, row: row)
@@ -297,7 +297,7 @@ struct IdentityMapDifferentialTests {
       map.insert(Unmanaged.passUnretained(object), entity: 0, row: row * 8)
     }
     #expect(map.count(ofEntity: 0) == 2 * count)
-    #expect(!map.isPaged(entity: 0), "192 handles over 95_008 rows: still thin")
+    #expect(!map.isPaged(entity: 0), "192 handles over 98_008 rows: still thin")
     // The object each of rows 0..<2 pages holds once the gaps are filled.
     let dense = (0..<(IdentityMap.pageSize * 2)).map {
       $0 % 8 == 0 && $0 / 8 < count ? objects[$0 / 8] : objects[$0 % count]
