@@ -9,22 +9,31 @@
 /// Each entity has its own table. While it holds few handles they sit in a small open-addressing
 /// hash table (linear probing, a multiplicative hash, deletion by shifting the following entries
 /// back, no tombstones), so a context that touches a handful of objects in a large table
-/// allocates next to nothing; past ``denseThreshold`` handles they move to pages of
-/// ``pageSize`` rows indexed by row (a directory of pages, each page an array of handles): a
-/// lookup is two loads, as in an array indexed by row (design.md: 29 ns to register, 69 ns to
-/// find, against 97 and 175 for a dictionary), while memory follows the rows touched, not the
-/// table's size. A page whose last handle goes is kept, already cleared, for the next page
-/// needed until the next ``compact()`` (on save), so a fetch whose handles are dropped right
-/// after allocates no page in steady state; the pages kept never outnumber the most pages in
-/// use at once.
+/// allocates next to nothing; past ``denseThreshold`` handles, once they fill at least one row
+/// in ``sparseSpread`` of the rows up to the highest, they move to pages of ``pageSize`` rows
+/// indexed by row (a directory of pages, each page an array of handles): a lookup is two
+/// loads, as in an array indexed by row (design.md: 29 ns to register, 69 ns to find, against
+/// 97 and 175 for a dictionary), while memory follows the rows touched, not the table's size.
+/// Handles spread thinly over a large table (a prefetch's related objects, a few per page of
+/// rows) stay in the hash table, a few bytes each that stay in the cache, where pages would
+/// spend a page and a cache miss or two per handle. A paged table that empties turns back
+/// into a hash table. A page whose last handle goes is kept, already cleared, for the next
+/// page needed until the next ``compact()`` (on save), so a fetch whose handles are dropped
+/// right after allocates no page in steady state; the pages kept never outnumber the most
+/// pages in use at once, and wait in a stack of their own, so taking one touches none of its
+/// memory.
 ///
 /// The storage is manually allocated memory owned by this object, and the per-entity tables sit
 /// in one buffer, so registering, finding and forgetting a handle take no reference count, no
 /// copy-on-write check and no exclusivity check: a few loads and stores. A context owns its map
 /// and uses it on its own thread only, as every other part of the context.
 final class IdentityMap {
-  /// The number of handles of one entity at which its table switches to pages by row.
+  /// The number of handles of one entity past which its table may switch to pages by row (see
+  /// ``sparseSpread``).
   static let denseThreshold = 32
+  /// A hash table past ``denseThreshold`` handles moves to pages once it holds more than one
+  /// handle per this many rows up to its highest row.
+  static let sparseSpread = 64
   /// The number of rows per page (a power of two).
   static let pageSize = 1 << pageShift
   static let pageShift = 10
@@ -57,12 +66,14 @@ final class IdentityMap {
     var pageCount = 0
     /// The number of handles.
     var count = 0
+    /// The highest row registered in the hash table since it was last empty, or -1.
+    var highestRow = -1
   }
 
   private var tables: UnsafeMutablePointer<EntityTable>
   private var tableCount: Int
-  /// The first of the cleared pages kept for reuse; each holds the next in its first place.
-  private var spares: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+  /// The cleared pages kept for reuse.
+  @exclusivity(unchecked) private var spares = SparePages()
   /// Counts the insertions and removals, so a ``Vacancy`` found before one is not used after.
   private var mutations = 0
 
@@ -76,7 +87,7 @@ final class IdentityMap {
     for entity in 0..<tableCount { release(&tables[entity]) }
     tables.deinitialize(count: tableCount)
     tables.deallocate()
-    releaseSpares()
+    spares.releaseAll()
   }
 
   /// The number of entities the map has a table for (every entity below it may be asked).
@@ -91,6 +102,11 @@ final class IdentityMap {
   /// The number of handles registered for `entity`.
   func count(ofEntity entity: Int) -> Int {
     hasTable(entity) ? tables[entity].count : 0
+  }
+
+  /// Whether `entity`'s handles are in pages by row rather than in a hash table.
+  func isPaged(entity: Int) -> Bool {
+    hasTable(entity) && tables[entity].pages != nil
   }
 
   /// The handle of `row` of `entity`, if one is registered.
@@ -147,7 +163,7 @@ final class IdentityMap {
     }
     let count = table.pointee.count &+ 1
     if !Self.isCrowded(count: count, capacity: table.pointee.capacity)
-      && count <= Self.denseThreshold
+      && !Self.isDenseEnough(count: count, highestRow: max(table.pointee.highestRow, row))
     {
       vacancy.place = UnsafeMutableRawPointer(entries + index)
     }
@@ -165,13 +181,15 @@ final class IdentityMap {
       return
     }
     mutations &+= 1
-    tables[vacancy.entity].count &+= 1
+    let table = tables + vacancy.entity
+    table.pointee.count &+= 1
     if let page = vacancy.page {
       place.assumingMemoryBound(to: UnsafeMutableRawPointer?.self).pointee = handle.toOpaque()
       page.pointee.count &+= 1
     } else {
       place.assumingMemoryBound(to: Entry.self).pointee = Entry(
         row: vacancy.row, handle: handle.toOpaque())
+      if vacancy.row > table.pointee.highestRow { table.pointee.highestRow = vacancy.row }
     }
   }
 
@@ -203,7 +221,10 @@ final class IdentityMap {
     }
     entries[index] = Entry(row: row, handle: pointer)
     table.pointee.count &+= 1
-    if table.pointee.count > Self.denseThreshold { makeDense(table) }
+    if row > table.pointee.highestRow { table.pointee.highestRow = row }
+    if Self.isDenseEnough(count: table.pointee.count, highestRow: table.pointee.highestRow) {
+      makeDense(table)
+    }
   }
 
   /// Removes the handle of `row` of `entity` if it is `handle` (a row's handle may have been
@@ -242,6 +263,8 @@ final class IdentityMap {
         // Every place of the page is clear again: keep it for the next page needed.
         pages[pageIndex].handles = nil
         retire(handles)
+        // No page left in use: the next handles start a hash table again.
+        if table.pointee.count == 0 { makeSparse(table) }
       }
       return true
     }
@@ -266,6 +289,7 @@ final class IdentityMap {
           next = (next &+ 1) & mask
         }
         entries[hole].handle = nil
+        if table.pointee.count == 0 { table.pointee.highestRow = -1 }
         return true
       }
       index = (index &+ 1) & mask
@@ -301,7 +325,7 @@ final class IdentityMap {
     for entity in 0..<tableCount where tables[entity].count == 0 {
       release(&tables[entity])
     }
-    releaseSpares()
+    spares.releaseAll()
   }
 
   // MARK: Storage
@@ -312,6 +336,13 @@ final class IdentityMap {
   @inline(__always)
   private static func isCrowded(count: Int, capacity: Int) -> Bool {
     count &* 2 > capacity
+  }
+
+  /// Whether a hash table of `count` handles, the highest at `highestRow`, moves to pages:
+  /// past ``denseThreshold`` handles, once they are at least one in ``sparseSpread`` rows.
+  @inline(__always)
+  private static func isDenseEnough(count: Int, highestRow: Int) -> Bool {
+    count > denseThreshold && count &* sparseSpread > highestRow
   }
 
   @inline(__always)
@@ -361,14 +392,10 @@ final class IdentityMap {
     slot.pointee = pointer
   }
 
-  /// A cleared page: a spare one, or a new one.
+  /// A cleared page: the last one kept, or a new one.
   @inline(__always)
   private func newPage() -> UnsafeMutablePointer<UnsafeMutableRawPointer?> {
-    if let spare = spares {
-      spares = spare[0]?.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
-      spare[0] = nil
-      return spare
-    }
+    if let spare = spares.pop() { return spare }
     let page = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: Self.pageSize)
     Self.clear(page, count: Self.pageSize)
     return page
@@ -377,15 +404,7 @@ final class IdentityMap {
   /// Keeps a cleared page for reuse.
   @inline(__always)
   private func retire(_ page: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
-    page[0] = spares.map { UnsafeMutableRawPointer($0) }
-    spares = page
-  }
-
-  private func releaseSpares() {
-    while let spare = spares {
-      spares = spare[0]?.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
-      spare.deallocate()
-    }
+    spares.push(page)
   }
 
   private func growDirectory(_ table: UnsafeMutablePointer<EntityTable>, toCover page: Int) {
@@ -430,6 +449,15 @@ final class IdentityMap {
     table.pointee.entries = entries
     table.pointee.capacity = capacity
     table.pointee.shift = shift
+  }
+
+  /// Turns a paged `table` that holds no handle (every page retired) back into an empty hash
+  /// table.
+  private func makeSparse(_ table: UnsafeMutablePointer<EntityTable>) {
+    table.pointee.pages?.deallocate()
+    table.pointee.pages = nil
+    table.pointee.pageCount = 0
+    table.pointee.highestRow = -1
   }
 
   private func makeDense(_ table: UnsafeMutablePointer<EntityTable>) {

@@ -10,10 +10,12 @@ struct IdentityMapTests {
     let map = IdentityMap()
     var expected: [Int: ObjectIdentifier] = [:]
     for (index, object) in objects.enumerated() {
-      let row = 1_000_000 - index * 997
+      // Rows going down from 2_000, 7 apart: paged at the 33rd (one handle in 64 rows).
+      let row = 2_000 - index * 7
       map.insert(Unmanaged.passUnretained(object), entity: 2, row: row)
       expected[row] = ObjectIdentifier(object)
       if index == 10 || index == objects.count - 1 {
+        #expect(map.isPaged(entity: 2) == (index > 10))
         #expect(map.count(ofEntity: 2) == expected.count)
         #expect(Set(map.rows(ofEntity: 2)) == Set(expected.keys))
         for (row, identity) in expected {
@@ -68,28 +70,34 @@ struct IdentityMapTests {
   func reusesEmptiedPages() {
     let objects = (0..<130).map { _ in CCTrip() }
     let map = IdentityMap()
-    // One handle per page.
-    for (index, object) in objects.enumerated() {
-      map.insert(Unmanaged.passUnretained(object), entity: 0, row: index * IdentityMap.pageSize)
+    // Dense rows of page 0 keep the table paged; then one handle in each page after it.
+    for (row, object) in objects.prefix(IdentityMap.denseThreshold + 1).enumerated() {
+      map.insert(Unmanaged.passUnretained(object), entity: 0, row: row)
     }
-    for index in objects.indices {
-      #expect(map.remove(entity: 0, row: index * IdentityMap.pageSize))
-    }
-    #expect(map.count(ofEntity: 0) == 0)
-    #expect(map.rows(ofEntity: 0).isEmpty)
-    // Other rows of other pages: no row removed before answers, every new row does.
+    let dense = map.rows(ofEntity: 0)
+    #expect(map.isPaged(entity: 0))
     for (index, object) in objects.enumerated() {
       map.insert(
-        Unmanaged.passUnretained(object), entity: 0, row: index * IdentityMap.pageSize + 1 + index)
+        Unmanaged.passUnretained(object), entity: 0, row: (index + 1) * IdentityMap.pageSize)
     }
-    #expect(map.count(ofEntity: 0) == objects.count)
-    for (index, object) in objects.enumerated() {
-      #expect(map.handle(entity: 0, row: index * IdentityMap.pageSize) == nil)
+    for index in objects.indices {
+      #expect(map.remove(entity: 0, row: (index + 1) * IdentityMap.pageSize))
+    }
+    #expect(map.isPaged(entity: 0))
+    #expect(map.count(ofEntity: 0) == dense.count)
+    #expect(Set(map.rows(ofEntity: 0)) == Set(dense))
+    // Other rows of the other pages: no row removed before answers, every new row does.
+    let rows = objects.indices.map { ($0 + 1) * IdentityMap.pageSize + 1 + $0 }
+    for (object, row) in zip(objects, rows) {
+      map.insert(Unmanaged.passUnretained(object), entity: 0, row: row)
+    }
+    #expect(map.count(ofEntity: 0) == dense.count + objects.count)
+    for (index, (object, row)) in zip(objects, rows).enumerated() {
+      #expect(map.handle(entity: 0, row: (index + 1) * IdentityMap.pageSize) == nil)
       #expect(
-        map.handle(entity: 0, row: index * IdentityMap.pageSize + 1 + index)?.toOpaque()
-          == Unmanaged.passUnretained(object).toOpaque())
+        map.handle(entity: 0, row: row)?.toOpaque() == Unmanaged.passUnretained(object).toOpaque())
     }
-    #expect(Set(map.rows(ofEntity: 0)).count == objects.count)
+    #expect(Set(map.rows(ofEntity: 0)) == Set(dense + rows))
   }
 
   @Test("a page's handles leave one by one: counts follow, the emptied page serves other rows")
@@ -237,6 +245,100 @@ struct IdentityMapDifferentialTests {
   /// Random inserts, replacements, removals (of any handle or of a given one) and compactions
   /// over three entities; row ranges where hash probes collide often, where tables turn dense,
   /// and where rows are far apart.
+  @Test("handles spread thinly over many rows stay hashed; dense ones go to pages; emptied, hashed")
+  func spreadDecidesPages() {
+    let count = 3 * IdentityMap.denseThreshold
+    let objects = (0..<count).map { _ in CCTrip() }
+    let map = IdentityMap()
+    // Entity 0: one handle every 1_000 rows from 3_007, inserted and filled: a hash table.
+    let thin = (0..<count).map { 3_007 + $0 * 1_000 }
+    for (index, (object, row)) in zip(objects, thin).enumerated() {
+      if index % 2 == 0 {
+        map.insert(Unmanaged.passUnretained(object), entity: 0, row: row)
+      } else {
+        let (found, vacancy) = map.find(entity: 0, row: row)
+        #expect(found == nil)
+        map.fill(vacancy, with: Unmanaged.passUnretained(object))
+      }
+    }
+    #expect(!map.isPaged(entity: 0))
+    #expect(map.count(ofEntity: 0) == count)
+    #expect(Set(map.rows(ofEntity: 0)) == Set(thin))
+    for (object, row) in zip(objects, thin) {
+      #expect(
+        map.handle(entity: 0, row: row)?.toOpaque() == Unmanaged.passUnretained(object).toOpaque())
+      #expect(map.handle(entity: 0, row: row + 1) == nil)
+    }
+    // Entity 1: every row from 0: pages once past the threshold.
+    for (row, object) in objects.enumerated() {
+      map.insert(Unmanaged.passUnretained(object), entity: 1, row: row)
+    }
+    #expect(map.isPaged(entity: 1))
+    // Thin rows added to a paged table stay in its pages.
+    map.insert(Unmanaged.passUnretained(objects[0]), entity: 1, row: 5_000_000)
+    #expect(map.isPaged(entity: 1))
+    #expect(map.count(ofEntity: 1) == count + 1)
+    // Emptied, the paged table is a hash table again, for thin rows as for any.
+    for row in 0..<count { #expect(map.remove(entity: 1, row: row)) }
+    #expect(map.isPaged(entity: 1))
+    #expect(map.remove(Unmanaged.passUnretained(objects[0]), entity: 1, row: 5_000_000))
+    #expect(!map.isPaged(entity: 1))
+    #expect(map.count(ofEntity: 1) == 0)
+    #expect(map.rows(ofEntity: 1).isEmpty)
+    #expect(map.handle(entity: 1, row: 5) == nil)
+    for (object, row) in zip(objects, thin) {
+      map.insert(Unmanaged.passUnretained(object), entity: 1, row: row)
+    }
+    #expect(!map.isPaged(entity: 1))
+    #expect(Set(map.rows(ofEntity: 1)) == Set(thin))
+    // Thin handles that grow dense (rows 0... filled in below the highest) move to pages, with
+    // every handle kept.
+    for (row, object) in objects.enumerated() {
+      map.insert(Unmanaged.passUnretained(object), entity: 0, row: row * 8)
+    }
+    #expect(map.count(ofEntity: 0) == 2 * count)
+    #expect(!map.isPaged(entity: 0), "192 handles over 98_008 rows: still thin")
+    // The object each of rows 0..<2 pages holds once the gaps are filled.
+    let dense = (0..<(IdentityMap.pageSize * 2)).map {
+      $0 % 8 == 0 && $0 / 8 < count ? objects[$0 / 8] : objects[$0 % count]
+    }
+    for row in dense.indices where row % 8 != 0 || row / 8 >= count {
+      map.insert(Unmanaged.passUnretained(dense[row]), entity: 0, row: row)
+    }
+    #expect(map.isPaged(entity: 0))
+    for (object, row) in zip(objects, thin) {
+      #expect(
+        map.handle(entity: 0, row: row)?.toOpaque() == Unmanaged.passUnretained(object).toOpaque())
+    }
+    for (row, object) in dense.enumerated() {
+      #expect(
+        map.handle(entity: 0, row: row)?.toOpaque() == Unmanaged.passUnretained(object).toOpaque())
+    }
+    #expect(map.count(ofEntity: 0) == count + IdentityMap.pageSize * 2)
+  }
+
+  @Test("pages emptied and filled again, round after round and across compactions, come back clear")
+  func sparesComeBackClear() {
+    let objects = (0..<(IdentityMap.denseThreshold + 1)).map { _ in CCTrip() }
+    let map = IdentityMap()
+    for round in 0..<50 {
+      // Dense rows of page 0, then of page 1, alternately the first rows of the page and the
+      // next ones, then emptied: the page kept from the last round serves this one.
+      let base = (round % 2) * IdentityMap.pageSize
+      let used = round % 2 == 0 ? 0..<objects.count : objects.count..<(2 * objects.count)
+      let unused = round % 2 == 0 ? objects.count..<(2 * objects.count) : 0..<objects.count
+      for (offset, object) in zip(used, objects) {
+        map.insert(Unmanaged.passUnretained(object), entity: 0, row: base + offset)
+      }
+      #expect(map.isPaged(entity: 0))
+      #expect(map.count(ofEntity: 0) == objects.count)
+      for offset in unused { #expect(map.handle(entity: 0, row: base + offset) == nil) }
+      for offset in used { #expect(map.remove(entity: 0, row: base + offset)) }
+      #expect(map.count(ofEntity: 0) == 0)
+      if round % 10 == 9 { map.compact() }
+    }
+  }
+
   @Test(
     "seeded random operations agree with a dictionary, sparse and dense",
     arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
