@@ -99,7 +99,23 @@ public struct Lexer {
       _ = advance()
       return Token(.symbol(String(character)), at: start)
     }
-    throw ScriptError("unexpected character '\(character)'", at: start)
+    throw ScriptError("unexpected \(Self.describe(character))", at: start)
+  }
+
+  /// `character 'x'`, or `invisible character U+00A0` for a space, control or format character
+  /// that would show as nothing between the quotes.
+  private static func describe(_ character: Character) -> String {
+    let invisible = character.unicodeScalars.allSatisfy { scalar in
+      scalar.properties.isWhitespace
+        || [.control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator]
+          .contains(scalar.properties.generalCategory)
+    }
+    guard invisible else { return "character '\(character)'" }
+    let codes = character.unicodeScalars.map { scalar in
+      let hex = String(scalar.value, radix: 16, uppercase: true)
+      return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+    return "invisible character " + codes.joined(separator: " ")
   }
 
   private func matches(_ text: String) -> Bool {
