@@ -84,6 +84,22 @@ struct DotCommandFileTests {
     try expectRoundTrip("entity Empty { v: Int }")
   }
 
+  @Test("a String default with quotes, backslashes and line breaks prints escaped and dumps")
+  func escapedDefault() throws {
+    let script = """
+      entity S { s: String = "a\\"b\\\\c\\n\\td"; t: [String] = ["\\""] }
+      insert S { }
+      save
+      """
+    let text = try expectRoundTrip(script)
+    #expect(text.contains("  s: String = \"a\\\"b\\\\c\\n\\td\"\n"))
+    #expect(text.contains("  t: [String] = [\"\\\"\"]\n"))
+    let schema = InProcess.run(
+      script + "\n.schema S\nalter entity S add u: String = \"\\\"\"\n.schema S", path: "s")
+    #expect(schema.stdout.contains("  s: String = \"a\\\"b\\\\c\\n\\td\"\n"))
+    #expect(schema.stdout.contains("  u: String = \"\\\"\"\n"))
+  }
+
   @Test("a value no literal holds is a clear error")
   func unwritable() {
     let result = dump(after: "entity N { v: Double }\ninsert N { v: 1e308 * 1e308 }")
