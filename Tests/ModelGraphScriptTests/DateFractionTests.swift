@@ -61,4 +61,16 @@ struct DateFractionTests {
     #expect(rebuilt.figures == ["1", "1", "1", "1", "1"])
     #expect(dump.stdout.contains("d: 2026-01-01T00:00:00.007Z }"))
   }
+
+  @Test("an offset past 23:59 is a malformed date, not another time")
+  func badOffset() {
+    for literal in ["2026-01-01T10:00:00+25:00", "2026-01-01T10:00:00-01:60"] {
+      let result = Self.run("entity D { d: Date }\ninsert D { d: \(literal) }\n")
+      #expect(result.exit == 1, "\(literal)")
+      #expect(
+        result.firstError
+          == "t.mgscript:2:15: error: malformed date '\(literal)';"
+          + " use 2026-05-01 or 2026-05-01T09:30:00Z", "\(literal)")
+    }
+  }
 }

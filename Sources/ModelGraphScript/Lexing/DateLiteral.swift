@@ -19,7 +19,9 @@ enum DateLiteral {
         time = time.dropLast()
       } else if let sign = time.lastIndex(where: { $0 == "+" || $0 == "-" }) {
         let zone = time[time.index(after: sign)...].split(separator: ":").compactMap { Int($0) }
-        guard zone.count == 2 else { return nil }
+        guard zone.count == 2, (0...23).contains(zone[0]), (0...59).contains(zone[1]) else {
+          return nil
+        }
         offset = (zone[0] * 3600 + zone[1] * 60) * (time[sign] == "-" ? -1 : 1)
         time = time[..<sign]
       }
