@@ -78,4 +78,27 @@ struct DecimalRangeTests {
     #expect(result.exit == 1)
     #expect(result.figures == ["d,x", "1,0.0", "1,1.0"])
   }
+
+  @Test("a CSV import refuses a Decimal field it cannot hold exactly, and imports nothing")
+  func imported() throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "modelgraph-decimal-\(UUID().uuidString).csv")
+    defer { try? FileManager.default.removeItem(at: file) }
+    for (field, accepted) in [
+      ("1.00000000000000000000000000000000000000001", false), ("12abc", false),
+      ("+12345678901234567890.5", true),
+    ] {
+      try "d\n1\n\(field)\n".write(to: file, atomically: true, encoding: .utf8)
+      let result = Self.run(
+        "entity A { d: Decimal }\n.import \"\(file.path)\" A\n.mode csv\nfetch A.d sort d\n",
+        keepGoing: true)
+      if accepted {
+        #expect(result.exit == 0, "\(field): \(result.stderr)")
+        #expect(result.figures.suffix(2) == ["1", "12345678901234567890.5"], "\(field)")
+      } else {
+        #expect(result.firstError.hasSuffix(":3: d is Decimal; '\(field)' is not one"), "\(field)")
+        #expect(result.figures == ["d"], "\(field)")
+      }
+    }
+  }
 }

@@ -27,7 +27,7 @@ enum DecimalMath {
     return exact
   }
 
-  /// The literal `text` (digits, a point, an exponent, a leading minus) as a `Decimal` of
+  /// The literal `text` (digits, a point, an exponent, a leading sign) as a `Decimal` of
   /// exactly its value; `nil` when a `Decimal` cannot hold it: more than 38 significant
   /// digits, or beyond its range (Foundation's `Decimal(string:)` cuts extra digits).
   static func exact(_ text: String) -> Decimal? {
@@ -47,7 +47,7 @@ enum DecimalMath {
   )? {
     var text = Substring(text)
     let isNegative = text.first == "-"
-    if isNegative { text = text.dropFirst() }
+    if isNegative || text.first == "+" { text = text.dropFirst() }
     let parts = text.split(separator: "e", maxSplits: 1, omittingEmptySubsequences: false)
       .flatMap { $0.split(separator: "E", maxSplits: 1, omittingEmptySubsequences: false) }
     guard parts.count <= 2, let mantissa = parts.first else { return nil }
