@@ -45,20 +45,52 @@ struct IntegerRangeTests {
     #expect(result.stdout.split(separator: "\n") == ["2", "18446744073709551615"])
   }
 
-  @Test("a literal past both 64-bit ranges, or below Int64's, is an error at its place")
+  @Test("a literal past both 64-bit ranges, or below Int64's, does not fit an integer attribute")
   func outOfRange() {
     for (line, column, integer) in [
       ("insert A { x: 18446744073709551616 }", 15, "18446744073709551616"),
       ("insert A { x: -9223372036854775809 }", 15, "-9223372036854775809"),
-      ("count A where x == 1 - 99999999999999999999", 24, "99999999999999999999"),
+      ("insert A { x: -99999999999999999999 }", 15, "-99999999999999999999"),
     ] {
       let result = Self.run("entity A { x: Int }\n\(line)\n")
       #expect(result.exit == 1)
       #expect(
-        result.firstError
-          == "t.mgscript:2:\(column): error: integer \(integer) does not fit in 64 bits",
+        result.firstError == "t.mgscript:2:\(column): error: \(integer) does not fit x (Int)",
         "\(line)")
     }
+  }
+
+  @Test("a literal past 64 bits is exact for a Decimal, the nearest for a Double, and compares")
+  func pastSixtyFourBits() {
+    let result = Self.run(
+      """
+      entity A { d: Decimal; x: Double = 0; n: Int = 0 }
+      insert A { d: 18446744073709551616, x: 18446744073709551616 }
+      insert A { d: -99999999999999999999999999999999999999, x: -100000000000000000000 }
+      insert A { d: -9223372036854775809, n: 1 }
+      save
+      .mode csv
+      fetch A.d, x sort d
+      count A where d > 18446744073709551615
+      count A where n < 100000000000000000000
+      sum A.d
+      """)
+    #expect(result.exit == 0, "\(result.stderr)")
+    #expect(
+      result.figures == [
+        "d,x", "-99999999999999999999999999999999999999,-1e+20",
+        "-9223372036854775809,0.0", "18446744073709551616,1.8446744073709552e+19", "1", "3",
+        "-99999999999999999990776627963145224192",
+      ])
+  }
+
+  @Test("a limit past both 64-bit ranges is out of range too")
+  func limitPastSixtyFourBits() {
+    let result = Self.run("entity A { x: Int }\nfetch A limit 18446744073709551616\n")
+    #expect(result.exit == 1)
+    #expect(
+      result.firstError
+        == "t.mgscript:2:15: error: a limit of 18446744073709551616 is out of range")
   }
 
   @Test("an Int attribute refuses an unsigned literal it cannot hold")

@@ -80,7 +80,7 @@ final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
     }
     var index = low
     while index < partition.count && partition[index].hash == hash {
-      if partition[index].key == key { return (index, true) }
+      if isSameIndexKey(partition[index].key, key) { return (index, true) }
       index += 1
     }
     return (low, false)
@@ -108,7 +108,9 @@ final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
         for item in list {
           // Entries of keys with this hash so far start at `runStart`.
           if let last = partition.last, last.hash != item.hash { runStart = partition.count }
-          if let same = partition[runStart...].firstIndex(where: { $0.key == item.key }) {
+          if let same = partition[runStart...].firstIndex(where: {
+            isSameIndexKey($0.key, item.key)
+          }) {
             partition[same].rows.append(item.row)
           } else {
             partition.append(Entry(hash: item.hash, key: item.key, rows: .one(item.row)))
@@ -223,7 +225,9 @@ final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
         for index in partition.indices {
           rows += partition[index].rows.count
           if index > 0 && partition[index - 1].hash > partition[index].hash { return false }
-          let same = partition[..<index].filter { $0.key == partition[index].key }
+          let same = partition[..<index].filter {
+            isSameIndexKey($0.key, partition[index].key)
+          }
           if !same.isEmpty { return false }
         }
       }
@@ -241,9 +245,10 @@ final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
     entry(key)?.rows.array ?? []
   }
 
-  /// The entry of `key`, if it has rows.
+  /// The entry of `key`, if it has rows; none for a NaN, which equals nothing.
   @inline(__always)
   private func entry(_ key: Key) -> Entry? {
+    guard key == key else { return nil }
     let (group, partition, hash) = Self.position(of: key, partitions: groups[0].count)
     let list = groups[group][partition]
     let (index, found) = Self.find(key, hash: hash, in: list)

@@ -98,7 +98,7 @@ struct IndexDelta<Key: ColumnValue> {
     guard wasAlive || isAlive else { return }
     let oldKey = wasAlive ? oldColumn[row] : nil
     let newKey = isAlive ? newColumn[row] : nil
-    if oldStamp == newStamp, oldKey == newKey { return }
+    if oldStamp == newStamp, isSameIndexKey(oldKey, newKey) { return }
     if let oldKey { removed.append((oldKey, Int32(row))) }
     if let newKey { added.append((newKey, Int32(row))) }
   }
@@ -110,7 +110,9 @@ struct IndexDelta<Key: ColumnValue> {
       return false
     }
     let mine = Dictionary(added.map { ($0.row, $0.key) }, uniquingKeysWith: { first, _ in first })
-    return other.added.allSatisfy { mine[$0.row] == $0.key }
+    return other.added.allSatisfy { entry in
+      mine[entry.row].map { isSameIndexKey($0, entry.key) } == true
+    }
   }
 }
 

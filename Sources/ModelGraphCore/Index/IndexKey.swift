@@ -3,22 +3,32 @@ import Foundation
 /// A storage type an index can hold: totally ordered the way queries sort it.
 ///
 /// The order is Swift's `<` (`false` before `true` for `Bool`), with `nil` first, as
-/// Foundation's `SortDescriptor` orders optional values.
+/// Foundation's `SortDescriptor` orders optional values, and a `Double` NaN next (after `nil`,
+/// before every number), so NaN keys sit together where no bounded range reaches them.
 protocol IndexKey: ColumnValue {
   /// Whether `lhs` sorts before `rhs`.
   static func precedes(_ lhs: Self, _ rhs: Self) -> Bool
-  /// The `nil` key, for an optional type.
-  static var nilKey: Self? { get }
+  /// The greatest key that no comparison with a bound matches: `nil` for an optional type,
+  /// NaN for `Double` (`Double?` has both: NaN is the greater); `nil` when the type has none.
+  static var unmatchedKey: Self? { get }
 }
 
 extension IndexKey where Self: Comparable {
   @inline(__always) static func precedes(_ lhs: Self, _ rhs: Self) -> Bool { lhs < rhs }
-  static var nilKey: Self? { nil }
+  static var unmatchedKey: Self? { nil }
 }
 
 extension Int64: IndexKey {}
 extension UInt64: IndexKey {}
-extension Double: IndexKey {}
+
+extension Double: IndexKey {
+  /// `<`, with NaN before every number (and equal to NaN): a total order.
+  @inline(__always) static func precedes(_ lhs: Double, _ rhs: Double) -> Bool {
+    lhs < rhs || (lhs.isNaN && !rhs.isNaN)
+  }
+  static var unmatchedKey: Double? { .nan }
+}
+
 extension String: IndexKey {}
 extension Date: IndexKey {}
 extension UUID: IndexKey {}
@@ -26,7 +36,7 @@ extension Decimal: IndexKey {}
 
 extension Bool: IndexKey {
   @inline(__always) static func precedes(_ lhs: Bool, _ rhs: Bool) -> Bool { !lhs && rhs }
-  static var nilKey: Bool? { nil }
+  static var unmatchedKey: Bool? { nil }
 }
 
 extension Optional: IndexKey where Wrapped: IndexKey {
@@ -38,7 +48,7 @@ extension Optional: IndexKey where Wrapped: IndexKey {
     case (let lhs?, let rhs?): Wrapped.precedes(lhs, rhs)
     }
   }
-  static var nilKey: Wrapped?? { .some(nil) }
+  static var unmatchedKey: Wrapped?? { .some(Wrapped.unmatchedKey) }
 }
 
 /// Generic work over an index's key type, run by a `switch` so every call is specialized.

@@ -144,7 +144,9 @@ final class OrderedIndex<Key: IndexKey>: @unchecked Sendable {
   /// - Complexity: O(log n).
   func lowerPosition(_ range: KeyRange<Key>) -> Int {
     var low = range.lower.map { boundary($0.key, after: !$0.isInclusive) } ?? 0
-    if range.excludesNil, let nilKey = Key.nilKey { low = max(low, boundary(nilKey, after: true)) }
+    if range.excludesNil, let unmatched = Key.unmatchedKey {
+      low = max(low, boundary(unmatched, after: true))
+    }
     return low
   }
 
@@ -160,26 +162,34 @@ final class OrderedIndex<Key: IndexKey>: @unchecked Sendable {
   /// - Complexity: O(log n).
   func positions(_ range: KeyRange<Key>) -> Range<Int> {
     var low = range.lower.map { boundary($0.key, after: !$0.isInclusive) } ?? 0
-    if range.excludesNil, let nilKey = Key.nilKey { low = max(low, boundary(nilKey, after: true)) }
+    if range.excludesNil, let unmatched = Key.unmatchedKey {
+      low = max(low, boundary(unmatched, after: true))
+    }
     let high = range.upper.map { boundary($0.key, after: $0.isInclusive) } ?? count
     return low..<max(low, high)
   }
 }
 
 /// A range of keys: optional bounds, each inclusive or not.
-struct KeyRange<Key> {
+struct KeyRange<Key: Equatable> {
   /// The lower bound.
   var lower: (key: Key, isInclusive: Bool)?
   /// The upper bound.
   var upper: (key: Key, isInclusive: Bool)?
-  /// Whether `nil` keys are outside the range (true for any comparison with a bound).
+  /// Whether `nil` and NaN keys are outside the range (true for any comparison with a bound).
   var excludesNil: Bool
 
   /// Every key, `nil` included.
   static var all: KeyRange { KeyRange(lower: nil, upper: nil, excludesNil: false) }
 
-  /// Exactly `key`.
+  /// Exactly `key`; no key for a NaN, which equals nothing.
   static func equal(_ key: Key) -> KeyRange {
-    KeyRange(lower: (key, true), upper: (key, true), excludesNil: false)
+    if key != key { return empty(key) }
+    return KeyRange(lower: (key, true), upper: (key, true), excludesNil: false)
+  }
+
+  /// No key: the range strictly between `key` and itself.
+  static func empty(_ key: Key) -> KeyRange {
+    KeyRange(lower: (key, false), upper: (key, false), excludesNil: true)
   }
 }

@@ -12,15 +12,18 @@ struct IndexValueRange: CustomStringConvertible {
     return "\(low), \(high)"
   }
 
-  /// The typed range; `nil` when a bound does not convert to `Key`. Any bound excludes `nil`.
+  /// The typed range; `nil` when a bound does not convert to `Key`. Any bound excludes `nil`
+  /// and NaN; a NaN bound leaves no key, as no comparison with NaN holds.
   func keyRange<Key: IndexKey>(_: Key.Type) -> KeyRange<Key>? {
     var range = KeyRange<Key>(lower: nil, upper: nil, excludesNil: lower != nil || upper != nil)
     if let lower {
       guard let key = Key(modelValue: lower.value) else { return nil }
+      if key != key { return .empty(key) }
       range.lower = (key, lower.isInclusive)
     }
     if let upper {
       guard let key = Key(modelValue: upper.value) else { return nil }
+      if key != key { return .empty(key) }
       range.upper = (key, upper.isInclusive)
     }
     return range

@@ -27,6 +27,48 @@ enum DecimalMath {
     return exact
   }
 
+  /// The literal `text` (digits, a point, an exponent, a leading sign) as a `Decimal` of
+  /// exactly its value; `nil` when a `Decimal` cannot hold it: more than 38 significant
+  /// digits, or beyond its range (Foundation's `Decimal(string:)` cuts extra digits).
+  static func exact(_ text: String) -> Decimal? {
+    guard let written = scientific(text) else { return nil }
+    if written.digits.isEmpty { return 0 }
+    guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")),
+      !value.isNaN, let held = scientific(value.description), held == written
+    else { return nil }
+    return value
+  }
+
+  /// The sign, significant digits (no leading or trailing zeros; empty for zero) and the
+  /// exponent of the last digit of a number's text; `nil` when it is not a plain number or
+  /// its exponent is absurd.
+  private static func scientific(_ text: String) -> (
+    isNegative: Bool, digits: Substring, exponent: Int
+  )? {
+    var text = Substring(text)
+    let isNegative = text.first == "-"
+    if isNegative || text.first == "+" { text = text.dropFirst() }
+    let parts = text.split(separator: "e", maxSplits: 1, omittingEmptySubsequences: false)
+      .flatMap { $0.split(separator: "E", maxSplits: 1, omittingEmptySubsequences: false) }
+    guard parts.count <= 2, let mantissa = parts.first else { return nil }
+    var exponent = 0
+    if parts.count == 2 {
+      guard let written = Int(parts[1]), abs(written) < 1_000_000 else { return nil }
+      exponent = written
+    }
+    let halves = mantissa.split(separator: ".", omittingEmptySubsequences: false)
+    guard halves.count <= 2, halves.allSatisfy({ $0.allSatisfy(\.isASCII) }) else { return nil }
+    let fraction = halves.count == 2 ? halves[1] : ""
+    var digits = Substring(String(halves[0]) + fraction).drop { $0 == "0" }
+    guard digits.allSatisfy(\.isNumber) else { return nil }
+    exponent -= fraction.count
+    while digits.last == "0" {
+      digits = digits.dropLast()
+      exponent += 1
+    }
+    return (isNegative && !digits.isEmpty, digits, digits.isEmpty ? 0 : exponent)
+  }
+
   /// The `Double` nearest to `number`, through its decimal text.
   static func double(_ number: Decimal) -> Double? {
     Double(number.description)

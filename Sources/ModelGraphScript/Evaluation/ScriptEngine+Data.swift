@@ -132,6 +132,7 @@ extension ScriptEngine {
     if case .composite(let typeName) = attribute.valueType {
       return try compositeValue(expression, typeName: typeName, attribute: attribute, self: key)
     }
+    try ValueCoercion.checkDecimalLiteral(expression, for: attribute)
     var scoped = makeBinder(root: key.map { Int($0.entity) })
     let (bound, type) = try scoped.bind(expression)
     switch type {

@@ -32,6 +32,28 @@ enum ValueCoercion {
     return converted
   }
 
+  /// Refuses a number literal (`expression` itself, or a list's element) that a `Decimal`
+  /// `attribute` cannot hold exactly: `1e-400` is no `Decimal`, and a literal with more than
+  /// 38 significant digits would lose some. Other attributes take the nearest value.
+  ///
+  /// - Throws: ``ScriptError`` at the literal.
+  static func checkDecimalLiteral(_ expression: Expression, for attribute: AttributeDescription)
+    throws
+  {
+    let literals: [Expression]
+    switch (attribute.valueType, expression.kind) {
+    case (.decimal, _): literals = [expression]
+    case (.array(.decimal), .list(let elements)): literals = elements
+    default: return
+    }
+    for literal in literals {
+      guard let text = literal.spelling, DecimalMath.exact(text) == nil else { continue }
+      throw ScriptError(
+        "\(text) does not fit \(attribute.name) (Decimal): a Decimal holds 38 significant"
+          + " digits, from 1e-128 to 3.4e165", at: literal.location)
+    }
+  }
+
   /// `value` converted to `type`, or `nil`.
   static func convert(_ value: ModelValue, to type: ValueType) -> ModelValue? {
     switch (type, value) {

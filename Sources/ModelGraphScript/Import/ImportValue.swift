@@ -73,7 +73,8 @@ enum ImportValue: Decodable, Equatable {
     case .int: return Int64(text).map { .int($0) }
     case .uint: return UInt64(text).map { .uint($0) }
     case .double: return Double(text).map { .double($0) }
-    case .decimal: return Decimal(string: text).map { .decimal($0) }
+    // Exactly, or not at all: `Decimal(string:)` cuts digits past 38 and stops at a letter.
+    case .decimal: return DecimalMath.exact(text).map { .decimal($0) }
     case .array:
       guard let value = try? JSONDecoder().decode(ImportValue.self, from: Data(text.utf8)),
         case .array = value

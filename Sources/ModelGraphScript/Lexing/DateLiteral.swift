@@ -19,7 +19,9 @@ enum DateLiteral {
         time = time.dropLast()
       } else if let sign = time.lastIndex(where: { $0 == "+" || $0 == "-" }) {
         let zone = time[time.index(after: sign)...].split(separator: ":").compactMap { Int($0) }
-        guard zone.count == 2 else { return nil }
+        guard zone.count == 2, (0...23).contains(zone[0]), (0...59).contains(zone[1]) else {
+          return nil
+        }
         offset = (zone[0] * 3600 + zone[1] * 60) * (time[sign] == "-" ? -1 : 1)
         time = time[..<sign]
       }
@@ -40,14 +42,36 @@ enum DateLiteral {
     return date.addingTimeInterval(fraction - Double(offset))
   }
 
-  /// `2026-05-01T09:30:00Z`, with milliseconds when the date has a fraction of a second.
+  /// `2026-05-01T09:30:00Z`, with milliseconds (rounded to the nearest) when the date has a
+  /// fraction of a second.
   static func format(_ date: Date) -> String {
-    let seconds = date.timeIntervalSince1970
-    if seconds == seconds.rounded(.down) {
-      return date.formatted(.iso8601)
+    text(date, digits: 3)
+  }
+
+  /// The date as a literal that ``parse(_:)`` reads back as the same date: the fewest fraction
+  /// digits (3, 6, 9, …) that do.
+  static func literal(_ date: Date) -> String {
+    var text = format(date)
+    for digits in [3, 6, 9, 12, 15, 17, 20] {
+      text = self.text(date, digits: digits)
+      if parse(text) == date { break }
     }
-    return date.formatted(
-      Date.ISO8601FormatStyle(
-        includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!))
+    return text
+  }
+
+  /// The date with its fraction of a second rounded to `digits` digits (none for a whole
+  /// second).
+  private static func text(_ date: Date, digits: Int) -> String {
+    let seconds = date.timeIntervalSinceReferenceDate
+    var whole = seconds.rounded(.down)
+    if whole == seconds { return date.formatted(.iso8601) }
+    // printf rounds the binary fraction's exact decimal value; "1.000" carries.
+    var fraction = String(format: "%.\(digits)f", seconds - whole)
+    if fraction.hasPrefix("1") {
+      whole += 1
+      fraction = "0." + String(repeating: "0", count: digits)
+    }
+    let base = Date(timeIntervalSinceReferenceDate: whole).formatted(.iso8601)
+    return base.dropLast() + fraction.dropFirst() + "Z"
   }
 }

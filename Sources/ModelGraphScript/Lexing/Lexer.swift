@@ -79,7 +79,11 @@ public struct Lexer {
       return Token(.variable(readWord()), at: start)
     }
     if character.isASCII, character.isNumber {
-      return Token(.literal(try readNumberOrDate(start)), at: start)
+      if isDateAhead() { return Token(.literal(try readDate(start)), at: start) }
+      let (value, text) = try readNumber(start)
+      var token = Token(.literal(value), at: start)
+      token.spelling = text
+      return token
     }
     if character == "\"" || character == "'" {
       return Token(.literal(.string(try readString(start))), at: start)
@@ -95,7 +99,23 @@ public struct Lexer {
       _ = advance()
       return Token(.symbol(String(character)), at: start)
     }
-    throw ScriptError("unexpected character '\(character)'", at: start)
+    throw ScriptError("unexpected \(Self.describe(character))", at: start)
+  }
+
+  /// `character 'x'`, or `invisible character U+00A0` for a space, control or format character
+  /// that would show as nothing between the quotes.
+  private static func describe(_ character: Character) -> String {
+    let invisible = character.unicodeScalars.allSatisfy { scalar in
+      scalar.properties.isWhitespace
+        || [.control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator]
+          .contains(scalar.properties.generalCategory)
+    }
+    guard invisible else { return "character '\(character)'" }
+    let codes = character.unicodeScalars.map { scalar in
+      let hex = String(scalar.value, radix: 16, uppercase: true)
+      return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+    return "invisible character " + codes.joined(separator: " ")
   }
 
   private func matches(_ text: String) -> Bool {
@@ -134,8 +154,8 @@ public struct Lexer {
     return digits
   }
 
-  private mutating func readNumberOrDate(_ start: SourceLocation) throws -> ModelValue {
-    if isDateAhead() { return try readDate(start) }
+  /// A number and its text (without `_`).
+  private mutating func readNumber(_ start: SourceLocation) throws -> (ModelValue, String) {
     var text = readDigits()
     var isDouble = false
     if peek() == ".", let after = peek(1), after.isASCII, after.isNumber {
@@ -155,15 +175,16 @@ public struct Lexer {
     if isDouble {
       guard let value = Double(text) else { throw ScriptError("malformed number", at: start) }
       // More significant digits than a `Double` keeps: every digit, for a `Decimal` operand.
-      if let exact = DecimalMath.literal(text, nearest: value) { return .decimal(exact) }
-      return .double(value)
+      if let exact = DecimalMath.literal(text, nearest: value) { return (.decimal(exact), text) }
+      return (.double(value), text)
     }
-    if let value = Int64(text) { return .int(value) }
+    if let value = Int64(text) { return (.int(value), text) }
     // Past `Int64.max`: a `UInt` attribute's value, or (after a minus) `Int64.min`.
-    guard let value = UInt64(text) else {
-      throw ScriptError("integer \(text) does not fit in 64 bits", at: start)
-    }
-    return .uint(value)
+    if let value = UInt64(text) { return (.uint(value), text) }
+    // Past 64 bits: a `Decimal`'s value, exactly (an integer attribute refuses it), else the
+    // nearest `Double` (which a `Decimal` attribute refuses, by the spelling).
+    if let value = DecimalMath.exact(text) { return (.decimal(value), text) }
+    return (.double(Double(text) ?? .infinity), text)
   }
 
   /// `dddd-dd-dd` follows.

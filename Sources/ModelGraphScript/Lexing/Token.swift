@@ -24,6 +24,9 @@ public struct Token: Sendable, Hashable {
   public var kind: Kind
   /// Where it starts.
   public var location: SourceLocation
+  /// A number literal as written (without `_`), for a `Decimal` attribute, which refuses one
+  /// it cannot hold exactly; `nil` for other tokens.
+  public var spelling: String?
 
   /// Makes a token.
   public init(_ kind: Kind, at location: SourceLocation) {

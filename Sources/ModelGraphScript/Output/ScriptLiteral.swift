@@ -3,8 +3,13 @@ import ModelGraphCore
 
 /// Values written as script text that reads back as the same value: what `.dump` prints.
 enum ScriptLiteral {
-  /// `value` as a literal, or `nil` for a value no literal holds (a non-finite `Double`, `Data`
-  /// that is not UTF-8 text).
+  /// `value` as a literal, or `nil` for a value no literal holds (`Data` that is not UTF-8
+  /// text, a `Decimal` NaN).
+  ///
+  /// An infinity is `1e400` (a literal past `Double`'s range reads as one, as in Swift) or
+  /// `-1e400`, and NaN `1e400 - 1e400` (an expression, which `insert` and `update` take; its
+  /// sign and payload are not kept). A date has as many fraction digits as it needs to read back
+  /// as itself.
   static func text(_ value: ModelValue) -> String? {
     switch value {
     case .null: return "nil"
@@ -12,12 +17,13 @@ enum ScriptLiteral {
     case .int(let number): return String(number)
     case .uint(let number): return String(number)
     case .double(let number):
-      guard number.isFinite else { return nil }
+      if number.isNaN { return "1e400 - 1e400" }
+      if number.isInfinite { return number < 0 ? "-1e400" : "1e400" }
       let text = String(number)
       return text.contains(".") || text.contains("e") ? text : text + ".0"
-    case .decimal(let number): return number.description
+    case .decimal(let number): return number.isNaN ? nil : number.description
     case .string(let text): return quote(text)
-    case .date(let date): return DateLiteral.format(date)
+    case .date(let date): return DateLiteral.literal(date)
     case .uuid(let uuid): return quote(uuid.uuidString)
     case .url(let url): return quote(url.absoluteString)
     case .data(let data):

@@ -155,26 +155,30 @@ extension Parser {
     if accept(symbol: "-") {
       try enter(at: location)
       defer { nesting -= 1 }
-      // A literal past `Int64.max` after a minus: `Int64.min`, or out of range.
+      // A literal past `Int64.max` after a minus: `Int64.min`, or a `Decimal`'s value.
       if case .literal(.uint(let magnitude)) = current.kind {
-        guard magnitude == UInt64(Int64.max) + 1 else {
-          throw ScriptError("integer -\(magnitude) does not fit in 64 bits", at: location)
-        }
         position += 1
+        guard magnitude == UInt64(Int64.max) + 1 else {
+          return try node(.literal(.decimal(-Decimal(magnitude))), at: location)
+        }
         return try node(.literal(.int(.min)), at: location)
       }
       let operand = try parseUnary()
+      var negated: Expression
       // `-Int64.min` overflows: evaluated, it is reported as an overflow.
       if case .literal(.int(let value)) = operand.kind, value != .min {
-        return try node(.literal(.int(-value)), at: location)
+        negated = try node(.literal(.int(-value)), at: location)
+      } else if case .literal(.double(let value)) = operand.kind {
+        negated = try node(.literal(.double(-value)), at: location)
+      } else if case .literal(.decimal(let value)) = operand.kind {
+        negated = try node(.literal(.decimal(-value)), at: location)
+      } else {
+        return try node(.negate(operand), at: location)
       }
-      if case .literal(.double(let value)) = operand.kind {
-        return try node(.literal(.double(-value)), at: location)
+      negated.spelling = operand.spelling.map {
+        $0.hasPrefix("-") ? String($0.dropFirst()) : "-" + $0
       }
-      if case .literal(.decimal(let value)) = operand.kind {
-        return try node(.literal(.decimal(-value)), at: location)
-      }
-      return try node(.negate(operand), at: location)
+      return negated
     }
     return try parsePostfix()
   }
@@ -225,7 +229,9 @@ extension Parser {
           "\(unit) is not a duration the runner takes: months and years have no fixed number of"
             + " seconds; write days or weeks (30 days, 52 weeks)", at: current.location)
       }
-      return try node(.literal(value), at: location)
+      var literal = try node(.literal(value), at: location)
+      literal.spelling = token.spelling
+      return literal
     case .variable(let name):
       position += 1
       return try node(.variable(name), at: location)

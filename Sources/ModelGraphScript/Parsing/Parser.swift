@@ -126,8 +126,12 @@ public struct Parser {
 
   mutating func expectInteger(_ what: String) throws -> Int {
     let token = current
-    if case .literal(.uint(let value)) = token.kind {
+    switch token.kind {
+    case .literal(.uint(let value)):
       throw ScriptError("\(what) of \(value) is out of range", at: token.location)
+    case .literal(.decimal(let value)) where token.spelling?.allSatisfy(\.isNumber) == true:
+      throw ScriptError("\(what) of \(value) is out of range", at: token.location)
+    default: break
     }
     guard case .literal(.int(let value)) = token.kind else {
       throw ScriptError("expected \(what) (an integer), found \(token.display)", at: token.location)

@@ -71,12 +71,8 @@ struct SchemaPrinter {
     return text + "}\n"
   }
 
+  /// A default value as the script literal that declares it again (strings escaped).
   private func literal(_ value: ModelValue) -> String {
-    switch value {
-    case .date(let date): DateLiteral.format(date)
-    case .uuid, .url: "\"\(plainText(value))\""
-    case .array(let values): "[" + values.map(literal).joined(separator: ", ") + "]"
-    default: value.description
-    }
+    ScriptLiteral.text(value) ?? value.description
   }
 }

@@ -246,6 +246,7 @@ struct ScriptSchema {
   static func defaultValue(_ expression: Expression, for attribute: AttributeDescription)
     throws -> ModelValue
   {
+    try ValueCoercion.checkDecimalLiteral(expression, for: attribute)
     let value: ModelValue
     switch expression.kind {
     case .literal(let literal): value = literal

@@ -51,6 +51,8 @@ public struct Expression: Sendable, Hashable {
   public var location: SourceLocation
   /// The levels of the tree: 1 for a leaf, one more than the deepest operand otherwise.
   public private(set) var depth: Int
+  /// A number literal (or a negated one) as written, `-1e-400`; `nil` for other expressions.
+  public var spelling: String?
 
   /// Makes an expression.
   public init(_ kind: Kind, at location: SourceLocation) {

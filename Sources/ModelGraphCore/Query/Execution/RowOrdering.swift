@@ -3,7 +3,8 @@ enum RowOrdering {
   /// A comparator of one sort key: `values[t]` computes the key for rows of table `t`.
   ///
   /// Values compare with Swift's `<`; `nil` sorts first ascending and last descending, as
-  /// Foundation's `SortDescriptor` does.
+  /// Foundation's `SortDescriptor` does, and a `Double` NaN next to it (after `nil`, before
+  /// every number, as an ordered index holds it), so the order is total.
   /// - Throws: ``QueryError`` when the key is not of one ordered type in every table.
   static func comparator(_ values: [CompiledValue], ascending: Bool, key: QuerySortKey) throws
     -> (RowReference, RowReference) -> Int
@@ -87,14 +88,19 @@ private struct KeyComparator: ComparableValueVisitor {
     }
   }
 
-  /// `sign` times -1, 0 or 1 as `x` is before, equal to or after `y`, `nil` first.
+  /// `sign` times -1, 0 or 1 as `x` is before, equal to or after `y`, `nil` first, then NaN
+  /// (the only value unequal to itself; checked only when neither is below the other).
   @inline(__always)
   private static func order<T: Comparable>(_ x: T?, _ y: T?, sign: Int) -> Int {
     switch (x, y) {
     case (nil, nil): return 0
     case (nil, _): return -sign
     case (_, nil): return sign
-    case (let x?, let y?): return x < y ? -sign : y < x ? sign : 0
+    case (let x?, let y?):
+      if x < y { return -sign }
+      if y < x { return sign }
+      let (xIsNaN, yIsNaN) = (x != x, y != y)
+      return xIsNaN == yIsNaN ? 0 : xIsNaN ? -sign : sign
     }
   }
 }
