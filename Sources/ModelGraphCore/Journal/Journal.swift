@@ -40,6 +40,8 @@ public final class Journal: @unchecked Sendable {
   private var syncedRecords = 0
   /// The syncs run for saves (``counters``).
   private var syncCount = 0
+  /// How long those syncs took together (``counters``).
+  private var syncNanoseconds: UInt64 = 0
   /// How many records the last sync covered, and how long it took.
   private var lastBatch = 0
   private var lastSyncNanoseconds: UInt64 = 0
@@ -129,7 +131,10 @@ public final class Journal: @unchecked Sendable {
 
   /// The records appended and the syncs run for them since the journal was opened.
   public var counters: JournalCounters {
-    condition.withLock { JournalCounters(records: appendedRecords, syncs: syncCount) }
+    condition.withLock {
+      JournalCounters(
+        records: appendedRecords, syncs: syncCount, syncNanoseconds: syncNanoseconds)
+    }
   }
 
   /// Called (once, until the next checkpoint) when the journal grows past
@@ -300,6 +305,7 @@ public final class Journal: @unchecked Sendable {
         let took = DispatchTime.now().uptimeNanoseconds &- start
         condition.lock()
         syncCount += 1
+        syncNanoseconds &+= took
         lastSyncNanoseconds = took
         lastBatch = records - syncedRecords
         syncedRecords = max(syncedRecords, records)
@@ -372,7 +378,9 @@ public final class Journal: @unchecked Sendable {
     if descriptor >= 0 {
       if synced < appended {
         syncCount += 1
+        let start = DispatchTime.now().uptimeNanoseconds
         try? io.syncData(descriptor)
+        syncNanoseconds &+= DispatchTime.now().uptimeNanoseconds &- start
       }
       try? io.close(descriptor)
       descriptor = -1

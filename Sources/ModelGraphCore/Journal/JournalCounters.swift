@@ -9,10 +9,14 @@ public struct JournalCounters: Sendable, Hashable {
   /// The syncs of the journal file run for saves (by a save, by the batched flush, or by
   /// ``Journal/close()``), whether they succeeded or failed.
   public var syncs: Int
+  /// How long those syncs took together, in nanoseconds (`syncNanoseconds / syncs` is a
+  /// sync's mean latency).
+  public var syncNanoseconds: UInt64
 
-  /// Counters holding `records` and `syncs`.
-  public init(records: Int = 0, syncs: Int = 0) {
+  /// Counters holding `records`, `syncs` and `syncNanoseconds`.
+  public init(records: Int = 0, syncs: Int = 0, syncNanoseconds: UInt64 = 0) {
     self.records = records
     self.syncs = syncs
+    self.syncNanoseconds = syncNanoseconds
   }
 }

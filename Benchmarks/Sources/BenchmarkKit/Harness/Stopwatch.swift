@@ -14,6 +14,13 @@ package enum Stopwatch {
     return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
   }
 
+  /// Nanoseconds of CPU time (user and system) the process used, on all its threads.
+  package static func processCPU() -> UInt64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+    return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
+  }
+
   /// Seconds taken by `body`, and what it returned.
   @inline(__always)
   package static func time<T>(_ body: () throws -> T) rethrows -> (seconds: Double, value: T) {

@@ -13,8 +13,11 @@ extension ModelGraphBenchmarkEngine {
   /// released and the file opened again (read-only), and `count=` is the number of objects it
   /// holds; `reopen-ms=` is the time the open took (snapshot load and journal replay) and
   /// `journal-bytes=` the size of the journal's records. `syncs=` is the number of journal syncs
-  /// the run's saves took and `saves-per-sync=` how many saves a sync covered on average
-  /// (group commit; 1 for one writer).
+  /// the run's saves took, `saves-per-sync=` how many saves a sync covered on average
+  /// (group commit; 1 for one writer) and `sync-us=` how long a sync took on average.
+  /// `cpu-us-per-save=` is the CPU time (user and system, all threads) the process used during
+  /// the run, per transaction: with `threads` writers on `c` cores, `c` divided by it bounds
+  /// the transactions a second.
   func durableTransactionsPlan(_ durable: DurableTransactions, threads: Int, scratch: String)
     -> JobPlan
   {
@@ -45,6 +48,7 @@ extension ModelGraphBenchmarkEngine {
         body: {
           guard let container else { throw BenchmarkError("modelgraph: W13 not set up") }
           let before = container.store.journal?.counters
+          let cpuStart = Stopwatch.processCPU()
           let writers = (0..<threads).map {
             SmallTransactionWriter(
               container: container, transactions: durable.work.share(thread: $0, of: threads),
@@ -65,6 +69,7 @@ extension ModelGraphBenchmarkEngine {
             }
             group.wait()
           }
+          let cpu = Stopwatch.processCPU() &- cpuStart
           var tally = try SmallTransactionWriter.tally(writers, threads: threads, probe: nil)
           if let before, let after = container.store.journal?.counters {
             let syncs = after.syncs - before.syncs
@@ -74,8 +79,18 @@ extension ModelGraphBenchmarkEngine {
               .init(
                 key: "saves-per-sync",
                 value: ResultLine.fixed(Double(records) / Double(max(syncs, 1)), decimals: 2)),
+              .init(
+                key: "sync-us",
+                value: ResultLine.fixed(
+                  Double(after.syncNanoseconds &- before.syncNanoseconds) / 1e3
+                    / Double(max(syncs, 1)), decimals: 1)),
             ]
           }
+          let saves = writers.reduce(0) { $0 + $1.saveNanoseconds.count }
+          tally.extras.append(
+            .init(
+              key: "cpu-us-per-save",
+              value: ResultLine.fixed(Double(cpu) / 1e3 / Double(max(saves, 1)), decimals: 1)))
           return tally
         },
         verify: { tally in
