@@ -59,7 +59,7 @@ struct JournalGroupCommitTests {
     #expect(version.tables[SnapshotFixture.trip].liveCount == 100)
   }
 
-  @Test("the journal counts its records and the syncs that made them durable")
+  @Test("the journal counts its records, the syncs that made them durable and their time")
   func countsRecordsAndSyncs() throws {
     let disk = SimFS(directories: ["/sim"])
     let files = StoreFiles(path: "/sim/store.mgs", io: disk)
@@ -77,6 +77,9 @@ struct JournalGroupCommitTests {
     #expect(end.records - alone.records == 100)
     // Every sync of the file a save waited for is counted, and only those.
     #expect(end.syncs - start.syncs == disk.callCount(.sync) - syncsBefore)
+    // With the delay, each of the later syncs took at least 2 ms.
+    #expect(
+      end.syncNanoseconds - alone.syncNanoseconds >= UInt64(end.syncs - alone.syncs) * 2_000_000)
   }
 
   @Test("once syncs were shared, the thread about to sync waits for the save under way")
