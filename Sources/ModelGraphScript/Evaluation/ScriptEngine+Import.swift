@@ -141,7 +141,9 @@ extension ScriptEngine {
   private func importRecords(_ data: Data, path: String, at location: SourceLocation) throws
     -> [(String, [(String, ImportValue)])]
   {
-    let text = String(decoding: data, as: UTF8.self)
+    var text = String(decoding: data, as: UTF8.self)
+    // A byte order mark (spreadsheets write one) is no part of the first field or the array.
+    if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
     if text.drop(while: \.isWhitespace).first == "[" {
       let objects: [ImportValue]
       do throws(ImportJSONReader.Failure) {
