@@ -3,13 +3,15 @@ import Foundation
 /// A storage type an index can hold: totally ordered the way queries sort it.
 ///
 /// The order is Swift's `<` (`false` before `true` for `Bool`), with `nil` first, as
-/// Foundation's `SortDescriptor` orders optional values, and a `Double` NaN next (after `nil`,
-/// before every number), so NaN keys sit together where no bounded range reaches them.
+/// Foundation's `SortDescriptor` orders optional values, and a `Double` NaN (or a `Date` whose
+/// interval is NaN) next, after `nil` and before every number or date, so NaN keys sit together
+/// where no bounded range reaches them.
 protocol IndexKey: ColumnValue {
   /// Whether `lhs` sorts before `rhs`.
   static func precedes(_ lhs: Self, _ rhs: Self) -> Bool
   /// The greatest key that no comparison with a bound matches: `nil` for an optional type,
-  /// NaN for `Double` (`Double?` has both: NaN is the greater); `nil` when the type has none.
+  /// NaN for `Double` and `Date` (`Double?` has both: NaN is the greater); `nil` when the type
+  /// has none.
   static var unmatchedKey: Self? { get }
 }
 
@@ -29,8 +31,15 @@ extension Double: IndexKey {
   static var unmatchedKey: Double? { .nan }
 }
 
+extension Date: IndexKey {
+  /// `<`, with a NaN interval before every date (and equal to NaN), as `Double` orders.
+  @inline(__always) static func precedes(_ lhs: Date, _ rhs: Date) -> Bool {
+    Double.precedes(lhs.timeIntervalSinceReferenceDate, rhs.timeIntervalSinceReferenceDate)
+  }
+  static var unmatchedKey: Date? { Date(timeIntervalSinceReferenceDate: .nan) }
+}
+
 extension String: IndexKey {}
-extension Date: IndexKey {}
 extension UUID: IndexKey {}
 extension Decimal: IndexKey {}
 

@@ -2,7 +2,8 @@ import Foundation
 import ModelGraphCore
 
 /// The runner's comparisons, with the engine's semantics: `nil == nil` is true, an ordering
-/// with `nil` on either side is false, numbers compare by value across types.
+/// with `nil` on either side is false, numbers compare by value across types, and a NaN
+/// (`Double`, or a `Date` of a NaN interval) orders against nothing and equals nothing.
 enum Comparing {
   static func test(
     _ left: RunValue, _ op: Comparison.Operator, _ right: RunValue,
@@ -70,7 +71,7 @@ enum Comparing {
     }
   }
 
-  /// -1, 0 or 1, or `nil` for values that do not order (different types, `nil`).
+  /// -1, 0 or 1, or `nil` for values that do not order (different types, `nil`, NaN).
   static func order(_ a: ModelValue, _ b: ModelValue, _ options: String.CompareOptions = []) -> Int?
   {
     switch (a, b) {
@@ -81,7 +82,8 @@ enum Comparing {
       case .orderedAscending: return -1
       case .orderedDescending: return 1
       }
-    case (.date(let x), .date(let y)): return x == y ? 0 : (x < y ? -1 : 1)
+    case (.date(let x), .date(let y)):
+      return order(x.timeIntervalSinceReferenceDate, y.timeIntervalSinceReferenceDate)
     case (.int(let x), .int(let y)): return x == y ? 0 : (x < y ? -1 : 1)
     case (.bool(let x), .bool(let y)): return x == y ? 0 : (!x ? -1 : 1)
     case (.uuid(let x), .uuid(let y)): return x == y ? 0 : (x.uuidString < y.uuidString ? -1 : 1)
@@ -90,15 +92,18 @@ enum Comparing {
         return x == y ? 0 : (x < y ? -1 : 1)
       }
       // A double beyond Decimal's range (or infinite) still orders against a Decimal.
-      guard let x = Arithmetic.double(a), let y = Arithmetic.double(b), !x.isNaN, !y.isNaN else {
-        return nil
-      }
-      return x == y ? 0 : (x < y ? -1 : 1)
+      guard let x = Arithmetic.double(a), let y = Arithmetic.double(b) else { return nil }
+      return order(x, y)
     default:
       guard let x = Arithmetic.double(a), let y = Arithmetic.double(b) else {
         return a == b ? 0 : nil
       }
-      return x == y ? 0 : (x < y ? -1 : 1)
+      return order(x, y)
     }
+  }
+
+  /// -1, 0 or 1, or `nil` when either is NaN.
+  private static func order(_ x: Double, _ y: Double) -> Int? {
+    x < y ? -1 : y < x ? 1 : x == y ? 0 : nil
   }
 }

@@ -15,7 +15,12 @@ enum DateRange {
   ///
   /// - Throws: ``EvaluationError`` when it is out of the range (or not a number of seconds).
   static func checked(_ date: Date) throws -> Date {
-    guard date >= first, date < end else { throw EvaluationError(message: message) }
+    guard contains(date) else { throw EvaluationError(message: message) }
     return date
+  }
+
+  /// Whether `date` is in the range (a NaN interval is not).
+  static func contains(_ date: Date) -> Bool {
+    date >= first && date < end
   }
 }

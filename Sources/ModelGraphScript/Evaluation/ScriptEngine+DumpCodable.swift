@@ -52,6 +52,7 @@ extension ScriptEngine {
     case .bool(let flag): return flag ? "true" : "false"
     case .int(let number): return String(number)
     case .double(let number): return ScriptLiteral.text(.double(number))
+    case .number(let text): return text
     case .string(let text), .text(let text): return ScriptLiteral.text(.string(text))
     case .array(let elements):
       var parts: [String] = []

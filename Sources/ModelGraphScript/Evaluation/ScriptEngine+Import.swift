@@ -99,7 +99,7 @@ extension ScriptEngine {
     var json = value
     switch value {
     case .text(let text), .string(let text):
-      guard let parsed = try? JSONDecoder().decode(ImportValue.self, from: Data(text.utf8)) else {
+      guard let parsed = try? ImportJSONReader.value(text.utf8) else {
         throw ScriptError(
           "\(place): \(attribute.name) is a Codable value (\(typeName)); '\(text)' is not JSON",
           at: location)
@@ -123,6 +123,7 @@ extension ScriptEngine {
     case .bool(let flag): Expression(.literal(.bool(flag)), at: location)
     case .int(let number): Expression(.literal(.int(number)), at: location)
     case .double(let number): Expression(.literal(.double(number)), at: location)
+    case .number(let text): Expression(.literal(.double(Double(text) ?? .infinity)), at: location)
     case .string(let text), .text(let text): Expression(.literal(.string(text)), at: location)
     case .array(let values):
       Expression(.list(values.map { literal($0, at: location) }), at: location)
@@ -140,15 +141,22 @@ extension ScriptEngine {
   private func importRecords(_ data: Data, path: String, at location: SourceLocation) throws
     -> [(String, [(String, ImportValue)])]
   {
-    let text = String(decoding: data, as: UTF8.self)
+    var text = String(decoding: data, as: UTF8.self)
+    // A byte order mark (spreadsheets write one) is no part of the first field or the array.
+    if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
     if text.drop(while: \.isWhitespace).first == "[" {
       let objects: [ImportValue]
-      do {
-        objects = try JSONDecoder().decode([ImportValue].self, from: data)
-      } catch is DecodingError {
+      do throws(ImportJSONReader.Failure) {
+        guard case .array(let elements) = try ImportJSONReader.value(data) else {
+          throw ImportJSONReader.Failure(message: "not an array", offset: 0)
+        }
+        objects = elements
+      } catch {
+        let (line, column) = Self.lineAndColumn(of: error.offset, in: data)
         throw ScriptError(
-          "\(path) starts with '[' but is not a JSON array (it does not parse); .import reads a"
-            + " JSON array of objects or CSV with a header row", at: location)
+          "\(path) starts with '[' but is not a JSON array (it does not parse: \(error.message)"
+            + " at line \(line), column \(column)); .import reads a JSON array of objects or CSV"
+            + " with a header row", at: location)
       }
       return try objects.enumerated().map { index, object in
         guard case .object(let fields) = object else {
@@ -184,6 +192,18 @@ extension ScriptEngine {
         zip(columns, record.fields).map { ($0, $1.map { .text($0) } ?? .null) }
       )
     }
+  }
+}
+
+extension ScriptEngine {
+  /// The line and column (from 1, in bytes) of byte `offset` of `data`.
+  fileprivate static func lineAndColumn(of offset: Int, in data: Data) -> (Int, Int) {
+    var (line, lineStart) = (1, 0)
+    for (index, byte) in data.prefix(offset).enumerated() where byte == 0x0A {
+      line += 1
+      lineStart = index + 1
+    }
+    return (line, offset - lineStart + 1)
   }
 }
 

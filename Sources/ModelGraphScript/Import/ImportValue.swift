@@ -13,6 +13,9 @@ enum ImportValue: Decodable, Equatable {
   case int(Int64)
   /// A JSON number with a fraction or exponent.
   case double(Double)
+  /// A JSON number that is not an `Int64`, as the file writes it (what ``ImportJSONReader``
+  /// reads): converted by the attribute's type, exactly for a `Decimal` or `UInt` one.
+  case number(String)
   /// A JSON string.
   case string(String)
   /// A JSON array.
@@ -47,6 +50,13 @@ enum ImportValue: Decodable, Equatable {
     case .bool(let flag): return ValueCoercion.convert(.bool(flag), to: type)
     case .int(let number): return ValueCoercion.convert(.int(number), to: type)
     case .double(let number): return ValueCoercion.convert(.double(number), to: type)
+    case .number(let text):
+      switch type {
+      case .decimal: return DecimalMath.exact(text).map { .decimal($0) }
+      case .uint: if let number = UInt64(text) { return .uint(number) }
+      default: break
+      }
+      return Double(text).flatMap { ValueCoercion.convert(.double($0), to: type) }
     case .string(let text): return ValueCoercion.convert(.string(text), to: type)
     case .array(let values):
       guard case .array(let element) = type else { return nil }
@@ -76,9 +86,9 @@ enum ImportValue: Decodable, Equatable {
     // Exactly, or not at all: `Decimal(string:)` cuts digits past 38 and stops at a letter.
     case .decimal: return DecimalMath.exact(text).map { .decimal($0) }
     case .array:
-      guard let value = try? JSONDecoder().decode(ImportValue.self, from: Data(text.utf8)),
-        case .array = value
-      else { return nil }
+      guard let value = try? ImportJSONReader.value(text.utf8), case .array = value else {
+        return nil
+      }
       return value.modelValue(as: type)
     case .composite: return nil
     default: return ValueCoercion.convert(.string(text), to: type)
@@ -88,7 +98,7 @@ enum ImportValue: Decodable, Equatable {
   /// The text of a scalar, for looking up related objects; `nil` for null, arrays and objects.
   var lookupText: String? {
     switch self {
-    case .text(let text), .string(let text): text
+    case .text(let text), .string(let text), .number(let text): text
     case .int(let number): String(number)
     case .double(let number): String(number)
     case .bool(let flag): String(flag)

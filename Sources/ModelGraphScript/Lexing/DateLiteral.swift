@@ -43,14 +43,19 @@ enum DateLiteral {
   }
 
   /// `2026-05-01T09:30:00Z`, with milliseconds (rounded to the nearest) when the date has a
-  /// fraction of a second.
+  /// fraction of a second; `nan`, `inf` or `-inf` for a date of such an interval (which a typed
+  /// process can store), as a `Double` shows, not the date Foundation's formatter clamps it to.
   static func format(_ date: Date) -> String {
-    text(date, digits: 3)
+    let seconds = date.timeIntervalSinceReferenceDate
+    guard seconds.isFinite else { return seconds.isNaN ? "nan" : seconds < 0 ? "-inf" : "inf" }
+    return text(date, digits: 3)
   }
 
   /// The date as a literal that ``parse(_:)`` reads back as the same date: the fewest fraction
-  /// digits (3, 6, 9, …) that do.
-  static func literal(_ date: Date) -> String {
+  /// digits (3, 6, 9, …) that do; `nil` for a date out of the years 0001 to 9999 (or of a NaN
+  /// interval), which no literal holds.
+  static func literal(_ date: Date) -> String? {
+    guard DateRange.contains(date) else { return nil }
     var text = format(date)
     for digits in [3, 6, 9, 12, 15, 17, 20] {
       text = self.text(date, digits: digits)

@@ -4,7 +4,7 @@ import ModelGraphCore
 /// Values written as script text that reads back as the same value: what `.dump` prints.
 enum ScriptLiteral {
   /// `value` as a literal, or `nil` for a value no literal holds (`Data` that is not UTF-8
-  /// text, a `Decimal` NaN).
+  /// text, a `Decimal` NaN, a date out of the years 0001 to 9999).
   ///
   /// An infinity is `1e400` (a literal past `Double`'s range reads as one, as in Swift) or
   /// `-1e400`, and NaN `1e400 - 1e400` (an expression, which `insert` and `update` take; its

@@ -21,6 +21,7 @@ enum CompositeField {
     case .bool(let flag): return .bool(flag)
     case .int(let number): return .double(Double(number))
     case .double(let number): return .double(number)
+    case .number(let text): return .double(Double(text) ?? .infinity)
     case .string(let text): return .string(text)
     case .array(let values): return .array(values.map(modelValue))
     case .object: return (try? JSONEncoder().encode(value)).map { .data($0) } ?? .null
@@ -81,6 +82,7 @@ extension ImportValue: Encodable {
     case .bool(let flag): try container.encode(flag)
     case .int(let number): try container.encode(number)
     case .double(let number): try container.encode(number)
+    case .number(let text): try container.encode(Double(text) ?? .infinity)
     case .array(let values): try container.encode(values)
     case .object(let fields): try container.encode(fields)
     }

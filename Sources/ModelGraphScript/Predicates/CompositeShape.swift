@@ -127,6 +127,7 @@ extension CompositeShape.Kind {
     case .bool: self = .bool
     case .int: self = .number(whole: true)
     case .double(let number): self = .number(whole: number.rounded() == number)
+    case .number(let text): self = .number(whole: Double(text).map { $0.rounded() == $0 } ?? false)
     case .string, .text: self = .string
     case .object:
       var shape = CompositeShape()

@@ -3,8 +3,9 @@ enum RowOrdering {
   /// A comparator of one sort key: `values[t]` computes the key for rows of table `t`.
   ///
   /// Values compare with Swift's `<`; `nil` sorts first ascending and last descending, as
-  /// Foundation's `SortDescriptor` does, and a `Double` NaN next to it (after `nil`, before
-  /// every number, as an ordered index holds it), so the order is total.
+  /// Foundation's `SortDescriptor` does, and a `Double` NaN (or a `Date` of a NaN interval) next
+  /// to it (after `nil`, before every number or date, as an ordered index holds it), so the
+  /// order is total.
   /// - Throws: ``QueryError`` when the key is not of one ordered type in every table.
   static func comparator(_ values: [CompiledValue], ascending: Bool, key: QuerySortKey) throws
     -> (RowReference, RowReference) -> Int
