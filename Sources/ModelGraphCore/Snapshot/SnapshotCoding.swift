@@ -77,8 +77,11 @@ extension URL: SnapshotCoding {
 extension Decimal: SnapshotCoding {
   static var minimumEncodedSize: Int { 4 }
   func encode(into writer: inout ByteWriter) { writer.append(string: description) }
+  /// The text `description` wrote; `NaN` for a NaN (which `Decimal(string:)` refuses, so a
+  /// store holding one could not be opened again).
   static func decode(from reader: inout ByteReader) throws -> Decimal {
     let text = try reader.readString()
+    if text == Decimal.nan.description { return .nan }
     guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
       throw reader.error("'\(text)' is not a decimal number")
     }
