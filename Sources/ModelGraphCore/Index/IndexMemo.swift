@@ -19,6 +19,19 @@ final class IndexMemo {
   }
 
   private var entries: [Key: (table: Table, built: AnyObject)] = [:]
+  /// The store whose versions the session reads.
+  private unowned let store: Store
+
+  /// An empty memo for a session of `store`.
+  init(store: Store) {
+    self.store = store
+  }
+
+  /// Carries the indexes just built for `table` (a frozen table of a version of the store) to
+  /// the versions of the table committed since, which were published without them.
+  func didBuild(for table: Table) {
+    store.carryIndexes(builtFor: table)
+  }
 
   /// The index built for `table` (a frozen committed version), from the memo or from `find`.
   ///

@@ -81,11 +81,15 @@ private struct ViewMaker: IndexKeyVisitor {
 
   /// The index built for the committed table: from the session's memo, else from the table's
   /// shelf, which keeps the one `make` builds when no reader has built it yet (and no save
-  /// carried it there).
+  /// carried it there). An index the session's read built is carried to the versions of the
+  /// table committed after this one meanwhile (``IndexMemo/didBuild(for:)``).
   private func find<Built: BuiltIndex>(make: () -> Built) -> Built {
     guard let memo else { return committed.makeIndexShelf().index(definition, make: make) }
+    let committed = committed
     return memo.built(for: committed, definition: definition) {
-      committed.makeIndexShelf().index(definition, make: make)
+      committed.makeIndexShelf().index(definition, make: make) { _ in
+        memo.didBuild(for: committed)
+      }
     }
   }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The indexes built for one frozen table version, kept by the table itself.
 ///
 /// An index is built the first time a reader asks for it, then carried to every version of
@@ -14,36 +16,61 @@ final class IndexShelf: Sendable {
     func hash(into hasher: inout Hasher) { definition.hashWithoutName(into: &hasher) }
   }
 
-  private let entries: Locked<[Key: any BuiltIndex]>
+  private struct Contents {
+    var entries: [Key: any BuiltIndex]
+    /// The indexes a reader is building, which other readers wait for.
+    var building: [Key: PendingIndex] = [:]
+  }
+
+  private let contents: Locked<Contents>
 
   /// A shelf holding no index.
-  init() { entries = Locked([:]) }
+  init() { contents = Locked(Contents(entries: [:])) }
 
   /// A shelf holding `indexes`.
   private init(holding indexes: [Key: any BuiltIndex]) {
-    entries = Locked(indexes)
+    contents = Locked(Contents(entries: indexes))
   }
 
   /// The definitions of the indexes on the shelf.
-  var definitions: [IndexDefinition] { entries.withLock { $0.keys.map(\.definition) } }
+  var definitions: [IndexDefinition] { contents.withLock { $0.entries.keys.map(\.definition) } }
 
   /// The index of `definition`: the one on the shelf, else one `make` builds (outside the
   /// lock), which the shelf then keeps (or the one another reader put there meanwhile).
   ///
+  /// Readers that ask while another builds it wait for that build instead of building the
+  /// same index again (several sessions that start on one version all read it at once).
+  /// - Parameter built: Called, after the shelf keeps it, when this call built the index.
   /// - Complexity: O(1) when built; otherwise the cost of `make`.
-  func index<Built: BuiltIndex>(_ definition: IndexDefinition, make: () -> Built) -> Built {
+  func index<Built: BuiltIndex>(
+    _ definition: IndexDefinition, make: () -> Built, built: (Built) -> Void = { _ in }
+  ) -> Built {
     let key = Key(definition: definition)
-    if let found = entries.withLock({ $0[key] }) {
-      // One definition of one table has one key type, so one built type.
-      return unsafeDowncast(found as AnyObject, to: Built.self)
+    let step = contents.withLock { contents -> IndexLookup in
+      if let found = contents.entries[key] { return .found(found) }
+      if let pending = contents.building[key] { return .wait(pending) }
+      let pending = PendingIndex()
+      contents.building[key] = pending
+      return .build(pending)
     }
-    let built = make()
-    let kept = entries.withLock { entries -> any BuiltIndex in
-      if let found = entries[key] { return found }
-      entries[key] = built
-      return built
+    let pending: PendingIndex
+    switch step {
+    // One definition of one table has one key type, so one built type.
+    case .found(let found): return unsafeDowncast(found as AnyObject, to: Built.self)
+    case .wait(let other): return unsafeDowncast(other.wait() as AnyObject, to: Built.self)
+    case .build(let mine): pending = mine
     }
-    return unsafeDowncast(kept as AnyObject, to: Built.self)
+    let made = make()
+    let kept = contents.withLock { contents -> any BuiltIndex in
+      contents.building[key] = nil
+      if let found = contents.entries[key] { return found }
+      contents.entries[key] = made
+      return made
+    }
+    pending.finish(kept)
+    let result = unsafeDowncast(kept as AnyObject, to: Built.self)
+    if result === made { built(made) }
+    return result
   }
 
   /// The index of `definition` on the shelf, if a reader built it or a save carried it here.
@@ -51,7 +78,7 @@ final class IndexShelf: Sendable {
   /// - Complexity: O(1).
   func built(_ definition: IndexDefinition) -> (any BuiltIndex)? {
     let key = Key(definition: definition)
-    return entries.withLock { $0[key] }
+    return contents.withLock { $0.entries[key] }
   }
 
   /// Puts on the shelf of `new` (a version of the table published over `old`) each index
@@ -59,13 +86,17 @@ final class IndexShelf: Sendable {
   ///
   /// - Complexity: O(indexes × rows written between the versions), see
   ///   ``IndexCarrier/carry(_:from:to:)``.
+  /// An index `new`'s shelf holds already is not carried again.
   static func carry(from old: Table, to new: Table) {
     guard old !== new, let source = old.indexShelf else { return }
     // A copy of the dictionary shares its storage: reading it outside the lock copies nothing.
-    let built = source.entries.withLock { $0 }
+    let built = source.contents.withLock { $0.entries }
     guard !built.isEmpty else { return }
+    // A table being published has no shelf yet; one that has (a later version an index built
+    // since is carried to, see ``Store/carryIndexes(builtFor:)``) keeps what it holds.
+    let present = new.indexShelf?.contents.withLock { $0.entries } ?? [:]
     var carried = [Key: any BuiltIndex](minimumCapacity: built.count)
-    for (key, index) in built {
+    for (key, index) in built where present[key] == nil {
       if let next = IndexCarrier.carry(index, from: old, to: new) { carried[key] = next }
     }
     guard !carried.isEmpty else { return }
@@ -74,8 +105,44 @@ final class IndexShelf: Sendable {
     let made = IndexShelf(holding: carried)
     let shelf = new.makeIndexShelf { made }
     guard shelf !== made else { return }
-    shelf.entries.withLock { entries in
-      for (key, index) in carried where entries[key] == nil { entries[key] = index }
+    shelf.contents.withLock { contents in
+      for (key, index) in carried where contents.entries[key] == nil {
+        contents.entries[key] = index
+      }
     }
+  }
+}
+
+/// What a reader asking a shelf for an index does.
+private enum IndexLookup {
+  /// Takes the index on the shelf.
+  case found(any BuiltIndex)
+  /// Waits for the reader building it.
+  case wait(PendingIndex)
+  /// Builds it, and hands it to the readers that wait meanwhile.
+  case build(PendingIndex)
+}
+
+/// An index one reader is building for a shelf, which the other readers that ask for it
+/// meanwhile wait for.
+private final class PendingIndex: @unchecked Sendable {
+  // @unchecked Sendable: `index` is read and written only while `condition` is locked.
+  private let condition = NSCondition()
+  private var index: (any BuiltIndex)?
+
+  /// Hands the index to the waiting readers.
+  func finish(_ built: any BuiltIndex) {
+    condition.lock()
+    index = built
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// The index, once the reader building it has finished.
+  func wait() -> any BuiltIndex {
+    condition.lock()
+    defer { condition.unlock() }
+    while index == nil { condition.wait() }
+    return index!
   }
 }

@@ -30,7 +30,7 @@ public final class Session {
   /// The number of ``base``'s tables, kept beside it for the same reason.
   @exclusivity(unchecked) private var storedBaseTableCount: Int
   /// The indexes this session's queries and saves found for its base version's tables.
-  let indexMemo = IndexMemo()
+  let indexMemo: IndexMemo
   /// The plans of this session's queries, by shape (kept across saves and refreshes, without
   /// the index views of the version they were made on).
   public let planCache = QueryPlanCache()
@@ -96,6 +96,7 @@ public final class Session {
   /// A session over the store's current version.
   public init(store: Store) {
     self.store = store
+    indexMemo = IndexMemo(store: store)
     let version = store.version
     base = version
     storedBaseNumber = version.number
@@ -117,6 +118,7 @@ public final class Session {
 
   private init(trialOf original: Session) {
     store = original.store
+    indexMemo = IndexMemo(store: original.store)
     base = original.base
     storedBaseNumber = original.storedBaseNumber
     storedBaseTableCount = original.storedBaseTableCount

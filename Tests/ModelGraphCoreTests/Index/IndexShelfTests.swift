@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+import Synchronization
 import Testing
 
 @testable import ModelGraphCore
@@ -92,6 +95,53 @@ struct IndexShelfTests {
     let old = try #require(resolver.view(Self.daysHash, entity: entity))
     #expect(old.rows(equalTo: [.int(19)])?.count == 10)
     #expect(try Self.view(store, Self.daysHash).rows(equalTo: [.int(19)])?.count == 48)
+  }
+
+  @Test("a reader that asks for an index another reader is building waits for that one")
+  func concurrentReadersBuildOnce() throws {
+    let (store, _, _) = try Self.storeWithIndexes()
+    let table = store.version.tables[Fixture.trip]
+    let shelf = table.makeIndexShelf()
+    let definition = IndexDefinition(.hash, on: "name")
+    let slot = try #require(table.entity.attributeSlot(named: "name"))
+    let started = DispatchSemaphore(value: 0)
+    let go = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    let first = Mutex<HashBuilt<String>?>(nil)
+    Thread.detachNewThread {
+      let made = shelf.index(
+        definition,
+        make: {
+          started.signal()
+          go.wait()
+          return HashBuilt<String>(definition, slot: slot, table: table)
+        })
+      first.withLock { $0 = made }
+      done.signal()
+    }
+    started.wait()
+    let secondMakes = Mutex(0)
+    let second = Mutex<HashBuilt<String>?>(nil)
+    Thread.detachNewThread {
+      let found = shelf.index(
+        definition,
+        make: {
+          secondMakes.withLock { $0 += 1 }
+          return HashBuilt<String>(definition, slot: slot, table: table)
+        })
+      second.withLock { $0 = found }
+      done.signal()
+    }
+    // The second reader finds the build under way (or, scheduled late, the index built).
+    usleep(20_000)
+    go.signal()
+    done.wait()
+    done.wait()
+    #expect(secondMakes.withLock { $0 } == 0, "the second reader built the index again")
+    let one = try #require(first.withLock { $0 })
+    let two = try #require(second.withLock { $0 })
+    #expect(one === two)
+    #expect(shelf.built(definition) as AnyObject === one)
   }
 
   @Test("a version published from elsewhere carries the indexes too")

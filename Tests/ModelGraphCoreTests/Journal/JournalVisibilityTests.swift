@@ -154,6 +154,44 @@ struct JournalVisibilityTests {
     journal.close()
   }
 
+  @Test("an index a reader builds while a save waits for its sync reaches that save's version")
+  func indexBuiltWhileHiddenIsCarried() throws {
+    let (store, journal, io) = try open()
+    try JournalFixture.save(step: 0, store: store)
+    let trip = SnapshotFixture.trip
+    let reader = Session(store: store)
+
+    io.hold()
+    let saving = Outcome()
+    saving.run {
+      let session = Session(store: store)
+      JournalFixture.insertTrip(1, session: session)
+      try session.save()
+    }
+    io.reached.wait()
+    // The reader builds the index for the shown version, after the save committed over it.
+    let definition = IndexDefinition(.hash, on: "name")
+    let tables = reader.base.tables
+    let resolver = IndexResolver(
+      tables: tables, committedTables: tables, hasPendingChanges: false,
+      memo: reader.indexMemo)
+    let view = try #require(resolver.view(definition, entity: store.catalog.entities[trip]))
+    #expect(view.rows(equalTo: [.string("trip 0")])?.count == 1)
+    #expect(view.rows(equalTo: [.string("trip 1")])?.count ?? 0 == 0)
+    let committed = store.latestCommitted.tables[trip]
+    #expect(committed !== tables[trip])
+    let carried = try #require(
+      committed.indexShelf?.built(definition), "the committed version has no index of its own")
+    #expect(carried.view.rows(equalTo: [.string("trip 1")])?.count == 1)
+    #expect(carried.view.count == 2)
+
+    io.release.signal()
+    saving.done.wait()
+    try saving.result.withLock { $0 }?.get()
+    #expect(store.version.tables[trip] === committed)
+    journal.close()
+  }
+
   @Test("a conflict with a save not yet durable is reported only once that save is")
   func conflictWaitsForDurability() throws {
     let (store, journal, io) = try open()

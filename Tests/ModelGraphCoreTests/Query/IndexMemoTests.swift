@@ -75,7 +75,7 @@ extension IndexMemoTests {
     _ = session.insert(entity: Fixture.trip, name: "t", days: 1)
     _ = session.insert(entity: Fixture.business, name: "b", days: 1)
     try session.save()
-    let memo = IndexMemo()
+    let memo = IndexMemo(store: store)
     let definition = IndexDefinition(.hash, on: "name")
     final class Built {}
     var finds = 0
