@@ -42,6 +42,21 @@ package final class Locked<Value>: @unchecked Sendable {
     return try body(&value)
   }
 
+  /// Runs `body` with the value when the lock is free now; `nil`, without waiting and
+  /// without running `body`, when another thread (or this one) holds it.
+  ///
+  /// For work that may be skipped, called where the caller cannot know which locks its own
+  /// thread holds: it never waits, so it can neither deadlock on a lock this thread holds nor
+  /// take part in a lock-order cycle.
+  /// - Complexity: One try-lock, plus `body` and the unlock when it succeeds.
+  package func withLockIfAvailable<Result>(_ body: (inout sending Value) -> sending Result)
+    -> Result?
+  {
+    guard pthread_mutex_trylock(mutex) == 0 else { return nil }
+    defer { unlock() }
+    return body(&value)
+  }
+
   private func lock() {
     let status = pthread_mutex_lock(mutex)
     precondition(status == 0, "pthread_mutex_lock failed with \(status)")
