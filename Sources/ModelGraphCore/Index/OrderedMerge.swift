@@ -17,8 +17,7 @@ final class OrderedMerge<Key: IndexKey> {
     let keys: [Key]
     let rows: [Int32]
     /// Rows of the index to pass over (removed since the index was built).
-    let skipped: Set<Int32>
-    let skips: Bool
+    let skipped: SkippedRows
     /// The run's table position.
     let table: Int
     let ascending: Bool
@@ -41,8 +40,7 @@ final class OrderedMerge<Key: IndexKey> {
       self.index = index
       keys = index.keys
       rows = index.rows
-      skipped = skipping
-      skips = !skipping.isEmpty
+      skipped = SkippedRows(skipping)
       self.table = table
       self.ascending = ascending
     }
@@ -81,7 +79,7 @@ final class OrderedMerge<Key: IndexKey> {
             return false
           }
           position = next &+ 1
-          if skips && skipped.contains(rows[next]) { continue }
+          if skipped.contains(rows[next]) { continue }
           head = next
           return true
         }
@@ -136,33 +134,44 @@ final class OrderedMerge<Key: IndexKey> {
     walks.withUnsafeMutableBufferPointer { walks in
       for walk in walks.indices {
         walks[walk].start(ranges[walk])
-        if walks[walk].advance() {
-          walks.swapAt(walk, count)
-          count &+= 1
-        }
+        Self.activate(walks, walk, &count)
       }
     }
     active = count
+  }
+
+  /// Moves walk `walk` into the active prefix of `walks` (the first `count`) when it has a
+  /// head.
+  @inline(__always)
+  private static func activate(
+    _ walks: UnsafeMutableBufferPointer<Walk>, _ walk: Int, _ count: inout Int
+  ) {
+    if walks[walk].advance() {
+      walks.swapAt(walk, count)
+      count &+= 1
+    }
   }
 
   /// Starts the merge again over the same runs, each within its table's range in `ranges`
   /// (by table position), as a new merge of them would start; `false` when a range does not
   /// convert to `Key` (the merge then has no rows left).
   ///
-  /// - Complexity: O(r log n) for r runs.
+  /// - Complexity: O(r log n) for r runs; no allocation.
   func restart(_ ranges: [IndexValueRange]) -> Bool {
-    var keyRanges: [KeyRange<Key>] = []
-    keyRanges.reserveCapacity(walks.count)
-    for walk in walks.indices {
-      let table = walks[walk].table
-      guard table < ranges.count, let range = ranges[table].keyRange(Key.self) else {
-        active = 0
-        return false
+    var count = 0
+    let started = walks.withUnsafeMutableBufferPointer { walks in
+      for walk in walks.indices {
+        let table = walks[walk].table
+        guard table < ranges.count, let range = ranges[table].keyRange(Key.self) else {
+          return false
+        }
+        walks[walk].start(range)
+        Self.activate(walks, walk, &count)
       }
-      keyRanges.append(range)
+      return true
     }
-    start(keyRanges)
-    return true
+    active = started ? count : 0
+    return started
   }
 
   /// The next row, or `nil` when every walk is exhausted.
