@@ -23,10 +23,10 @@ final class OrderedViewState<Key: IndexKey>: OrderedViewParts {
   static func mergeCursor(
     _ parts: [OrderedViewParts], ranges: [IndexValueRange], ascending: Bool
   ) -> MergeCursor? {
-    var runs: [OrderedRun<Key>] = []
-    var tables: [Int] = []
-    runs.reserveCapacity(parts.count)
-    tables.reserveCapacity(parts.count)
+    var walks: [OrderedMerge<Key>.Walk] = []
+    var keyRanges: [KeyRange<Key>] = []
+    walks.reserveCapacity(parts.count)
+    keyRanges.reserveCapacity(parts.count)
     let type = ObjectIdentifier(Self.self)
     for (table, part) in parts.enumerated() {
       // The exact dynamic type, checked by identity: a cheaper test than a cast.
@@ -34,15 +34,17 @@ final class OrderedViewState<Key: IndexKey>: OrderedViewParts {
         let range = ranges[table].keyRange(Key.self)
       else { return nil }
       let state = unsafeDowncast(part, to: OrderedViewState<Key>.self)
-      runs.append(
-        OrderedRun(state.base, keys: range, ascending: ascending, skipping: state.removed))
-      tables.append(table)
+      walks.append(
+        OrderedMerge.Walk(
+          state.base, table: table, ascending: ascending, skipping: state.removed))
+      keyRanges.append(range)
       if state.added.count > 0 {
-        runs.append(OrderedRun(state.added, keys: range, ascending: ascending, skipping: []))
-        tables.append(table)
+        walks.append(
+          OrderedMerge.Walk(state.added, table: table, ascending: ascending, skipping: []))
+        keyRanges.append(range)
       }
     }
-    let merge = OrderedMerge(runs: runs, tables: tables, ascending: ascending)
+    let merge = OrderedMerge(walks: walks, ranges: keyRanges, ascending: ascending)
     return MergeCursor(
       next: { merge.next() }, fill: { merge.fill(&$0, upTo: $1) },
       restart: { merge.restart($0) })

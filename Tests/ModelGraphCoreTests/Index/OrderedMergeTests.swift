@@ -140,6 +140,60 @@ struct OrderedMergeTests {
     #expect(Self.rows(Self.drain(descending, firstBatch: 10)) == [[1, 0], [1, 4], [0, 0]])
   }
 
+  @Test("long runs of equal keys, cut by the range's bounds, merge in order in both directions")
+  func longRuns() throws {
+    // Keys 0 ..< 6, each on a run of a few hundred rows (rows ascending within a key), with
+    // rows removed at the start, the middle and the end of runs; a second table interleaves.
+    var random = QueryRandom(seed: 11)
+    var parts: [Part] = []
+    for table in 0..<2 {
+      var entries: [(key: Int64, row: Int32)] = []
+      for key in Int64(0)..<6 {
+        for _ in 0..<Int.random(in: 1...700, using: &random) {
+          entries.append((key, Int32(entries.count)))
+        }
+      }
+      let removed = Set(
+        entries.filter { _ in Int.random(in: 0..<9, using: &random) == 0 }.map(\.row)
+      )
+      .union(table == 0 ? [0, Int32(entries.count - 1)] : [])
+      let added = (0..<40).map { (key: Int64($0 % 6), row: Int32(entries.count + $0)) }
+      let state = OrderedViewState(
+        base: OrderedIndex(sorted: Self.sorted(entries)), removed: removed,
+        added: OrderedIndex(sorted: Self.sorted(added)))
+      parts.append(
+        Part(state: state, entries: entries.filter { !removed.contains($0.row) } + added))
+    }
+    let bounds: [IndexValueRange] = [
+      IndexValueRange(lower: nil, upper: nil),
+      IndexValueRange(lower: (.int(2), true), upper: (.int(4), true)),
+      IndexValueRange(lower: (.int(2), false), upper: (.int(4), false)),
+      IndexValueRange(lower: (.int(5), true), upper: nil),
+      IndexValueRange(lower: nil, upper: (.int(0), true)),
+    ]
+    for ascending in [true, false] {
+      for range in bounds {
+        let ranges = [range, range]
+        let want = Self.expected(parts, ranges, ascending: ascending)
+        for limit in [1, 50, 1_000] {
+          let cursor = try #require(
+            OrderedViewState<Int64>.mergeCursor(
+              parts.map(\.state), ranges: ranges, ascending: ascending))
+          var batch: [RowReference] = []
+          let more = cursor.fill(&batch, limit)
+          #expect(more == (want.count >= limit))
+          #expect(Self.rows(batch) == Self.rows(Array(want.prefix(limit))))
+          // The rest, a row at a time after a second batch.
+          _ = cursor.fill(&batch, limit * 2)
+          while let (table, row) = cursor.next() {
+            batch.append(RowReference(table: table, row: Int(row)))
+          }
+          #expect(Self.rows(batch) == Self.rows(want), "ascending \(ascending) limit \(limit)")
+        }
+      }
+    }
+  }
+
   @Test("empty ranges and empty indexes give no rows, and a restart finds rows again")
   func emptyRanges() throws {
     let part = OrderedViewState<Int64>(
