@@ -16,7 +16,9 @@ struct DecimalRangeTests {
     InProcess.run(source, path: "t.mgscript", keepGoing: keepGoing)
   }
 
-  static let holds = "a Decimal holds 38 significant digits, from 1e-128 to 3.4e165"
+  static let holds =
+    "a Decimal holds 38 significant digits (39 below 3.4e38), the last at a place from 1e-128 to"
+    + " 1e127 (up to about 3.4e165)"
 
   @Test("a Decimal attribute refuses a literal it cannot hold exactly, at the literal's place")
   func refused() {
@@ -25,6 +27,7 @@ struct DecimalRangeTests {
       ("insert A { d: -1e-400 }", 15, "-1e-400"),
       ("insert A { d: 1e-200 }", 15, "1e-200"),
       ("insert A { d: 1e200 }", 15, "1e200"),
+      ("insert A { d: 1e128 }", 15, "1e128"),
       (
         "insert A { d: 1.00000000000000000000000000000000000000001 }", 15,
         "1.00000000000000000000000000000000000000001"
@@ -50,6 +53,7 @@ struct DecimalRangeTests {
       insert A { d: 1e-128 }
       insert A { d: 12345678901234567890123456789012345678.000000 }
       insert A { d: 0.000000000000000000000000000000000000000000000 }
+      insert A { d: 12345678901234567890123456789012345678e127 }
       save
       .mode csv
       fetch A.d sort d
@@ -59,6 +63,7 @@ struct DecimalRangeTests {
       result.figures == [
         "d", "0", "0." + String(repeating: "0", count: 127) + "1",
         "12345678901234567890123456789012345678",
+        "12345678901234567890123456789012345678" + String(repeating: "0", count: 127),
       ])
   }
 

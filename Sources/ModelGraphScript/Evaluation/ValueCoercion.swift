@@ -50,7 +50,8 @@ enum ValueCoercion {
       guard let text = literal.spelling, DecimalMath.exact(text) == nil else { continue }
       throw ScriptError(
         "\(text) does not fit \(attribute.name) (Decimal): a Decimal holds 38 significant"
-          + " digits, from 1e-128 to 3.4e165", at: literal.location)
+          + " digits (39 below 3.4e38), the last at a place from 1e-128 to 1e127 (up to about"
+          + " 3.4e165)", at: literal.location)
     }
   }
 
