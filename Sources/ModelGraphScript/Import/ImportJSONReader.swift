@@ -91,71 +91,68 @@ struct ImportJSONReader {
   }
 
   private mutating func array() throws(Failure) -> ImportValue {
-    position += 1
     var values: [ImportValue] = []
-    skipWhitespace()
-    if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-      position += 1
-      return .array(values)
+    try elements(closing: "]", inside: "an array") { reader throws(Failure) in
+      values.append(try reader.value())
     }
-    while true {
-      values.append(try value())
-      skipWhitespace()
-      guard position < bytes.count else { throw failure("the text ends inside an array") }
-      if bytes[position] == UInt8(ascii: "]") {
-        position += 1
-        return .array(values)
-      }
-      guard bytes[position] == UInt8(ascii: ",") else { throw failure("expected ',' or ']'") }
-      position += 1
-      skipWhitespace()
-      // A trailing comma, which Foundation's readers take.
-      if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-        position += 1
-        return .array(values)
-      }
-    }
+    return .array(values)
   }
 
   private mutating func object() throws(Failure) -> ImportValue {
-    position += 1
     var fields: [String: ImportValue] = [:]
-    skipWhitespace()
-    if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-      position += 1
-      return .object(fields)
-    }
-    while true {
-      skipWhitespace()
-      guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
-        throw failure("expected a key in quotes")
+    try elements(closing: "}", inside: "an object") { reader throws(Failure) in
+      guard reader.position < reader.bytes.count,
+        reader.bytes[reader.position] == UInt8(ascii: "\"")
+      else {
+        throw reader.failure("expected a key in quotes")
       }
-      let keyOffset = position
-      let key = try string()
-      skipWhitespace()
-      guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
-        throw failure("expected ':' after a key")
+      let keyOffset = reader.position
+      let key = try reader.string()
+      reader.skipWhitespace()
+      guard reader.position < reader.bytes.count, reader.bytes[reader.position] == UInt8(ascii: ":")
+      else {
+        throw reader.failure("expected ':' after a key")
       }
-      position += 1
-      let field = try value()
+      reader.position += 1
+      let field = try reader.value()
       guard fields.updateValue(field, forKey: key) == nil else {
         throw Failure(
           message: "the key \"\(key)\" is written twice in one object", offset: keyOffset)
       }
+    }
+    return .object(fields)
+  }
+
+  /// Reads the elements of an array or object from its opening bracket through `closing`,
+  /// calling `element` at each (after its leading whitespace): separated by commas, with a
+  /// trailing comma taken, as Foundation's readers take it.
+  private mutating func elements(
+    closing: Unicode.Scalar, inside container: String,
+    _ element: (inout ImportJSONReader) throws(Failure) -> Void
+  ) throws(Failure) {
+    let closing = UInt8(ascii: closing)
+    position += 1
+    skipWhitespace()
+    if consume(closing) { return }
+    while true {
+      try element(&self)
       skipWhitespace()
-      guard position < bytes.count else { throw failure("the text ends inside an object") }
-      if bytes[position] == UInt8(ascii: "}") {
-        position += 1
-        return .object(fields)
+      guard position < bytes.count else { throw failure("the text ends inside \(container)") }
+      if consume(closing) { return }
+      guard bytes[position] == UInt8(ascii: ",") else {
+        throw failure("expected ',' or '\(Unicode.Scalar(closing))'")
       }
-      guard bytes[position] == UInt8(ascii: ",") else { throw failure("expected ',' or '}'") }
       position += 1
       skipWhitespace()
-      if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-        position += 1
-        return .object(fields)
-      }
+      if consume(closing) { return }
     }
+  }
+
+  /// Whether the next byte is `byte`, which is then passed over.
+  private mutating func consume(_ byte: UInt8) -> Bool {
+    guard position < bytes.count, bytes[position] == byte else { return false }
+    position += 1
+    return true
   }
 
   /// A number: `.int` when it is an integer that fits `Int64`, else its text.
