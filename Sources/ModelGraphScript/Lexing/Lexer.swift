@@ -4,7 +4,8 @@ import ModelGraphCore
 /// Splits a script into tokens; `--` starts a comment that runs to the end of the line.
 ///
 /// Dates are literals: `2026-05-01`, `2026-05-01T09:30:00Z` (UTC unless an offset is given).
-/// Strings use double or single quotes with `\"`, `\'`, `\\`, `\n`, `\r` and `\t` escapes.
+/// Strings use double or single quotes with `\"`, `\'`, `\\`, `\n`, `\r`, `\t` and `\u{301}`
+/// escapes (1 to 8 hex digits), and are read scalar by scalar.
 public struct Lexer {
   private let characters: [Character]
   private var index = 0
@@ -85,7 +86,8 @@ public struct Lexer {
       token.spelling = text
       return token
     }
-    if character == "\"" || character == "'" {
+    // A mark typed right after the opening quote joins it into one `Character`.
+    if let first = character.unicodeScalars.first, first == "\"" || first == "'" {
       return Token(.literal(.string(try readString(start))), at: start)
     }
     for symbol in ["==", "!=", "<>", "<=", ">=", "=<", "=>", "&&", "||"] {
@@ -111,11 +113,13 @@ public struct Lexer {
           .contains(scalar.properties.generalCategory)
     }
     guard invisible else { return "character '\(character)'" }
-    let codes = character.unicodeScalars.map { scalar in
-      let hex = String(scalar.value, radix: 16, uppercase: true)
-      return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-    }
-    return "invisible character " + codes.joined(separator: " ")
+    return "invisible character " + character.unicodeScalars.map(code).joined(separator: " ")
+  }
+
+  /// `U+00A0`: a scalar's code point, at least four hex digits.
+  private static func code(_ scalar: Unicode.Scalar) -> String {
+    let hex = String(scalar.value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
   }
 
   private func matches(_ text: String) -> Bool {
@@ -218,31 +222,66 @@ public struct Lexer {
     return .date(date)
   }
 
+  /// A quoted string, read scalar by scalar: a combining mark typed right after the opening
+  /// quote or an escape joins it into one `Character`, yet belongs to the string.
   private mutating func readString(_ start: SourceLocation) throws -> String {
-    let quote = advance()
-    var text = ""
-    while true {
-      guard let character = peek(), character != "\n" else {
-        throw ScriptError("unterminated string", at: start)
+    var pending = Array(advance().unicodeScalars)
+    let quote = pending.removeFirst()
+    var text = String.UnicodeScalarView()
+    /// The next scalar of the string, or `nil` at a line's end (the string is unterminated).
+    func next() -> Unicode.Scalar? {
+      if pending.isEmpty {
+        guard let character = peek(), character != "\n" else { return nil }
+        pending = Array(advance().unicodeScalars)
       }
-      _ = advance()
-      if character == quote { return text }
-      if character == "\\" {
-        guard let escaped = peek(), escaped != "\n" else {
-          throw ScriptError("unterminated string", at: start)
+      return pending.removeFirst()
+    }
+    while true {
+      guard let scalar = next() else { throw ScriptError("unterminated string", at: start) }
+      if scalar == quote {
+        if let joined = pending.first {
+          throw ScriptError(
+            "\(Self.code(joined)) is joined to the string's closing quote; write it inside the "
+              + "string as \\u{\(String(joined.value, radix: 16))}", at: start)
         }
-        _ = advance()
-        switch escaped {
-        case "n": text.append("\n")
-        case "t": text.append("\t")
-        case "r": text.append("\r")
-        case "\\", "\"", "'": text.append(escaped)
-        default:
-          throw ScriptError("unknown escape '\\\(escaped)' in string", at: start)
-        }
-      } else {
-        text.append(character)
+        return String(text)
+      }
+      guard scalar == "\\" else {
+        text.append(scalar)
+        continue
+      }
+      guard let escaped = next() else { throw ScriptError("unterminated string", at: start) }
+      switch escaped {
+      case "n": text.append("\n")
+      case "t": text.append("\t")
+      case "r": text.append("\r")
+      case "\\", "\"", "'": text.append(escaped)
+      case "u": text.append(try Self.readUnicodeEscape(next, start))
+      default:
+        throw ScriptError("unknown escape '\\\(escaped)' in string", at: start)
       }
     }
+  }
+
+  /// The scalar of a `\u{…}` escape after its `u`: 1 to 8 hex digits in braces.
+  private static func readUnicodeEscape(
+    _ next: () -> Unicode.Scalar?, _ start: SourceLocation
+  ) throws -> Unicode.Scalar {
+    let malformed = ScriptError(
+      "a \\u escape is written \\u{301}: 1 to 8 hex digits in braces", at: start)
+    guard next() == "{" else { throw malformed }
+    var digits = ""
+    while true {
+      guard let scalar = next() else { throw malformed }
+      if scalar == "}" { break }
+      guard scalar.properties.isASCIIHexDigit, digits.count < 8 else { throw malformed }
+      digits.unicodeScalars.append(scalar)
+    }
+    guard !digits.isEmpty, let value = UInt32(digits, radix: 16) else { throw malformed }
+    guard let scalar = Unicode.Scalar(value) else {
+      throw ScriptError(
+        "\\u{\(digits)} is not a Unicode scalar (a surrogate, or past 10FFFF)", at: start)
+    }
+    return scalar
   }
 }

@@ -39,7 +39,9 @@ enum ScriptLiteral {
     }
   }
 
-  /// A double-quoted string literal with `\\`, `\"`, `\n`, `\r` and `\t` escaped.
+  /// A double-quoted string literal with `\\`, `\"`, `\n`, `\r` and `\t` escaped, and other
+  /// control characters and line or paragraph separators as `\u{…}`, so that it stays on one
+  /// line and shows what it holds.
   static func quote(_ text: String) -> String {
     var result = "\""
     for scalar in text.unicodeScalars {
@@ -49,7 +51,12 @@ enum ScriptLiteral {
       case "\n": result += "\\n"
       case "\r": result += "\\r"
       case "\t": result += "\\t"
-      default: result.unicodeScalars.append(scalar)
+      default:
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator:
+          result += "\\u{" + String(scalar.value, radix: 16) + "}"
+        default: result.unicodeScalars.append(scalar)
+        }
       }
     }
     return result + "\""
