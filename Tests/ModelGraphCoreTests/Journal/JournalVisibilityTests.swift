@@ -70,6 +70,20 @@ struct JournalVisibilityTests {
     return names
   }
 
+  /// Starts a save of a new trip (`trip 1`) on another thread and returns once its record is
+  /// written and its sync is held.
+  private func startHeldSave(store: Store, io: HeldSyncIO) -> Outcome {
+    io.hold()
+    let saving = Outcome()
+    saving.run {
+      let session = Session(store: store)
+      JournalFixture.insertTrip(1, session: session)
+      try session.save()
+    }
+    io.reached.wait()
+    return saving
+  }
+
   /// Waits (without a deadline that could flake) until `condition` holds.
   private func eventually(_ condition: () -> Bool) {
     while !condition() { usleep(1_000) }
@@ -84,14 +98,7 @@ struct JournalVisibilityTests {
     defer { store.unsubscribe(subscription) }
     let before = store.version.number
 
-    io.hold()
-    let saving = Outcome()
-    saving.run {
-      let session = Session(store: store)
-      JournalFixture.insertTrip(1, session: session)
-      try session.save()
-    }
-    io.reached.wait()
+    let saving = startHeldSave(store: store, io: io)
     // The record is written and its sync has started; the version is committed, not shown.
     #expect(store.latestCommitted.number == before + 1)
     #expect(store.version.number == before)
@@ -117,14 +124,7 @@ struct JournalVisibilityTests {
     defer { store.unsubscribe(subscription) }
     let before = store.version.number
 
-    io.hold()
-    let first = Outcome()
-    first.run {
-      let session = Session(store: store)
-      JournalFixture.insertTrip(1, session: session)
-      try session.save()
-    }
-    io.reached.wait()
+    let first = startHeldSave(store: store, io: io)
     // Two more saves, from sessions that started before the first was shown, append their
     // records while its sync is held.
     let sessions = [Session(store: store), Session(store: store)]
@@ -161,14 +161,7 @@ struct JournalVisibilityTests {
     let trip = SnapshotFixture.trip
     let reader = Session(store: store)
 
-    io.hold()
-    let saving = Outcome()
-    saving.run {
-      let session = Session(store: store)
-      JournalFixture.insertTrip(1, session: session)
-      try session.save()
-    }
-    io.reached.wait()
+    let saving = startHeldSave(store: store, io: io)
     // The reader builds the index for the shown version, after the save committed over it.
     let definition = IndexDefinition(.hash, on: "name")
     let tables = reader.base.tables
