@@ -152,12 +152,36 @@ extension ScriptEngine {
     }
   }
 
+  /// A number for a field the Swift type declares as `type` (`Int`, `UInt`, `Double` or
+  /// `Decimal`), as JSON that type decodes: a `Decimal` with every digit, an integer only when
+  /// it is whole and in range.
+  private func declaredNumber(
+    _ value: ModelValue, _ type: ValueType, kind: CompositeShape.Kind, path: String,
+    at location: SourceLocation
+  ) throws -> ImportValue {
+    guard Binder.type(of: value).isNumeric else {
+      throw mismatch(path, kind, ValueCoercion.typeName(of: value), at: location)
+    }
+    switch ValueCoercion.convert(value, to: type) {
+    case .int(let number)?: return .int(number)
+    case .uint(let number)?: return Int64(exactly: number).map { .int($0) } ?? .number("\(number)")
+    case .double(let number)?: return .double(number)
+    case .decimal(let number)? where !number.isNaN: return .number(number.description)
+    default:
+      throw ScriptError(
+        "\(path) is \(type) in the Swift type; \(value) does not fit it", at: location)
+    }
+  }
+
   /// A computed value as JSON of `kind`.
   private func json(
     _ value: ModelValue, kind: CompositeShape.Kind?, path: String, at location: SourceLocation
   ) throws -> ImportValue {
     if value.isNull { return .null }
     guard let kind else { throw unknownKind(path, at: location) }
+    if case .number(_, let declared?) = kind {
+      return try declaredNumber(value, declared, kind: kind, path: path, at: location)
+    }
     let converted: ImportValue
     switch value {
     case .null: converted = .null
@@ -169,7 +193,7 @@ extension ScriptEngine {
       }
       converted = .int(number)
     case .double(let number): converted = .double(number)
-    case .decimal(let number): converted = .double(NSDecimalNumber(decimal: number).doubleValue)
+    case .decimal(let number): converted = .number(number.description)
     case .string(let text): converted = .string(text)
     case .uuid(let uuid): converted = .string(uuid.uuidString)
     case .array(let values):
@@ -190,7 +214,7 @@ extension ScriptEngine {
     guard actual.merged(with: kind) != nil else {
       throw mismatch(path, kind, ValueCoercion.typeName(of: value), at: location)
     }
-    if case .number(whole: true) = kind, case .double(let number) = converted,
+    if case .number(whole: true, _) = kind, case .double(let number) = converted,
       number.rounded() != number
     {
       warningHandler?(

@@ -40,7 +40,8 @@ extension ScriptEngine {
     switch value {
     case .null: return "nil"
     case .data(let data):
-      guard let json = ImportValue(json: data) else { return nil }
+      // The runner's reader keeps each number's text: a `Decimal` field's every digit.
+      guard let json = try? ImportJSONReader.value(data) else { return nil }
       return literal(json)
     default: return nil
     }

@@ -190,10 +190,10 @@ extension ScriptEngine {
 
 extension ScriptEngine {
   /// A value as results show it: a Codable (composite) value as its JSON text with sorted
-  /// keys, not Base64.
+  /// keys, not Base64, each number with the digits stored (a `Decimal` field's every digit).
   static func readable(_ value: ModelValue, _ type: ValueType) -> ModelValue {
     guard case .composite = type, case .data(let data) = value,
-      let json = try? JSONDecoder().decode(ImportValue.self, from: data)
+      let json = try? ImportJSONReader.value(data)
     else { return value }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

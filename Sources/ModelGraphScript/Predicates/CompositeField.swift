@@ -82,7 +82,14 @@ extension ImportValue: Encodable {
     case .bool(let flag): try container.encode(flag)
     case .int(let number): try container.encode(number)
     case .double(let number): try container.encode(number)
-    case .number(let text): try container.encode(Double(text) ?? .infinity)
+    case .number(let text):
+      // Every digit where a `Double` would lose some (a `Decimal` field's value).
+      let nearest = Double(text) ?? .infinity
+      if let exact = DecimalMath.literal(text, nearest: nearest) {
+        try container.encode(exact)
+      } else {
+        try container.encode(nearest)
+      }
     case .array(let values): try container.encode(values)
     case .object(let fields): try container.encode(fields)
     }

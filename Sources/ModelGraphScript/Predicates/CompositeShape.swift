@@ -11,8 +11,9 @@ struct CompositeShape: Equatable {
   indirect enum Kind: Equatable {
     /// `true` or `false`.
     case bool
-    /// A number; `whole` when every value read was a whole number.
-    case number(whole: Bool)
+    /// A number; `whole` when every value read was a whole number; `declared`, the Swift type
+    /// of a field the schema records (`Int`, `UInt`, `Double` or `Decimal`).
+    case number(whole: Bool, declared: ValueType? = nil)
     /// A string.
     case string
     /// A nested Codable value.
@@ -111,8 +112,11 @@ extension CompositeShape.Kind {
   init?(declared shape: CodableShape) {
     switch shape {
     case .value(.bool): self = .bool
-    case .value(.int), .value(.uint): self = .number(whole: true)
-    case .value(.double), .value(.decimal), .value(.date): self = .number(whole: false)
+    case .value(let type) where [.int, .uint].contains(type):
+      self = .number(whole: true, declared: type)
+    case .value(let type) where [.double, .decimal].contains(type):
+      self = .number(whole: false, declared: type)
+    case .value(.date): self = .number(whole: false)
     case .value: self = .string
     case .object: self = .object(CompositeShape(declared: shape))
     case .array(let element): self = .array(Self(declared: element))
@@ -153,7 +157,8 @@ extension CompositeShape.Kind {
     switch (self, other) {
     case (.bool, .bool): return .bool
     case (.string, .string): return .string
-    case (.number(let a), .number(let b)): return .number(whole: a && b)
+    case (.number(let a, let type), .number(let b, let other)):
+      return .number(whole: a && b, declared: type == other ? type : nil)
     case (.object(var shape), .object(let more)):
       shape.values += more.values
       shape.nonObjects += more.nonObjects
