@@ -173,6 +173,17 @@ extension ScriptEngine {
     }
   }
 
+  /// Whether Swift's `JSONDecoder` reads `text` as a value of `type` (a UUID's, URL's or
+  /// Data's string).
+  private static func decodes(_ text: String, as type: ValueType) -> Bool {
+    switch type {
+    case .uuid: UUID(uuidString: text) != nil
+    case .url: URL(string: text) != nil
+    case .data: Data(base64Encoded: text) != nil
+    default: true
+    }
+  }
+
   /// A computed value as JSON of `kind`.
   private func json(
     _ value: ModelValue, kind: CompositeShape.Kind?, path: String, at location: SourceLocation
@@ -181,6 +192,13 @@ extension ScriptEngine {
     guard let kind else { throw unknownKind(path, at: location) }
     if case .number(_, let declared?) = kind {
       return try declaredNumber(value, declared, kind: kind, path: path, at: location)
+    }
+    if case .string(let declared?) = kind, case .string(let text) = value,
+      !Self.decodes(text, as: declared)
+    {
+      throw ScriptError(
+        "\(path) is \(declared) in the Swift type; \(ScriptLiteral.quote(text)) does not fit it",
+        at: location)
     }
     let converted: ImportValue
     switch value {

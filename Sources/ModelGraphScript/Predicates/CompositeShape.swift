@@ -14,8 +14,9 @@ struct CompositeShape: Equatable {
     /// A number; `whole` when every value read was a whole number; `declared`, the Swift type
     /// of a field the schema records (`Int`, `UInt`, `Double` or `Decimal`).
     case number(whole: Bool, declared: ValueType? = nil)
-    /// A string.
-    case string
+    /// A string; `declared`, the Swift type of a field the schema records (`String`, `UUID`,
+    /// `URL`, `Data`, or an enum's raw `String`).
+    case string(declared: ValueType? = nil)
     /// A nested Codable value.
     case object(CompositeShape)
     /// A list, of elements of a kind (`nil` when every list read was empty).
@@ -117,7 +118,7 @@ extension CompositeShape.Kind {
     case .value(let type) where [.double, .decimal].contains(type):
       self = .number(whole: false, declared: type)
     case .value(.date): self = .number(whole: false)
-    case .value: self = .string
+    case .value(let type): self = .string(declared: type)
     case .object: self = .object(CompositeShape(declared: shape))
     case .array(let element): self = .array(Self(declared: element))
     case .unknown: return nil
@@ -132,7 +133,7 @@ extension CompositeShape.Kind {
     case .int: self = .number(whole: true)
     case .double(let number): self = .number(whole: number.rounded() == number)
     case .number(let text): self = .number(whole: Double(text).map { $0.rounded() == $0 } ?? false)
-    case .string, .text: self = .string
+    case .string, .text: self = .string()
     case .object:
       var shape = CompositeShape()
       shape.add(value)
@@ -156,7 +157,8 @@ extension CompositeShape.Kind {
   func merged(with other: Self) -> Self? {
     switch (self, other) {
     case (.bool, .bool): return .bool
-    case (.string, .string): return .string
+    case (.string(let type), .string(let other)):
+      return .string(declared: type == other ? type : nil)
     case (.number(let a, let type), .number(let b, let other)):
       return .number(whole: a && b, declared: type == other ? type : nil)
     case (.object(var shape), .object(let more)):
