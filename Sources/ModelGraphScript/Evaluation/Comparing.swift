@@ -3,7 +3,9 @@ import ModelGraphCore
 
 /// The runner's comparisons, with the engine's semantics: `nil == nil` is true, an ordering
 /// with `nil` on either side is false, numbers compare by value across types, and a NaN
-/// (`Double`, or a `Date` of a NaN interval) orders against nothing and equals nothing.
+/// (`Double`, or a `Date` of a NaN interval) orders against nothing and equals nothing, but
+/// a NaN date is `<=` and `>=` every date (and every date `<=` and `>=` it), as Swift derives
+/// `Date`'s `<=` and `>=`.
 enum Comparing {
   static func test(
     _ left: RunValue, _ op: Comparison.Operator, _ right: RunValue,
@@ -13,9 +15,10 @@ enum Comparing {
     case .equal: return equal(left, right, options)
     case .notEqual: return !equal(left, right, options)
     case .less, .lessOrEqual, .greater, .greaterOrEqual:
-      guard case .value(let a) = left, case .value(let b) = right,
-        let order = order(a, b, options)
-      else { return false }
+      guard case .value(let a) = left, case .value(let b) = right else { return false }
+      guard let order = order(a, b, options) else {
+        return (op == .lessOrEqual || op == .greaterOrEqual) && isNaNDatePair(a, b)
+      }
       switch op {
       case .less: return order < 0
       case .lessOrEqual: return order <= 0
@@ -53,11 +56,21 @@ enum Comparing {
       }
     case .between:
       guard case .value(.array(let bounds)) = right, bounds.count == 2,
-        case .value(let value) = left,
-        let low = order(value, bounds[0], options), let high = order(value, bounds[1], options)
+        case .value(let value) = left
       else { return false }
-      return low >= 0 && high <= 0
+      // `value >= low && value <= high`, each as `test` says.
+      let low = order(value, bounds[0], options).map { $0 >= 0 } ?? isNaNDatePair(value, bounds[0])
+      let high =
+        order(value, bounds[1], options).map { $0 <= 0 } ?? isNaNDatePair(value, bounds[1])
+      return low && high
     }
+  }
+
+  /// Whether `a` and `b` are dates and either's interval is NaN: then `<=` and `>=` hold, as
+  /// Swift derives them for `Date` (`a >= b` is `!(a < b)`), and the engine compares.
+  static func isNaNDatePair(_ a: ModelValue, _ b: ModelValue) -> Bool {
+    guard case .date(let x) = a, case .date(let y) = b else { return false }
+    return x.timeIntervalSinceReferenceDate.isNaN || y.timeIntervalSinceReferenceDate.isNaN
   }
 
   static func equal(_ left: RunValue, _ right: RunValue, _ options: String.CompareOptions) -> Bool {
