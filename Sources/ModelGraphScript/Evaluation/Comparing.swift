@@ -5,7 +5,8 @@ import ModelGraphCore
 /// with `nil` on either side is false, numbers compare by value across types, and a NaN
 /// (`Double`, or a `Date` of a NaN interval) orders against nothing and equals nothing, but
 /// a NaN date is `<=` and `>=` every date (and every date `<=` and `>=` it), as Swift derives
-/// `Date`'s `<=` and `>=`.
+/// `Date`'s `<=` and `>=`. A `Decimal` NaN orders before every number and equals NaN, as
+/// Foundation's `Decimal` says.
 enum Comparing {
   static func test(
     _ left: RunValue, _ op: Comparison.Operator, _ right: RunValue,
@@ -101,7 +102,9 @@ enum Comparing {
     case (.bool(let x), .bool(let y)): return x == y ? 0 : (!x ? -1 : 1)
     case (.uuid(let x), .uuid(let y)): return x == y ? 0 : (x.uuidString < y.uuidString ? -1 : 1)
     case (.decimal, _), (_, .decimal):
-      if let x = Arithmetic.decimal(a), let y = Arithmetic.decimal(b), !x.isNaN, !y.isNaN {
+      // A `Decimal` NaN orders as Foundation's `Decimal` (and the engine) orders it: before
+      // every number, and equal to NaN.
+      if let x = Arithmetic.decimal(a), let y = Arithmetic.decimal(b) {
         return x == y ? 0 : (x < y ? -1 : 1)
       }
       // A double beyond Decimal's range (or infinite) still orders against a Decimal.
