@@ -5,7 +5,8 @@ import Foundation
 /// The order is Swift's `<` (`false` before `true` for `Bool`), with `nil` first, as
 /// Foundation's `SortDescriptor` orders optional values, and a `Double` NaN (or a `Date` whose
 /// interval is NaN) next, after `nil` and before every number or date, so NaN keys sit together
-/// where no bounded range reaches them.
+/// where a bounded range reaches them only as a block of their own (see
+/// ``KeyRange/includesUnmatched``).
 protocol IndexKey: ColumnValue {
   /// Whether `lhs` sorts before `rhs`.
   static func precedes(_ lhs: Self, _ rhs: Self) -> Bool
@@ -13,6 +14,14 @@ protocol IndexKey: ColumnValue {
   /// NaN for `Double` and `Date` (`Double?` has both: NaN is the greater); `nil` when the type
   /// has none.
   static var unmatchedKey: Self? { get }
+  /// Whether ``unmatchedKey`` meets every inclusive bound (`>=` and `<=` hold for it, on
+  /// either side): true for `Date`, whose `>=` and `<=` Swift derives as `!(a < b)`, which
+  /// holds when either interval is NaN; false for `Double`, whose `>=` and `<=` are IEEE's.
+  static var unmatchedMeetsInclusiveBounds: Bool { get }
+}
+
+extension IndexKey {
+  static var unmatchedMeetsInclusiveBounds: Bool { false }
 }
 
 extension IndexKey where Self: Comparable {
@@ -37,6 +46,7 @@ extension Date: IndexKey {
     Double.precedes(lhs.timeIntervalSinceReferenceDate, rhs.timeIntervalSinceReferenceDate)
   }
   static var unmatchedKey: Date? { Date(timeIntervalSinceReferenceDate: .nan) }
+  static var unmatchedMeetsInclusiveBounds: Bool { true }
 }
 
 extension String: IndexKey {}
@@ -58,6 +68,7 @@ extension Optional: IndexKey where Wrapped: IndexKey {
     }
   }
   static var unmatchedKey: Wrapped?? { .some(Wrapped.unmatchedKey) }
+  static var unmatchedMeetsInclusiveBounds: Bool { Wrapped.unmatchedMeetsInclusiveBounds }
 }
 
 /// Generic work over an index's key type, run by a `switch` so every call is specialized.

@@ -157,7 +157,37 @@ final class OrderedIndex<Key: IndexKey>: @unchecked Sendable {
     return upper.isInclusive ? Key.precedes(upper.key, key) : !Key.precedes(key, upper.key)
   }
 
-  /// The positions of the keys in `range`.
+  /// The positions of the keys equal to `Key.unmatchedKey` when `range` takes them besides
+  /// the keys within its bounds (``KeyRange/includesUnmatched``); empty otherwise. They come
+  /// before ``positions(_:)`` and ``lowerPosition(_:)``, with only keys below the range's lower
+  /// bound between them.
+  ///
+  /// - Complexity: O(log n).
+  func unmatchedPositions(_ range: KeyRange<Key>) -> Range<Int> {
+    guard range.includesUnmatched, let unmatched = Key.unmatchedKey else { return 0..<0 }
+    let start = boundary(unmatched, after: false)
+    return start..<max(start, boundary(unmatched, after: true))
+  }
+
+  /// The positions a walk of `range` reads, from the first to past the last (ascending, to
+  /// the end of the index: the walk stops at the first key past the range), and the positions
+  /// among them it passes over: the keys between the NaN keys a range takes
+  /// (``unmatchedPositions(_:)``) and the keys within its bounds; `nil` when there are none.
+  ///
+  /// - Complexity: O(log n).
+  func walk(_ range: KeyRange<Key>, ascending: Bool) -> (span: Range<Int>, gap: Range<Int>?) {
+    let main = ascending ? lowerPosition(range)..<count : positions(range)
+    let unmatched = unmatchedPositions(range)
+    guard !unmatched.isEmpty else { return (main, nil) }
+    let gap = unmatched.upperBound..<max(unmatched.upperBound, main.lowerBound)
+    return (
+      unmatched.lowerBound..<max(unmatched.upperBound, main.upperBound),
+      gap.isEmpty ? nil : gap
+    )
+  }
+
+  /// The positions of the keys in `range` (less the NaN keys it may take besides, which
+  /// ``unmatchedPositions(_:)`` gives).
   ///
   /// - Complexity: O(log n).
   func positions(_ range: KeyRange<Key>) -> Range<Int> {
@@ -178,6 +208,12 @@ struct KeyRange<Key: Equatable> {
   var upper: (key: Key, isInclusive: Bool)?
   /// Whether `nil` and NaN keys are outside the range (true for any comparison with a bound).
   var excludesNil: Bool
+  /// Whether the keys equal to `Key.unmatchedKey` (NaN dates) are in the range besides the
+  /// keys within its bounds: a `Date` range whose bounds are all inclusive, as Swift's `>=`
+  /// and `<=` hold for a NaN interval. They sort before the bounds' keys, so the range is two
+  /// runs of an index: ``OrderedIndex/unmatchedPositions(_:)`` and
+  /// ``OrderedIndex/positions(_:)``.
+  var includesUnmatched = false
 
   /// Every key, `nil` included.
   static var all: KeyRange { KeyRange(lower: nil, upper: nil, excludesNil: false) }

@@ -64,8 +64,12 @@ final class OrderedIndexView: TableIndex {
       sorted: delta.added.sorted { OrderedIndex.precedes($0.key, $0.row, $1.key, $1.row) })
     func collect(_ range: KeyRange<Key>) -> [Int32] {
       var rows = Array(base.rows[base.positions(range)])
+      rows += base.rows[base.unmatchedPositions(range)]
       if !removed.isEmpty { rows.removeAll(where: removed.contains) }
-      if added.count > 0 { rows += added.rows[added.positions(range)] }
+      if added.count > 0 {
+        rows += added.rows[added.positions(range)]
+        rows += added.rows[added.unmatchedPositions(range)]
+      }
       rows.sort()
       return rows
     }
@@ -90,6 +94,7 @@ final class OrderedIndexView: TableIndex {
       countRange: { range in
         guard let range = range.keyRange(Key.self) else { return nil }
         return base.positions(range).count + added.positions(range).count
+          + base.unmatchedPositions(range).count + added.unmatchedPositions(range).count
       },
       rowsRange: { range in range.keyRange(Key.self).map(collect) },
       cursorRange: { range, ascending in

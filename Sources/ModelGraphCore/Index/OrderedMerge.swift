@@ -35,6 +35,10 @@ final class OrderedMerge<Key: IndexKey> {
     /// the range is searched for, so a walk stopped early never pays for the search of its
     /// end, a binary search whose probes miss the cache).
     var upper: (key: Key, isInclusive: Bool)?
+    /// Positions the walk passes over, from ``gapStart`` up to ``gapEnd`` (between the NaN
+    /// dates a range takes and the keys within its bounds); both -1 when there are none.
+    var gapStart = -1
+    var gapEnd = -1
 
     init(_ index: OrderedIndex<Key>, table: Int, ascending: Bool, skipping: Set<Int32>) {
       self.index = index
@@ -49,12 +53,13 @@ final class OrderedMerge<Key: IndexKey> {
     ///
     /// - Complexity: O(log n).
     mutating func start(_ range: KeyRange<Key>) {
+      let (positions, gap) = index.walk(range, ascending: ascending)
+      (gapStart, gapEnd) = gap.map { ($0.lowerBound, $0.upperBound) } ?? (-1, -1)
       if ascending {
-        position = index.lowerPosition(range)
-        end = keys.count
+        position = positions.lowerBound
+        end = positions.upperBound
         upper = range.upper
       } else {
-        let positions = index.positions(range)
         lower = positions.lowerBound
         end = positions.upperBound
         runStart = positions.upperBound
@@ -71,6 +76,10 @@ final class OrderedMerge<Key: IndexKey> {
       while true {
         if position < end {
           let next = position
+          if ascending && next == gapStart {
+            position = gapEnd
+            continue
+          }
           if ascending, let upper,
             upper.isInclusive
               ? Key.precedes(upper.key, keys[next]) : !Key.precedes(keys[next], upper.key)
@@ -84,7 +93,7 @@ final class OrderedMerge<Key: IndexKey> {
           return true
         }
         guard !ascending, runStart > lower else { return false }
-        end = runStart
+        end = runStart == gapEnd ? gapStart : runStart
         runStart = runStartPosition(endingAt: end)
         position = runStart
       }

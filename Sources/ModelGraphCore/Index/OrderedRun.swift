@@ -3,6 +3,9 @@
 final class OrderedRun<Key: IndexKey> {
   let index: OrderedIndex<Key>
   private(set) var range: Range<Int>
+  /// Positions within ``range`` the walk passes over (between the NaN dates a range takes and
+  /// the keys within its bounds); `nil` when there are none.
+  private(set) var gap: Range<Int>?
   let ascending: Bool
   let skipped: Set<Int32>
   var position: Int
@@ -14,39 +17,16 @@ final class OrderedRun<Key: IndexKey> {
   /// ``range`` runs to the end of the index (its end was not searched for).
   private(set) var upper: KeyRange<Key>?
 
-  init(_ index: OrderedIndex<Key>, _ range: Range<Int>, ascending: Bool, skipping: Set<Int32>) {
-    self.index = index
-    self.range = range
-    self.ascending = ascending
-    self.skipped = skipping
-    self.upper = nil
-    position = ascending ? range.lowerBound : range.upperBound
-    runEnd = range.upperBound
-    runStart = range.upperBound
-  }
-
   /// The positions of `keys` in `index` in key order. Ascending, only the start is searched
   /// for: the walk ends at the first key past the range, so a walk that stops early never
   /// pays for the search of the end (a binary search whose probes miss the cache).
-  convenience init(
-    _ index: OrderedIndex<Key>, keys: KeyRange<Key>, ascending: Bool, skipping: Set<Int32>
-  ) {
-    if ascending {
-      self.init(index, index.lowerPosition(keys)..<index.count, upper: keys, skipping: skipping)
-    } else {
-      self.init(index, index.positions(keys), ascending: false, skipping: skipping)
-    }
-  }
-
-  private init(
-    _ index: OrderedIndex<Key>, _ range: Range<Int>, upper: KeyRange<Key>, skipping: Set<Int32>
-  ) {
+  init(_ index: OrderedIndex<Key>, keys: KeyRange<Key>, ascending: Bool, skipping: Set<Int32>) {
     self.index = index
-    self.range = range
-    self.ascending = true
+    self.ascending = ascending
     self.skipped = skipping
-    self.upper = upper.upper == nil ? nil : upper
-    position = range.lowerBound
+    (range, gap) = index.walk(keys, ascending: ascending)
+    upper = ascending && keys.upper != nil ? keys : nil
+    position = ascending ? range.lowerBound : range.upperBound
     runEnd = range.upperBound
     runStart = range.upperBound
   }
@@ -56,14 +36,9 @@ final class OrderedRun<Key: IndexKey> {
   ///
   /// - Complexity: O(log n).
   func restart(keys: KeyRange<Key>) {
-    if ascending {
-      range = index.lowerPosition(keys)..<index.count
-      upper = keys.upper == nil ? nil : keys
-      position = range.lowerBound
-    } else {
-      range = index.positions(keys)
-      position = range.upperBound
-    }
+    (range, gap) = index.walk(keys, ascending: ascending)
+    upper = ascending && keys.upper != nil ? keys : nil
+    position = ascending ? range.lowerBound : range.upperBound
     runEnd = range.upperBound
     runStart = range.upperBound
   }
@@ -78,6 +53,10 @@ final class OrderedRun<Key: IndexKey> {
     while true {
       if ascending {
         guard position < range.upperBound else { return nil }
+        if let gap, position == gap.lowerBound {
+          position = gap.upperBound
+          continue
+        }
         if let upper, OrderedIndex.isBeyond(index.keys[position], upper) {
           position = range.upperBound
           return nil
@@ -89,6 +68,7 @@ final class OrderedRun<Key: IndexKey> {
       if position >= runEnd {
         guard runStart > range.lowerBound else { return nil }
         runEnd = runStart
+        if let gap, runEnd == gap.upperBound { runEnd = gap.lowerBound }
         runStart = max(range.lowerBound, index.boundary(index.keys[runEnd - 1], after: false))
         position = runStart
       }

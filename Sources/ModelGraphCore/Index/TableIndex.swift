@@ -13,19 +13,32 @@ struct IndexValueRange: CustomStringConvertible {
   }
 
   /// The typed range; `nil` when a bound does not convert to `Key`. Any bound excludes `nil`
-  /// and NaN; a NaN bound leaves no key, as no comparison with NaN holds.
+  /// and NaN, and a NaN bound leaves no key, as no comparison with NaN holds; but for a key
+  /// whose NaN meets inclusive bounds (`Date`: Swift's `>=` and `<=` hold for a NaN interval
+  /// on either side), an inclusive NaN bound is no bound, and a range whose bounds are all
+  /// inclusive takes the NaN keys too.
   func keyRange<Key: IndexKey>(_: Key.Type) -> KeyRange<Key>? {
     var range = KeyRange<Key>(lower: nil, upper: nil, excludesNil: lower != nil || upper != nil)
+    let meetsInclusive = Key.unmatchedMeetsInclusiveBounds
     if let lower {
       guard let key = Key(modelValue: lower.value) else { return nil }
-      if key != key { return .empty(key) }
-      range.lower = (key, lower.isInclusive)
+      if key == key {
+        range.lower = (key, lower.isInclusive)
+      } else if !(meetsInclusive && lower.isInclusive) {
+        return .empty(key)
+      }
     }
     if let upper {
       guard let key = Key(modelValue: upper.value) else { return nil }
-      if key != key { return .empty(key) }
-      range.upper = (key, upper.isInclusive)
+      if key == key {
+        range.upper = (key, upper.isInclusive)
+      } else if !(meetsInclusive && upper.isInclusive) {
+        return .empty(key)
+      }
     }
+    range.includesUnmatched =
+      meetsInclusive && range.excludesNil && lower?.isInclusive != false
+      && upper?.isInclusive != false
     return range
   }
 }

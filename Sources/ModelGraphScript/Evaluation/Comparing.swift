@@ -3,7 +3,10 @@ import ModelGraphCore
 
 /// The runner's comparisons, with the engine's semantics: `nil == nil` is true, an ordering
 /// with `nil` on either side is false, numbers compare by value across types, and a NaN
-/// (`Double`, or a `Date` of a NaN interval) orders against nothing and equals nothing.
+/// (`Double`, or a `Date` of a NaN interval) orders against nothing and equals nothing, but
+/// a NaN date is `<=` and `>=` every date (and every date `<=` and `>=` it), as Swift derives
+/// `Date`'s `<=` and `>=`. A `Decimal` NaN orders before every number and equals NaN, as
+/// Foundation's `Decimal` says.
 enum Comparing {
   static func test(
     _ left: RunValue, _ op: Comparison.Operator, _ right: RunValue,
@@ -13,9 +16,10 @@ enum Comparing {
     case .equal: return equal(left, right, options)
     case .notEqual: return !equal(left, right, options)
     case .less, .lessOrEqual, .greater, .greaterOrEqual:
-      guard case .value(let a) = left, case .value(let b) = right,
-        let order = order(a, b, options)
-      else { return false }
+      guard case .value(let a) = left, case .value(let b) = right else { return false }
+      guard let order = order(a, b, options) else {
+        return (op == .lessOrEqual || op == .greaterOrEqual) && isNaNDatePair(a, b)
+      }
       switch op {
       case .less: return order < 0
       case .lessOrEqual: return order <= 0
@@ -53,11 +57,21 @@ enum Comparing {
       }
     case .between:
       guard case .value(.array(let bounds)) = right, bounds.count == 2,
-        case .value(let value) = left,
-        let low = order(value, bounds[0], options), let high = order(value, bounds[1], options)
+        case .value(let value) = left
       else { return false }
-      return low >= 0 && high <= 0
+      // `value >= low && value <= high`, each as `test` says.
+      let low = order(value, bounds[0], options).map { $0 >= 0 } ?? isNaNDatePair(value, bounds[0])
+      let high =
+        order(value, bounds[1], options).map { $0 <= 0 } ?? isNaNDatePair(value, bounds[1])
+      return low && high
     }
+  }
+
+  /// Whether `a` and `b` are dates and either's interval is NaN: then `<=` and `>=` hold, as
+  /// Swift derives them for `Date` (`a >= b` is `!(a < b)`), and the engine compares.
+  static func isNaNDatePair(_ a: ModelValue, _ b: ModelValue) -> Bool {
+    guard case .date(let x) = a, case .date(let y) = b else { return false }
+    return x.timeIntervalSinceReferenceDate.isNaN || y.timeIntervalSinceReferenceDate.isNaN
   }
 
   static func equal(_ left: RunValue, _ right: RunValue, _ options: String.CompareOptions) -> Bool {
@@ -88,7 +102,9 @@ enum Comparing {
     case (.bool(let x), .bool(let y)): return x == y ? 0 : (!x ? -1 : 1)
     case (.uuid(let x), .uuid(let y)): return x == y ? 0 : (x.uuidString < y.uuidString ? -1 : 1)
     case (.decimal, _), (_, .decimal):
-      if let x = Arithmetic.decimal(a), let y = Arithmetic.decimal(b), !x.isNaN, !y.isNaN {
+      // A `Decimal` NaN orders as Foundation's `Decimal` (and the engine) orders it: before
+      // every number, and equal to NaN.
+      if let x = Arithmetic.decimal(a), let y = Arithmetic.decimal(b) {
         return x == y ? 0 : (x < y ? -1 : 1)
       }
       // A double beyond Decimal's range (or infinite) still orders against a Decimal.

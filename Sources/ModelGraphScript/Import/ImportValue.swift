@@ -57,7 +57,9 @@ enum ImportValue: Decodable, Equatable {
       default: break
       }
       return Double(text).flatMap { ValueCoercion.convert(.double($0), to: type) }
-    case .string(let text): return ValueCoercion.convert(.string(text), to: type)
+    case .string(let text):
+      if case .decimal = type, text == "NaN" { return .decimal(.nan) }
+      return ValueCoercion.convert(.string(text), to: type)
     case .array(let values):
       guard case .array(let element) = type else { return nil }
       var result: [ModelValue] = []
@@ -84,7 +86,9 @@ enum ImportValue: Decodable, Equatable {
     case .uint: return UInt64(text).map { .uint($0) }
     case .double: return Double(text).map { .double($0) }
     // Exactly, or not at all: `Decimal(string:)` cuts digits past 38 and stops at a letter.
-    case .decimal: return DecimalMath.exact(text).map { .decimal($0) }
+    // `NaN` is a `Decimal` NaN, as output writes it.
+    case .decimal:
+      return text == "NaN" ? .decimal(.nan) : DecimalMath.exact(text).map { .decimal($0) }
     case .array:
       guard let value = try? ImportJSONReader.value(text.utf8), case .array = value else {
         return nil

@@ -1,6 +1,7 @@
 import ModelGraphCore
 
-/// A JSON array with one object per row; dates as ISO 8601 strings, data as Base64.
+/// A JSON array with one object per row; dates as ISO 8601 strings, data as Base64, a
+/// non-finite `Double` and a `Decimal` NaN as strings (`"nan"`, `"NaN"`).
 enum JSONFormat {
   static func render(_ result: ResultSet) -> String {
     guard !result.rows.isEmpty else { return "[]\n" }
@@ -21,7 +22,7 @@ enum JSONFormat {
     case .int(let number): String(number)
     case .uint(let number): String(number)
     case .double(let number): number.isFinite ? String(number) : quote(String(number))
-    case .decimal(let number): number.description
+    case .decimal(let number): number.isNaN ? quote(number.description) : number.description
     case .array(let values): "[" + values.map(json).joined(separator: ", ") + "]"
     default: quote(plainText(value))
     }
