@@ -59,7 +59,7 @@ struct PrefetchUnsavedStateTests {
       for library in libraries { library.name += "!" }
     }
     let libraries = try context.fetch(Self.prefetching)
-    #expect(libraries.allSatisfy(\.hasChanges))
+    #expect(libraries.allSatisfy { $0.hasChanges })
     #expect(libraries.map(\.books.count) == [3, 3, 3, 3])
     #expect(libraries.flatMap(\.books).allSatisfy { !$0.hasChanges })
   }
