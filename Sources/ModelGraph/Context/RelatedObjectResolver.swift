@@ -50,7 +50,10 @@ struct RelatedObjectResolver {
     guard !keys.isEmpty else { return }
     context.checkInexactClasses()
     let map = context.registered
-    withUnsafeTemporaryAllocation(of: Bool.self, capacity: keys.count) { isLive in
+    // One bit per key: a batch of up to 8 192 keys keeps its flags on the stack.
+    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: (keys.count &+ 63) &>> 6) {
+      isLive in
+      isLive.initialize(repeating: 0)
       for (index, key) in keys.enumerated() {
         var live: Unmanaged<ModelObject>?
         if let found = map.find(entity: Int(key.entity), row: Int(key.row)).handle,
@@ -62,13 +65,15 @@ struct RelatedObjectResolver {
           live = found
         }
         (objects + index).initialize(to: live)
-        isLive.initializeElement(at: index, to: live != nil || liveness(of: key, in: context))
+        if live != nil || liveness(of: key, in: context) {
+          isLive[index &>> 6] |= 1 &<< UInt64(index & 63)
+        }
       }
       var maker = HandleMaker()
       for (index, key) in keys.enumerated() {
         if let live = objects[index] {
           _ = live.retain()
-        } else if isLive[index] {
+        } else if isLive[index &>> 6] & (1 &<< UInt64(index & 63)) != 0 {
           objects[index] = Unmanaged.passRetained(maker.object(for: key, in: context))
         }
       }
