@@ -173,12 +173,14 @@ extension ModelContext {
 
   /// A new handle of `modelClass` for `key`'s row of `table`, registered where `vacancy` says
   /// (the identity-map lookup that found no handle of the key gave it): one store when the map
-  /// has not changed since, else an insert.
+  /// has not changed since, else an insert. `appliesUnsavedState` is `false` only when the
+  /// session has no unsaved changes to the key's entity.
   func makeObject(
     for key: ObjectKey, of modelClass: ModelObject.Type, in table: Table,
-    at vacancy: IdentityMap.Vacancy
+    at vacancy: IdentityMap.Vacancy, appliesUnsavedState: Bool = true
   ) -> ModelObject {
-    let object = newObject(for: key, of: modelClass, in: table)
+    let object = newObject(
+      for: key, of: modelClass, in: table, appliesUnsavedState: appliesUnsavedState)
     registered.fill(vacancy, with: Unmanaged.passUnretained(object))
     return object
   }

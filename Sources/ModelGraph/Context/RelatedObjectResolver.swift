@@ -32,12 +32,16 @@ struct RelatedObjectResolver {
   /// object is no longer alive): a prefetch resolves all its owners' keys of one table in one
   /// pass, then hands the references on to the lists without retaining them again.
   ///
-  /// Two passes. The first only looks the keys up in the identity map: the live handles it
-  /// holds are noted without a reference count, so the lookups of successive keys, which miss
-  /// the cache in a large store, do not wait on one another behind an atomic increment. No
-  /// code but the lookups runs in it, so no handle noted can go away. The second retains each
-  /// handle noted (now in the cache) and resolves the other keys one by one, which may make
-  /// handles (running their classes' `init()`) once every noted handle is held.
+  /// Two passes. The first only reads: it looks each key up in the identity map and, for a key
+  /// without a live handle, checks the key's row in its table (``liveness(of:in:)``). The live
+  /// handles it finds are noted without a reference count, and the rows of successive keys,
+  /// which miss the cache in a large store, are read back to back, so their reads do not wait
+  /// on one another behind an atomic increment or a handle's allocation. No code but lookups
+  /// runs in it, so no handle noted can go away. The second retains each handle noted (now in
+  /// the cache) and makes a handle for each other live key, with the working table, model
+  /// class and unsaved state of its entity found once per run of keys of that entity
+  /// (``HandleMaker``); making handles runs their classes' `init()`, once every noted handle
+  /// is held.
   /// - Complexity: O(keys).
   mutating func resolve(
     _ keys: UnsafeBufferPointer<ObjectKey>,
@@ -46,25 +50,49 @@ struct RelatedObjectResolver {
     guard !keys.isEmpty else { return }
     context.checkInexactClasses()
     let map = context.registered
-    for (index, key) in keys.enumerated() {
-      var live: Unmanaged<ModelObject>?
-      if let found = map.find(entity: Int(key.entity), row: Int(key.row)).handle,
-        found._withUnsafeGuaranteedRef({
-          $0._key.generation == key.generation
-            && ($0._status == .registered || $0._status == .inserted)
-        })
-      {
-        live = found
+    // One bit per key: a batch of up to 8 192 keys keeps its flags on the stack.
+    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: (keys.count &+ 63) &>> 6) {
+      isLive in
+      isLive.initialize(repeating: 0)
+      for (index, key) in keys.enumerated() {
+        var live: Unmanaged<ModelObject>?
+        if let found = map.find(entity: Int(key.entity), row: Int(key.row)).handle,
+          found._withUnsafeGuaranteedRef({
+            $0._key.generation == key.generation
+              && ($0._status == .registered || $0._status == .inserted)
+          })
+        {
+          live = found
+        }
+        (objects + index).initialize(to: live)
+        if live != nil || liveness(of: key, in: context) {
+          isLive[index &>> 6] |= 1 &<< UInt64(index & 63)
+        }
       }
-      (objects + index).initialize(to: live)
-    }
-    for (index, key) in keys.enumerated() {
-      if let live = objects[index] {
-        _ = live.retain()
-      } else {
-        objects[index] = object(for: key, in: context).map(Unmanaged.passRetained)
+      var maker = HandleMaker()
+      for (index, key) in keys.enumerated() {
+        if let live = objects[index] {
+          _ = live.retain()
+        } else if isLive[index &>> 6] & (1 &<< UInt64(index & 63)) != 0 {
+          objects[index] = Unmanaged.passRetained(maker.object(for: key, in: context))
+        }
       }
     }
+  }
+
+  /// Whether `key` names the object living in its row: the first key of a run of one entity
+  /// shows that the session knows the entity; the run's later keys are checked against that
+  /// table directly. Reads only (the session's table of a known entity is already made).
+  @inline(__always)
+  private mutating func liveness(of key: ObjectKey, in context: ModelContext) -> Bool {
+    if Int(key.entity) != entity {
+      guard context.session.contains(key) else { return false }
+      entity = Int(key.entity)
+      table = Unmanaged.passUnretained(context.session.table(entity))
+      modelClass = nil
+      return true
+    }
+    return table?._withUnsafeGuaranteedRef { $0.contains(key) } == true
   }
 
   /// The object of `key` in `context`: the registered one or a new handle; `nil` when the key's

@@ -212,12 +212,16 @@ extension ModelContext {
   /// The objects relationship `slot` of `object` holds, as the last prefetching fetch resolved
   /// them, while that resolution still holds; otherwise `nil`.
   ///
+  /// The prefetch is read without taking a reference count: nothing the read runs can let
+  /// it go.
   /// - Complexity: O(1): a few comparisons and an array read.
+  @inline(__always)
   func prefetchedRelated(_ object: ModelObject, slot: Int) -> [ModelObject]? {
-    guard let prefetched, prefetched.epoch == relationshipEpoch,
-      prefetched.version == session.baseNumber
-    else { return nil }
-    return prefetched.list(of: object, slot: slot)
+    guard let prefetched = prefetched.map(Unmanaged.passUnretained) else { return nil }
+    return prefetched._withUnsafeGuaranteedRef {
+      guard $0.epoch == relationshipEpoch, $0.version == session.baseNumber else { return nil }
+      return $0.list(of: object, slot: slot)
+    }
   }
 
   /// Lets the last prefetch go once `object`, one of its owners, is freed and no other owner

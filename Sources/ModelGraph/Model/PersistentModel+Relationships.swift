@@ -8,15 +8,19 @@ extension ModelObject {
       _probe!.append(.relationship(slot))
       return []
     }
-    guard let table = _table, let context = _context else {
+    guard let table = _tableReference, let context = _context.map(Unmanaged.passUnretained)
+    else {
       checkNotDeleted()
       return _pending?.relationships[slot] ?? []
     }
-    accessRelationship(slot: slot, in: context)
-    if let prefetched = context.prefetchedRelated(self, slot: slot) { return prefetched }
-    return table.withRelatedKeys(row: _row, slot: slot) { keys in
-      var resolver = RelatedObjectResolver()
-      return resolver.objects(for: keys, in: context)
+    // Without a reference count: the object holds its context, which keeps its tables.
+    return context._withUnsafeGuaranteedRef { context in
+      accessRelationship(slot: slot, in: context)
+      if let prefetched = context.prefetchedRelated(self, slot: slot) { return prefetched }
+      return table.takeUnretainedValue().withRelatedKeys(row: _row, slot: slot) { keys in
+        var resolver = RelatedObjectResolver()
+        return resolver.objects(for: keys, in: context)
+      }
     }
   }
 
