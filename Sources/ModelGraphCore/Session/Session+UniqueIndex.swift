@@ -11,6 +11,20 @@ extension Session {
   func uniqueIndexViews(slot: Int, scope: [Int], committedOnly: Bool = false)
     -> [any TableIndex]?
   {
+    let find = uniqueIndexFinder(slot: slot, scope: scope, committedOnly: committedOnly)
+    var views: [any TableIndex] = []
+    for member in scope {
+      guard let view = find(member) else { return nil }
+      views.append(view)
+    }
+    return views
+  }
+
+  /// Finds the view ``uniqueIndexViews(slot:scope:committedOnly:)`` holds for one class of
+  /// `scope`, by entity.
+  private func uniqueIndexFinder(slot: Int, scope: [Int], committedOnly: Bool)
+    -> (_ member: Int) -> (any TableIndex)?
+  {
     let resolver: IndexResolver
     if committedOnly {
       resolver = IndexResolver(
@@ -27,16 +41,9 @@ extension Session {
     let entity = catalog.entities[scope[0]]
     let attribute = entity.attributes[slot]
     let definition = IndexDefinition(.hash, on: attribute.name, isUnique: attribute.isUnique)
-    var views: [any TableIndex] = []
-    for member in scope {
-      // An inherited attribute has the same slot in every entity of the hierarchy.
-      guard let view = resolver.view(definition, entity: catalog.entities[member], slot: slot)
-      else {
-        return nil
-      }
-      views.append(view)
-    }
-    return views
+    let entities = catalog.entities
+    // An inherited attribute has the same slot in every entity of the hierarchy.
+    return { resolver.view(definition, entity: entities[$0], slot: slot) }
   }
 
   /// The live rows of the scope holding `value` in the unique attribute the views index, as
@@ -169,9 +176,19 @@ extension Session {
       guard total <= Self.fewWritesBound else { return nil }
       written.append((position, rows))
     }
-    guard let views = uniqueIndexViews(slot: slot, scope: scope, committedOnly: true) else {
-      return nil
-    }
+    // The views of the tables this session's base shares with the one it last checked are
+    // kept; the others are found through the index lookup.
+    var find: ((Int) -> (any TableIndex)?)?
+    guard
+      let views = committedUniqueViews.views(
+        slot: slot, scope: scope, tables: base.tables,
+        find: { position in
+          if find == nil {
+            find = uniqueIndexFinder(slot: slot, scope: scope, committedOnly: true)
+          }
+          return find.unsafelyUnwrapped(scope[position])
+        })
+    else { return nil }
     return duplicates(
       slot: slot, scope: scope, candidates: candidates, views: views, written: written)
   }

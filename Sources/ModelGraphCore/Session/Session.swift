@@ -14,6 +14,7 @@ public final class Session {
       storedBaseNumber = base.number
       storedBaseTableCount = base.tables.count
       indexMemo.keepOnly(base.tables)
+      committedUniqueViews.keepOnly(base.tables)
       planCache.forgetViews(keeping: base.tables)
     }
   }
@@ -31,6 +32,8 @@ public final class Session {
   @exclusivity(unchecked) private var storedBaseTableCount: Int
   /// The indexes this session's queries and saves found for its base version's tables.
   let indexMemo: IndexMemo
+  /// The committed unique index views this session's small saves checked against.
+  let committedUniqueViews = CommittedUniqueViews()
   /// The plans of this session's queries, by shape (kept across saves and refreshes, without
   /// the index views of the version they were made on).
   public let planCache = QueryPlanCache()

@@ -97,6 +97,36 @@ struct UniqueSmallSaveTests {
     #expect(session.validate().map(\.property) == ["handle"])
   }
 
+  @Test(
+    "a session's small saves catch a value another session saved since, in either class",
+    arguments: [account, premium])
+  func duplicatesSavedElsewhere(entity: Int) throws {
+    let (store, _) = try Self.grownStore()
+    let session = Session(store: store)
+    let other = Session(store: store)
+    for round in 0..<4 {
+      // This session checks and saves an object of the other class: the check reads the
+      // views of both classes' tables.
+      _ = Self.insert(
+        session, entity == Self.account ? Self.premium : Self.account, handle: "mine\(round)",
+        region: 80, code: "m\(round)")
+      #expect(session.validate().isEmpty, "round \(round)")
+      try session.save()
+      // Another session saves a value into `entity`'s table only.
+      _ = Self.insert(other, entity, handle: "theirs\(round)", region: 81, code: "t\(round)")
+      #expect(other.validate().isEmpty, "round \(round)")
+      try other.save()
+      // This session moves onto that save: the same value in either class is a duplicate.
+      session.refreshIfClean()
+      for target in [Self.account, Self.premium] {
+        let key = Self.insert(
+          session, target, handle: "theirs\(round)", region: 82, code: "d\(round)")
+        #expect(session.validate().map(\.key) == [key], "round \(round), class \(target)")
+        session.rollback()
+      }
+    }
+  }
+
   @Test("an update to a saved value is caught; swapping two values in one save is not")
   func duplicateUpdates() throws {
     let (store, keys) = try Self.grownStore()

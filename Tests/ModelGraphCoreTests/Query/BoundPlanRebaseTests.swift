@@ -88,6 +88,55 @@ struct BoundPlanRebaseTests {
     }
   }
 
+  /// `days == value && name != "skip"` on trips, unsorted, with the days' slot named: the
+  /// hash index answers the first conjunct, a row test compiled once the second.
+  func testedRequest(_ value: Int64) -> (QueryRequest, [QueryExpression]) {
+    let values: [QueryExpression] = [.constant(.int(value))]
+    let slotted = QueryExpression.and([
+      .comparison(.attribute("days"), .equal, .slot(0)),
+      .comparison(.attribute("name"), .notEqual, .constant(.string("skip"))),
+    ])
+    var request = QueryRequest(
+      entity: Fixture.trip, includesSubclasses: false, predicate: slotted.fillingSlots(values))
+    request.shapeIdentity = QueryShapeIdentity(template: Self.testedTemplate, values: values)
+    request.slotted = slotted
+    return (request, values)
+  }
+
+  static let testedTemplate = QueryShapeIdentity.newTemplate()
+
+  @Test("a row test kept across saves reads what each save wrote")
+  func rowTestAcrossSaves() throws {
+    let session = try session()
+    func run() throws -> [String]? {
+      var (request, values) = testedRequest(4)
+      request.predicate = nil
+      guard
+        let plan = QueryPlanner.boundPlan(
+          request, values: values, session: session, includePendingChanges: true,
+          indexes: { Self.hash[$0.index] })?.plan
+      else { return nil }
+      return try names(session, plan)
+    }
+    _ = try planned(session, testedRequest(4).0, Self.hash)
+    #expect(try run() == ["t24", "t4", "t44"])
+    let trips = try planned(session, request(4).0, Self.hash).keys()
+    let original = session.get(String.self, slot: Fixture.name, of: trips[0])
+    // An update of the tested column, an insert, a delete: each saved alone.
+    session.set("skip", slot: Fixture.name, of: trips[0])
+    try session.save()
+    #expect(try run()?.count == 2)
+    let added = session.insert(entity: Fixture.trip, name: "added", days: 4)
+    try session.save()
+    #expect(try run()?.contains("added") == true)
+    #expect(try run()?.count == 3)
+    session.set("back", slot: Fixture.name, of: trips[0])
+    session.delete(added)
+    try session.save()
+    let expected = ["t24", "t4", "t44"].map { $0 == original ? "back" : $0 }.sorted()
+    #expect(try run() == expected)
+  }
+
   @Test("another session's save, seen after a refresh, is seen by the bound plan")
   func otherSessionSaves() throws {
     let session = try session()

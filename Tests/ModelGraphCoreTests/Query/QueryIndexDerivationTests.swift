@@ -109,6 +109,28 @@ struct QueryIndexDerivationTests {
     #expect(chained.added.map(\.key) == [2, 4, 0])
   }
 
+  @Test("a delta followed by one of later rows only, ordered or not, chains as one")
+  func chainedAppendedDeltas() {
+    var first = IndexDelta<Int64>()
+    first.removed = [(1, 2), (7, 4)]
+    first.added = [(2, 2), (3, 5)]
+    var second = IndexDelta<Int64>()
+    second.removed = [(9, 7)]
+    second.added = [(6, 6), (4, 8)]
+    let chained = first.followed(by: second)
+    #expect(chained.removed.map(\.row) == [2, 4, 7])
+    #expect(chained.removed.map(\.key) == [1, 7, 9])
+    #expect(chained.added.map(\.row) == [2, 5, 6, 8])
+    #expect(chained.added.map(\.key) == [2, 3, 6, 4])
+    // The first delta's lists out of order: the same entries, ordered by row.
+    first.removed.reverse()
+    first.added.reverse()
+    let unordered = first.followed(by: second)
+    #expect(unordered.removed.map(\.row) == [2, 4, 7])
+    #expect(unordered.added.map(\.row) == [2, 5, 6, 8])
+    #expect(unordered.added.map(\.key) == [2, 3, 6, 4])
+  }
+
   @Test("an ordered index with changes at its ends, between equal keys and twice in a row")
   func orderedIndexApplyingEdges() {
     let base = OrderedIndex<Int64>(

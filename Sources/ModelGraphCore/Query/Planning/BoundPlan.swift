@@ -84,7 +84,7 @@ final class BoundPlan {
   /// keeping an old version alive.
   final class BoundTable {
     let entity: ResolvedEntity
-    /// The working table read; `nil` once released.
+    /// The working table read.
     @exclusivity(unchecked) var table: Table?
     /// The committed table the views were found for; `nil` once released.
     @exclusivity(unchecked) var committed: Table?
@@ -123,9 +123,9 @@ final class BoundPlan {
       }
     }
 
-    /// Forgets the tables and index views of the version the plan ran on.
+    /// Forgets the committed table and index views of the version the plan ran on; keeps the
+    /// working table, which the session holds for its whole life.
     func release() {
-      table = nil
       committed = nil
       access = .filter([])
       walk = nil
@@ -239,7 +239,23 @@ final class BoundPlan {
       table.release()
       released = true
     }
-    if released { forgetCompiled() }
+    if released { forgetVersion() }
+  }
+
+  /// Forgets what the plan holds of the version it last ran on: the compiled tests when they
+  /// read its committed tables (``onlyCommitted``), else only the index views the spare plan's
+  /// accesses hold. Tests that read only the working tables' columns stay (a run checks that
+  /// the session still holds those columns), so a run after a save refills the spare plan.
+  private func forgetVersion() {
+    if onlyCommitted { return forgetCompiled() }
+    guard spare != nil else { return }
+    guard isKnownUniquelyReferenced(&spare) else {
+      spare = nil
+      spareTests = []
+      return
+    }
+    let kept = spare.unsafelyUnwrapped
+    for position in kept.tables.indices { kept.tables[position].access = .rows([]) }
   }
 
   /// Forgets the compiled tests, the spare plan and the columns they read.
@@ -406,8 +422,12 @@ final class BoundPlan {
             resolving: { Self.view($0, entity: entity, committed: committed, session: session) })
         else { return false }
       }
+      // A working table is the same object for the session's life; a plan whose tests read
+      // only the working tables keeps them (``forgetVersion()``).
+      if table.table !== working || onlyCommitted, spare != nil || !columnLists.isEmpty {
+        forgetCompiled()
+      }
       table.table = working
-      if spare != nil || !columnLists.isEmpty { forgetCompiled() }
     }
     for (entity, _) in pruned where entities[entity.index] !== entity { return false }
     return true
