@@ -38,9 +38,9 @@ struct Evaluator {
     case .attribute(let base, let name):
       guard case .object(let key?) = try evaluate(base, bindings) else { return .value(.null) }
       return .value(attribute(name, of: key))
-    case .field(let base, let name):
+    case .field(let base, let name, let type):
       guard case .value(let value) = try evaluate(base, bindings) else { return .value(.null) }
-      return .value(CompositeField.value(of: name, in: value))
+      return .value(CompositeField.value(of: name, in: value, as: type))
     case .relationship(let base, let name, let isToMany):
       guard case .object(let key?) = try evaluate(base, bindings) else {
         return isToMany ? .objects([]) : .object(nil)

@@ -185,7 +185,9 @@ struct Binder {
         "'\(name)' is reached through a to-many relationship; use ANY, ALL, NONE, @count or"
           + " SUBQUERY", at: location)
     case .scalar(.composite(let typeName)):
-      return (.field(base, name), try fieldType(name, of: typeName, at: location))
+      let type = try fieldType(name, of: typeName, at: location)
+      guard case .scalar(let valueType) = type else { return (.field(base, name, .double), type) }
+      return (.field(base, name, valueType), type)
     default:
       throw ScriptError("\(type) has no property '\(name)'", at: location)
     }

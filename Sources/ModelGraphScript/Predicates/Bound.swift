@@ -55,8 +55,9 @@ indirect enum Bound {
   case object(ObjectKey?)
   case variable(Int)
   case attribute(Bound, String)
-  /// A field of a Codable (composite) value, read from its JSON by the runner.
-  case field(Bound, String)
+  /// A field of a Codable (composite) value, read from its JSON by the runner as a value of
+  /// the type given.
+  case field(Bound, String, ValueType)
   case relationship(Bound, String, isToMany: Bool)
   case cast(Bound, String)
   case typeTest(Bound, String, isExact: Bool)

@@ -2,29 +2,46 @@ import Foundation
 import ModelGraphCore
 
 /// Fields of Codable (composite) values, which the engine stores as their JSON: a field's
-/// value read from the JSON (`nil` where a value lacks the field), its type read from the
-/// shape of the stored values (the file's schema records only the type's name). Numbers read
-/// as `Double`; a nested value stays JSON.
+/// value read from the JSON (`nil` where a value lacks the field), its type the Swift type the
+/// file's schema records, or read from the shape of the stored values (a file that records
+/// only the type's name). A number reads as its declared `Int`, `UInt` or `Decimal` type
+/// exactly, else as `Double`; a nested value stays JSON.
 enum CompositeField {
-  /// The value of field `name` in the JSON of `value` (`nil` when absent or not JSON).
-  static func value(of name: String, in value: ModelValue) -> ModelValue {
-    guard case .data(let data) = value, case .object(let fields)? = ImportValue(json: data),
+  /// The value of field `name` in the JSON of `value` as a value of `type` (`nil` when absent
+  /// or not JSON).
+  static func value(of name: String, in value: ModelValue, as type: ValueType) -> ModelValue {
+    // The runner's reader keeps each number's text, so no digit is lost before `type` reads it.
+    guard case .data(let data) = value,
+      case .object(let fields)? = try? ImportJSONReader.value(data),
       let field = fields[name]
     else { return .null }
-    return modelValue(field)
+    return modelValue(field, as: type)
   }
 
-  /// A JSON value as the runner compares it.
-  static func modelValue(_ value: ImportValue) -> ModelValue {
+  /// A JSON value as the runner compares it, numbers as `type` (or its elements' type).
+  static func modelValue(_ value: ImportValue, as type: ValueType) -> ModelValue {
     switch value {
     case .null, .text: return .null
     case .bool(let flag): return .bool(flag)
-    case .int(let number): return .double(Double(number))
+    case .int(let number): return exactNumber(String(number), as: type) ?? .double(Double(number))
     case .double(let number): return .double(number)
-    case .number(let text): return .double(Double(text) ?? .infinity)
+    case .number(let text): return exactNumber(text, as: type) ?? .double(Double(text) ?? .infinity)
     case .string(let text): return .string(text)
-    case .array(let values): return .array(values.map(modelValue))
+    case .array(let values):
+      let element: ValueType = if case .array(let element) = type { element } else { .double }
+      return .array(values.map { modelValue($0, as: element) })
     case .object: return (try? JSONEncoder().encode(value)).map { .data($0) } ?? .null
+    }
+  }
+
+  /// A number's JSON text as a value of `type` when that is `Int`, `UInt` or `Decimal` and
+  /// holds it exactly; `nil` otherwise (the caller takes the nearest `Double`).
+  private static func exactNumber(_ text: String, as type: ValueType) -> ModelValue? {
+    switch type {
+    case .int: Int64(text).map { .int($0) }
+    case .uint: UInt64(text).map { .uint($0) }
+    case .decimal: DecimalMath.exact(text).map { .decimal($0) }
+    default: nil
     }
   }
 }

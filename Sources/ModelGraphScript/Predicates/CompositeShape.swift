@@ -206,6 +206,9 @@ extension CompositeShape.Kind {
   func valueType(path: String) -> ValueType? {
     switch self {
     case .bool: .bool
+    // Exactly as the Swift type declares it, or as `Double` (a `Double` field, or a shape
+    // inferred from stored values).
+    case .number(_, let declared?) where [.int, .uint, .decimal].contains(declared): declared
     case .number: .double
     case .string: .string
     case .object: .composite(path)
