@@ -27,6 +27,13 @@ enum DecimalMath {
     return exact
   }
 
+  /// The number `text` with every digit, as the lexer reads a literal: a `Decimal` where its
+  /// nearest `Double` loses some digits (``literal(_:nearest:)``), else that `Double`.
+  static func number(_ text: String) -> ModelValue {
+    let nearest = Double(text) ?? .infinity
+    return literal(text, nearest: nearest).map { .decimal($0) } ?? .double(nearest)
+  }
+
   /// The literal `text` (digits, a point, an exponent, a leading sign) as a `Decimal` of
   /// exactly its value; `nil` when a `Decimal` cannot hold it: more than 38 significant
   /// digits, or beyond its range (Foundation's `Decimal(string:)` cuts extra digits).

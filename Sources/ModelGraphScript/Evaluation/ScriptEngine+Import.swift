@@ -123,12 +123,7 @@ extension ScriptEngine {
     case .bool(let flag): Expression(.literal(.bool(flag)), at: location)
     case .int(let number): Expression(.literal(.int(number)), at: location)
     case .double(let number): Expression(.literal(.double(number)), at: location)
-    case .number(let text):
-      // Every digit, as the lexer reads a literal: a `Decimal` where a `Double` loses some.
-      Expression(
-        .literal(
-          DecimalMath.literal(text, nearest: Double(text) ?? .infinity).map { .decimal($0) }
-            ?? .double(Double(text) ?? .infinity)), at: location)
+    case .number(let text): Expression(.literal(DecimalMath.number(text)), at: location)
     case .string(let text), .text(let text): Expression(.literal(.string(text)), at: location)
     case .array(let values):
       Expression(.list(values.map { literal($0, at: location) }), at: location)

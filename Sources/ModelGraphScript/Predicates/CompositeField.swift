@@ -23,25 +23,15 @@ enum CompositeField {
     switch value {
     case .null, .text: return .null
     case .bool(let flag): return .bool(flag)
-    case .int(let number): return exactNumber(String(number), as: type) ?? .double(Double(number))
-    case .double(let number): return .double(number)
-    case .number(let text): return exactNumber(text, as: type) ?? .double(Double(text) ?? .infinity)
+    case .int, .double, .number:
+      // As an attribute of `type` reads it (exactly, for `Int`, `UInt` and `Decimal`), else
+      // the nearest `Double`.
+      return value.modelValue(as: type) ?? value.modelValue(as: .double) ?? .double(.infinity)
     case .string(let text): return .string(text)
     case .array(let values):
       let element: ValueType = if case .array(let element) = type { element } else { .double }
       return .array(values.map { modelValue($0, as: element) })
     case .object: return (try? JSONEncoder().encode(value)).map { .data($0) } ?? .null
-    }
-  }
-
-  /// A number's JSON text as a value of `type` when that is `Int`, `UInt` or `Decimal` and
-  /// holds it exactly; `nil` otherwise (the caller takes the nearest `Double`).
-  private static func exactNumber(_ text: String, as type: ValueType) -> ModelValue? {
-    switch type {
-    case .int: Int64(text).map { .int($0) }
-    case .uint: UInt64(text).map { .uint($0) }
-    case .decimal: DecimalMath.exact(text).map { .decimal($0) }
-    default: nil
     }
   }
 }
@@ -101,11 +91,10 @@ extension ImportValue: Encodable {
     case .double(let number): try container.encode(number)
     case .number(let text):
       // Every digit where a `Double` would lose some (a `Decimal` field's value).
-      let nearest = Double(text) ?? .infinity
-      if let exact = DecimalMath.literal(text, nearest: nearest) {
+      if case .decimal(let exact) = DecimalMath.number(text) {
         try container.encode(exact)
       } else {
-        try container.encode(nearest)
+        try container.encode(Double(text) ?? .infinity)
       }
     case .array(let values): try container.encode(values)
     case .object(let fields): try container.encode(fields)
