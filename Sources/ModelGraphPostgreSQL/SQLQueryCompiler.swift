@@ -573,6 +573,9 @@ struct SQLQueryCompiler {
         case .greater: ">"
         default: ">="
         }
+      if type == .date && (op == .lessOrEqual || op == .greaterOrEqual) {
+        return .condition(Self.dateInclusiveOrder(a, symbol, b))
+      }
       // PostgreSQL orders NaN above every number, where Swift's comparisons with it are
       // false: NaN becomes NULL, which the COALESCE makes false (each operand once).
       let test =
@@ -586,6 +589,23 @@ struct SQLQueryCompiler {
   /// The longest operand a float equality writes twice; a longer one is named once in a
   /// subquery, so that nested comparisons grow linearly.
   static let repeatedOperandLimit = 120
+
+  /// `a <= b` or `a >= b` on dates with Swift's semantics, never NULL: `nil` on either side
+  /// is false, and a date of a NaN interval is `<=` and `>=` every date (and every date `<=`
+  /// and `>=` it), as Swift derives `Date`'s `<=` and `>=` (`!(b < a)`, `!(a < b)`) and the
+  /// engine answers. Short operands are written out; long ones (a nested expression) are
+  /// named once in a subquery fenced by `OFFSET 0`, as ``floatEquality(_:_:)`` does.
+  static func dateInclusiveOrder(_ a: String, _ symbol: String, _ b: String) -> String {
+    func test(_ a: String, _ b: String) -> String {
+      "CASE WHEN \(a) IS NULL OR \(b) IS NULL THEN false "
+        + "WHEN \(a) = 'NaN'::float8 OR \(b) = 'NaN'::float8 THEN true "
+        + "ELSE \(a) \(symbol) \(b) END"
+    }
+    let limit = repeatedOperandLimit
+    if a.utf8.count <= limit && b.utf8.count <= limit { return "(\(test(a, b)))" }
+    return "(SELECT \(test("mg_do.mg_a", "mg_do.mg_b")) "
+      + "FROM (SELECT (\(a))::float8, (\(b))::float8 OFFSET 0) mg_do(mg_a, mg_b))"
+  }
 
   /// `a == b` on `float8` values with Swift's semantics: `nil == nil` holds, `NaN` equals
   /// nothing (PostgreSQL's `=` holds for two NaN). Equal operands are both NaN or neither, so
