@@ -48,17 +48,30 @@ enum ScriptLiteral {
       switch scalar {
       case "\\": result += "\\\\"
       case "\"": result += "\\\""
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
       default:
-        switch scalar.properties.generalCategory {
-        case .control, .lineSeparator, .paragraphSeparator:
-          result += "\\u{" + String(scalar.value, radix: 16) + "}"
-        default: result.unicodeScalars.append(scalar)
+        if let escape = controlEscape(scalar) {
+          result += escape
+        } else {
+          result.unicodeScalars.append(scalar)
         }
       }
     }
     return result + "\""
+  }
+
+  /// `\n`, `\r` or `\t` for a line break or tab, `\u{…}` for another control character or a
+  /// line or paragraph separator, `nil` for any other scalar.
+  static func controlEscape(_ scalar: Unicode.Scalar) -> String? {
+    switch scalar {
+    case "\n": return "\\n"
+    case "\r": return "\\r"
+    case "\t": return "\\t"
+    default:
+      switch scalar.properties.generalCategory {
+      case .control, .lineSeparator, .paragraphSeparator:
+        return "\\u{" + String(scalar.value, radix: 16) + "}"
+      default: return nil
+      }
+    }
   }
 }

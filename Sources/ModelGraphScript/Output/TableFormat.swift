@@ -35,13 +35,22 @@ enum TableFormat {
   }
 }
 
-/// Line breaks and tabs as `\n` and `\t`, so a cell stays on its line.
+/// Line breaks and tabs as `\n`, `\r` and `\t`, and other control characters and line or
+/// paragraph separators as `\u{…}`, so that a cell stays on its line and a stored escape
+/// sequence cannot drive the terminal.
 private func escapeControls(_ text: String) -> String {
-  guard text.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\t" }) else { return text }
-  return text.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(
-    of: "\r", with: "\\r"
-  )
-  .replacingOccurrences(of: "\t", with: "\\t")
+  guard text.unicodeScalars.contains(where: { ScriptLiteral.controlEscape($0) != nil }) else {
+    return text
+  }
+  var result = ""
+  for scalar in text.unicodeScalars {
+    if let escape = ScriptLiteral.controlEscape(scalar) {
+      result += escape
+    } else {
+      result.unicodeScalars.append(scalar)
+    }
+  }
+  return result
 }
 
 extension String {
