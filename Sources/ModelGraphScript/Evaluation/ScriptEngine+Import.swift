@@ -22,9 +22,16 @@ extension ScriptEngine {
     var rows: [ImportRow] = []
     for (place, fields) in records {
       var row = ImportRow(place: place)
+      // The column that gave each property: a second one ('trip' and 'trip.name') is refused,
+      // not left to override the first.
+      var givenBy: [String: String] = [:]
       for (column, value) in fields {
         let parts = column.split(separator: ".", maxSplits: 1).map(String.init)
         let name = parts[0]
+        if let first = givenBy.updateValue(column, forKey: name) {
+          throw ScriptError(
+            "\(place): \(name) is given twice, as '\(first)' and as '\(column)'", at: location)
+        }
         if let slot = entity.attributeSlot(named: name), parts.count == 1 {
           let attribute = entity.attributes[slot]
           if case .composite(let typeName) = attribute.valueType {
@@ -181,10 +188,20 @@ extension ScriptEngine {
     if let blank = columns.firstIndex(of: "") {
       throw ScriptError("\(path): column \(blank + 1) of the header has no name", at: location)
     }
+    var columnOf: [String: Int] = [:]
+    for (index, column) in columns.enumerated() {
+      let property = String(column.prefix { $0 != "." })
+      if let first = columnOf.updateValue(index, forKey: property) {
+        throw ScriptError(
+          "\(path): columns \(first + 1) ('\(columns[first])') and \(index + 1) ('\(column)') of "
+            + "the header both give \(property)", at: location)
+      }
+    }
     return try records.dropFirst().map { record in
       guard record.fields.count == columns.count else {
         throw ScriptError(
-          "\(path):\(record.line): \(record.fields.count) fields, but the header has \(columns.count)",
+          "\(path):\(record.line): \(record.fields.count) \(record.fields.count == 1 ? "field" : "fields"), "
+            + "but the header has \(columns.count)",
           at: location)
       }
       return (
