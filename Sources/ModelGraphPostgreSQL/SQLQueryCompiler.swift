@@ -135,8 +135,16 @@ struct SQLQueryCompiler {
     if let residual = request.residual { fallbacks.append("\(residual) (untranslated predicate)") }
     // Conjuncts translated on every table, or dropped.
     var conjuncts = Self.conjuncts(request.predicate)
-    var conditions: [[String]] = Array(repeating: [], count: entities.count)
+    var conditions: [[(sql: String, hasArithmetic: Bool)]] = Array(
+      repeating: [], count: entities.count)
+    // Arithmetic after a conjunct tested in memory is tested there too, after it, so that
+    // a guard there keeps the rows it excludes from failing the statement.
+    var dropped = false
     conjuncts.removeAll { conjunct in
+      if dropped && conjunct.hasArithmetic {
+        fallbacks.append("\(conjunct): arithmetic after a conjunct tested in memory")
+        return true
+      }
       var translated: [String] = []
       do {
         for entity in entities {
@@ -144,9 +152,15 @@ struct SQLQueryCompiler {
         }
       } catch let error as Untranslatable {
         fallbacks.append("\(conjunct): \(error.reason)")
+        dropped = true
         return true
-      } catch { return true }
-      for index in entities.indices { conditions[index].append(translated[index]) }
+      } catch {
+        dropped = true
+        return true
+      }
+      for index in entities.indices {
+        conditions[index].append((translated[index], conjunct.hasArithmetic))
+      }
       return false
     }
     // Sort keys: one value per table and key, of an orderable type.
@@ -177,7 +191,8 @@ struct SQLQueryCompiler {
       let columns =
         ["id"] + (withKeys ? keys[index].enumerated().map { "\($1) AS k\($0)" } : [])
       let condition =
-        conditions[index].isEmpty ? "" : " WHERE " + conditions[index].joined(separator: " AND ")
+        conditions[index].isEmpty
+        ? "" : " WHERE " + Self.conjunction(conditions[index], grouped: false)
       return
         "SELECT \(columns.joined(separator: ", ")) FROM \(SQLMapping.table(entities[index].name)) t"
         + condition
@@ -364,11 +379,11 @@ struct SQLQueryCompiler {
       default: throw Untranslatable(reason: "a type test of a value or nil")
       }
     case .and(let parts):
-      let sql = try parts.map { try condition(translate($0, variables)) }
-      return .condition(sql.isEmpty ? "true" : "(" + sql.joined(separator: " AND ") + ")")
+      let sql = try parts.map { (try condition(translate($0, variables)), $0.hasArithmetic) }
+      return .condition(sql.isEmpty ? "true" : Self.conjunction(sql))
     case .or(let parts):
-      let sql = try parts.map { try condition(translate($0, variables)) }
-      return .condition(sql.isEmpty ? "false" : "(" + sql.joined(separator: " OR ") + ")")
+      let sql = try parts.map { (try condition(translate($0, variables)), $0.hasArithmetic) }
+      return .condition(sql.isEmpty ? "false" : Self.disjunction(sql))
     case .not(let operand):
       return .condition("(NOT \(try condition(translate(operand, variables))))")
     case .comparison(let left, let op, let right):

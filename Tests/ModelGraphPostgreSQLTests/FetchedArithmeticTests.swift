@@ -30,6 +30,10 @@ extension PostgreSQLStoreSuites.FetchedResidency {
       add("Int.min remainder by -1", #Predicate { (small + $0.score) % -1 == 0 })
       add("Int.min negated", #Predicate { -(small + $0.score) > 0 })
       add("a guarded division", #Predicate { $0.score != 3 && $0.score / ($0.score - 3) >= 0 })
+      add("a division after ||", #Predicate { $0.score == 3 || $0.score / ($0.score - 3) > 0 })
+      add(
+        "a guard after arithmetic that fits",
+        #Predicate { $0.score * 2 > 1 && $0.score != 3 && 6 % ($0.score - 3) == 0 })
       add("arithmetic that fits", #Predicate { $0.score * 3 - 2 > 10 && -$0.score < -5 })
       add(
         "a branch no row takes",
@@ -135,6 +139,26 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedArithmetic {
       }
     }
     #expect(faults > 0)
+  }
+
+  @Test("operands after a guard are tested in order through CASE; others stay a plain AND")
+  func orderedOperands() {
+    typealias Part = (sql: String, hasArithmetic: Bool)
+    let guardPart: Part = ("g", false)
+    let other: Part = ("o", false)
+    let divides: Part = ("a", true)
+    #expect(SQLQueryCompiler.conjunction([guardPart, other]) == "(g AND o)")
+    #expect(SQLQueryCompiler.conjunction([divides, other]) == "(a AND o)")
+    #expect(
+      SQLQueryCompiler.conjunction([guardPart, divides, other])
+        == "(g AND CASE WHEN g THEN CASE WHEN a THEN o ELSE false END ELSE false END)")
+    #expect(
+      SQLQueryCompiler.conjunction([divides, other, divides])
+        == "(CASE WHEN a THEN CASE WHEN o THEN a ELSE false END ELSE false END)")
+    #expect(SQLQueryCompiler.disjunction([divides, other]) == "(a OR o)")
+    #expect(
+      SQLQueryCompiler.disjunction([guardPart, divides])
+        == "(CASE WHEN g THEN true ELSE a END)")
   }
 
   @Test("Int64.min % -1 fails, as in Swift; other remainders are PostgreSQL's")

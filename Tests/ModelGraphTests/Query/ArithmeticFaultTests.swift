@@ -100,7 +100,13 @@ struct ArithmeticFaultTests {
       Issue.record("\(label): no error")
     } catch let error as ModelError {
       #expect(error.code == code, "\(label): \(error)")
-      #expect(error.message == "\(message) while evaluating the predicate", "\(label)")
+      if testsRunOnFetchedResidency {
+        // The database does not say which operator failed.
+        let kind = message.components(separatedBy: " in '")[0]
+        #expect(error.message.hasPrefix(kind), "\(label): \(error.message)")
+      } else {
+        #expect(error.message == "\(message) while evaluating the predicate", "\(label)")
+      }
     } catch {
       Issue.record("\(label): \(error)")
     }
