@@ -135,8 +135,16 @@ struct SQLQueryCompiler {
     if let residual = request.residual { fallbacks.append("\(residual) (untranslated predicate)") }
     // Conjuncts translated on every table, or dropped.
     var conjuncts = Self.conjuncts(request.predicate)
-    var conditions: [[String]] = Array(repeating: [], count: entities.count)
+    var conditions: [[(sql: String, hasArithmetic: Bool)]] = Array(
+      repeating: [], count: entities.count)
+    // Arithmetic after a conjunct tested in memory is tested there too, after it, so that
+    // a guard there keeps the rows it excludes from failing the statement.
+    var dropped = false
     conjuncts.removeAll { conjunct in
+      if dropped && conjunct.hasArithmetic {
+        fallbacks.append("\(conjunct): arithmetic after a conjunct tested in memory")
+        return true
+      }
       var translated: [String] = []
       do {
         for entity in entities {
@@ -144,9 +152,15 @@ struct SQLQueryCompiler {
         }
       } catch let error as Untranslatable {
         fallbacks.append("\(conjunct): \(error.reason)")
+        dropped = true
         return true
-      } catch { return true }
-      for index in entities.indices { conditions[index].append(translated[index]) }
+      } catch {
+        dropped = true
+        return true
+      }
+      for index in entities.indices {
+        conditions[index].append((translated[index], conjunct.hasArithmetic))
+      }
       return false
     }
     // Sort keys: one value per table and key, of an orderable type.
@@ -177,7 +191,8 @@ struct SQLQueryCompiler {
       let columns =
         ["id"] + (withKeys ? keys[index].enumerated().map { "\($1) AS k\($0)" } : [])
       let condition =
-        conditions[index].isEmpty ? "" : " WHERE " + conditions[index].joined(separator: " AND ")
+        conditions[index].isEmpty
+        ? "" : " WHERE " + Self.conjunction(conditions[index], grouped: false)
       return
         "SELECT \(columns.joined(separator: ", ")) FROM \(SQLMapping.table(entities[index].name)) t"
         + condition
@@ -364,11 +379,11 @@ struct SQLQueryCompiler {
       default: throw Untranslatable(reason: "a type test of a value or nil")
       }
     case .and(let parts):
-      let sql = try parts.map { try condition(translate($0, variables)) }
-      return .condition(sql.isEmpty ? "true" : "(" + sql.joined(separator: " AND ") + ")")
+      let sql = try parts.map { (try condition(translate($0, variables)), $0.hasArithmetic) }
+      return .condition(sql.isEmpty ? "true" : Self.conjunction(sql))
     case .or(let parts):
-      let sql = try parts.map { try condition(translate($0, variables)) }
-      return .condition(sql.isEmpty ? "false" : "(" + sql.joined(separator: " OR ") + ")")
+      let sql = try parts.map { (try condition(translate($0, variables)), $0.hasArithmetic) }
+      return .condition(sql.isEmpty ? "false" : Self.disjunction(sql))
     case .not(let operand):
       return .condition("(NOT \(try condition(translate(operand, variables))))")
     case .comparison(let left, let op, let right):
@@ -433,8 +448,12 @@ struct SQLQueryCompiler {
       guard type == .int || type == .double else {
         throw Untranslatable(reason: "a negation of \(type.map { "\($0)" } ?? "nil")")
       }
-      // The engine's `-Int64.min` overflows to `nil`, as SQL's NULL.
-      return .value(type == .int ? "(-NULLIF(\(sql), \(Self.smallest)))" : "(-\(sql))", type)
+      // `-Int64.min` fails the statement (SQLSTATE 22003), as the engine's run throws; fenced
+      // as ``integerArithmetic(_:_:_:)`` is, so that a constant does not fail as it folds.
+      return .value(
+        type == .int
+          ? "(SELECT -mg_neg.mg_a FROM (SELECT (\(sql))::bigint OFFSET 0) mg_neg(mg_a))"
+          : "(-(\(sql)))", type)
     case .arithmetic(let left, let op, let right):
       let (a, typeA) = try value(translate(left, variables))
       let (b, typeB) = try value(translate(right, variables))
@@ -476,35 +495,26 @@ struct SQLQueryCompiler {
       "(SELECT \(choice) FROM (SELECT \(operand) OFFSET 0) mg_v\(variable)(v))")
   }
 
-  /// `Int64.min` as a bigint literal.
-  static let smallest = "(-9223372036854775808)::bigint"
-
-  /// `a op b` on bigints with the engine's semantics: a result that overflows, and a division
-  /// or remainder by zero, is NULL (the engine's `nil`, which no comparison with a number
-  /// matches), where PostgreSQL would fail the whole statement. Sums, differences and
-  /// products are computed exactly in `numeric` and kept when they fit; a quotient or
-  /// remainder divides by NULL instead of by 0, or by -1 when the dividend is `Int64.min`
-  /// (Swift overflows there for both, PostgreSQL only for the quotient). No branch can fail
-  /// when PostgreSQL folds constants: the range test folds first, and a guarded divisor
-  /// folds to NULL.
+  /// `a op b` on bigints with the engine's semantics: a result that overflows fails the
+  /// statement with SQLSTATE 22003 (numeric_value_out_of_range), and a division or remainder
+  /// by zero with 22012 (division_by_zero), which the front ends report as the engine's
+  /// arithmetic faults. PostgreSQL computes `Int64.min % -1` as 0, where Swift overflows: a
+  /// remainder also divides, which fails there.
   ///
-  /// Each operand appears once: a subquery names the value read twice, so that nested
-  /// arithmetic grows linearly, not doubling with each step. `OFFSET 0` keeps the planner
-  /// from pulling the subquery up, which would copy the operand back into both places; it
-  /// also keeps constants from folding across it, so the range test and the guard run first.
+  /// As in the engine, only rows the database computes on fail: the operands are read
+  /// through a subquery fenced by `OFFSET 0`, which keeps PostgreSQL from folding constant
+  /// arithmetic (and failing) while it plans the statement, in a branch no row takes. The
+  /// subquery also names each operand once, so that nested arithmetic grows linearly, not
+  /// doubling with each step.
   static func integerArithmetic(_ a: String, _ op: QueryArithmeticOperator, _ b: String)
     -> String
   {
-    switch op {
-    case .add, .subtract, .multiply:
-      return "(SELECT CASE WHEN mg_step.mg_exact BETWEEN -9223372036854775808 AND "
-        + "9223372036854775807 THEN mg_step.mg_exact::bigint END "
-        + "FROM (SELECT \(a)::numeric \(op.rawValue) \(b)::numeric OFFSET 0) mg_step(mg_exact))"
-    case .divide, .remainder:
-      return "(SELECT mg_step.mg_a \(op.rawValue) NULLIF(NULLIF(mg_step.mg_b, 0), "
-        + "CASE WHEN mg_step.mg_a = \(smallest) THEN -1 END) "
-        + "FROM (SELECT (\(a))::bigint, (\(b))::bigint OFFSET 0) mg_step(mg_a, mg_b))"
-    }
+    let result =
+      op == .remainder
+      ? "mg_step.mg_a % mg_step.mg_b + 0 * (mg_step.mg_a / mg_step.mg_b)"
+      : "mg_step.mg_a \(op.rawValue) mg_step.mg_b"
+    return "(SELECT \(result) "
+      + "FROM (SELECT (\(a))::bigint, (\(b))::bigint OFFSET 0) mg_step(mg_a, mg_b))"
   }
 
   /// A constant as SQL.

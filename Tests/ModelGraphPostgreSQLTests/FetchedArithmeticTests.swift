@@ -6,8 +6,9 @@ import Testing
 @testable import ModelGraphPostgreSQL
 
 extension PostgreSQLStoreSuites.FetchedResidency {
-  /// Integer arithmetic that overflows or divides by zero is `nil` in the engine; the SQL of
-  /// a fetched-mode fetch agrees instead of failing the statement.
+  /// Integer arithmetic that overflows or divides by zero fails the fetch in the engine; the
+  /// SQL of a fetched-mode fetch fails the statement (SQLSTATE 22003 or 22012), which the
+  /// fetch reports as the same error.
   @Suite("Arithmetic that overflows or divides by zero") struct FetchedArithmetic {
     static func descriptors() -> [(String, FetchDescriptor<Member>)] {
       let zero = 0
@@ -28,52 +29,89 @@ extension PostgreSQLStoreSuites.FetchedResidency {
       add("Int.min divided by -1", #Predicate { (small + $0.score) / -1 > 0 })
       add("Int.min remainder by -1", #Predicate { (small + $0.score) % -1 == 0 })
       add("Int.min negated", #Predicate { -(small + $0.score) > 0 })
-      var top = FetchDescriptor<Member>(
-        predicate: #Predicate { 100 / ($0.score - 5) > 10 || $0.score * big < 0 },
-        sortBy: [SortDescriptor(\.score, order: .reverse)])
-      top.fetchLimit = 4
-      all.append(("a window over a quotient by zero", top))
+      add("a guarded division", #Predicate { $0.score != 3 && $0.score / ($0.score - 3) >= 0 })
+      add("a division after ||", #Predicate { $0.score == 3 || $0.score / ($0.score - 3) > 0 })
+      add(
+        "a guard after arithmetic that fits",
+        #Predicate { $0.score * 2 > 1 && $0.score != 3 && 6 % ($0.score - 3) == 0 })
+      add("arithmetic that fits", #Predicate { $0.score * 3 - 2 > 10 && -$0.score < -5 })
+      add(
+        "a branch no row takes",
+        #Predicate { ($0.score > 100 ? $0.score / zero : $0.score) > 4 })
       return all
     }
 
-    @Test("both modes select the same objects, and the SQL is run whole")
+    /// What a fetch gives: its objects, or the code of the error it throws.
+    enum Outcome: Equatable {
+      case objects([PersistentIdentifier])
+      case count(Int)
+      case fault(ModelError.Code)
+    }
+
+    static func outcome(_ body: () throws -> Outcome) -> Outcome {
+      do {
+        return try body()
+      } catch let error as ModelError {
+        return .fault(error.code)
+      } catch {
+        return .fault(.predicateFailed)
+      }
+    }
+
+    @Test("both modes give the same objects or the same error, and the SQL is run whole")
     func differential() throws {
       let url = try TestServer.freshURL()
       try PostgreSQLStoreSuites.FetchedResidency.seed(url, members: 30)
       let full = ModelContext(try TestServer.container(teamTypes, at: url))
       let partialContainer = try TestServer.container(
         teamTypes, at: PostgreSQLStoreSuites.FetchedResidency.fetchedOnly(url))
+      var faults = 0
       for (name, descriptor) in Self.descriptors() {
-        let expected = try full.fetch(descriptor).map(\.persistentModelID)
+        let expected = Self.outcome {
+          .objects(try full.fetch(descriptor).map(\.persistentModelID))
+        }
+        let expectedCount = Self.outcome { .count(try full.fetchCount(descriptor)) }
+        if case .fault(let code) = expected {
+          faults += 1
+          #expect(code == .arithmeticOverflow || code == .divisionByZero, "\(name)")
+        }
         let partial = ModelContext(partialContainer)
         #expect(try !partial.explain(descriptor).contains("not in SQL"), "\(name)")
-        #expect(try partial.fetchCount(descriptor) == expected.count, "\(name)")
-        #expect(try partial.fetch(descriptor).map(\.persistentModelID) == expected, "\(name)")
+        #expect(
+          Self.outcome { .count(try partial.fetchCount(descriptor)) } == expectedCount, "\(name)")
+        #expect(
+          Self.outcome { .objects(try partial.fetch(descriptor).map(\.persistentModelID)) }
+            == expected, "\(name)")
+        // A failed fetch leaves the connection usable.
+        #expect(try partial.fetchCount(FetchDescriptor<Member>()) == 30, "\(name)")
       }
+      #expect(faults == 11)
     }
   }
 }
 
 extension PostgreSQLStoreSuites.FetchedResidency.FetchedArithmetic {
-  /// `value op other` as the engine computes it: `nil` on overflow or a division by zero.
-  static func engine(_ value: Int64?, _ op: QueryArithmeticOperator, _ other: Int64) -> Int64? {
-    guard let value else { return nil }
+  /// `value op other` as Swift computes it: `nil` where Swift stops the process, with the
+  /// SQLSTATE PostgreSQL fails with there.
+  static func swift(_ value: Int64, _ op: QueryArithmeticOperator, _ other: Int64) -> (
+    Int64?, fault: String?
+  ) {
     let (result, overflow): (Int64, Bool)
     switch op {
     case .add: (result, overflow) = value.addingReportingOverflow(other)
     case .subtract: (result, overflow) = value.subtractingReportingOverflow(other)
     case .multiply: (result, overflow) = value.multipliedReportingOverflow(by: other)
     case .divide:
-      guard other != 0 else { return nil }
+      guard other != 0 else { return (nil, "22012") }
       (result, overflow) = value.dividedReportingOverflow(by: other)
     case .remainder:
-      guard other != 0 else { return nil }
+      guard other != 0 else { return (nil, "22012") }
       (result, overflow) = value.remainderReportingOverflow(dividingBy: other)
     }
-    return overflow ? nil : result
+    return overflow ? (nil, "22003") : (result, nil)
   }
 
-  @Test("20 nested integer steps compile to SQL of linear size, with the engine's results")
+  @Test("20 nested integer steps compile to SQL of linear size, failing where Swift does")
   func nestedSteps() throws {
     let url = try TestServer.freshURL()
     let operators = QueryArithmeticOperator.allCases
@@ -83,12 +121,53 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedArithmetic {
     // One step adds a bounded number of characters (it read its operand 2^19 times before).
     #expect(sql.utf8.count < 20 * 200, "\(sql.utf8.count) characters")
     let inputs: [Int64] = [1, 2, 3, -3, 7, 0, 1 << 20, Int64.max, Int64.min, -1]
-    let values = inputs.map { "('\($0)'::bigint)" }.joined(separator: ", ")
-    let read = try TestServer.query(
-      "SELECT (\(sql))::text FROM (VALUES \(values)) v(x) ORDER BY x", at: url)
-    let expected = inputs.sorted().map { input in
-      steps.reduce(Optional(input)) { Self.engine($0, $1, input) }.map { "\($0)" }
+    var faults = 0
+    for input in inputs {
+      var value: Int64? = input
+      var fault: String?
+      for op in steps where fault == nil {
+        (value, fault) = Self.swift(value!, op, input)
+      }
+      do {
+        let read = try TestServer.query(
+          "SELECT (\(sql))::text FROM (VALUES ('\(input)'::bigint)) v(x)", at: url)
+        #expect(fault == nil && read == [value.map { "\($0)" }], "\(input): \(read)")
+      } catch let error as PostgreSQLError {
+        faults += 1
+        #expect(error.sqlState == fault, "\(input): \(error)")
+        #expect(error.arithmeticFault != nil, "\(input)")
+      }
     }
-    #expect(read == expected)
+    #expect(faults > 0)
+  }
+
+  @Test("operands after a guard are tested in order through CASE; others stay a plain AND")
+  func orderedOperands() {
+    typealias Part = (sql: String, hasArithmetic: Bool)
+    let guardPart: Part = ("g", false)
+    let other: Part = ("o", false)
+    let divides: Part = ("a", true)
+    #expect(SQLQueryCompiler.conjunction([guardPart, other]) == "(g AND o)")
+    #expect(SQLQueryCompiler.conjunction([divides, other]) == "(a AND o)")
+    #expect(
+      SQLQueryCompiler.conjunction([guardPart, divides, other])
+        == "(g AND CASE WHEN g THEN CASE WHEN a THEN o ELSE false END ELSE false END)")
+    #expect(
+      SQLQueryCompiler.conjunction([divides, other, divides])
+        == "(CASE WHEN a THEN CASE WHEN o THEN a ELSE false END ELSE false END)")
+    #expect(SQLQueryCompiler.disjunction([divides, other]) == "(a OR o)")
+    #expect(
+      SQLQueryCompiler.disjunction([guardPart, divides])
+        == "(CASE WHEN g THEN true ELSE a END)")
+  }
+
+  @Test("Int64.min % -1 fails, as in Swift; other remainders are PostgreSQL's")
+  func remainderOfSmallest() throws {
+    let url = try TestServer.freshURL()
+    let remainder = SQLQueryCompiler.integerArithmetic(
+      "'-9223372036854775808'::bigint", .remainder, "-1")
+    #expect(throws: PostgreSQLError.self) { try TestServer.query("SELECT \(remainder)", at: url) }
+    let fine = SQLQueryCompiler.integerArithmetic("-7", .remainder, "2")
+    #expect(try TestServer.query("SELECT (\(fine))::text", at: url) == ["-1"])
   }
 }

@@ -147,7 +147,7 @@ struct IntegerRangeTests {
       ("x = (x + 1) * 18446744073709551615", "integer overflow in '*'"),
       ("x = 0 - 18446744073709551615", "integer overflow in '-'"),
       ("x = x - 2", "-1 does not fit x (UInt)"),
-      ("x = x / (x - 1)", "division by zero"),
+      ("x = x / (x - 1)", "division by zero in '/'"),
     ] {
       let result = Self.run("entity A { x: UInt }\ninsert A { x: 1 }\nupdate A set \(update)\n")
       #expect(result.exit == 1, "\(update)")
@@ -167,7 +167,7 @@ struct IntegerRangeTests {
       """)
     #expect(result.exit == 1)
     #expect(result.figures == ["0"])
-    #expect(result.firstError.hasSuffix("error: division by zero"))
+    #expect(result.firstError.hasSuffix("error: division by zero in '/'"))
   }
 
   @Test("the mean of integers whose sum passes 64 bits is computed; their sum is an overflow")

@@ -103,7 +103,7 @@ extension ModelContext {
       noPrefetch.relationshipKeyPathsForPrefetching = []
       return try fetch(noPrefetch).map(\._key)
     }
-    return try prepared.plan.keys(residual: prepared.residual)
+    return try prepared.keys()
   }
 
   /// The object of `key`, or, when it was deleted since the fetch, a handle that says so.

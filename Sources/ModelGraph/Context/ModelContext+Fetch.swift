@@ -7,9 +7,11 @@ extension ModelContext {
   /// tables pruned by type tests, an index or a columnar scan per table, a merge of ordered
   /// indexes or a top-k selection for sorts with a limit. Only the objects returned are
   /// materialized, plus the candidates of a predicate part the engine could not translate.
-  /// - Throws: ``ModelError`` when a predicate part evaluated by Foundation throws, or (code
-  ///   ``ModelError/Code/schema``) when an object of `T` was inserted whose class cannot be
-  ///   registered; ``SchemaError`` when `T` is invalid.
+  /// - Throws: ``ModelError`` when a predicate part evaluated by Foundation throws, when
+  ///   arithmetic in the predicate overflows or divides by zero on an object the fetch tests
+  ///   (codes ``ModelError/Code/arithmeticOverflow``, ``ModelError/Code/divisionByZero``), or
+  ///   (code ``ModelError/Code/schema``) when an object of `T` was inserted whose class cannot
+  ///   be registered; ``SchemaError`` when `T` is invalid.
   /// - Complexity: O(n) for n rows of the tables scanned, or O(m) for m rows an index yields;
   ///   plus O(m log k) to keep the best k = offset + limit, O(m log m) to sort without a
   ///   limit, O(k) when an ordered index gives the sort.
@@ -25,7 +27,7 @@ extension ModelContext {
     -> [T]
   {
     let prepared = try prepareFetch(descriptor, probe: probe)
-    let keys = try prepared.plan.keys(residual: prepared.residual)
+    let keys = try prepared.keys()
     var results = materialize(keys[...], as: T.self)
     if prepared.sortsInMemory {
       results.sort(using: descriptor.sortBy)
@@ -40,6 +42,7 @@ extension ModelContext {
   /// The number of objects `descriptor` selects, after its offset and limit, without
   /// materializing any (unless a predicate part needs Foundation's `evaluate`).
   ///
+  /// - Throws: As ``fetch(_:)``.
   /// - Complexity: O(1) per class visited without a predicate; otherwise as ``fetch(_:)``'s
   ///   filtering, counted column by column for a test of one attribute.
   public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
@@ -60,14 +63,14 @@ extension ModelContext {
     let prepared = try prepareFetch(descriptor, counting: true)
     if var count = prepared.databaseCount {
       if let rows = prepared.countedInMemory, !rows.isEmpty {
-        count += try prepared.plan.keys(residual: prepared.residual).count {
+        count += try prepared.keys().count {
           rows.contains(FetchedPendingRows.key(entity: Int($0.entity), row: Int($0.row)))
         }
       }
       let remaining = max(count - prepared.offset, 0)
       return prepared.limit.map { min(remaining, max($0, 0)) } ?? remaining
     }
-    let count = try prepared.plan.count(residual: prepared.residual)
+    let count = try prepared.count()
     guard prepared.sortsInMemory else { return count }
     let remaining = max(count - prepared.offset, 0)
     return prepared.limit.map { min(remaining, max($0, 0)) } ?? remaining
@@ -82,7 +85,7 @@ extension ModelContext {
   {
     let prepared = try prepareFetch(descriptor)
     if prepared.sortsInMemory { return try fetch(descriptor).map(\.persistentModelID) }
-    return try prepared.plan.keys(residual: prepared.residual).map(identifier(for:))
+    return try prepared.keys().map(identifier(for:))
   }
 
   /// How ``fetch(_:)`` would run `descriptor`: the classes and tables read, the index and

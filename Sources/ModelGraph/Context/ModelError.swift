@@ -24,6 +24,23 @@ public struct ModelError: Error, Sendable, CustomStringConvertible {
     /// Saved attribute values are no values of their declared types (written by another
     /// version of an enum or a `Codable` type); ``violations`` names each.
     case storedValueMismatch
+    /// Arithmetic in a predicate overflowed on an object the fetch tested: an integer `+`,
+    /// `-`, `*`, `/` or `%` out of its type's range (`Int.min / -1` too), the negation of
+    /// `Int.min`, or a `Decimal` result out of `Decimal`'s range. `Predicate.evaluate` would
+    /// stop the process there; the fetch (or count, or delete) throws instead, returns
+    /// nothing and changes nothing.
+    ///
+    /// Only objects the fetch tests can fault, as in SQL databases: one that an index leaves
+    /// out, or that an earlier operand of `&&` or `||` decides, is not computed on, so the
+    /// same data may fault under one plan and not another. Operands are tested in the order
+    /// written once arithmetic can fault: a guard written first
+    /// (`$0.count != 0 && $0.total / $0.count > 10`) keeps the objects it excludes from being
+    /// computed on.
+    case arithmeticOverflow
+    /// Arithmetic in a predicate divided by zero on an object the fetch tested: an integer
+    /// `/` or `%`, or a `Decimal` `/`. As for ``arithmeticOverflow``, only objects the fetch
+    /// tests fault.
+    case divisionByZero
   }
 
   /// One rule a save found broken.

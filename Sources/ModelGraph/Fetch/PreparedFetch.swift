@@ -103,7 +103,10 @@ extension ModelContext {
       }
     }
     if !untranslated.isEmpty { request.residual = untranslated.joined(separator: "; and for ") }
-    let fetched = try runFetched(request, loading: loading, counting: counting)
+    // The database may fail the predicate's arithmetic, as the engine's run would.
+    let fetched = try ModelError.reportingArithmeticFaults {
+      try runFetched(request, loading: loading, counting: counting)
+    }
     if fetched.countedInMemory != nil {
       // Only the rows left out of the database's count are counted by the plan: all of them.
       (request.offset, request.limit) = (0, nil)
@@ -115,7 +118,9 @@ extension ModelContext {
     var plan: QueryPlan
     do {
       plan = try planner.plan(request)
-    } catch let error as QueryError where request.predicate != nil {
+    } catch let error as QueryError where request.predicate != nil && !error.isArithmeticFault {
+      // Planning evaluates no row, so it never faults; were it to, the fault must not reach
+      // `Predicate.evaluate`, which would stop the process on it.
       request.predicate = nil
       request.shapeIdentity = nil
       request.slotted = nil

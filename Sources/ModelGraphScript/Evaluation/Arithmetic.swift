@@ -33,7 +33,7 @@ enum Arithmetic {
       case .subtract: return .double(a - b)
       case .multiply: return .double(a * b)
       case .divide, .remainder:
-        guard b != 0 else { throw EvaluationError(message: "division by zero") }
+        guard b != 0 else { throw EvaluationError(message: "division by zero in '\(op.rawValue)'") }
         return .double(op == .divide ? a / b : a.truncatingRemainder(dividingBy: b))
       }
     }
@@ -70,7 +70,7 @@ enum Arithmetic {
     case .subtract: (result, overflow) = a.subtractingReportingOverflow(b)
     case .multiply: (result, overflow) = a.multipliedReportingOverflow(by: b)
     case .divide, .remainder:
-      guard b != 0 else { throw EvaluationError(message: "division by zero") }
+      guard b != 0 else { throw EvaluationError(message: "division by zero in '\(op.rawValue)'") }
       (result, overflow) =
         op == .divide
         ? a.dividedReportingOverflow(by: b) : a.remainderReportingOverflow(dividingBy: b)

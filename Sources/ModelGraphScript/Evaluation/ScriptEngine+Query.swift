@@ -54,7 +54,12 @@ extension ScriptEngine {
     var residual: [Bound] = []
     var residualText: [String] = []
     for (conjunct, text) in conjuncts {
-      if let expression = QueryTranslation.translate(conjunct) {
+      // The engine's condition runs before the runner's tests: arithmetic written after a
+      // conjunct the runner tests is tested after it too, so that a guard there keeps the
+      // rows it excludes from faulting.
+      if let expression = QueryTranslation.translate(conjunct),
+        residual.isEmpty || !expression.hasArithmetic
+      {
         translated.append(expression)
       } else {
         residual.append(conjunct)

@@ -37,7 +37,9 @@ struct WideInteger {
       return overflow
         ? nil : WideInteger(isNegative: lhs.isNegative != rhs.isNegative, magnitude: product)
     case .divide, .remainder:
-      guard rhs.magnitude != 0 else { throw EvaluationError(message: "division by zero") }
+      guard rhs.magnitude != 0 else {
+        throw EvaluationError(message: "division by zero in '\(op.rawValue)'")
+      }
       return op == .divide
         ? WideInteger(
           isNegative: lhs.isNegative != rhs.isNegative, magnitude: lhs.magnitude / rhs.magnitude)

@@ -17,6 +17,10 @@ struct CompiledCondition {
   let constant: Bool?
   /// A rough cost per row, to evaluate cheap conjuncts first.
   let cost: Int
+  /// Where the condition's arithmetic records a fault, when it has arithmetic that can fault:
+  /// set on a table's whole row test (``QueryPlanner/rowTest(_:entity:catalog:tables:committed:)``),
+  /// which the plan's run checks (``QueryPlan/guardingFaults(_:)``).
+  var faults: ArithmeticFaultSlot?
 
   init(
     test: @escaping (Int) -> Bool, refine: ((RowSelection) -> Void)? = nil,
@@ -72,12 +76,15 @@ struct CompiledCondition {
     return CompiledCondition(test: { !test($0) }, cost: cost)
   }
 
-  /// All of `conditions`, cheapest first.
-  static func all(_ conditions: [CompiledCondition]) -> CompiledCondition {
+  /// All of `conditions`, cheapest first, or in their order when `keepingOrder` (each is
+  /// then tested only on rows that passed those before it, as Swift's `&&` does).
+  static func all(_ conditions: [CompiledCondition], keepingOrder: Bool = false)
+    -> CompiledCondition
+  {
     if conditions.contains(where: { $0.constant == false }) {
       return CompiledCondition(constant: false)
     }
-    let parts = conditions.filter { $0.constant == nil }.sorted { $0.cost < $1.cost }
+    let parts = ordered(conditions.filter { $0.constant == nil }, keepingOrder)
     if parts.isEmpty { return CompiledCondition(constant: true) }
     if parts.count == 1 { return parts[0] }
     let tests = parts.map(\.test)
@@ -95,12 +102,15 @@ struct CompiledCondition {
       }, cost: parts.reduce(0) { $0 + $1.cost })
   }
 
-  /// Any of `conditions`.
-  static func any(_ conditions: [CompiledCondition]) -> CompiledCondition {
+  /// Any of `conditions`, cheapest first, or in their order when `keepingOrder` (each is
+  /// then tested only on rows that failed those before it, as Swift's `||` does).
+  static func any(_ conditions: [CompiledCondition], keepingOrder: Bool = false)
+    -> CompiledCondition
+  {
     if conditions.contains(where: { $0.constant == true }) {
       return CompiledCondition(constant: true)
     }
-    let parts = conditions.filter { $0.constant == nil }.sorted { $0.cost < $1.cost }
+    let parts = ordered(conditions.filter { $0.constant == nil }, keepingOrder)
     if parts.isEmpty { return CompiledCondition(constant: false) }
     if parts.count == 1 { return parts[0] }
     let tests = parts.map(\.test)
@@ -109,5 +119,12 @@ struct CompiledCondition {
         for test in tests where test(row) { return true }
         return false
       }, cost: parts.reduce(0) { $0 + $1.cost })
+  }
+
+  /// `parts` cheapest first, or as they are when `keepingOrder`.
+  private static func ordered(_ parts: [CompiledCondition], _ keepingOrder: Bool)
+    -> [CompiledCondition]
+  {
+    keepingOrder ? parts : parts.sorted { $0.cost < $1.cost }
   }
 }

@@ -4,8 +4,9 @@ extension QueryCompiler {
   /// `lhs <op> rhs` on two numbers of one type.
   ///
   /// Integer results that overflow, integer division or remainder by zero, and `Decimal`
-  /// results out of `Decimal`'s range or divided by zero are `nil` (a comparison with them is
-  /// false) where Swift would stop the process.
+  /// results out of `Decimal`'s range or divided by zero, where Swift would stop the process,
+  /// are recorded in the compilation's ``faultSlot()`` (the plan's run throws them) and are
+  /// `nil` meanwhile.
   func arithmetic(_ lhs: CompiledValue, _ op: QueryArithmeticOperator, _ rhs: CompiledValue)
     throws -> CompiledValue
   {
@@ -30,11 +31,16 @@ extension QueryCompiler {
     switch operand {
     case .int(let function):
       let evaluate = function.evaluate
+      let faults = faultSlot()
       return .int(
         RowFunction { row in
           guard let value = evaluate(row) else { return nil }
           let (result, overflow) = Int64(0).subtractingReportingOverflow(value)
-          return overflow ? nil : result
+          guard !overflow else {
+            faults.record(.arithmeticOverflow, .subtract)
+            return nil
+          }
+          return result
         })
     case .double(let function):
       let evaluate = function.evaluate
@@ -47,11 +53,14 @@ extension QueryCompiler {
     }
   }
 
+  /// Integer `lhs op rhs`; a result that overflows, and a division or remainder by zero, is
+  /// recorded in the fault slot and `nil`.
   private func integer<T: FixedWidthInteger & QueryScalar>(
     _ lhs: RowFunction<T>, _ op: QueryArithmeticOperator, _ rhs: RowFunction<T>
   ) -> RowFunction<T> {
     let left = lhs.evaluate
     let right = rhs.evaluate
+    let faults = faultSlot()
     let operation: (T, T) -> (partialValue: T, overflow: Bool) =
       switch op {
       case .add: { $0.addingReportingOverflow($1) }
@@ -60,10 +69,15 @@ extension QueryCompiler {
       case .divide: { $0.dividedReportingOverflow(by: $1) }
       case .remainder: { $0.remainderReportingOverflow(dividingBy: $1) }
       }
+    let divides = op == .divide || op == .remainder
     return RowFunction { row in
       guard let a = left(row), let b = right(row) else { return nil }
       let (result, overflow) = operation(a, b)
-      return overflow ? nil : result
+      guard !overflow else {
+        faults.record(divides && b == 0 ? .divisionByZero : .arithmeticOverflow, op)
+        return nil
+      }
+      return result
     }
   }
 
@@ -85,14 +99,22 @@ extension QueryCompiler {
     }
   }
 
+  /// `Decimal` `lhs op rhs`; a result out of range (checked conservatively by
+  /// ``DecimalArithmetic``) or a division by zero is recorded in the fault slot and `nil`.
   private func decimal(
     _ lhs: RowFunction<Decimal>, _ op: QueryArithmeticOperator, _ rhs: RowFunction<Decimal>
   ) -> RowFunction<Decimal> {
     let left = lhs.evaluate
     let right = rhs.evaluate
+    let faults = faultSlot()
     return RowFunction { row in
       guard let a = left(row), let b = right(row) else { return nil }
-      return DecimalArithmetic.result(a, op, b)
+      if let result = DecimalArithmetic.result(a, op, b) { return result }
+      // NaN in, no result out (as before): Foundation computes NaN there, without stopping.
+      guard !a.isNaN, !b.isNaN else { return nil }
+      faults.record(
+        op == .divide && b.isZero ? .divisionByZero : .arithmeticOverflow, op, isDecimal: true)
+      return nil
     }
   }
 }

@@ -3,8 +3,14 @@ extension QueryCompiler {
   func condition(_ expression: QueryExpression) throws -> CompiledCondition {
     switch expression {
     case .constant(.bool(let value)): return CompiledCondition(constant: value)
-    case .and(let operands): return .all(try operands.map(condition))
-    case .or(let operands): return .any(try operands.map(condition))
+    case .and(let operands):
+      let parts = try operands.map(condition)
+      // Once arithmetic can fault, in the order written: an operand that Swift's `&&` would
+      // not reach (a guard before it is false) must not fault.
+      return .all(parts, keepingOrder: faults != nil)
+    case .or(let operands):
+      let parts = try operands.map(condition)
+      return .any(parts, keepingOrder: faults != nil)
     case .not(let operand):
       // Only a Bool attribute can be a column scan; compiling any other operand as a value
       // first would compile it twice per level (exponential in nested NOTs).

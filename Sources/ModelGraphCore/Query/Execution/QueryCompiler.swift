@@ -14,6 +14,10 @@ final class QueryCompiler {
   let entity: ResolvedEntity
   /// The value of each variable, by index (closures' variables are small integers).
   private var bindings: [CompiledValue?] = []
+  /// Where the compiled functions record an arithmetic fault: made by the first arithmetic
+  /// that can fault (``faultSlot()``), else `nil`; set before compiling to share one slot
+  /// between compilations (the sort keys of a plan's tables).
+  var faults: ArithmeticFaultSlot?
 
   /// A compiler for rows of `entity`'s table in `tables`.
   init(catalog: SchemaCatalog, tables: [Table], entity: ResolvedEntity) {
@@ -25,6 +29,14 @@ final class QueryCompiler {
 
   /// The table compiled for.
   var table: Table { tables[entity.index] }
+
+  /// The slot the arithmetic compiled from now on records its faults in (made on first use).
+  func faultSlot() -> ArithmeticFaultSlot {
+    if let faults { return faults }
+    let made = ArithmeticFaultSlot()
+    faults = made
+    return made
+  }
 
   /// The entity called `name`.
   func entity(named name: String) throws -> ResolvedEntity {

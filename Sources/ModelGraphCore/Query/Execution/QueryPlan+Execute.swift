@@ -10,8 +10,17 @@ extension QueryPlan {
   ///   with a limit (k = offset + limit), O(m log m) without one, and O(k) for a sort an
   ///   index merge answers. Without a condition, a residual or a sort, each row of the
   ///   tables is a load and a store (``liveKeys()``).
+  /// - Throws: ``QueryError`` (``QueryError/Code/arithmeticOverflow``,
+  ///   ``QueryError/Code/divisionByZero``) when arithmetic in the condition or a sort key
+  ///   faulted on a row the plan tested (which rows it tests depends on the plan: see the
+  ///   codes); what `residual` throws.
   public func keys(residual: ((ObjectKey) throws -> Bool)? = nil) throws -> [ObjectKey] {
     if residual == nil && readsEveryLiveRow { return liveKeys() }
+    return try guardingFaults { try matchingKeys(residual) }
+  }
+
+  /// ``keys(residual:)``, without checking for arithmetic faults.
+  private func matchingKeys(_ residual: ((ObjectKey) throws -> Bool)?) throws -> [ObjectKey] {
     let stop = request.stopAfter
     var found: [RowReference] = []
     switch order {
@@ -94,10 +103,16 @@ extension QueryPlan {
   /// The number of objects the query selects, after its offset and limit.
   ///
   /// - Parameter residual: As for ``keys(residual:)``.
+  /// - Throws: As ``keys(residual:)``.
   /// - Complexity: O(tables) for a query without a condition; otherwise O(n) for n rows
   ///   scanned (counted chunk by chunk for a test of one column) or O(m) for m rows an index
   ///   yields.
   public func count(residual: ((ObjectKey) throws -> Bool)? = nil) throws -> Int {
+    try guardingFaults { try matchingCount(residual) }
+  }
+
+  /// ``count(residual:)``, without checking for arithmetic faults.
+  private func matchingCount(_ residual: ((ObjectKey) throws -> Bool)?) throws -> Int {
     let stop = request.stopAfter
     var total = 0
     for plan in tables {

@@ -169,6 +169,8 @@ final class BoundPlan {
   let order: OrderStrategy
   let comparator: ((RowReference, RowReference) -> Int)?
   let firstKeyComparator: ((RowReference, RowReference) -> Int)?
+  /// The comparators' fault slot (``PlanTemplate/sortFaults``).
+  let sortFaults: ArithmeticFaultSlot?
   let entityCount: Int
   /// Whether objects the session inserted and has not saved are left out.
   let onlyCommitted: Bool
@@ -204,6 +206,7 @@ final class BoundPlan {
     order = template.order
     comparator = template.comparator
     firstKeyComparator = template.firstKeyComparator
+    sortFaults = template.sortFaults
     entityCount = template.entityCount
     self.onlyCommitted = onlyCommitted
     self.columns = columns
@@ -533,7 +536,7 @@ final class BoundPlan {
     let made = QueryPlan(
       request: request, entity: entities[request.entity], tables: plans, pruned: pruned,
       order: order, comparator: comparator, firstKeyComparator: firstKeyComparator,
-      onlyCommitted: onlyCommitted, isFromCache: true)
+      onlyCommitted: onlyCommitted, sortFaults: sortFaults, isFromCache: true)
     spare = made
     spareTests = madeTests
     return made

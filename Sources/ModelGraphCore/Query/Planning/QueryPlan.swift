@@ -23,6 +23,9 @@ public final class QueryPlan {
   let onlyCommitted: Bool
   /// Whether the plan was made from a cached plan of a request of the same shape.
   public let isFromCache: Bool
+  /// Where the sort comparators' arithmetic records a fault, when a sort key has arithmetic
+  /// (each table's row test has its own, ``CompiledCondition/faults``).
+  let sortFaults: ArithmeticFaultSlot?
   /// An index merge's cursor and arrays, kept for the plan's next run (a bound plan refills
   /// the plan for each request of its shape); made by the first run of a merge.
   var mergeState: IndexMergeState?
@@ -32,9 +35,10 @@ public final class QueryPlan {
     pruned: [(entity: ResolvedEntity, reason: String)], order: OrderStrategy,
     comparator: ((RowReference, RowReference) -> Int)?,
     firstKeyComparator: ((RowReference, RowReference) -> Int)?, onlyCommitted: Bool,
-    isFromCache: Bool = false
+    sortFaults: ArithmeticFaultSlot? = nil, isFromCache: Bool = false
   ) {
     self.isFromCache = isFromCache
+    self.sortFaults = sortFaults
     self.request = request
     self.entity = entity
     self.tables = tables

@@ -312,6 +312,8 @@ struct PlanTemplate {
   /// them. Held, not just named: a column freed while the template lives could leave its
   /// address to a new column, which an identity check would take for the old one.
   let columns: [AnyColumn]
+  /// Where the comparators' arithmetic records a fault, when a sort key has arithmetic.
+  let sortFaults: ArithmeticFaultSlot?
 
   /// Whether the template reads exactly `source`'s tables and classes, with its index
   /// declarations, and its comparators read their columns.

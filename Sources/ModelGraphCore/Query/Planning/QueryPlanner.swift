@@ -137,9 +137,15 @@ public struct QueryPlanner {
         Candidate(entity: entity, predicate: specialized == .alwaysTrue ? nil : specialized))
     }
     var keyComparators: [(RowReference, RowReference) -> Int] = []
+    // One fault slot for every sort key's arithmetic, made by the first that can fault.
+    var sortFaults: ArithmeticFaultSlot?
     for key in request.sort {
       let values = try candidates.map { candidate in
-        try QueryCompiler(catalog: catalog, tables: source.tables, entity: candidate.entity).value(
+        let compiler = QueryCompiler(
+          catalog: catalog, tables: source.tables, entity: candidate.entity)
+        compiler.faults = sortFaults
+        defer { sortFaults = compiler.faults }
+        return try compiler.value(
           QuerySpecializer(catalog: catalog, entity: candidate.entity).specialize(key.expression))
       }
       keyComparators.append(
@@ -155,7 +161,7 @@ public struct QueryPlanner {
     let plan = QueryPlan(
       request: request, entity: catalog.entities[request.entity], tables: tables, pruned: pruned,
       order: order, comparator: comparator, firstKeyComparator: keyComparators.first,
-      onlyCommitted: source.onlyCommittedObjects)
+      onlyCommitted: source.onlyCommittedObjects, sortFaults: sortFaults)
     let template = PlanTemplate(
       tables: zip(candidates, accesses).map {
         PlanTemplate.TableRecipe(
@@ -163,7 +169,8 @@ public struct QueryPlanner {
       }, pruned: pruned, order: order, comparator: comparator,
       firstKeyComparator: keyComparators.first, entityCount: catalog.entities.count,
       indexes: source.indexes,
-      columns: request.sort.isEmpty ? [] : PlanTemplate.columns(of: source.tables))
+      columns: request.sort.isEmpty ? [] : PlanTemplate.columns(of: source.tables),
+      sortFaults: sortFaults)
     return (plan, template)
   }
 
@@ -270,7 +277,7 @@ public struct QueryPlanner {
       request: request, entity: catalog.entities[request.entity], tables: tables,
       pruned: template.pruned, order: template.order, comparator: template.comparator,
       firstKeyComparator: template.firstKeyComparator, onlyCommitted: source.onlyCommittedObjects,
-      isFromCache: true)
+      sortFaults: template.sortFaults, isFromCache: true)
     return (plan, recipes.map(template.with(recipes:)))
   }
 
@@ -331,17 +338,20 @@ public struct QueryPlanner {
     _ predicate: QueryExpression?, entity: ResolvedEntity, catalog: SchemaCatalog,
     tables: [Table], committed: Table?
   ) throws -> CompiledCondition? {
-    var condition = try predicate.map {
-      try QueryCompiler(catalog: catalog, tables: tables, entity: entity).condition($0)
-    }
+    let compiler = QueryCompiler(catalog: catalog, tables: tables, entity: entity)
+    var condition = try predicate.map(compiler.condition)
     if condition?.constant == true { condition = nil }
+    let faults = compiler.faults
     let table = tables[entity.index]
     if let committed, table !== committed {
       let filter = CompiledCondition(
         test: { row in row < committed.rowCount && committed.stamps[row] == table.stamps[row] },
         cost: 2)
-      condition = condition.map { .all([$0, filter]) } ?? filter
+      // A row the fetch leaves out is not computed on when the condition can fault.
+      condition =
+        condition.map { .all([filter, $0], keepingOrder: faults != nil) } ?? filter
     }
+    condition?.faults = faults
     return condition
   }
 
