@@ -49,7 +49,7 @@ extension ModelContext {
         missing.insert(slot)
       }
     }
-    model.bindRow(table, row: row)
+    model.bindRow(table)
     for slot in missing.slots(below: info.attributeWrappers.count) {
       // Until it is set, the attribute reads through the object, which stops with its name
       // instead of reading the column's zero.
@@ -133,7 +133,7 @@ extension ModelContext {
       detach(model)
     } else {
       model._status = .pendingDeletion
-      model.bindRow(nil, row: model._row)
+      model.bindRow(nil)
       deletedKeys.append(key)
     }
   }
@@ -167,7 +167,7 @@ extension ModelContext {
   /// Unbinds an inserted object from the context; it becomes a deleted object.
   private func detach(_ model: ModelObject) {
     forget(model)
-    model.bindRow(nil, row: model._row)
+    model.bindRow(nil)
     model._status = .deleted
   }
 }

@@ -102,7 +102,7 @@ extension ModelContext {
         if let value { object._classInfo.restoreValue(value, of: object, slot: slot) }
       }
       object._pending = pending
-      object.bindRow(nil, row: 0)
+      object.bindRow(nil)
       object._context = nil
       object._key = .placeholder
       object._status = .new
