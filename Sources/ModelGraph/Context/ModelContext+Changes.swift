@@ -39,7 +39,7 @@ extension ModelContext {
     let key = session.insert(entity: entity)
     let table = session.table(entity)
     let info = model._classInfo
-    let pending = model._pending
+    let pending = model._pendingRelationships
     var missing = SlotSet()
     let row = Int(key.row)
     for slot in info.attributeWrappers.indices {
@@ -59,12 +59,12 @@ extension ModelContext {
     model._context = self
     model._key = key
     model._status = .inserted
-    model._pending = nil
+    model._pendingRelationships = nil
     register(model)
     insertedKeys.append(key)
     if !missing.isEmpty { session.noteUnsetAttributes(missing, of: key) }
-    if let relationships = pending?.relationships {
-      for (slot, models) in relationships.enumerated() {
+    if let pending {
+      for (slot, models) in pending.enumerated() {
         if let models { model._setRelatedObjects(slot: slot, models) }
       }
     }

@@ -85,12 +85,13 @@ open class ModelObject: Hashable {
     return state
   }
 
-  /// The relationships of an object that has no row yet (see ``PendingValues``).
-  final var _pending: PendingValues? {
-    get { _sideState?.pending }
+  /// The relationships of an object that has no row yet, by slot (`nil`: never assigned);
+  /// attribute values of such an object live in their wrappers.
+  final var _pendingRelationships: [[ModelObject]?]? {
+    get { _sideState?.pendingRelationships }
     set {
       guard newValue != nil || _hasSideState else { return }
-      _makeSideState().pending = newValue
+      _makeSideState().pendingRelationships = newValue
     }
   }
 
@@ -165,21 +166,13 @@ enum ModelStatus {
   case deleted
 }
 
-/// The relationships of an object that has no row yet, by slot (attribute values of such an
-/// object live in their wrappers).
-final class PendingValues {
-  var relationships: [[ModelObject]?]
-
-  init(info: ModelClassInfo) {
-    relationships = Array(repeating: nil, count: info.relationshipWrappers.count)
-  }
-}
-
 /// What few objects need, kept out of the object itself (see ``ModelObject/_extra``): the
 /// class's layout, and the relationships of an object without a row or a probe's accesses.
 final class ObjectSideState {
   let info: Unmanaged<ModelClassInfo>
-  var pending: PendingValues?
+  /// The relationships of an object that has no row yet, by slot (see
+  /// ``ModelObject/_pendingRelationships``).
+  var pendingRelationships: [[ModelObject]?]?
   var probe: [ProbeHit]?
 
   init(info: Unmanaged<ModelClassInfo>) { self.info = info }
