@@ -39,7 +39,7 @@ extension ModelContext {
     let key = session.insert(entity: entity)
     let table = session.table(entity)
     let info = model._classInfo
-    let pending = model._pending
+    let pending = model._pendingRelationships
     var missing = SlotSet()
     let row = Int(key.row)
     for slot in info.attributeWrappers.indices {
@@ -49,7 +49,7 @@ extension ModelContext {
         missing.insert(slot)
       }
     }
-    model.bindRow(table, row: row)
+    model.bindRow(table)
     for slot in missing.slots(below: info.attributeWrappers.count) {
       // Until it is set, the attribute reads through the object, which stops with its name
       // instead of reading the column's zero.
@@ -59,12 +59,12 @@ extension ModelContext {
     model._context = self
     model._key = key
     model._status = .inserted
-    model._pending = nil
+    model._pendingRelationships = nil
     register(model)
     insertedKeys.append(key)
     if !missing.isEmpty { session.noteUnsetAttributes(missing, of: key) }
-    if let relationships = pending?.relationships {
-      for (slot, models) in relationships.enumerated() {
+    if let pending {
+      for (slot, models) in pending.enumerated() {
         if let models { model._setRelatedObjects(slot: slot, models) }
       }
     }
@@ -133,7 +133,7 @@ extension ModelContext {
       detach(model)
     } else {
       model._status = .pendingDeletion
-      model.bindRow(nil, row: model._row)
+      model.bindRow(nil)
       deletedKeys.append(key)
     }
   }
@@ -167,7 +167,7 @@ extension ModelContext {
   /// Unbinds an inserted object from the context; it becomes a deleted object.
   private func detach(_ model: ModelObject) {
     forget(model)
-    model.bindRow(nil, row: model._row)
+    model.bindRow(nil)
     model._status = .deleted
   }
 }

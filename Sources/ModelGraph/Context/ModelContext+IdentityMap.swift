@@ -45,7 +45,7 @@ extension ModelContext {
           object._status == .registered, !table.contains(object._key)
         else { continue }
         registered.remove(entity: entity, row: row)
-        object.bindRow(nil, row: object._row)
+        object.bindRow(nil)
         object._status = .deleted
       }
     }
@@ -196,9 +196,9 @@ extension ModelContext {
     appliesUnsavedState: Bool = true
   ) -> ModelObject {
     let object = modelClass.init()
-    // A new object has no attribute marked unset: its row and table are two stores.
+    // A new object has no attribute marked unset: its table and key (which gives its row) are
+    // two stores.
     object._tableReference = Unmanaged.passUnretained(table)
-    object._row = Int(key.row)
     object._context = self
     object._key = key
     object._status = .registered

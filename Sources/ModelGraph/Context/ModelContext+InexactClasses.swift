@@ -60,7 +60,7 @@ extension ModelContext {
       guard let object = entry.object else { return true }
       guard object._status == .registered else { return false }
       if session.table(Int(object._key.entity)).contains(object._key) { return false }
-      object.bindRow(nil, row: object._row)
+      object.bindRow(nil)
       object._status = .deleted
       return true
     }
@@ -79,7 +79,7 @@ extension ModelContext {
       guard let object = entry.object, object._status == .registered, object._key == key
       else { continue }
       object._status = .pendingDeletion
-      object.bindRow(nil, row: object._row)
+      object.bindRow(nil)
     }
   }
 }

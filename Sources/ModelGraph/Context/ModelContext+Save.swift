@@ -83,15 +83,16 @@ extension ModelContext {
       return object
     }
     let saved = discarded.map { object in
-      let pending = PendingValues(info: object._classInfo)
+      var pending = [[ModelObject]?](
+        repeating: nil, count: object._classInfo.relationshipWrappers.count)
       var values: [(any ColumnValue)?] = []
       if let table = object._table {
         let unset = session.unsetAttributes(of: object._key)
         values = table.attributeColumns.enumerated().map { slot, column in
           unset.contains(slot) ? nil : column.anyValue(at: object._row)
         }
-        for slot in pending.relationships.indices {
-          pending.relationships[slot] = object._relatedObjects(slot: slot)
+        for slot in pending.indices {
+          pending[slot] = object._relatedObjects(slot: slot)
         }
       }
       return (pending, values)
@@ -101,8 +102,8 @@ extension ModelContext {
       for (slot, value) in values.enumerated() {
         if let value { object._classInfo.restoreValue(value, of: object, slot: slot) }
       }
-      object._pending = pending
-      object.bindRow(nil, row: 0)
+      object._pendingRelationships = pending
+      object.bindRow(nil)
       object._context = nil
       object._key = .placeholder
       object._status = .new

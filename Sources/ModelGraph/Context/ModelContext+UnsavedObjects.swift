@@ -60,7 +60,7 @@ extension ModelContext {
     let object = modelClass(forEntity: Int(key.entity)).init()
     object._context = self
     object._key = key
-    object.bindRow(nil, row: Int(key.row))
+    object.bindRow(nil)
     object._status = .pendingDeletion
     register(object)
     return object
@@ -145,7 +145,7 @@ extension ModelContext {
   private func restoreDeleted(_ object: ModelObject) {
     guard object._status == .pendingDeletion else { return }
     object._status = .registered
-    object.bindRow(session.table(Int(object._key.entity)), row: object._row)
+    object.bindRow(session.table(Int(object._key.entity)))
   }
 
   /// Marks `object` unchanged and fires its trackings, once however often its key is listed.

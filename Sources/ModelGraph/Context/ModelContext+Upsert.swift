@@ -47,11 +47,11 @@ extension ModelContext {
     forget(instance)
     if registeredObject(for: target) == nil {
       instance._key = target
-      instance.bindRow(table, row: Int(target.row))
+      instance.bindRow(table)
       instance._status = .registered
       register(instance)
     } else {
-      instance.bindRow(nil, row: instance._row)
+      instance.bindRow(nil)
       instance._status = .deleted
     }
   }

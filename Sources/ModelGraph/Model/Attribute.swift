@@ -21,22 +21,22 @@ public struct Attribute<Value> {
   /// An option of an attribute, as in SwiftData.
   public typealias Option = AttributeOption
 
-  /// The attribute's slot in its class, written when the object is made. The wrapper holds
-  /// no reference to its object: the accessors receive the object (`_enclosingInstance`) and
-  /// read its table and row from it, so a read loads the object's head and this head, with
-  /// neither load waiting on the other.
+  /// The value while the owner has no row (before it is inserted); starts as the declared
+  /// initial value. First, so the fields after it fill the value's padding (a `Double?` or
+  /// `Date?` leaves seven bytes): objects with a few attributes stay small.
+  @usableFromInline var value: Value?
+  /// The attribute's slot in its class, written when the object is made; its complement
+  /// (negative) while the owner was inserted without a value for this (required) attribute:
+  /// reads then go through the owner, which stops with the property's name, until the first
+  /// write. The wrapper holds no reference to its object: the accessors receive the object
+  /// (`_enclosingInstance`) and read its table and row from it, so a read loads the object's
+  /// head and this field, with neither load waiting on the other.
   @usableFromInline var slot: Int16 = -1
-  /// Whether the owner was inserted without a value for this (required) attribute: reads go
-  /// through the owner, which stops with the property's name, until the first write.
-  @usableFromInline var isUnset = false
   /// The number of this declaration's record (options, `originalName:`) in
   /// ``DeclarationRecorder``, kept only by a class's prototype object; other objects store
   /// ``DeclarationRecorder/none`` and hold no reference-counted field for the declaration.
   /// A declaration without arguments is ``DeclarationRecorder/plain`` in every object.
   @usableFromInline let declaration: Int32
-  /// The value while the owner has no row (before it is inserted); starts as the declared
-  /// initial value.
-  @usableFromInline var value: Value?
 
   /// An attribute without an initial value or options.
   @inlinable
@@ -120,22 +120,24 @@ public struct Attribute<Value> {
     storage storage: ReferenceWritableKeyPath<Owner, Self>
   ) -> Value {
     @inline(__always) get {
-      // The owner's head and the wrapper's head are loaded independently.
+      // The owner's head and the wrapper's slot are loaded independently.
       let table = instance._tableReference
       let row = instance._row
-      let slot = Int(instance[keyPath: storage].slot)
-      if let table, !instance[keyPath: storage].isUnset {
-        _accessAttribute(table, Unmanaged.passUnretained(instance), slot: slot, row: row)
+      let bits = Int(instance[keyPath: storage].slot)
+      if let table, bits >= 0 {
+        _accessAttribute(table, Unmanaged.passUnretained(instance), slot: bits, row: row)
         // Folded away once specialized for a `PersistentValue` type.
         guard let type = Value.self as? any PersistentValue.Type else {
-          return _readCodableAttribute(table.takeUnretainedValue(), slot: slot, row: row)
+          return _readCodableAttribute(table.takeUnretainedValue(), slot: bits, row: row)
         }
-        return _readPersistentAttribute(type, table, slot: slot, row: row)
+        return _readPersistentAttribute(type, table, slot: bits, row: row)
       }
-      return instance._unmanagedValue(slot: slot, value: instance[keyPath: storage].value)
+      return instance._unmanagedValue(
+        slot: bits >= 0 ? bits : ~bits, value: instance[keyPath: storage].value)
     }
     @inline(__always) set {
-      let slot = Int(instance[keyPath: storage].slot)
+      let bits = Int(instance[keyPath: storage].slot)
+      let slot = bits >= 0 ? bits : ~bits
       if let table = instance._tableReference {
         if let type = Value.self as? any PersistentValue.Type {
           _writePersistentAttribute(
@@ -167,14 +169,6 @@ extension Attribute {
     guard DeclarationRecorder.isRecording else { return DeclarationRecorder.none }
     return DeclarationRecorder.recordAttribute(options, originalName: originalName)
   }
-}
-
-/// The fixed-size head of every `Attribute<Value>`: `slot` and `isUnset` come before the
-/// generic `value`, so their offsets do not depend on `Value` and binding writes them without
-/// generic code (see ``WrapperLayout``).
-enum AttributeLayout {
-  static let slot = MemoryLayout<Attribute<Int8>>.offset(of: \.slot)!
-  static let isUnset = MemoryLayout<Attribute<Int8>>.offset(of: \.isUnset)!
 }
 
 /// The options of `@Attribute` declarations, as bits.
@@ -230,6 +224,7 @@ extension Attribute: _AttributeWrapper {
     AttributeStorage.storageType(of: Value.self)
   }
   static var valueOffset: Int { MemoryLayout<Self>.offset(of: \Self.value)! }
+  static var slotOffset: Int { MemoryLayout<Self>.offset(of: \Self.slot)! }
 
   static func restoreValue(_ stored: any ColumnValue, at address: UnsafeMutableRawPointer) {
     func open<Storage: PersistentValue>(_: Storage.Type) -> Value {

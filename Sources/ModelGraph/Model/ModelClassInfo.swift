@@ -14,9 +14,9 @@ import Synchronization
 /// no reference count on a hit) and writes each wrapper's slot by stored offset.
 /// Wrappers hold no owner, table or row: an `@Attribute`'s accessor receives its object
 /// (`_enclosingInstance`) and reads the value through the object's `_tableReference` and
-/// `_row`, so binding an object to a row is two stores, whatever the
+/// the row of its `_key`, so binding an object to a row is two stores, whatever the
 /// number of attributes. An attribute left unset at insertion is marked in its wrapper
-/// (`isUnset`) until its first write, so reading it stops with its name.
+/// (its slot's complement) until its first write, so reading it stops with its name.
 final class ModelClassInfo: @unchecked Sendable {
   // @unchecked Sendable: every stored property is immutable after init except `lazyState`,
   // which is guarded by its mutex.
@@ -49,9 +49,6 @@ final class ModelClassInfo: @unchecked Sendable {
   /// relationships', by slot. Allocated once per class and never freed, as the info.
   private let attributeSlotOffsets: UnsafeBufferPointer<Int>
   private let relationshipSlotOffsets: UnsafeBufferPointer<Int>
-  /// Where binding writes inside each wrapper (the same for every class; copied here so a
-  /// binding reads no global).
-  let layout = WrapperLayout.shared
   /// The number of attributes and relationships inherited from ancestors.
   let inheritedAttributeCount: Int
   let inheritedRelationshipCount: Int
@@ -161,8 +158,7 @@ final class ModelClassInfo: @unchecked Sendable {
     attributeOffsets = attributes.map(\.offset)
     relationshipOffsets = relationships.map(\.offset)
     let wrapperLayout = WrapperLayout.shared
-    attributeSlotOffsets = Self.permanentBuffer(
-      attributes.map { $0.offset + wrapperLayout.attributeSlot })
+    attributeSlotOffsets = Self.permanentBuffer(attributes.map { $0.offset + $0.type.slotOffset })
     relationshipSlotOffsets = Self.permanentBuffer(
       relationships.map { $0.offset + wrapperLayout.relationshipSlot })
     for attribute in attributes.dropFirst(inheritedAttributeCount) {
@@ -217,10 +213,12 @@ final class ModelClassInfo: @unchecked Sendable {
   }
 
   /// Marks attribute `slot` of `object` as never set (reads stop with the property's name) or
-  /// as set (reads go to the object's row).
+  /// as set (reads go to the object's row): the wrapper's slot field holds the slot's
+  /// complement while unset.
   func markUnset(_ slot: Int, of object: ModelObject, _ isUnset: Bool) {
-    (address(of: slot, in: object) + layout.attributeIsUnset).storeBytes(
-      of: isUnset, as: Bool.self)
+    let bits = Int16(truncatingIfNeeded: slot)
+    (Unmanaged.passUnretained(object).toOpaque() + attributeSlotOffsets[slot]).storeBytes(
+      of: isUnset ? ~bits : bits, as: Int16.self)
   }
 
   /// The name of attribute `slot`.

@@ -11,7 +11,7 @@ extension ModelObject {
     guard let table = _tableReference, let context = _context.map(Unmanaged.passUnretained)
     else {
       checkNotDeleted()
-      return _pending?.relationships[slot] ?? []
+      return _pendingRelationships?[slot] ?? []
     }
     // Without a reference count: the object holds its context, which keeps its tables.
     return context._withUnsafeGuaranteedRef { context in
@@ -33,8 +33,12 @@ extension ModelObject {
       context.adopt(self)
     }
     guard _table != nil, let context = _context else {
-      if _pending == nil { _pending = PendingValues(info: _classInfo) }
-      _pending!.relationships[slot] = models
+      let state = _makeSideState()
+      if state.pendingRelationships == nil {
+        state.pendingRelationships = Array(
+          repeating: nil, count: _classInfo.relationshipWrappers.count)
+      }
+      state.pendingRelationships![slot] = models
       return
     }
     var keys: [ObjectKey] = []

@@ -19,13 +19,12 @@ open class ModelObject: Hashable {
   /// ``_tableReference`` as a reference.
   @usableFromInline final var _table: Table? { _tableReference?.takeUnretainedValue() }
 
-  /// Binds the object to `row` of `table`, or unbinds it when `table` is `nil`; attributes
-  /// marked unset at insertion read the row again.
+  /// Binds the object to `table` (at the row of its ``_key``), or unbinds it when `table` is
+  /// `nil`; attributes marked unset at insertion read the row again.
   ///
   /// - Complexity: O(1); O(attributes) once after an insertion left attributes unset.
-  final func bindRow(_ table: Table?, row: Int) {
+  final func bindRow(_ table: Table?) {
     _tableReference = table.map(Unmanaged.passUnretained)
-    _row = row
     if _hasUnsetAttributes {
       for slot in _classInfo.attributeOffsets.indices {
         _classInfo.markUnset(slot, of: self, false)
@@ -33,40 +32,87 @@ open class ModelObject: Hashable {
       _hasUnsetAttributes = false
     }
   }
-  /// The object's row in ``_table``.
-  @exclusivity(unchecked) @usableFromInline final var _row: Int = 0
+  /// The object's row in ``_table``: the row of its key (an object is bound only to its own
+  /// key's row, so the row is not stored twice).
+  @usableFromInline final var _row: Int {
+    @inline(__always) get { Int(_key.row) }
+  }
   /// The context that manages the object.
   @exclusivity(unchecked) @usableFromInline final var _context: ModelContext?
-  @exclusivity(unchecked) final var _key = ObjectKey.placeholder
+  @exclusivity(unchecked) @usableFromInline final var _key = ObjectKey.placeholder
+  /// The object's place among the owners of the context's last prefetching fetch
+  /// (``PrefetchedRelations``), or -1; checked against that fetch's owners before use (also
+  /// when the object is freed, which may let that prefetch go). Kept in the four bytes after
+  /// the key, so objects are no larger.
+  @exclusivity(unchecked) final var _prefetchIndex: Int32 = -1
   @exclusivity(unchecked) final var _status = ModelStatus.new
   @exclusivity(unchecked) final var _isChanged = false
   /// Whether an attribute wrapper is marked unset (see ``ModelClassInfo/markUnset(_:of:_:)``).
   @exclusivity(unchecked) final var _hasUnsetAttributes = false
-  /// The object's place among the owners of the context's last prefetching fetch
-  /// (``PrefetchedRelations``), or -1; checked against that fetch's owners before use (also
-  /// when the object is freed, which may let that prefetch go). Kept in
-  /// the padding after the flags above, so objects are no larger.
-  @exclusivity(unchecked) final var _prefetchIndex: Int32 = -1
-  /// The relationships of an object that has no row yet (see ``PendingValues``).
-  @exclusivity(unchecked) final var _pending: PendingValues?
-  /// The accesses recorded while the object serves as a key-path probe; `nil` otherwise.
-  /// Read first by every relationship read, so without a dynamic exclusivity check, as the
-  /// other fields (an object is used on its context's thread only).
-  @exclusivity(unchecked) final var _probe: [ProbeHit]?
-  /// The class's layout, unretained, since class infos are never released: making an object
-  /// takes no reference count on it.
-  final let _classInfoReference: Unmanaged<ModelClassInfo>
+  /// Whether ``_extra`` holds an ``ObjectSideState`` rather than the class info.
+  @exclusivity(unchecked) final var _hasSideState = false
+  /// The class's layout (unretained: class infos are never released), or, once the object
+  /// needed state that few objects have (the relationships of an object without a row, a
+  /// key-path probe's accesses), a retained ``ObjectSideState`` that holds the class's layout
+  /// with that state (``_hasSideState``). One word for all three keeps a handle small: a
+  /// fetched object with a few attributes fits the allocator's smallest, fastest size classes.
+  @exclusivity(unchecked) private final var _extra: UnsafeMutableRawPointer
+
+  /// The class's layout, without a reference count.
+  final var _classInfoReference: Unmanaged<ModelClassInfo> {
+    @inline(__always) get {
+      guard _hasSideState else { return Unmanaged.fromOpaque(_extra) }
+      return Unmanaged<ObjectSideState>.fromOpaque(_extra)._withUnsafeGuaranteedRef { $0.info }
+    }
+  }
 
   /// The class's layout.
   final var _classInfo: ModelClassInfo { _classInfoReference.takeUnretainedValue() }
 
+  /// The object's side state, if it has any.
+  @inline(__always)
+  final var _sideState: ObjectSideState? {
+    guard _hasSideState else { return nil }
+    return Unmanaged<ObjectSideState>.fromOpaque(_extra).takeUnretainedValue()
+  }
+
+  /// The object's side state, made on first use.
+  final func _makeSideState() -> ObjectSideState {
+    if let state = _sideState { return state }
+    let state = ObjectSideState(info: Unmanaged.fromOpaque(_extra))
+    _extra = Unmanaged.passRetained(state).toOpaque()
+    _hasSideState = true
+    return state
+  }
+
+  /// The relationships of an object that has no row yet, by slot (`nil`: never assigned);
+  /// attribute values of such an object live in their wrappers.
+  final var _pendingRelationships: [[ModelObject]?]? {
+    get { _sideState?.pendingRelationships }
+    set {
+      guard newValue != nil || _hasSideState else { return }
+      _makeSideState().pendingRelationships = newValue
+    }
+  }
+
+  /// The accesses recorded while the object serves as a key-path probe; `nil` otherwise.
+  final var _probe: [ProbeHit]? {
+    get { _sideState?.probe }
+    set {
+      guard newValue != nil || _hasSideState else { return }
+      _makeSideState().probe = newValue
+    }
+  }
+
   /// Makes an object that belongs to no context yet; insert it with ``ModelContext/insert(_:)``.
   public required init() {
-    _classInfoReference = ModelClassInfo.reference(for: type(of: self))
-    _classInfoReference._withUnsafeGuaranteedRef { $0.bind(self) }
+    let info = ModelClassInfo.reference(for: type(of: self))
+    _extra = info.toOpaque()
+    info._withUnsafeGuaranteedRef { $0.bind(self) }
   }
 
   deinit {
+    if _hasSideState { Unmanaged<ObjectSideState>.fromOpaque(_extra).release() }
     // The object holds its context until its fields are destroyed, after this body.
     guard let context = _context.map(Unmanaged.passUnretained) else { return }
     context._withUnsafeGuaranteedRef {
@@ -120,14 +166,16 @@ enum ModelStatus {
   case deleted
 }
 
-/// The relationships of an object that has no row yet, by slot (attribute values of such an
-/// object live in their wrappers).
-final class PendingValues {
-  var relationships: [[ModelObject]?]
+/// What few objects need, kept out of the object itself (see ``ModelObject/_extra``): the
+/// class's layout, and the relationships of an object without a row or a probe's accesses.
+final class ObjectSideState {
+  let info: Unmanaged<ModelClassInfo>
+  /// The relationships of an object that has no row yet, by slot (see
+  /// ``ModelObject/_pendingRelationships``).
+  var pendingRelationships: [[ModelObject]?]?
+  var probe: [ProbeHit]?
 
-  init(info: ModelClassInfo) {
-    relationships = Array(repeating: nil, count: info.relationshipWrappers.count)
-  }
+  init(info: Unmanaged<ModelClassInfo>) { self.info = info }
 }
 
 /// A property access recorded on a probe object while resolving a key path.

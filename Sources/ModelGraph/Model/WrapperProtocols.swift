@@ -1,7 +1,7 @@
 import ModelGraphCore
 
-/// A property wrapper the model reflection recognizes and binds to its object (through
-/// ``AttributeLayout`` and ``RelationshipLayout``, which need no generic code).
+/// A property wrapper the model reflection recognizes and binds to its object (at offsets found
+/// once per class, so binding needs no generic code).
 protocol _ModelPropertyWrapper {
   /// The declared property type.
   static var valueSwiftType: Any.Type { get }
@@ -18,6 +18,9 @@ protocol _AttributeWrapper: _ModelPropertyWrapper {
   static var persistentValueType: any PersistentValue.Type { get }
   /// The offset of the wrapper's `value` (of type `Value?`) inside the wrapper.
   static var valueOffset: Int { get }
+  /// The offset of the wrapper's `slot` (an `Int16`) inside the wrapper: after the value, so
+  /// it depends on the value type.
+  static var slotOffset: Int { get }
   /// Puts a stored value back into a wrapper whose owner left its row.
   static func restoreValue(_ stored: any ColumnValue, at address: UnsafeMutableRawPointer)
 }
@@ -54,11 +57,10 @@ struct RelationshipDeclaration {
   }
 }
 
-/// The offsets of the fields binding writes in ``Attribute`` and ``Relationship`` wrappers,
-/// read once into one value so a binding loop reads no global.
+/// The offset of the field binding writes in ``Relationship`` wrappers (an attribute's depends
+/// on its value type: ``_AttributeWrapper/slotOffset``), read once into one value so a binding
+/// loop reads no global.
 struct WrapperLayout {
-  let attributeSlot = AttributeLayout.slot
-  let attributeIsUnset = AttributeLayout.isUnset
   let relationshipSlot = RelationshipLayout.slot
 
   static let shared = WrapperLayout()
