@@ -56,8 +56,9 @@ struct ChunkDirectory {
       return group
     }
 
-    /// The number of chunks held.
-    var count: Int { header }
+    /// The number of chunks held (read through the header's address, see
+    /// ``Block/fields``).
+    var count: Int { withUnsafeMutablePointerToHeader { $0.pointee } }
 
     /// The chunk in `slot`.
     subscript(slot: Int) -> AnyObject {
@@ -121,7 +122,8 @@ struct ChunkDirectory {
           return BlockHeader(count: 0, groups: slots, page: page)
         },
         to: Block.self)
-      block.header.count = groups(block.header.groups)
+      let fields = block.fields
+      fields.pointee.count = groups(fields.pointee.groups)
       return block
     }
 
@@ -137,32 +139,54 @@ struct ChunkDirectory {
     }
 
     /// A block holding the same groups and addresses as `other`.
+    ///
+    /// Only the addresses of the chunks `other` holds are copied (a small table's one block
+    /// holds a few groups of its 16, and copying all 256 addresses was most of the cost of a
+    /// save's first write to a column): an address past them is written (when its directory
+    /// appends the chunk) before it is ever read, and an address is a trivial value, which
+    /// needs no initialization before it is assigned.
     static func make(copying other: Block) -> Block {
       let count = other.groupCount
       let block = make { slots in
-        for slot in 0..<count { (slots + slot).initialize(to: other.header.groups[slot]) }
+        let source = other.fields.pointee.groups
+        for slot in 0..<count { (slots + slot).initialize(to: source[slot]) }
         return count
       }
-      block.addresses.initialize(from: other.addresses, count: ChunkDirectory.chunksPerBlock)
+      // Every group but the last is full.
+      let held =
+        count == 0
+        ? 0 : (count &- 1) &<< ChunkDirectory.groupShift &+ other.group(count &- 1).count
+      block.addresses.initialize(from: other.addresses, count: held)
       return block
     }
 
+    /// The header, through its address, which stays put for the block's lifetime.
+    ///
+    /// `ManagedBuffer.header` is a stored property of a class of the standard library: each
+    /// access to it from this module took a dynamic exclusivity check (`swift_beginAccess`,
+    /// about 76 instructions), two or three per write to a chunk and one per block released.
+    /// A block is written only by the one directory that holds it alone.
+    var fields: UnsafeMutablePointer<BlockHeader> { withUnsafeMutablePointerToHeader { $0 } }
+
     /// The number of groups held.
-    var groupCount: Int { header.count }
+    var groupCount: Int { fields.pointee.count }
 
     /// The group in `slot`.
-    func group(_ slot: Int) -> Group { header.groups[slot] }
+    func group(_ slot: Int) -> Group { fields.pointee.groups[slot] }
 
     /// Whether this block holds the only reference to the group in `slot`.
-    func holdsAlone(_ slot: Int) -> Bool { isKnownUniquelyReferenced(&header.groups[slot]) }
+    func holdsAlone(_ slot: Int) -> Bool {
+      isKnownUniquelyReferenced(&fields.pointee.groups[slot])
+    }
 
     /// Puts `group` in `slot` (set), releasing the group it held.
-    func replace(_ slot: Int, with group: Group) { header.groups[slot] = group }
+    func replace(_ slot: Int, with group: Group) { fields.pointee.groups[slot] = group }
 
     /// Adds `group` after the last one held.
     func append(_ group: Group) {
-      (header.groups + header.count).initialize(to: group)
-      header.count += 1
+      let fields = self.fields
+      (fields.pointee.groups + fields.pointee.count).initialize(to: group)
+      fields.pointee.count += 1
     }
 
     /// The addresses; valid for the block's lifetime (its storage never moves).
@@ -180,8 +204,9 @@ struct ChunkDirectory {
     }
 
     deinit {
-      let groups = header.groups
-      for slot in 0..<header.count { _ = (groups + slot).move() }
+      let fields = self.fields
+      let groups = fields.pointee.groups
+      for slot in 0..<fields.pointee.count { _ = (groups + slot).move() }
     }
   }
 
