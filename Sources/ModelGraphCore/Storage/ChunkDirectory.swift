@@ -2,10 +2,11 @@
 /// write: groups of 16 chunks, gathered in blocks of 16 groups.
 ///
 /// Copying a column (a session's working copy of a committed table) is O(1), and its first
-/// write to a chunk copies only the path to it: the list of blocks (one per 256 chunks), one
-/// block (16 groups) and one group (16 chunks), each a reference count per entry. A small save
-/// on a large store then touches a few dozen references per column it writes, whatever the
-/// store's size: a million rows (977 chunks) take 4 + 16 + 16, where one level of 64-chunk
+/// write to a chunk copies only the path to it: one block (16 groups) and one group (16
+/// chunks), each a reference count per entry, and for a chunk past the first 256 the list of
+/// the blocks after the first (one per 256 chunks; see ``BlockList``). A small save on a
+/// large store then touches a few dozen references per column it writes, whatever the store's
+/// size: a million rows (977 chunks) take at most 3 + 16 + 16, where one level of 64-chunk
 /// groups took 16 + 64. A bit per chunk records which chunks this directory holds alone, so a
 /// write to a chunk already copied tests one bit.
 ///
@@ -217,7 +218,7 @@ struct ChunkDirectory {
   /// The chunks a block holds: 256.
   @inlinable static var chunksPerBlock: Int { 1 << (groupShift + blockShift) }
 
-  private(set) var blocks: [Block]
+  private(set) var blocks: BlockList
   /// `pages[b]` is `blocks[b].addresses`, held unretained so that reads take no reference.
   ///
   /// A directory of exactly one block (up to 256 chunks, a million rows) made by
@@ -240,7 +241,7 @@ struct ChunkDirectory {
 
   /// An empty directory.
   init() {
-    blocks = []
+    blocks = BlockList()
     pagesCapacity = 1
     pages = .allocate(capacity: pagesCapacity)
     count = 0
@@ -318,14 +319,12 @@ struct ChunkDirectory {
   }
 
   /// Whether `other` holds the same chunks in the same blocks: neither directory wrote or
-  /// grew since one was made from the other (any write replaces the shared block list).
+  /// grew since one was made from the other (a write replaces a shared block and copies a
+  /// shared list, see ``BlockList/isSame(as:)``).
   ///
   /// - Complexity: O(1).
   func sharesAllChunks(with other: ChunkDirectory) -> Bool {
-    count == other.count
-      && blocks.withUnsafeBufferPointer { mine in
-        other.blocks.withUnsafeBufferPointer { $0.baseAddress == mine.baseAddress }
-      }
+    count == other.count && blocks.isSame(as: other.blocks)
   }
 
   /// Whether `other` holds the very same group object at `group` (so the same chunks); `false`
@@ -434,7 +433,7 @@ struct ChunkDirectory {
   /// Makes block `block` (and the list of blocks) this directory's alone, copying it (its
   /// groups and its page of addresses) when it is shared.
   private mutating func ownBlock(_ block: Int) {
-    if !isKnownUniquelyReferenced(&blocks[block]) {
+    if !blocks.holdsAlone(block) {
       blocks[block] = Block.make(copying: blocks[block])
       // A borrowed list is the old block's own slot, which other directories still read.
       if pagesCapacity == 0 {

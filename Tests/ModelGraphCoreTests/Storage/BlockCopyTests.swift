@@ -88,4 +88,40 @@ struct BlockCopyTests {
       #expect(mismatches == 0, "\(name)")
     }
   }
+
+  @Test(
+    "a copy shares all chunks with its source until either writes to the first block or a later one"
+  )
+  func sharesUntilWrite() {
+    // Two blocks: the first is held inline, the second in the list of the others.
+    let rows = 300 * Self.chunkRows
+    let column = Column<Int64>()
+    column.grow(to: rows)
+    column.freeze()
+    for row in [5, 260 * Self.chunkRows + 1] {
+      let a = unsafeDowncast(column.copy(), to: Column<Int64>.self)
+      let b = unsafeDowncast(a.copy(), to: Column<Int64>.self)
+      #expect(a.sharesAllChunks(with: column) && b.sharesAllChunks(with: a), "row \(row)")
+      b[row] = 1
+      #expect(!b.sharesAllChunks(with: a), "row \(row)")
+      #expect(a.sharesAllChunks(with: column), "row \(row)")
+      a[row + 1] = 2
+      #expect(!a.sharesAllChunks(with: column), "row \(row)")
+      #expect(column[row] == 0 && column[row + 1] == 0, "row \(row)")
+      #expect(a[row] == 0 && a[row + 1] == 2 && b[row] == 1 && b[row + 1] == 0, "row \(row)")
+    }
+    // Growing by a chunk is a change too, and so is growing into a new block.
+    let grown = unsafeDowncast(column.copy(), to: Column<Int64>.self)
+    grown.grow(to: rows + 1)
+    #expect(!grown.sharesAllChunks(with: column))
+    let small = Column<Int64>()
+    small.grow(to: 256 * Self.chunkRows)
+    small.freeze()
+    let second = unsafeDowncast(small.copy(), to: Column<Int64>.self)
+    second.append(7)
+    #expect(!second.sharesAllChunks(with: small) && small.count == 256 * Self.chunkRows)
+    #expect(second[256 * Self.chunkRows] == 7 && second[0] == 0)
+    // Two empty columns hold the same (no) chunks.
+    #expect(Column<Int64>().sharesAllChunks(with: Column<Int64>()))
+  }
 }
