@@ -18,7 +18,8 @@ final class IndexMemo {
     }
   }
 
-  private var entries: [Key: (table: Table, built: AnyObject)] = [:]
+  /// The entries by index; a forgotten one stays as `nil` (see ``keepOnly(_:)``).
+  private var entries: [Key: (table: Table, built: AnyObject)?] = [:]
   /// The store whose versions the session reads.
   private unowned let store: Store
 
@@ -40,7 +41,7 @@ final class IndexMemo {
     for table: Table, definition: IndexDefinition, find: () -> Built
   ) -> Built {
     let key = Key(entity: table.entity.index, definition: definition)
-    if let entry = entries[key], entry.table === table {
+    if let entry = entries[key] ?? nil, entry.table === table {
       // One table version and one definition have one key type, so one built type: no
       // dynamic cast (a generic class's, which looks its metadata up) on every query.
       assert(entry.built is Built, "an index memo entry of another type")
@@ -59,11 +60,18 @@ final class IndexMemo {
   /// - Complexity: O(entries).
   func keepOnly(_ tables: [Table]) {
     guard !entries.isEmpty else { return }
-    var stale: [Key] = []
-    for (key, entry) in entries
-    where key.entity >= tables.count || tables[key.entity] !== entry.table {
-      stale.append(key)
+    // Cleared in place, by index (a native dictionary's index holds no reference to its
+    // storage, so the writes copy nothing): no list of stale keys and no removal (a hash of
+    // the key each) per save. The keys stay, at most one per entity and definition read.
+    var index = entries.startIndex
+    while index != entries.endIndex {
+      if let entry = entries.values[index] {
+        let entity = entries.keys[index].entity
+        if entity >= tables.count || tables[entity] !== entry.table {
+          entries.values[index] = nil
+        }
+      }
+      entries.formIndex(after: &index)
     }
-    for key in stale { entries.removeValue(forKey: key) }
   }
 }

@@ -40,22 +40,29 @@ final class CommittedUniqueViews {
     slot: Int, scope: [Int], tables: [Table], find: (_ position: Int) -> (any TableIndex)?
   ) -> [any TableIndex]? {
     let key = Key(entity: scope[0], slot: slot)
-    var entry = entries.removeValue(forKey: key) ?? Entry(scope: scope)
-    if entry.scope != scope { entry = Entry(scope: scope) }
+    // The entry is updated in place through its index (no removal and insertion, each a hash
+    // of the key, per check).
+    var index = entries.index(forKey: key)
+    if index == nil || entries.values[index!].scope != scope {
+      entries[key] = Entry(scope: scope)
+      index = entries.index(forKey: key)
+    }
+    let entry = index!
     var views: [any TableIndex] = []
     views.reserveCapacity(scope.count)
     for (position, member) in scope.enumerated() {
       let serial = tables[member].serial
-      if entry.serials[position] == serial, let view = entry.views[position] {
+      if entries.values[entry].serials[position] == serial,
+        let view = entries.values[entry].views[position]
+      {
         views.append(view)
         continue
       }
       guard let view = find(position) else { return nil }
-      entry.serials[position] = serial
-      entry.views[position] = view
+      entries.values[entry].serials[position] = serial
+      entries.values[entry].views[position] = view
       views.append(view)
     }
-    entries[key] = entry
     return views
   }
 
@@ -65,14 +72,21 @@ final class CommittedUniqueViews {
   /// - Complexity: O(views kept).
   func keepOnly(_ tables: [Table]) {
     guard !entries.isEmpty else { return }
-    for key in Array(entries.keys) {
-      var entry = entries.removeValue(forKey: key)!
-      for (position, member) in entry.scope.enumerated()
-      where member >= tables.count || tables[member].serial != entry.serials[position] {
-        entry.serials[position] = 0
-        entry.views[position] = nil
+    // In place, by index (a native dictionary's index holds no reference to its storage, so
+    // the writes below copy nothing): no list of keys, no removal and insertion per entry.
+    var index = entries.startIndex
+    while index != entries.endIndex {
+      let count = entries.values[index].scope.count
+      for position in 0..<count {
+        let member = entries.values[index].scope[position]
+        let serial = entries.values[index].serials[position]
+        guard serial != 0, member >= tables.count || tables[member].serial != serial else {
+          continue
+        }
+        entries.values[index].serials[position] = 0
+        entries.values[index].views[position] = nil
       }
-      entries[key] = entry
+      entries.formIndex(after: &index)
     }
   }
 }

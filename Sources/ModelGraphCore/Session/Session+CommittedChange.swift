@@ -10,6 +10,7 @@ extension Session {
     var updated: [CommittedChange.Update] = []
     var deleted: [CommittedChange.Deletion] = []
     var entities: [CommittedChange.EntityTouch] = []
+    entities.reserveCapacity(changes.entityCount)
     for (entity, change) in changes where !change.isEmpty {
       guard let table = working[entity] else { continue }
       let description = base.catalog.entities[entity]

@@ -2,10 +2,11 @@
 /// write: groups of 16 chunks, gathered in blocks of 16 groups.
 ///
 /// Copying a column (a session's working copy of a committed table) is O(1), and its first
-/// write to a chunk copies only the path to it: the list of blocks (one per 256 chunks), one
-/// block (16 groups) and one group (16 chunks), each a reference count per entry. A small save
-/// on a large store then touches a few dozen references per column it writes, whatever the
-/// store's size: a million rows (977 chunks) take 4 + 16 + 16, where one level of 64-chunk
+/// write to a chunk copies only the path to it: one block (16 groups) and one group (16
+/// chunks), each a reference count per entry, and for a chunk past the first 256 the list of
+/// the blocks after the first (one per 256 chunks; see ``BlockList``). A small save on a
+/// large store then touches a few dozen references per column it writes, whatever the store's
+/// size: a million rows (977 chunks) take at most 3 + 16 + 16, where one level of 64-chunk
 /// groups took 16 + 64. A bit per chunk records which chunks this directory holds alone, so a
 /// write to a chunk already copied tests one bit.
 ///
@@ -56,8 +57,9 @@ struct ChunkDirectory {
       return group
     }
 
-    /// The number of chunks held.
-    var count: Int { header }
+    /// The number of chunks held (read through the header's address, see
+    /// ``Block/fields``).
+    var count: Int { withUnsafeMutablePointerToHeader { $0.pointee } }
 
     /// The chunk in `slot`.
     subscript(slot: Int) -> AnyObject {
@@ -121,7 +123,8 @@ struct ChunkDirectory {
           return BlockHeader(count: 0, groups: slots, page: page)
         },
         to: Block.self)
-      block.header.count = groups(block.header.groups)
+      let fields = block.fields
+      fields.pointee.count = groups(fields.pointee.groups)
       return block
     }
 
@@ -137,32 +140,54 @@ struct ChunkDirectory {
     }
 
     /// A block holding the same groups and addresses as `other`.
+    ///
+    /// Only the addresses of the chunks `other` holds are copied (a small table's one block
+    /// holds a few groups of its 16, and copying all 256 addresses was most of the cost of a
+    /// save's first write to a column): an address past them is written (when its directory
+    /// appends the chunk) before it is ever read, and an address is a trivial value, which
+    /// needs no initialization before it is assigned.
     static func make(copying other: Block) -> Block {
       let count = other.groupCount
       let block = make { slots in
-        for slot in 0..<count { (slots + slot).initialize(to: other.header.groups[slot]) }
+        let source = other.fields.pointee.groups
+        for slot in 0..<count { (slots + slot).initialize(to: source[slot]) }
         return count
       }
-      block.addresses.initialize(from: other.addresses, count: ChunkDirectory.chunksPerBlock)
+      // Every group but the last is full.
+      let held =
+        count == 0
+        ? 0 : (count &- 1) &<< ChunkDirectory.groupShift &+ other.group(count &- 1).count
+      block.addresses.initialize(from: other.addresses, count: held)
       return block
     }
 
+    /// The header, through its address, which stays put for the block's lifetime.
+    ///
+    /// `ManagedBuffer.header` is a stored property of a class of the standard library: each
+    /// access to it from this module took a dynamic exclusivity check (`swift_beginAccess`,
+    /// about 76 instructions), two or three per write to a chunk and one per block released.
+    /// A block is written only by the one directory that holds it alone.
+    var fields: UnsafeMutablePointer<BlockHeader> { withUnsafeMutablePointerToHeader { $0 } }
+
     /// The number of groups held.
-    var groupCount: Int { header.count }
+    var groupCount: Int { fields.pointee.count }
 
     /// The group in `slot`.
-    func group(_ slot: Int) -> Group { header.groups[slot] }
+    func group(_ slot: Int) -> Group { fields.pointee.groups[slot] }
 
     /// Whether this block holds the only reference to the group in `slot`.
-    func holdsAlone(_ slot: Int) -> Bool { isKnownUniquelyReferenced(&header.groups[slot]) }
+    func holdsAlone(_ slot: Int) -> Bool {
+      isKnownUniquelyReferenced(&fields.pointee.groups[slot])
+    }
 
     /// Puts `group` in `slot` (set), releasing the group it held.
-    func replace(_ slot: Int, with group: Group) { header.groups[slot] = group }
+    func replace(_ slot: Int, with group: Group) { fields.pointee.groups[slot] = group }
 
     /// Adds `group` after the last one held.
     func append(_ group: Group) {
-      (header.groups + header.count).initialize(to: group)
-      header.count += 1
+      let fields = self.fields
+      (fields.pointee.groups + fields.pointee.count).initialize(to: group)
+      fields.pointee.count += 1
     }
 
     /// The addresses; valid for the block's lifetime (its storage never moves).
@@ -180,8 +205,9 @@ struct ChunkDirectory {
     }
 
     deinit {
-      let groups = header.groups
-      for slot in 0..<header.count { _ = (groups + slot).move() }
+      let fields = self.fields
+      let groups = fields.pointee.groups
+      for slot in 0..<fields.pointee.count { _ = (groups + slot).move() }
     }
   }
 
@@ -192,7 +218,7 @@ struct ChunkDirectory {
   /// The chunks a block holds: 256.
   @inlinable static var chunksPerBlock: Int { 1 << (groupShift + blockShift) }
 
-  private(set) var blocks: [Block]
+  private(set) var blocks: BlockList
   /// `pages[b]` is `blocks[b].addresses`, held unretained so that reads take no reference.
   ///
   /// A directory of exactly one block (up to 256 chunks, a million rows) made by
@@ -215,7 +241,7 @@ struct ChunkDirectory {
 
   /// An empty directory.
   init() {
-    blocks = []
+    blocks = BlockList()
     pagesCapacity = 1
     pages = .allocate(capacity: pagesCapacity)
     count = 0
@@ -293,14 +319,12 @@ struct ChunkDirectory {
   }
 
   /// Whether `other` holds the same chunks in the same blocks: neither directory wrote or
-  /// grew since one was made from the other (any write replaces the shared block list).
+  /// grew since one was made from the other (a write replaces a shared block and copies a
+  /// shared list, see ``BlockList/isSame(as:)``).
   ///
   /// - Complexity: O(1).
   func sharesAllChunks(with other: ChunkDirectory) -> Bool {
-    count == other.count
-      && blocks.withUnsafeBufferPointer { mine in
-        other.blocks.withUnsafeBufferPointer { $0.baseAddress == mine.baseAddress }
-      }
+    count == other.count && blocks.isSame(as: other.blocks)
   }
 
   /// Whether `other` holds the very same group object at `group` (so the same chunks); `false`
@@ -409,7 +433,7 @@ struct ChunkDirectory {
   /// Makes block `block` (and the list of blocks) this directory's alone, copying it (its
   /// groups and its page of addresses) when it is shared.
   private mutating func ownBlock(_ block: Int) {
-    if !isKnownUniquelyReferenced(&blocks[block]) {
+    if !blocks.holdsAlone(block) {
       blocks[block] = Block.make(copying: blocks[block])
       // A borrowed list is the old block's own slot, which other directories still read.
       if pagesCapacity == 0 {

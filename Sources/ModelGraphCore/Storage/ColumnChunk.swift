@@ -52,13 +52,19 @@ final class ColumnChunk<Element: ColumnValue>: ManagedBuffer<ChunkClaim?, Elemen
   /// The address of the first value; valid for the chunk's lifetime.
   var base: UnsafeMutablePointer<Element> { withUnsafeMutablePointerToElements { $0 } }
 
+  /// The header (the chunk's claim), through its address: an access to `ManagedBuffer.header`
+  /// from this module takes a dynamic exclusivity check (`swift_beginAccess`) every time.
+  private var claimHeader: UnsafeMutablePointer<ChunkClaim?> {
+    withUnsafeMutablePointerToHeader { $0 }
+  }
+
   /// Takes the rows from `start` on for the caller to write in place: succeeds when they hold
   /// the placeholder, nobody reads them and nobody else has taken them (the chunk's claim
   /// stands at `start`). Only for plain values, which a copy reads as bytes.
   ///
   /// - Complexity: O(1), one compare-and-exchange.
   func claim(from start: Int) -> Bool {
-    guard _isPOD(Element.self), let claim = header else { return false }
+    guard _isPOD(Element.self), let claim = claimHeader.pointee else { return false }
     return claim.take(from: start)
   }
 
@@ -66,11 +72,12 @@ final class ColumnChunk<Element: ColumnValue>: ManagedBuffer<ChunkClaim?, Elemen
   /// reads them. The caller owns the chunk alone or claimed it.
   func release(from start: Int) {
     guard _isPOD(Element.self) else { return }
-    if let claim = header {
+    let slot = claimHeader
+    if let claim = slot.pointee {
       claim.release(from: start)
     } else {
       // Owned alone: nobody else can see the header yet.
-      header = ChunkClaim(from: start)
+      slot.pointee = ChunkClaim(from: start)
     }
   }
 

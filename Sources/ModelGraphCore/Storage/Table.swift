@@ -70,7 +70,19 @@ public final class Table: @unchecked Sendable {
     -> [AnyColumn]
   {
     guard let reused, reused.count == columns.count else { return columns.map { $0.copy() } }
-    return zip(columns, reused).map { column($0, reusing: $1) }
+    // Filled in place: `zip(_:_:).map` went through the generic append path per column, on
+    // every table a save publishes.
+    return [AnyColumn](unsafeUninitializedCapacity: columns.count) { slots, initialized in
+      columns.withUnsafeBufferPointer { columns in
+        reused.withUnsafeBufferPointer { reused in
+          for index in columns.indices {
+            (slots.baseAddress! + index).initialize(
+              to: column(columns[index], reusing: reused[index]))
+          }
+        }
+      }
+      initialized = columns.count
+    }
   }
 
   private static func column(_ column: AnyColumn, reusing reused: AnyColumn?) -> AnyColumn {

@@ -109,6 +109,44 @@ extension IndexMemoTests {
   }
 }
 
+extension IndexMemoTests {
+  @Test("moving to another version lets go of the indexes of the tables it replaced")
+  func memoReleasesReplacedTables() throws {
+    let store = try Fixture.makeStore()
+    let session = Session(store: store)
+    _ = session.insert(entity: Fixture.trip, name: "t", days: 1)
+    _ = session.insert(entity: Fixture.business, name: "b", days: 1)
+    try session.save()
+    let memo = IndexMemo(store: store)
+    let definition = IndexDefinition(.hash, on: "name")
+    final class Built {}
+    weak var replaced: Built?
+    weak var kept: Built?
+    do {
+      let tables = store.version.tables
+      replaced = memo.built(for: tables[Fixture.business], definition: definition) { Built() }
+      kept = memo.built(for: tables[Fixture.trip], definition: definition) { Built() }
+    }
+    _ = session.insert(entity: Fixture.business, name: "c", days: 2)
+    try session.save()
+    // Twice: a forgotten entry stays forgotten, and the kept one stays.
+    for _ in 0..<2 {
+      memo.keepOnly(store.version.tables)
+      #expect(replaced == nil, "the index of the replaced BusinessTrip table is released")
+      #expect(kept != nil, "the Trip table is the same version: its index stays")
+    }
+    // The entity's entry is filled again for the new table.
+    var finds = 0
+    for _ in 0..<2 {
+      _ = memo.built(for: store.version.tables[Fixture.business], definition: definition) {
+        finds += 1
+        return Built()
+      }
+    }
+    #expect(finds == 1)
+  }
+}
+
 /// The session's plan cache at the engine's level: index declarations and its bound.
 @Suite("Plan cache: index declarations and capacity")
 struct QueryPlanCacheCoreTests {
