@@ -70,6 +70,9 @@ public final class Table: @unchecked Sendable {
     -> [AnyColumn]
   {
     guard let reused, reused.count == columns.count else { return columns.map { $0.copy() } }
+    // Not through an uninitialized capacity of 0: that writes the count of the storage every
+    // empty array shares, a write that races with other threads reading it.
+    guard !columns.isEmpty else { return [] }
     // Filled in place: `zip(_:_:).map` went through the generic append path per column, on
     // every table a save publishes.
     return [AnyColumn](unsafeUninitializedCapacity: columns.count) { slots, initialized in
