@@ -16,23 +16,7 @@ extension QueryExpression {
   }
 
   /// Whether a slot occurs in the expression.
-  var hasSlots: Bool {
-    switch self {
-    case .opaque: slotIndex != nil
-    case .constant, .object, .variable: false
-    case .attribute(let base, _), .relationship(let base, _), .cast(let base, _),
-      .typeTest(let base, _, _), .not(let base), .negative(let base), .count(let base):
-      base.hasSlots
-    case .and(let operands), .or(let operands): operands.contains { $0.hasSlots }
-    case .comparison(let lhs, _, let rhs), .arithmetic(let lhs, _, let rhs),
-      .string(let lhs, _, let rhs), .caseInsensitiveCompare(let lhs, let rhs),
-      .coalesce(let lhs, let rhs), .contains(let lhs, let rhs), .flatMap(let lhs, _, let rhs),
-      .any(let lhs, _, let rhs), .all(let lhs, _, let rhs):
-      lhs.hasSlots || rhs.hasSlots
-    case .conditional(let test, let then, let otherwise):
-      test.hasSlots || then.hasSlots || otherwise.hasSlots
-    }
-  }
+  var hasSlots: Bool { containsNode { $0.slotIndex != nil } }
 
   /// The expression with each slot replaced by the value of its number (a slot past the end
   /// of `values` is kept).
