@@ -13,6 +13,16 @@ struct IndexMemoTests {
     [IndexDefinition(.ordered, on: "days"), IndexDefinition(.hash, on: "note")],
   ]
 
+  /// A store holding one saved Trip and one saved BusinessTrip, and the session that saved them.
+  static func savedTripAndBusiness() throws -> (Store, Session) {
+    let store = try Fixture.makeStore()
+    let session = Session(store: store)
+    _ = session.insert(entity: Fixture.trip, name: "t", days: 1)
+    _ = session.insert(entity: Fixture.business, name: "b", days: 1)
+    try session.save()
+    return (store, session)
+  }
+
   func keys(_ session: Session, _ request: QueryRequest) throws -> [ObjectKey] {
     let source = QuerySource(session: session, includePendingChanges: true) {
       Self.indexes[$0.index]
@@ -70,11 +80,7 @@ struct IndexMemoTests {
 extension IndexMemoTests {
   @Test("moving to another version keeps the memo's entries of the tables it still holds")
   func memoKeepsUnwrittenTables() throws {
-    let store = try Fixture.makeStore()
-    let session = Session(store: store)
-    _ = session.insert(entity: Fixture.trip, name: "t", days: 1)
-    _ = session.insert(entity: Fixture.business, name: "b", days: 1)
-    try session.save()
+    let (store, session) = try Self.savedTripAndBusiness()
     let memo = IndexMemo(store: store)
     let definition = IndexDefinition(.hash, on: "name")
     final class Built {}
@@ -112,11 +118,7 @@ extension IndexMemoTests {
 extension IndexMemoTests {
   @Test("moving to another version lets go of the indexes of the tables it replaced")
   func memoReleasesReplacedTables() throws {
-    let store = try Fixture.makeStore()
-    let session = Session(store: store)
-    _ = session.insert(entity: Fixture.trip, name: "t", days: 1)
-    _ = session.insert(entity: Fixture.business, name: "b", days: 1)
-    try session.save()
+    let (store, session) = try Self.savedTripAndBusiness()
     let memo = IndexMemo(store: store)
     let definition = IndexDefinition(.hash, on: "name")
     final class Built {}

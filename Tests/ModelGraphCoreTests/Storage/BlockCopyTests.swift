@@ -41,12 +41,7 @@ struct BlockCopyTests {
     #expect(model.count > 16 * Self.chunkRows, "the block grew past its first group")
     versions.append((working, model))
     for (index, version) in versions.enumerated() {
-      #expect(version.column.count == version.model.count, "version \(index)")
-      var mismatches = 0
-      for row in 0..<version.model.count where version.column[row] != version.model[row] {
-        mismatches += 1
-      }
-      #expect(mismatches == 0, "version \(index)")
+      expectColumn(version.column, holds: version.model, "version \(index)")
     }
   }
 
@@ -82,10 +77,7 @@ struct BlockCopyTests {
     for (name, column, model) in [
       ("source", column, model), ("first", first, firstModel), ("second", second, secondModel),
     ] {
-      #expect(column.count == model.count, "\(name)")
-      var mismatches = 0
-      for row in 0..<model.count where column[row] != model[row] { mismatches += 1 }
-      #expect(mismatches == 0, "\(name)")
+      expectColumn(column, holds: model, name)
     }
   }
 

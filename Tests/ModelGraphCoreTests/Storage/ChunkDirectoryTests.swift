@@ -91,12 +91,7 @@ struct ChunkDirectoryTests {
     let reader = unsafeDowncast(versions[3].column.copy(), to: Column<Int64>.self)
     reader[0] = 99
     for (index, version) in versions.enumerated() {
-      #expect(version.column.count == version.model.count, "version \(index)")
-      var mismatches = 0
-      for row in 0..<version.model.count where version.column[row] != version.model[row] {
-        mismatches += 1
-      }
-      #expect(mismatches == 0, "version \(index)")
+      expectColumn(version.column, holds: version.model, "version \(index)")
     }
     #expect(reader[0] == 99 && versions[3].column[0] == versions[3].model[0])
   }
@@ -181,12 +176,7 @@ struct ChunkDirectoryTests {
       columns[pick].model[row] = UInt32(step)
     }
     for (index, entry) in columns.enumerated() {
-      #expect(entry.column.count == entry.model.count, "column \(index)")
-      var mismatches = 0
-      for row in 0..<entry.model.count where entry.column[row] != entry.model[row] {
-        mismatches += 1
-      }
-      #expect(mismatches == 0, "column \(index)")
+      expectColumn(entry.column, holds: entry.model, "column \(index)")
     }
     // A copy written in one chunk of the second block shares every other group with its source.
     let source = columns[0].column
