@@ -126,16 +126,21 @@ public struct SystemFileIO: FileIO {
     guard fstat(descriptor, &info) == 0 else { throw failure("fstat", path) }
     // Read the size stat reports straight into the array, then whatever a writer appended.
     let size = max(Int(info.st_size), 0)
-    var bytes = try [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-      count = 0
-      while count < size {
-        let read = Glibc.read(descriptor, buffer.baseAddress! + count, size - count)
-        if read < 0 {
-          if errno == EINTR { continue }
-          throw failure("read", path)
+    // An empty file starts from `[]`: an uninitialized capacity of 0 writes its count into the
+    // storage every empty array shares, a write that races with other threads' reads.
+    var bytes: [UInt8] = []
+    if size > 0 {
+      bytes = try [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+        count = 0
+        while count < size {
+          let read = Glibc.read(descriptor, buffer.baseAddress! + count, size - count)
+          if read < 0 {
+            if errno == EINTR { continue }
+            throw failure("read", path)
+          }
+          if read == 0 { break }
+          count += read
         }
-        if read == 0 { break }
-        count += read
       }
     }
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
