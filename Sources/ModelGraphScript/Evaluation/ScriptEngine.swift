@@ -46,6 +46,9 @@ public final class ScriptEngine {
   var schema = ScriptSchema()
   var variables: [String: ObjectKey] = [:]
   var inTransaction = false
+  /// Whether a failed statement rolled back the open transaction, whose remaining statements
+  /// are skipped until its `commit` or `rollback` (as PostgreSQL does).
+  var abortedTransaction = false
   /// The history version `.changes` without `since` starts after.
   var changesShown: UInt64 = 0
   /// The queries `.watch` reprints, with what each printed last.
@@ -117,11 +120,13 @@ public final class ScriptEngine {
   public func abortTransaction() -> Bool {
     guard inTransaction else { return false }
     inTransaction = false
+    abortedTransaction = true
     session.rollback()
     return true
   }
 
   private func run(_ statement: Statement) throws {
+    if abortedTransaction { try skipInAbortedTransaction(statement) }
     if case .entity(let declaration) = statement.kind {
       schema.pending.append(declaration)
       return
@@ -195,6 +200,7 @@ public final class ScriptEngine {
     schema = ScriptSchema()
     variables = [:]
     inTransaction = false
+    abortedTransaction = false
   }
 
   /// Replaces the store with a migrated version of it: the objects keep their identifiers,
