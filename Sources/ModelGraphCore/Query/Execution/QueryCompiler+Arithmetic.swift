@@ -61,14 +61,7 @@ extension QueryCompiler {
     let left = lhs.evaluate
     let right = rhs.evaluate
     let faults = faultSlot()
-    let operation: (T, T) -> (partialValue: T, overflow: Bool) =
-      switch op {
-      case .add: { $0.addingReportingOverflow($1) }
-      case .subtract: { $0.subtractingReportingOverflow($1) }
-      case .multiply: { $0.multipliedReportingOverflow(by: $1) }
-      case .divide: { $0.dividedReportingOverflow(by: $1) }
-      case .remainder: { $0.remainderReportingOverflow(dividingBy: $1) }
-      }
+    let operation: (T, T) -> (partialValue: T, overflow: Bool) = Self.reportingOverflow(op)
     let divides = op == .divide || op == .remainder
     return RowFunction { row in
       guard let a = left(row), let b = right(row) else { return nil }
