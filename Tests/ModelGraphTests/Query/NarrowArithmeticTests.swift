@@ -151,7 +151,12 @@ struct NarrowArithmeticTests {
   func faults(_ faulting: Faulting) throws {
     let descriptor = FetchDescriptor<NarrowRow>(predicate: faulting.predicate())
     // Evaluated by the engine, never by `Predicate.evaluate` (which would stop the process).
-    #expect(try !context.explain(descriptor).contains("fallback"), "\(faulting.name)")
+    let plan = try context.explain(descriptor)
+    #expect(!plan.contains("fallback"), "\(faulting.name)")
+    if testsRunOnFetchedResidency, faulting.name.hasPrefix("Int") || faulting.name.hasPrefix("-") {
+      // Signed arithmetic runs in the database, which fails as the engine does.
+      #expect(!plan.contains("not in SQL"), "\(faulting.name): \(plan)")
+    }
     let (code, message, name) = (faulting.code, faulting.message, faulting.name)
     expectFault(code, message, "\(name) fetch") { _ = try context.fetch(descriptor) }
     expectFault(code, message, "\(name) count") { _ = try context.fetchCount(descriptor) }
