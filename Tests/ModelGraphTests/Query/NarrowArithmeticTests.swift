@@ -12,6 +12,7 @@ final class NarrowRow: PersistentModel {
   @Attribute var u8: UInt8
   @Attribute var u16: UInt16
   @Attribute var u32: UInt32
+  @Attribute var ratio: Float = 0.5
 
   /// A computed property: a predicate that reads it is left to `Predicate.evaluate`.
   var twice: Int { Int(i8) * 2 }
