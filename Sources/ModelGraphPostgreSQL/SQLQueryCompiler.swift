@@ -272,7 +272,7 @@ struct SQLQueryCompiler {
   }
 
   /// `term` as a value.
-  private func value(_ term: Term) throws -> (String, ValueType?) {
+  func value(_ term: Term) throws -> (String, ValueType?) {
     switch term {
     case .condition(let sql): return (sql, .bool)
     case .value(let sql, let type): return (sql, type)
@@ -462,6 +462,8 @@ struct SQLQueryCompiler {
         throw Untranslatable(reason: "arithmetic other than on integers")
       }
       return .value(Self.integerArithmetic(a, op, b), .int)
+    case .narrow(let operand, let width) where width.isSigned:
+      return try narrow(operand, width, variables)
     default:
       throw Untranslatable(reason: "no SQL translation")
     }

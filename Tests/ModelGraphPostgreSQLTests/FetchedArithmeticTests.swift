@@ -171,3 +171,54 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedArithmetic {
     #expect(try TestServer.query("SELECT (\(fine))::text", at: url) == ["-1"])
   }
 }
+
+extension PostgreSQLStoreSuites.FetchedResidency.FetchedArithmetic {
+  /// `value op other` as Swift computes it on `Int8`: `nil` where Swift stops the process,
+  /// with the SQLSTATE PostgreSQL fails with there.
+  static func swiftInt8(_ value: Int8, _ op: QueryArithmeticOperator, _ other: Int8) -> (
+    Int8?, fault: String?
+  ) {
+    let (result, overflow): (Int8, Bool)
+    switch op {
+    case .add: (result, overflow) = value.addingReportingOverflow(other)
+    case .subtract: (result, overflow) = value.subtractingReportingOverflow(other)
+    case .multiply: (result, overflow) = value.multipliedReportingOverflow(by: other)
+    case .divide:
+      guard other != 0 else { return (nil, "22012") }
+      (result, overflow) = value.dividedReportingOverflow(by: other)
+    case .remainder:
+      guard other != 0 else { return (nil, "22012") }
+      (result, overflow) = value.remainderReportingOverflow(dividingBy: other)
+    }
+    return overflow ? (nil, "22003") : (result, nil)
+  }
+
+  @Test("Int8 steps fail where Swift does (Int8.min % -1 too) and give Swift's results elsewhere")
+  func narrowSteps() throws {
+    let url = try TestServer.freshURL()
+    let values: [Int8] = [.min, -100, -7, -1, 0, 1, 2, 27, 64, 100, .max]
+    let range = QueryIntegerWidth.int8.range
+    var faults = 0
+    for op in QueryArithmeticOperator.allCases {
+      let pairs = values.flatMap { a in values.map { (a, $0) } }
+      let sql = SQLQueryCompiler.integerArithmetic("v.a", op, "v.b", within: range)
+      for (a, b) in pairs {
+        let (value, fault) = Self.swiftInt8(a, op, b)
+        do {
+          let read = try TestServer.query(
+            "SELECT (\(sql))::text FROM (VALUES ('\(a)'::bigint, '\(b)'::bigint)) v(a, b)",
+            at: url)
+          #expect(fault == nil && read == [value.map { "\($0)" }], "\(a) \(op.rawValue) \(b)")
+        } catch let error as PostgreSQLError {
+          faults += 1
+          #expect(error.sqlState == fault, "\(a) \(op.rawValue) \(b): \(error)")
+          #expect(error.arithmeticFault != nil)
+        }
+      }
+    }
+    #expect(faults > 20)
+    // A NULL operand gives NULL, not a failure.
+    let null = SQLQueryCompiler.integerArithmetic("NULL", .add, "'127'::bigint", within: range)
+    #expect(try TestServer.query("SELECT (\(null))::text", at: url) == [nil])
+  }
+}

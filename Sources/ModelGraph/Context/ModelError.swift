@@ -41,6 +41,13 @@ public struct ModelError: Error, Sendable, CustomStringConvertible {
     /// `/` or `%`, or a `Decimal` `/`. As for ``arithmeticOverflow``, only objects the fetch
     /// tests fault.
     case divisionByZero
+    /// A predicate computes integer or `Decimal` arithmetic inside a part the engine does not
+    /// evaluate (a computed property, a `Set` compared with `==`, …), so
+    /// `Predicate.evaluate` would compute it, and stop the process where it overflows or
+    /// divides by zero: the fetch (or count, or delete) refuses the predicate before it runs,
+    /// naming the part. Arithmetic in a conjunct (`&&`) the engine evaluates, or computed
+    /// outside the predicate and captured, is not refused.
+    case unsupportedPredicate
   }
 
   /// One rule a save found broken.

@@ -134,7 +134,8 @@ struct FetchedPendingRows {
     case .relationship(let base, let name): return base == .root && toOne.contains(name)
     case .cast(let base, _), .typeTest(let base, _, _): return base == .root
     case .and(let parts), .or(let parts): return parts.allSatisfy(own)
-    case .not(let part), .negative(let part), .count(let part): return own(part)
+    case .not(let part), .negative(let part), .count(let part), .narrow(let part, _):
+      return own(part)
     case .comparison(let left, _, let right), .arithmetic(let left, _, let right),
       .string(let left, _, let right), .caseInsensitiveCompare(let left, let right),
       .coalesce(let left, let right), .contains(let left, let right):

@@ -88,7 +88,8 @@ enum FetchedRelatedReads {
     case .and(let parts), .or(let parts):
       for part in parts where origin(of: part, bound: bound, paths: &paths) == nil { return nil }
       return .value
-    case .not(let part), .negative(let part), .count(let part): return check(part)
+    case .not(let part), .negative(let part), .count(let part), .narrow(let part, _):
+      return check(part)
     case .comparison(let left, _, let right), .arithmetic(let left, _, let right),
       .string(let left, _, let right), .caseInsensitiveCompare(let left, let right),
       .contains(let left, let right):

@@ -65,7 +65,8 @@ extension ModelContext {
     var slotted: (template: QueryExpression, values: [QueryExpression])?
     var shape: PredicateShapeCache.Entry?
     if let predicate {
-      (expression, identity, slotted, untranslated, shape) = translate(predicate, named: &named)
+      (expression, identity, slotted, untranslated, shape) = try translate(
+        predicate, named: &named)
     }
     _ = session.catalog(covering: named.reduce(entity, max))
     let sortKeys = SortTranslation.keys(descriptor.sortBy)
@@ -120,7 +121,14 @@ extension ModelContext {
       plan = try planner.plan(request)
     } catch let error as QueryError where request.predicate != nil && !error.isArithmeticFault {
       // Planning evaluates no row, so it never faults; were it to, the fault must not reach
-      // `Predicate.evaluate`, which would stop the process on it.
+      // `Predicate.evaluate`, which would stop the process on it. Nor may arithmetic that
+      // `Predicate.evaluate` would stop the process on.
+      if let predicate, let arithmetic = TrappingArithmetic.first(in: predicate.expression) {
+        throw ModelError(
+          refusing: [
+            "the predicate computes \(arithmetic), and the engine cannot evaluate it (\(error))"
+          ])
+      }
       request.predicate = nil
       request.shapeIdentity = nil
       request.slotted = nil
@@ -155,7 +163,9 @@ extension ModelContext {
   /// which a bound plan reads without filling them in), else translated (and its shape learnt,
   /// unless the cache knows it as one translated every time).
   /// The shape cache's entry comes with a translation it gave.
-  private func translate<T>(_ predicate: Predicate<T>, named: inout [Int]) -> (
+  /// - Throws: ``ModelError`` with code ``ModelError/Code/unsupportedPredicate`` when a part
+  ///   left to `Predicate.evaluate` computes arithmetic it would stop the process on.
+  private func translate<T>(_ predicate: Predicate<T>, named: inout [Int]) throws -> (
     QueryExpression?, QueryShapeIdentity?,
     slotted: (template: QueryExpression, values: [QueryExpression])?, untranslated: [String],
     shape: PredicateShapeCache.Entry?
@@ -172,6 +182,7 @@ extension ModelContext {
       classes.append(try entityIndex(for: type))
     }
     let (expression, untranslated) = translator.translate(predicate)
+    if !translator.refusals.isEmpty { throw ModelError(refusing: translator.refusals) }
     named += classes
     var identity: QueryShapeIdentity?
     var slotted: (template: QueryExpression, values: [QueryExpression])?
@@ -257,5 +268,19 @@ extension ModelContext {
         throw ModelError(.predicateFailed, message: "the predicate threw: \(error)")
       }
     }
+  }
+}
+
+extension ModelError {
+  /// The error of a predicate refused for arithmetic `Predicate.evaluate` would compute
+  /// (``Code/unsupportedPredicate``), naming each part.
+  init(refusing parts: [String]) {
+    self.init(
+      .unsupportedPredicate,
+      message: "the predicate is refused: "
+        + parts.joined(separator: "; and ")
+        + "; Foundation's Predicate.evaluate would compute it, and stop the process where it "
+        + "overflows or divides by zero (compute it in a conjunct of its own, or outside the "
+        + "predicate)")
   }
 }

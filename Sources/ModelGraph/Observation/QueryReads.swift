@@ -33,7 +33,7 @@ struct QueryReads: Sendable {
     case .relationship, .opaque, .flatMap, .any, .all:
       readsEverything = true
     case .cast(let inner, _), .typeTest(let inner, _, _), .not(let inner), .negative(let inner),
-      .count(let inner):
+      .count(let inner), .narrow(let inner, _):
       collect(inner)
     case .and(let parts), .or(let parts):
       for part in parts { collect(part) }

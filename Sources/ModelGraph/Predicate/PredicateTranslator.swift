@@ -14,6 +14,10 @@ final class PredicateTranslator {
   let context: ModelContext?
   private var variables: [PredicateExpressions.VariableID: Int] = [:]
   private var nextVariable = 1
+  /// The untranslated conjuncts of the last ``translate(_:)-(Predicate<T>)`` that compute
+  /// arithmetic `Predicate.evaluate` would stop the process on (``TrappingArithmetic``),
+  /// each written out with the arithmetic and why it is not translated.
+  private(set) var refusals: [String] = []
   /// When not `nil`, captured values translate to numbered slots (``PredicateSlot``) instead
   /// of constants, and this lists the type of each slot's value, in translation order.
   private(set) var slotTypes: [Any.Type]?
@@ -37,17 +41,23 @@ final class PredicateTranslator {
   /// The translation of `predicate`, split into the conjuncts the engine evaluates and a
   /// description of those it cannot (left to `Predicate.evaluate`): each conjunct written out,
   /// then why (`$0.tags == ["a"], which the engine does not evaluate (== on Set<String>)`).
+  /// Those that compute arithmetic that can stop the process are also in ``refusals``.
   func translate<T>(_ predicate: Predicate<T>) -> (QueryExpression?, untranslated: [String]) {
     variables[predicate.variable.key] = 0
     var translated: [QueryExpression] = []
     var untranslated: [String] = []
+    refusals = []
     let text = PredicateText(input: predicate.variable.key)
     for conjunct in conjuncts(of: predicate.expression) {
       do {
         translated.append(try translate(conjunct))
       } catch {
-        untranslated.append(
-          "\(text.write(conjunct)), which the engine does not evaluate (\(error))")
+        let written = text.write(conjunct)
+        untranslated.append("\(written), which the engine does not evaluate (\(error))")
+        if let arithmetic = TrappingArithmetic.first(in: conjunct) {
+          refusals.append(
+            "\(written) computes \(arithmetic) in a part the engine does not evaluate (\(error))")
+        }
       }
     }
     let expression: QueryExpression? =

@@ -7,7 +7,7 @@ import ModelGraphCore
 /// an `Int64`. Equality of stored forms is Swift's for every attribute type but composite
 /// values; order is Swift's only for numbers, strings, dates, UUIDs and decimals (an enum's
 /// `Comparable` order is its declaration order, not its raw values'); arithmetic is Swift's
-/// only at full width.
+/// at full width, and on narrower integers through ``QueryExpression/narrow(_:_:)``.
 enum PredicateValueTypes {
   /// Whether `==` on the stored forms of `type` is Swift's `==`.
   static func isEquatable(_ type: Any.Type) -> Bool {
@@ -34,6 +34,12 @@ enum PredicateValueTypes {
     arithmetic.contains(ObjectIdentifier(type))
   }
 
+  /// The engine's name for `type` when it is an integer type narrower than 64 bits, whose
+  /// arithmetic the engine computes as on that type (``QueryExpression/narrow(_:_:)``).
+  static func narrowWidth(_ type: Any.Type) -> QueryIntegerWidth? {
+    narrow[ObjectIdentifier(type)]
+  }
+
   /// `Wrapped` for `Optional<Wrapped>`, else `type`.
   static func unwrapped(_ type: Any.Type) -> Any.Type {
     (type as? any _OptionalType.Type)?.wrappedType ?? type
@@ -50,6 +56,12 @@ enum PredicateValueTypes {
       UInt32.self, UInt64.self, Double.self, Float.self, String.self, Date.self, UUID.self,
       Decimal.self,
     ].map { ObjectIdentifier($0) })
+
+  private static let narrow: [ObjectIdentifier: QueryIntegerWidth] = [
+    ObjectIdentifier(Int8.self): .int8, ObjectIdentifier(Int16.self): .int16,
+    ObjectIdentifier(Int32.self): .int32, ObjectIdentifier(UInt8.self): .uint8,
+    ObjectIdentifier(UInt16.self): .uint16, ObjectIdentifier(UInt32.self): .uint32,
+  ]
 
   private static let arithmetic: Set<ObjectIdentifier> = Set(
     [Int.self, Int64.self, UInt.self, UInt64.self, Double.self, Decimal.self].map {

@@ -198,6 +198,7 @@ enum PredicateCases {
       PredicateCase("/ Int", #Predicate { $0.nights / two == 2 }),
       PredicateCase("%", #Predicate { $0.nights % two == 0 }),
       PredicateCase("unary -", #Predicate { -$0.nights < -3 }),
+      PredicateCase("Int16 arithmetic", #Predicate { $0.small * 2 > 10 }),
     ]
   }
 
@@ -217,8 +218,6 @@ enum PredicateCases {
       PredicateCase(
         "enum ordering", translated: false,
         #Predicate { ($0 as? QPersonal).flatMap { $0.reason < family } ?? false }),
-      PredicateCase(
-        "Int16 arithmetic", translated: false, #Predicate { $0.small * 2 > 10 }),
     ]
   }
 }

@@ -61,14 +61,7 @@ extension QueryCompiler {
     let left = lhs.evaluate
     let right = rhs.evaluate
     let faults = faultSlot()
-    let operation: (T, T) -> (partialValue: T, overflow: Bool) =
-      switch op {
-      case .add: { $0.addingReportingOverflow($1) }
-      case .subtract: { $0.subtractingReportingOverflow($1) }
-      case .multiply: { $0.multipliedReportingOverflow(by: $1) }
-      case .divide: { $0.dividedReportingOverflow(by: $1) }
-      case .remainder: { $0.remainderReportingOverflow(dividingBy: $1) }
-      }
+    let operation: (T, T) -> (partialValue: T, overflow: Bool) = Self.reportingOverflow(op)
     let divides = op == .divide || op == .remainder
     return RowFunction { row in
       guard let a = left(row), let b = right(row) else { return nil }
@@ -100,7 +93,8 @@ extension QueryCompiler {
   }
 
   /// `Decimal` `lhs op rhs`; a result out of range (checked conservatively by
-  /// ``DecimalArithmetic``) or a division by zero is recorded in the fault slot and `nil`.
+  /// ``DecimalArithmetic``) or a division by zero is recorded in the fault slot and `nil`; a
+  /// NaN operand gives NaN.
   private func decimal(
     _ lhs: RowFunction<Decimal>, _ op: QueryArithmeticOperator, _ rhs: RowFunction<Decimal>
   ) -> RowFunction<Decimal> {
@@ -110,8 +104,9 @@ extension QueryCompiler {
     return RowFunction { row in
       guard let a = left(row), let b = right(row) else { return nil }
       if let result = DecimalArithmetic.result(a, op, b) { return result }
-      // NaN in, no result out (as before): Foundation computes NaN there, without stopping.
-      guard !a.isNaN, !b.isNaN else { return nil }
+      // NaN in, NaN out, as Foundation computes it (without stopping); it then compares as
+      // Foundation's NaN does (before every number).
+      guard !a.isNaN, !b.isNaN else { return .nan }
       faults.record(
         op == .divide && b.isZero ? .divisionByZero : .arithmeticOverflow, op, isDecimal: true)
       return nil

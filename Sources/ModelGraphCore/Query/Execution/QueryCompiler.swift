@@ -80,6 +80,7 @@ final class QueryCompiler {
     case .arithmetic(let lhs, let op, let rhs):
       return try arithmetic(value(lhs), op, value(rhs))
     case .negative(let operand): return try negative(value(operand))
+    case .narrow(let operand, let width): return try narrow(operand, width)
     case .caseInsensitiveCompare(let lhs, let rhs):
       return try caseInsensitiveCompare(value(lhs), value(rhs))
     case .coalesce(let lhs, let rhs): return try coalesce(value(lhs), value(rhs))

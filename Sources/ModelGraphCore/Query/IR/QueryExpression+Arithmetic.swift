@@ -9,7 +9,7 @@ extension QueryExpression {
   public var hasArithmetic: Bool {
     containsNode {
       switch $0 {
-      case .arithmetic, .negative: true
+      case .arithmetic, .negative, .narrow: true
       default: false
       }
     }

@@ -28,6 +28,8 @@ extension QueryExpression: CustomStringConvertible {
     case .arithmetic(let lhs, let op, let rhs):
       text = "\(lhs.render()) \(op.rawValue) \(rhs.render())"
     case .negative(let operand): return "-\(operand.render())"
+    case .narrow(let operand, let width):
+      return "\(width.rawValue)(\(operand.render(topLevel: true)))"
     case .string(let lhs, let op, let rhs):
       let method = op == .hasPrefix ? "starts(with: " : "\(op.rawValue)("
       return "\(lhs.render()).\(method)\(rhs.render(topLevel: true)))"

@@ -8,7 +8,8 @@ extension QueryExpression {
     switch self {
     case .constant, .object, .variable, .opaque: return false
     case .attribute(let base, _), .relationship(let base, _), .cast(let base, _),
-      .typeTest(let base, _, _), .not(let base), .negative(let base), .count(let base):
+      .typeTest(let base, _, _), .not(let base), .negative(let base), .count(let base),
+      .narrow(let base, _):
       return base.containsNode(where: test)
     case .and(let operands), .or(let operands):
       return operands.contains { $0.containsNode(where: test) }

@@ -23,6 +23,7 @@ extension QueryExpression {
     case .comparison(let lhs, let op, let rhs): return .comparison(lhs.shape, op, rhs.shape)
     case .arithmetic(let lhs, let op, let rhs): return .arithmetic(lhs.shape, op, rhs.shape)
     case .negative(let operand): return .negative(operand.shape)
+    case .narrow(let operand, let width): return .narrow(operand.shape, width)
     case .string(let lhs, let op, let rhs): return .string(lhs.shape, op, rhs.shape)
     case .caseInsensitiveCompare(let lhs, let rhs):
       return .caseInsensitiveCompare(lhs.shape, rhs.shape)

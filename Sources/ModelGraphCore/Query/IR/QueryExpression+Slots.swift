@@ -40,6 +40,7 @@ extension QueryExpression {
     case .comparison(let lhs, let op, let rhs): return .comparison(fill(lhs), op, fill(rhs))
     case .arithmetic(let lhs, let op, let rhs): return .arithmetic(fill(lhs), op, fill(rhs))
     case .negative(let operand): return .negative(fill(operand))
+    case .narrow(let operand, let width): return .narrow(fill(operand), width)
     case .string(let lhs, let op, let rhs): return .string(fill(lhs), op, fill(rhs))
     case .caseInsensitiveCompare(let lhs, let rhs):
       return .caseInsensitiveCompare(fill(lhs), fill(rhs))

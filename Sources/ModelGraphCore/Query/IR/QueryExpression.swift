@@ -49,6 +49,11 @@ public indirect enum QueryExpression: Sendable, Hashable {
   case arithmetic(QueryExpression, QueryArithmeticOperator, QueryExpression)
   /// The operand negated (unary minus).
   case negative(QueryExpression)
+  /// Integer arithmetic (the operand: an ``arithmetic(_:_:_:)`` or a ``negative(_:)``) on a
+  /// Swift integer type narrower than 64 bits, computed as Swift computes it on that type: a
+  /// result out of the type's range (`Int8.min / -1`, `Int8.min % -1` and `-Int8.min` too)
+  /// is ``QueryError/Code/arithmeticOverflow``.
+  case narrow(QueryExpression, QueryIntegerWidth)
   /// A test of a string against another.
   case string(QueryExpression, QueryStringOperator, QueryExpression)
   /// `caseInsensitiveCompare` of two strings, as an integer: -1, 0 or 1.

@@ -42,6 +42,39 @@ public enum QueryArithmeticOperator: String, Sendable, Hashable, CaseIterable {
   case remainder = "%"
 }
 
+/// A Swift integer type narrower than 64 bits, whose arithmetic ``QueryExpression/narrow(_:_:)``
+/// computes. Values of the signed types are stored as `Int64`s, of the unsigned ones as
+/// `UInt64`s.
+public enum QueryIntegerWidth: String, Sendable, Hashable, CaseIterable {
+  /// `Int8`
+  case int8 = "Int8"
+  /// `Int16`
+  case int16 = "Int16"
+  /// `Int32`
+  case int32 = "Int32"
+  /// `UInt8`
+  case uint8 = "UInt8"
+  /// `UInt16`
+  case uint16 = "UInt16"
+  /// `UInt32`
+  case uint32 = "UInt32"
+
+  /// Whether the type is signed.
+  public var isSigned: Bool { self == .int8 || self == .int16 || self == .int32 }
+
+  /// The values of the type.
+  public var range: ClosedRange<Int64> {
+    switch self {
+    case .int8: Int64(Int8.min)...Int64(Int8.max)
+    case .int16: Int64(Int16.min)...Int64(Int16.max)
+    case .int32: Int64(Int32.min)...Int64(Int32.max)
+    case .uint8: 0...Int64(UInt8.max)
+    case .uint16: 0...Int64(UInt16.max)
+    case .uint32: 0...Int64(UInt32.max)
+    }
+  }
+}
+
 /// The test of ``QueryExpression/string(_:_:_:)``; each has the semantics of the Swift method
 /// it is named after.
 public enum QueryStringOperator: String, Sendable, Hashable, CaseIterable {

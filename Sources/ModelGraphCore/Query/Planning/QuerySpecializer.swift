@@ -59,6 +59,8 @@ struct QuerySpecializer {
       return .arithmetic(specialize(lhs), op, specialize(rhs))
     case .negative(let operand):
       return .negative(specialize(operand))
+    case .narrow(let operand, let width):
+      return .narrow(specialize(operand), width)
     case .string(let lhs, let op, let rhs):
       let lhs = specialize(lhs)
       let rhs = specialize(rhs)
@@ -137,7 +139,7 @@ extension QueryExpression {
     case .constant(let value): value.isNull || value == .bool(true) || value == .bool(false)
     case .object, .variable, .opaque: false
     case .attribute(let base, _), .relationship(let base, _), .not(let base), .negative(let base),
-      .count(let base):
+      .count(let base), .narrow(let base, _):
       base.isSpecializable
     case .and(let operands), .or(let operands): operands.contains { $0.isSpecializable }
     case .comparison(let lhs, _, let rhs), .arithmetic(let lhs, _, let rhs),
@@ -178,6 +180,7 @@ extension QueryExpression {
     case .comparison(let lhs, let op, let rhs): return .comparison(walk(lhs), op, walk(rhs))
     case .arithmetic(let lhs, let op, let rhs): return .arithmetic(walk(lhs), op, walk(rhs))
     case .negative(let operand): return .negative(walk(operand))
+    case .narrow(let operand, let width): return .narrow(walk(operand), width)
     case .string(let lhs, let op, let rhs): return .string(walk(lhs), op, walk(rhs))
     case .caseInsensitiveCompare(let lhs, let rhs):
       return .caseInsensitiveCompare(walk(lhs), walk(rhs))

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Arithmetic in a `#Predicate` that `Predicate.evaluate` computes with Swift's operators,
+/// which stop the process where a result overflows or a divisor is zero: `+`, `-`, `*`, `/`
+/// and `%` on integers, unary minus on a signed integer (but of a constant other than the
+/// type's minimum: `-1`), and `+`, `-` and `*` on `Decimal`s. Floating-point arithmetic never
+/// stops the process.
+enum TrappingArithmetic {
+  /// The first such arithmetic in `node` (a `PredicateExpression` tree, read through
+  /// `Mirror`), described (`'*' on Int`); `nil` when it has none.
+  static func first(in node: Any) -> String? {
+    if let arithmetic = node as? any _ArithmeticNode, let found = arithmetic.trappingOperation {
+      return found
+    }
+    // A captured value holds no arithmetic, and may be large (an array).
+    if node is any _ValueNode { return nil }
+    for child in Mirror(reflecting: node).children {
+      if let found = first(in: child.value) { return found }
+    }
+    return nil
+  }
+
+  /// Whether arithmetic on values of `type` can stop the process.
+  static func traps(_ type: Any.Type) -> Bool {
+    type is any FixedWidthInteger.Type || type == Decimal.self
+  }
+}
+
+/// A `PredicateExpressions` arithmetic node.
+protocol _ArithmeticNode {
+  /// `'op' on Type` when the node's arithmetic can stop the process; else `nil`.
+  var trappingOperation: String? { get }
+}
+
+/// `PredicateExpressions.Value`, seen without its type.
+protocol _ValueNode {}
+
+extension PredicateExpressions.Value: _ValueNode {}
+
+extension PredicateExpressions.Arithmetic: _ArithmeticNode {
+  var trappingOperation: String? {
+    guard TrappingArithmetic.traps(LHS.Output.self) else { return nil }
+    let symbol =
+      switch op {
+      case .add: "+"
+      case .subtract: "-"
+      case .multiply: "*"
+      }
+    return "'\(symbol)' on \(LHS.Output.self)"
+  }
+}
+
+extension PredicateExpressions.IntDivision: _ArithmeticNode {
+  var trappingOperation: String? { "'/' on \(LHS.Output.self)" }
+}
+
+extension PredicateExpressions.IntRemainder: _ArithmeticNode {
+  var trappingOperation: String? { "'%' on \(LHS.Output.self)" }
+}
+
+extension PredicateExpressions.UnaryMinus: _ArithmeticNode {
+  var trappingOperation: String? {
+    guard Wrapped.Output.self is any FixedWidthInteger.Type else { return nil }
+    // A negative literal (`-1`) is the negation of a constant, which traps only on `.min`.
+    if let constant = wrapped as? PredicateExpressions.Value<Wrapped.Output>,
+      let integer = constant.value as? any FixedWidthInteger, !isMinimum(integer)
+    {
+      return nil
+    }
+    return "'-' on \(Wrapped.Output.self)"
+  }
+}
+
+private func isMinimum<T: FixedWidthInteger>(_ value: T) -> Bool { value == T.min }
