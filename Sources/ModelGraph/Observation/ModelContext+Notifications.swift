@@ -34,12 +34,14 @@ extension ModelContext {
 
   func postDidSave() {
     let change = session.takeLastChange()
-    NotificationCenter.default.post(
-      name: Self.didSave, object: self,
-      userInfo: [
-        NotificationKey.insertedIdentifiers.rawValue: change?.inserted ?? [],
-        NotificationKey.updatedIdentifiers.rawValue: change?.updated.map(\.identifier) ?? [],
-        NotificationKey.deletedIdentifiers.rawValue: change?.deleted.map(\.identifier) ?? [],
-      ])
+    // Filled key by key: a dictionary literal builds and destroys an array of key-value pairs
+    // through generic code on every save.
+    var userInfo = [AnyHashable: Any](minimumCapacity: 3)
+    userInfo[AnyHashable(NotificationKey.insertedIdentifiers.rawValue)] = change?.inserted ?? []
+    userInfo[AnyHashable(NotificationKey.updatedIdentifiers.rawValue)] =
+      change?.updated.map(\.identifier) ?? []
+    userInfo[AnyHashable(NotificationKey.deletedIdentifiers.rawValue)] =
+      change?.deleted.map(\.identifier) ?? []
+    NotificationCenter.default.post(name: Self.didSave, object: self, userInfo: userInfo)
   }
 }
