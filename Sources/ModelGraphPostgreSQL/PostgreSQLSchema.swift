@@ -115,6 +115,14 @@ enum PostgreSQLSchema {
     ]
   }
 
+  /// The main query of a statement whose `WITH` part `u` updated or deleted one object (with
+  /// `RETURNING 1`) if it was at a version no newer than the save's base: it fails with
+  /// ``rowChanged``, naming the object (parameter `$object`), unless `u` returned one row.
+  /// The PL/pgSQL function runs only then, not at every row a save writes.
+  static func expectOne(object: Int) -> String {
+    "SELECT CASE WHEN count(*) = 1 THEN NULL ELSE mg_expect_one(count(*), $\(object)) END FROM u"
+  }
+
   /// The SQLSTATE of a commit that found the store behind the database.
   static let behind = "MG001"
   /// The SQLSTATE of a row whose version is newer than the store has seen.
