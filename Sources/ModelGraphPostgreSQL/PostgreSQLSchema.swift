@@ -25,6 +25,11 @@ enum PostgreSQLSchema {
           current_schema() AND table_name = 'mg_state' AND column_name = 'schema_version') THEN
         ALTER TABLE mg_state ADD COLUMN schema_version bigint NOT NULL DEFAULT 0;
       END IF;
+      -- The change log holds no row below this version (see prune).
+      IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema =
+          current_schema() AND table_name = 'mg_state' AND column_name = 'pruned') THEN
+        ALTER TABLE mg_state ADD COLUMN pruned bigint NOT NULL DEFAULT 0;
+      END IF;
     END $$;
     CREATE SEQUENCE IF NOT EXISTS mg_ordinal;
     CREATE TABLE IF NOT EXISTS mg_entities (
@@ -33,7 +38,9 @@ enum PostgreSQLSchema {
     CREATE TABLE IF NOT EXISTS mg_log (
       version bigint PRIMARY KEY, token uuid NOT NULL, ids bigint[] NOT NULL,
       committed_at timestamptz NOT NULL DEFAULT now());
-    CREATE INDEX IF NOT EXISTS mg_log_committed_at ON mg_log (committed_at);
+    -- Unused (the prune reads a range of versions): databases made before keep no index to
+    -- update at every save.
+    DROP INDEX IF EXISTS mg_log_committed_at;
     CREATE TABLE IF NOT EXISTS mg_listeners (pid integer PRIMARY KEY, applied bigint NOT NULL);
     CREATE OR REPLACE FUNCTION mg_begin_commit(expected bigint) RETURNS bigint AS $$
     DECLARE v bigint;
@@ -85,15 +92,35 @@ enum PostgreSQLSchema {
 
   /// Deletes the change log's rows before `version` that every live listener has consumed or
   /// that are older than `retention` seconds, and the rows of listeners that ended.
+  ///
+  /// The log's rows below `mg_state.pruned` are gone, so the delete reads only the versions
+  /// from there: the entries of the rows deleted before stay in the log's index until a
+  /// vacuum, and a scan from the first version read all of them (thousands at every prune).
+  /// Then `pruned` moves to the oldest row kept. A save holds `mg_state`'s row from its
+  /// version check, so prunes of several processes take turns, and rows are only ever added
+  /// at the newest version.
   static func prune(before version: UInt64, retention: Int) -> [PostgreSQLStatement] {
     [
       PostgreSQLStatement(
         "DELETE FROM mg_listeners WHERE pid NOT IN (SELECT pid FROM pg_stat_activity)"),
       PostgreSQLStatement(
-        "DELETE FROM mg_log WHERE version < $1 AND (committed_at < now() - $2::interval "
+        "DELETE FROM mg_log WHERE version >= (SELECT pruned FROM mg_state) AND version < $1 "
+          + "AND (committed_at < now() - $2::interval "
           + "OR version <= (SELECT min(applied) FROM mg_listeners))",
         [String(version), "\(retention) seconds"]),
+      PostgreSQLStatement(
+        "UPDATE mg_state SET pruned = coalesce((SELECT min(version) FROM mg_log WHERE "
+          + "version >= mg_state.pruned AND version < $1), $1)",
+        [String(version)]),
     ]
+  }
+
+  /// The main query of a statement whose `WITH` part `u` updated or deleted one object (with
+  /// `RETURNING 1`) if it was at a version no newer than the save's base: it fails with
+  /// ``rowChanged``, naming the object (parameter `$object`), unless `u` returned one row.
+  /// The PL/pgSQL function runs only then, not at every row a save writes.
+  static func expectOne(object: Int) -> String {
+    "SELECT CASE WHEN count(*) = 1 THEN NULL ELSE mg_expect_one(count(*), $\(object)) END FROM u"
   }
 
   /// The SQLSTATE of a commit that found the store behind the database.

@@ -35,7 +35,7 @@ final class PostgreSQLStatementTexts {
       + toOne.map { SQLMapping.quoted(entity.relationships[$0].name) }
     delete =
       "WITH u AS (DELETE FROM \(table) WHERE id = $1 AND _version <= $2 RETURNING 1) "
-      + "SELECT mg_expect_one(count(*), $3) FROM u"
+      + PostgreSQLSchema.expectOne(object: 3)
     var joinInserts: [Int: String] = [:]
     var joinDeletes: [Int: String] = [:]
     for slot in toMany {

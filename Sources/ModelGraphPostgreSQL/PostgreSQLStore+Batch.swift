@@ -166,7 +166,7 @@ extension PostgreSQLStore {
     return "WITH u AS (UPDATE \(table) SET "
       + (assignments + ["_version = $\(count + 1)"]).joined(separator: ", ")
       + " WHERE id = $\(count + 2) AND _version <= $\(count + 3) RETURNING 1) "
-      + "SELECT mg_expect_one(count(*), $\(count + 4)) FROM u"
+      + PostgreSQLSchema.expectOne(object: count + 4)
   }
 
   /// The text of the insert of `rows` rows into `columns` of `table`.
