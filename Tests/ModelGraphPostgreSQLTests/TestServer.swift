@@ -5,9 +5,11 @@ import Testing
 @testable import ModelGraphPostgreSQL
 
 /// The PostgreSQL server the suites run against: `MODELGRAPH_POSTGRESQL_URL`, as
-/// `scripts/postgresql-dev.sh start` prints it. Without it the suites are skipped.
+/// `scripts/postgresql-dev.sh start` prints it. Without it (or with it empty) the suites are
+/// skipped.
 enum TestServer {
   static let url = ProcessInfo.processInfo.environment["MODELGRAPH_POSTGRESQL_URL"]
+    .flatMap { $0.isEmpty ? nil : $0 }
 
   /// The line a skipped run shows.
   static let skipped: Comment = Comment(

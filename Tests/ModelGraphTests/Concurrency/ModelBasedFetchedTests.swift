@@ -99,6 +99,7 @@ extension ModelBasedFetchedTests {
 /// The server of ``ModelBasedFetchedTests``, and why it is skipped.
 enum MBFetchedServer {
   static let url = ProcessInfo.processInfo.environment["MODELGRAPH_POSTGRESQL_URL"]
+    .flatMap { $0.isEmpty ? nil : $0 }
   static let skipped = Comment(
     rawValue: "MODELGRAPH_POSTGRESQL_URL is not set, so the residency=fetched model-based test "
       + "is skipped; run `eval $(scripts/postgresql-dev.sh start)` to start a private server")

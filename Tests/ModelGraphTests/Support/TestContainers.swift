@@ -9,7 +9,7 @@ import Testing
 let testsRunOnPostgreSQL =
   ["postgresql", "postgresql-fetched"].contains(
     ProcessInfo.processInfo.environment["MODELGRAPH_TEST_STORE"])
-  && ProcessInfo.processInfo.environment["MODELGRAPH_POSTGRESQL_URL"] != nil
+  && !(ProcessInfo.processInfo.environment["MODELGRAPH_POSTGRESQL_URL"] ?? "").isEmpty
 
 /// Whether those PostgreSQL containers keep only fetched objects in memory
 /// (`residency=fetched`, with `MODELGRAPH_TEST_STORE=postgresql-fetched`).
