@@ -12,11 +12,22 @@ extension ModelContext {
   /// let transactions = try context.fetchHistory(
   ///   HistoryDescriptor<DefaultHistoryTransaction>(predicate: #Predicate { $0.token > after }))
   /// ```
-  /// - Throws: The error the predicate throws.
+  /// - Throws: The error the predicate throws; ``ModelError`` `.unsupportedPredicate` for a
+  ///   predicate that computes integer or `Decimal` arithmetic, which `Predicate.evaluate`
+  ///   (which runs it) would stop the process on where it overflows or divides by zero.
   /// - Complexity: O(kept transactions).
   public func fetchHistory(
     _ descriptor: HistoryDescriptor<DefaultHistoryTransaction>
   ) throws -> [DefaultHistoryTransaction] {
+    if let predicate = descriptor.predicate,
+      let arithmetic = TrappingArithmetic.first(in: predicate.expression)
+    {
+      throw ModelError(
+        .unsupportedPredicate,
+        message: "the history predicate is refused: it computes \(arithmetic), which "
+          + "Foundation's Predicate.evaluate would stop the process on where it overflows or "
+          + "divides by zero (compute it outside the predicate and capture the result)")
+    }
     var result: [DefaultHistoryTransaction] = []
     for change in container.store.history.changes(after: 0) {
       if let limit = descriptor.fetchLimit, result.count >= limit { break }
