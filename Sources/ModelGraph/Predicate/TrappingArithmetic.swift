@@ -1,15 +1,16 @@
 import Foundation
 
-/// Arithmetic in a `#Predicate` that `Predicate.evaluate` computes with Swift's operators,
+/// Operations in a `#Predicate` that `Predicate.evaluate` computes with Swift's operators,
 /// which stop the process where a result overflows or a divisor is zero: `+`, `-`, `*`, `/`
 /// and `%` on integers, unary minus on a signed integer (but of a constant other than the
 /// type's minimum: `-1`), and `+`, `-` and `*` on `Decimal`s. Floating-point arithmetic never
-/// stops the process.
+/// stops the process. A range built in the predicate (`a...b`, `a..<b`) stops it too where its
+/// lower bound is above its upper one, so one whose bounds are not constants in order counts.
 enum TrappingArithmetic {
-  /// The first such arithmetic in `node` (a `PredicateExpression` tree, read through
+  /// The first such operation in `node` (a `PredicateExpression` tree, read through
   /// `Mirror`), described (`'*' on Int`); `nil` when it has none.
   static func first(in node: Any) -> String? {
-    if let arithmetic = node as? any _ArithmeticNode, let found = arithmetic.trappingOperation {
+    if let trapping = node as? any _TrappingNode, let found = trapping.trappingOperation {
       return found
     }
     // A captured value holds no arithmetic, and may be large (an array).
@@ -26,9 +27,9 @@ enum TrappingArithmetic {
   }
 }
 
-/// A `PredicateExpressions` arithmetic node.
-protocol _ArithmeticNode {
-  /// `'op' on Type` when the node's arithmetic can stop the process; else `nil`.
+/// A `PredicateExpressions` node whose evaluation can stop the process.
+protocol _TrappingNode {
+  /// `'op' on Type` when the node's operation can stop the process; else `nil`.
   var trappingOperation: String? { get }
 }
 
@@ -37,7 +38,7 @@ protocol _ValueNode {}
 
 extension PredicateExpressions.Value: _ValueNode {}
 
-extension PredicateExpressions.Arithmetic: _ArithmeticNode {
+extension PredicateExpressions.Arithmetic: _TrappingNode {
   var trappingOperation: String? {
     guard TrappingArithmetic.traps(LHS.Output.self) else { return nil }
     let symbol =
@@ -50,15 +51,15 @@ extension PredicateExpressions.Arithmetic: _ArithmeticNode {
   }
 }
 
-extension PredicateExpressions.IntDivision: _ArithmeticNode {
+extension PredicateExpressions.IntDivision: _TrappingNode {
   var trappingOperation: String? { "'/' on \(LHS.Output.self)" }
 }
 
-extension PredicateExpressions.IntRemainder: _ArithmeticNode {
+extension PredicateExpressions.IntRemainder: _TrappingNode {
   var trappingOperation: String? { "'%' on \(LHS.Output.self)" }
 }
 
-extension PredicateExpressions.UnaryMinus: _ArithmeticNode {
+extension PredicateExpressions.UnaryMinus: _TrappingNode {
   var trappingOperation: String? {
     guard Wrapped.Output.self is any FixedWidthInteger.Type else { return nil }
     // A negative literal (`-1`) is the negation of a constant, which traps only on `.min`.
@@ -72,3 +73,24 @@ extension PredicateExpressions.UnaryMinus: _ArithmeticNode {
 }
 
 private func isMinimum<T: FixedWidthInteger>(_ value: T) -> Bool { value == T.min }
+
+extension PredicateExpressions.Range: _TrappingNode {
+  var trappingOperation: String? { rangeTrap(lower, upper, "..<") }
+}
+
+extension PredicateExpressions.ClosedRange: _TrappingNode {
+  var trappingOperation: String? { rangeTrap(lower, upper, "...") }
+}
+
+/// `'op' on Type` for a range built from `lower` and `upper`, unless both are constants in
+/// order (Swift stops the process on a lower bound above the upper one).
+private func rangeTrap<Lower: PredicateExpression, Upper: PredicateExpression>(
+  _ lower: Lower, _ upper: Upper, _ symbol: String
+) -> String? where Lower.Output == Upper.Output, Lower.Output: Comparable {
+  if let lower = lower as? PredicateExpressions.Value<Lower.Output>,
+    let upper = upper as? PredicateExpressions.Value<Upper.Output>, lower.value <= upper.value
+  {
+    return nil
+  }
+  return "'\(symbol)' on \(Lower.Output.self)"
+}

@@ -40,6 +40,17 @@ struct UntranslatedArithmeticTests {
     cases.append(("a computed property negated", #Predicate { -($0.twice + small) > 0 }))
     cases.append(
       ("a computed property divided", #Predicate { $0.serial >= 0 && 100 / $0.twice > 0 }))
+    // A range whose lower bound is above its upper one stops the process where it is built.
+    cases.append(
+      (
+        "a computed property in || with a range of a stored bound",
+        #Predicate { $0.twice == 3 || ($0.serial...2).contains(1) }
+      ))
+    cases.append(
+      (
+        "a computed property in || with a half-open range",
+        #Predicate { $0.twice == 3 || (0..<$0.serial).contains(1) }
+      ))
     return cases
   }
 
@@ -81,6 +92,11 @@ struct UntranslatedArithmeticTests {
         #Predicate { $0.twice >= 0 && $0.i8 != 127 && $0.i8 + 1 > 1 }
       ))
     cases.append(("Float arithmetic", #Predicate { $0.ratio * quarter > 0.1 }))
+    cases.append(
+      (
+        "a computed property in || with a range of constants",
+        #Predicate { $0.twice == 3 || (0...2).contains($0.serial) }
+      ))
     cases.append(
       (
         "Float arithmetic with a computed property",
