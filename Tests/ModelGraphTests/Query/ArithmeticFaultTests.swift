@@ -90,28 +90,6 @@ struct ArithmeticFaultTests {
       code: .arithmeticOverflow, message: "the Decimal result of '*' is out of range"),
   ]
 
-  /// Runs `body`, which must throw a `ModelError` of `code` whose message starts `message`.
-  func expectFault(
-    _ code: ModelError.Code, _ message: String, _ label: String,
-    _ body: () throws -> Void
-  ) {
-    do {
-      try body()
-      Issue.record("\(label): no error")
-    } catch let error as ModelError {
-      #expect(error.code == code, "\(label): \(error)")
-      if testsRunOnFetchedResidency {
-        // The database does not say which operator failed.
-        let kind = message.components(separatedBy: " in '")[0]
-        #expect(error.message.hasPrefix(kind), "\(label): \(error.message)")
-      } else {
-        #expect(error.message == "\(message) while evaluating the predicate", "\(label)")
-      }
-    } catch {
-      Issue.record("\(label): \(error)")
-    }
-  }
-
   @Test("every entry point throws the fault and changes nothing", arguments: faulting)
   func everyEntryPoint(_ faulting: Faulting) throws {
     let descriptor = FetchDescriptor<ArithmeticRow>(predicate: faulting.predicate())

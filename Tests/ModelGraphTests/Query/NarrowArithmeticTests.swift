@@ -126,28 +126,6 @@ struct NarrowArithmeticTests {
       code: .divisionByZero, message: "division by zero in '%'"),
   ]
 
-  /// Runs `body`, which must throw a `ModelError` of `code` whose message starts `message`.
-  func expectFault(
-    _ code: ModelError.Code, _ message: String, _ label: String,
-    _ body: () throws -> Void
-  ) {
-    do {
-      try body()
-      Issue.record("\(label): no error")
-    } catch let error as ModelError {
-      #expect(error.code == code, "\(label): \(error)")
-      if testsRunOnFetchedResidency {
-        // The database does not say which operator failed.
-        let kind = message.components(separatedBy: " in '")[0]
-        #expect(error.message.hasPrefix(kind), "\(label): \(error.message)")
-      } else {
-        #expect(error.message == "\(message) while evaluating the predicate", "\(label)")
-      }
-    } catch {
-      Issue.record("\(label): \(error)")
-    }
-  }
-
   @Test("arithmetic that Swift traps on throws the fault", arguments: faulting)
   func faults(_ faulting: Faulting) throws {
     let descriptor = FetchDescriptor<NarrowRow>(predicate: faulting.predicate())
