@@ -41,12 +41,14 @@ public struct ModelError: Error, Sendable, CustomStringConvertible {
     /// `/` or `%`, or a `Decimal` `/`. As for ``arithmeticOverflow``, only objects the fetch
     /// tests fault.
     case divisionByZero
-    /// A predicate computes integer or `Decimal` arithmetic inside a part the engine does not
-    /// evaluate (a computed property, a `Set` compared with `==`, …), so
-    /// `Predicate.evaluate` would compute it, and stop the process where it overflows or
-    /// divides by zero: the fetch (or count, or delete) refuses the predicate before it runs,
-    /// naming the part. Arithmetic in a conjunct (`&&`) the engine evaluates, or computed
-    /// outside the predicate and captured, is not refused.
+    /// A predicate computes integer or `Decimal` arithmetic, or builds a range whose bounds
+    /// are not constants in order, inside a part the engine does not evaluate (a computed
+    /// property, a `Set` compared with `==`, …), so `Predicate.evaluate` would compute it,
+    /// and stop the process where it overflows, divides by zero or inverts the range: the
+    /// fetch (or count, or delete) refuses the predicate before it runs, naming the part.
+    /// Arithmetic in a conjunct (`&&`) the engine evaluates, or computed outside the predicate
+    /// and captured, is not refused. A `fetchHistory(_:)` predicate, which
+    /// `Predicate.evaluate` runs whole, is refused the same way.
     case unsupportedPredicate
   }
 
