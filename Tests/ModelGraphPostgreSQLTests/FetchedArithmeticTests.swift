@@ -91,12 +91,12 @@ extension PostgreSQLStoreSuites.FetchedResidency {
 }
 
 extension PostgreSQLStoreSuites.FetchedResidency.FetchedArithmetic {
-  /// `value op other` as Swift computes it: `nil` where Swift stops the process, with the
-  /// SQLSTATE PostgreSQL fails with there.
-  static func swift(_ value: Int64, _ op: QueryArithmeticOperator, _ other: Int64) -> (
-    Int64?, fault: String?
-  ) {
-    let (result, overflow): (Int64, Bool)
+  /// `value op other` as Swift computes it on `T`: `nil` where Swift stops the process, with
+  /// the SQLSTATE PostgreSQL fails with there.
+  static func swift<T: FixedWidthInteger>(_ value: T, _ op: QueryArithmeticOperator, _ other: T)
+    -> (T?, fault: String?)
+  {
+    let (result, overflow): (T, Bool)
     switch op {
     case .add: (result, overflow) = value.addingReportingOverflow(other)
     case .subtract: (result, overflow) = value.subtractingReportingOverflow(other)
@@ -173,26 +173,6 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedArithmetic {
 }
 
 extension PostgreSQLStoreSuites.FetchedResidency.FetchedArithmetic {
-  /// `value op other` as Swift computes it on `Int8`: `nil` where Swift stops the process,
-  /// with the SQLSTATE PostgreSQL fails with there.
-  static func swiftInt8(_ value: Int8, _ op: QueryArithmeticOperator, _ other: Int8) -> (
-    Int8?, fault: String?
-  ) {
-    let (result, overflow): (Int8, Bool)
-    switch op {
-    case .add: (result, overflow) = value.addingReportingOverflow(other)
-    case .subtract: (result, overflow) = value.subtractingReportingOverflow(other)
-    case .multiply: (result, overflow) = value.multipliedReportingOverflow(by: other)
-    case .divide:
-      guard other != 0 else { return (nil, "22012") }
-      (result, overflow) = value.dividedReportingOverflow(by: other)
-    case .remainder:
-      guard other != 0 else { return (nil, "22012") }
-      (result, overflow) = value.remainderReportingOverflow(dividingBy: other)
-    }
-    return overflow ? (nil, "22003") : (result, nil)
-  }
-
   @Test("Int8 steps fail where Swift does (Int8.min % -1 too) and give Swift's results elsewhere")
   func narrowSteps() throws {
     let url = try TestServer.freshURL()
@@ -203,7 +183,7 @@ extension PostgreSQLStoreSuites.FetchedResidency.FetchedArithmetic {
       let pairs = values.flatMap { a in values.map { (a, $0) } }
       let sql = SQLQueryCompiler.integerArithmetic("v.a", op, "v.b", within: range)
       for (a, b) in pairs {
-        let (value, fault) = Self.swiftInt8(a, op, b)
+        let (value, fault) = Self.swift(a, op, b)
         do {
           let read = try TestServer.query(
             "SELECT (\(sql))::text FROM (VALUES ('\(a)'::bigint, '\(b)'::bigint)) v(a, b)",

@@ -5,13 +5,16 @@ import Foundation
 
 extension PredicateExpressions.Arithmetic: PredicateTextWritable {
   func predicateText(_ text: PredicateText) -> String {
-    let symbol =
-      switch op {
-      case .add: "+"
-      case .subtract: "-"
-      case .multiply: "*"
-      }
-    return "(\(text.write(lhs)) \(symbol) \(text.write(rhs)))"
+    "(\(text.write(lhs)) \(symbol) \(text.write(rhs)))"
+  }
+
+  /// The operator as Swift writes it.
+  var symbol: String {
+    switch op {
+    case .add: "+"
+    case .subtract: "-"
+    case .multiply: "*"
+    }
   }
 }
 

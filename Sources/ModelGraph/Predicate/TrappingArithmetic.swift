@@ -41,12 +41,6 @@ extension PredicateExpressions.Value: _ValueNode {}
 extension PredicateExpressions.Arithmetic: _TrappingNode {
   var trappingOperation: String? {
     guard TrappingArithmetic.traps(LHS.Output.self) else { return nil }
-    let symbol =
-      switch op {
-      case .add: "+"
-      case .subtract: "-"
-      case .multiply: "*"
-      }
     return "'\(symbol)' on \(LHS.Output.self)"
   }
 }

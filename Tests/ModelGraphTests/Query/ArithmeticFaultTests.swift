@@ -42,14 +42,7 @@ struct ArithmeticFaultTests {
     try context.save()
   }
 
-  /// A predicate, the code it faults with, and the message's start.
-  struct Faulting: CustomTestStringConvertible, Sendable {
-    let name: String
-    let predicate: @Sendable () -> Predicate<ArithmeticRow>
-    let code: ModelError.Code
-    let message: String
-    var testDescription: String { name }
-  }
+  typealias Faulting = FaultingPredicate<ArithmeticRow>
 
   static let faulting: [Faulting] = [
     Faulting(

@@ -50,14 +50,7 @@ struct NarrowArithmeticTests {
     try context.save()
   }
 
-  /// A predicate, the code it faults with, and the message's start.
-  struct Faulting: CustomTestStringConvertible, Sendable {
-    let name: String
-    let predicate: @Sendable () -> Predicate<NarrowRow>
-    let code: ModelError.Code
-    let message: String
-    var testDescription: String { name }
-  }
+  typealias Faulting = FaultingPredicate<NarrowRow>
 
   static let faulting: [Faulting] = [
     Faulting(

@@ -1,3 +1,4 @@
+import Foundation
 import ModelGraph
 import Testing
 
@@ -22,4 +23,13 @@ func expectFault(
   } catch {
     Issue.record("\(label): \(error)")
   }
+}
+
+/// A predicate on `Row`, the code it faults with, and the message's start.
+struct FaultingPredicate<Row: PersistentModel>: CustomTestStringConvertible, Sendable {
+  let name: String
+  let predicate: @Sendable () -> Predicate<Row>
+  let code: ModelError.Code
+  let message: String
+  var testDescription: String { name }
 }
