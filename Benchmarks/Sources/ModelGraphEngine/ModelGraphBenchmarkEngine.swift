@@ -16,6 +16,8 @@ package final class ModelGraphBenchmarkEngine: BenchmarkEngine {
   /// The PostgreSQL database the containers live in (each load on a new schema), or `nil`
   /// for in-memory containers.
   let postgreSQL: String?
+  /// The schemas ``storeConfiguration()`` made, dropped by ``finish()``.
+  var schemas: [String] = []
 
   /// An engine with nothing loaded; with `postgreSQL`, its containers are on that database.
   package init(postgreSQL: String? = nil) {

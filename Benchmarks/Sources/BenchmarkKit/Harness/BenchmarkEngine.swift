@@ -27,4 +27,12 @@ package protocol BenchmarkEngine: AnyObject {
 
   /// The micro benchmarks this engine takes part in, run on the current store.
   func microPlans(scratch: String) -> [(MicroJobID, MicroPlan)]
+
+  /// Drops what the engine made outside the process (untimed), once its last job ran.
+  func finish()
+}
+
+extension BenchmarkEngine {
+  /// Nothing to drop: the engine's stores live in the process.
+  package func finish() {}
 }

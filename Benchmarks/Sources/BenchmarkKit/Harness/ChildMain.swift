@@ -13,6 +13,7 @@ enum ChildMain {
       throw BenchmarkError.usage("unknown engine \(name)")
     }
     let engine = try factory(options)
+    defer { engine.finish() }
     for note in engine.notes { Console.line("# " + note) }
     if allocator.isJemalloc { Console.line("# \(label): allocator \(allocator.detail)") }
     let (seconds, dataSet) = Stopwatch.time { DataSet(scale: options.scale) }
