@@ -40,9 +40,7 @@ extension Session {
             of: attributeNames, relationshipsChanged: change.relationshipsUpdated.contains(row)))
       }
       let names = attributeNames.names(of: written)
-      for (row, generation) in change.deleted.isEmpty
-        ? [] : change.deleted.sorted(by: { $0.key < $1.key })
-      {
+      for (row, generation) in change.deleted.isEmpty ? [] : change.deleted.sortedByRow() {
         var values: [String: ModelValue] = [:]
         for slot in description.preservedSlots {
           values[description.attributes[slot].name] = table.attributeColumns[slot].value(at: row)

@@ -63,14 +63,39 @@ final class RowPool: Sendable {
   func release(_ rows: [(entity: Int, row: Int, generation: UInt32)]) {
     guard !rows.isEmpty else { return }
     // Sorted outside the lock; highest first, since an allocator hands out its last first.
-    let rows =
-      rows.count == 1 ? rows : rows.sorted { ($0.entity, $1.row) < ($1.entity, $0.row) }
+    let order = Self.releaseOrder(rows)
     state.withLock { state in
       if let persistence = state.persistence, !persistence.reusesFreedRows { return }
-      for item in rows {
-        state.cover(item.entity)
-        state.allocators[item.entity].release(row: item.row, generation: item.generation)
+      for (entity, rows) in order {
+        state.cover(entity)
+        for packed in rows {
+          state.allocators[entity].release(
+            row: Int(packed &>> 32), generation: UInt32(truncatingIfNeeded: packed))
+        }
       }
     }
+  }
+
+  /// `rows` by entity, lowest entity first, each entity's rows highest first, a row and its
+  /// generation packed in one `UInt64` (the row in the high half): a sort of integers, not of
+  /// tuples through a closure, which a delete of many objects would pay inside the store's lock.
+  static func releaseOrder(_ rows: [(entity: Int, row: Int, generation: UInt32)])
+    -> [(entity: Int, rows: [UInt64])]
+  {
+    var byEntity: [[UInt64]] = []
+    for item in rows {
+      if byEntity.count <= item.entity {
+        byEntity += Array(repeating: [], count: item.entity + 1 - byEntity.count)
+      }
+      // Rows are 32-bit (see ObjectKey).
+      byEntity[item.entity].append(
+        UInt64(UInt32(truncatingIfNeeded: item.row)) &<< 32 | UInt64(item.generation))
+    }
+    var order: [(entity: Int, rows: [UInt64])] = []
+    for entity in byEntity.indices where !byEntity[entity].isEmpty {
+      byEntity[entity].sort(by: >)
+      order.append((entity, byEntity[entity]))
+    }
+    return order
   }
 }

@@ -100,4 +100,22 @@ struct RowMapTests {
     changes.removeAll()
     #expect(changes.keys.isEmpty)
   }
+
+  @Test("sortedByRow gives every row and its value by ascending row")
+  func sortedByRow() {
+    var map = RowMap<UInt32>()
+    var expected: [(key: Int, value: UInt32)] = []
+    for step in 0..<5_000 {
+      let row = (step * 7_919) % 100_003
+      map[row] = UInt32.max - UInt32(step)
+      expected.append((row, UInt32.max - UInt32(step)))
+    }
+    map[4_294_967_295] = 0
+    expected.append((4_294_967_295, 0))
+    expected.sort { $0.key < $1.key }
+    let sorted = map.sortedByRow()
+    #expect(sorted.map(\.key) == expected.map(\.key))
+    #expect(sorted.map(\.value) == expected.map(\.value))
+    #expect(RowMap<UInt32>().sortedByRow().isEmpty)
+  }
 }
