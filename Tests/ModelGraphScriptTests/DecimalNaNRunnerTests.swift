@@ -108,4 +108,32 @@ struct DecimalNaNRunnerTests {
       (try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil, "not JSON: \(text)")
     #expect(result.figures.suffix(2) == ["6", "4"], "\(result.stdout)")
   }
+
+  /// Foundation computes `Decimal` arithmetic on a NaN as NaN (`Decimal.nan * 2`), as the
+  /// engine's predicates do; the runner's own arithmetic threw "a Decimal value is NaN", so an
+  /// `update` of every price changed none.
+  @Test("the runner's arithmetic on a NaN gives NaN, as Foundation's does")
+  func arithmetic() throws {
+    let directory = try Self.directory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = try Self.file(in: directory)
+    let result = InProcess.run(
+      """
+      open "\(url.path)"
+      .mode csv
+      update Price set amount = amount * 2 + 1
+      fetch Price.n, amount sort n
+      count Price where amount * 2 < 0
+      update Price set spare = spare / 0 where n == 2
+      fetch Price.spare where n == 2
+      update Price set spare = spare / 0 where n == 1
+      fetch Price.spare where n == 1
+      """, path: "t.mgscript", keepGoing: true)
+    #expect(
+      result.figures == [
+        "n,amount", "1,7", "2,NaN", "3,-1", "4,11", "5,NaN", "6,5", "3",
+        "spare", "NaN", "spare", "3",
+      ], "\(result.stdout)")
+    #expect(result.stderr.contains("division by zero"), "\(result.stderr)")
+  }
 }

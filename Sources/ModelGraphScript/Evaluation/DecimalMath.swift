@@ -81,15 +81,17 @@ enum DecimalMath {
     Double(number.description)
   }
 
-  /// `a op b`.
+  /// `a op b`; NaN when an operand is NaN, as Foundation computes it (and the engine's
+  /// predicates do).
   ///
-  /// - Throws: ``EvaluationError`` for a division by zero, `%`, or a result out of range.
+  /// - Throws: ``EvaluationError`` for a division of a number by zero, `%`, or a result out
+  ///   of range.
   static func apply(_ a: Decimal, _ op: QueryArithmeticOperator, _ b: Decimal) throws -> Decimal {
-    guard !a.isNaN, !b.isNaN else { throw EvaluationError(message: "a Decimal value is NaN") }
+    if op == .remainder { throw EvaluationError(message: "'%' needs integers") }
+    if a.isNaN || b.isNaN { return .nan }
     if op == .divide, b.isZero {
       throw EvaluationError(message: "division by zero in '\(op.rawValue)'")
     }
-    if op == .remainder { throw EvaluationError(message: "'%' needs integers") }
     guard let result = DecimalArithmetic.result(a, op, b) else {
       throw EvaluationError(message: "the Decimal result of '\(op.rawValue)' is out of range")
     }
