@@ -290,38 +290,44 @@ final class StringChunk: @unchecked Sendable {
   /// Grows the arena to hold at least `count` bytes, for writes known to come.
   func reserveBytes(_ count: Int) { reserve(count) }
 
-  /// Empties `rows` (ascending), flagged `nil` when `toNil`, moving each kept row's bytes
-  /// once.
+  /// Empties `rows` (ascending), flagged `nil` when `toNil`, moving each run of
+  /// kept rows between two emptied ones with one copy and shifting its offsets in one loop.
   ///
-  /// - Complexity: O(rows + bytes after the first row).
+  /// - Complexity: O(rows + rows and bytes after the first emptied row), with one copy per
+  ///   run of kept rows rather than per row.
   func clear(_ rows: [Int], toNil: Bool) {
     let hadLarge = !large.isEmpty
+    var held = 0
     for row in rows {
       setBit(nils, row, toNil)
       setBit(complex, row, false)
       if hadLarge { large[row] = nil }
+      if row < filled { held += 1 }
     }
-    guard let first = rows.first, first < filled else { return }
-    var write = Int(offsets[first])
-    var oldStart = write
-    var next = 0
-    for row in first..<filled {
+    // Row `rows[k]`'s offset already holds its new start (the previous run shifted it) and
+    // the next offset its old end, so the bytes removed up to its end are their difference.
+    var removed = 0
+    var k = 0
+    while k < held {
+      let row = rows[k]
+      // The next emptied row (a repeat of `row` is skipped).
+      var next = k + 1
+      while next < held && rows[next] <= row { next += 1 }
+      k = next
+      let end = next < held ? rows[next] : filled
       let oldEnd = Int(offsets[row + 1])
-      offsets[row] = UInt32(truncatingIfNeeded: write)
-      while next < rows.count && rows[next] < row { next += 1 }
-      if next < rows.count && rows[next] == row {
-        next += 1
-      } else if oldEnd > oldStart {
-        if write != oldStart {
-          UnsafeMutableRawPointer(bytes + write).copyMemory(
-            from: bytes + oldStart, byteCount: oldEnd - oldStart)
-        }
-        write += oldEnd - oldStart
+      removed = oldEnd - Int(offsets[row])
+      guard removed > 0 else { continue }
+      // The kept rows `row + 1 ..< end`: their bytes move down by everything removed so far.
+      let runEnd = Int(offsets[end])
+      if runEnd > oldEnd {
+        UnsafeMutableRawPointer(bytes + oldEnd - removed).copyMemory(
+          from: bytes + oldEnd, byteCount: runEnd - oldEnd)
       }
-      oldStart = oldEnd
+      let shift = UInt32(truncatingIfNeeded: removed)
+      for shifted in (row + 1)...end { offsets[shifted] &-= shift }
     }
-    offsets[filled] = UInt32(truncatingIfNeeded: write)
-    used = write
+    used -= removed
   }
 
   /// Replaces `row`'s bytes with `source` (at most the inline limit), moving the bytes of later
