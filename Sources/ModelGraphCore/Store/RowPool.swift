@@ -77,8 +77,9 @@ final class RowPool: Sendable {
   }
 
   /// `rows` by entity, lowest entity first, each entity's rows highest first, a row and its
-  /// generation packed in one `UInt64` (the row in the high half): a sort of integers, not of
-  /// tuples through a closure, which a delete of many objects would pay inside the store's lock.
+  /// generation packed in one `UInt64` (the row in the high half): a radix sort of integers
+  /// (``PackedRowSort``), not a sort of tuples through a closure, which a delete of many
+  /// objects would pay inside the store's lock.
   static func releaseOrder(_ rows: [(entity: Int, row: Int, generation: UInt32)])
     -> [(entity: Int, rows: [UInt64])]
   {
@@ -93,7 +94,8 @@ final class RowPool: Sendable {
     }
     var order: [(entity: Int, rows: [UInt64])] = []
     for entity in byEntity.indices where !byEntity[entity].isEmpty {
-      byEntity[entity].sort(by: >)
+      PackedRowSort.sort(&byEntity[entity])
+      byEntity[entity].reverse()
       order.append((entity, byEntity[entity]))
     }
     return order

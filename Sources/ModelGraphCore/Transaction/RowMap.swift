@@ -149,8 +149,8 @@ struct RowMap<Value>: Sequence {
 
 extension RowMap where Value == UInt32 {
   /// The rows and values by ascending row: sorted as one integer each (the row in the high
-  /// half, the value in the low), not as tuples through a closure, which cost a save deleting
-  /// 60,000 objects about 400 instructions an object.
+  /// half, the value in the low) by ``PackedRowSort``, not as tuples through a closure, which
+  /// cost a save deleting 60,000 objects about 400 instructions an object.
   func sortedByRow() -> [(key: Int, value: UInt32)] {
     var packed: [UInt64] = []
     packed.reserveCapacity(count)
@@ -158,7 +158,7 @@ extension RowMap where Value == UInt32 {
     for (row, value) in self {
       packed.append(UInt64(UInt32(truncatingIfNeeded: row)) &<< 32 | UInt64(value))
     }
-    packed.sort()
+    PackedRowSort.sort(&packed)
     return packed.map { (Int($0 &>> 32), UInt32(truncatingIfNeeded: $0)) }
   }
 }
