@@ -110,7 +110,7 @@ extension ModelContext {
   private func batchObject(for key: ObjectKey) -> ModelObject {
     if session.contains(key) { return object(for: key) }
     let object = modelClass(forEntity: Int(key.entity)).init()
-    object._context = self
+    object._setContext(self)
     object._key = key
     object._status = .deleted
     return object

@@ -56,7 +56,7 @@ extension ModelContext {
       info.markUnset(slot, of: model, true)
       model._hasUnsetAttributes = true
     }
-    model._context = self
+    model._setContext(self)
     model._key = key
     model._status = .inserted
     model._pendingRelationships = nil

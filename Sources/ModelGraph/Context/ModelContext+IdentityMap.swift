@@ -199,7 +199,7 @@ extension ModelContext {
     // A new object has no attribute marked unset: its table and key (which gives its row) are
     // two stores.
     object._tableReference = Unmanaged.passUnretained(table)
-    object._context = self
+    object._setContext(self)
     object._key = key
     object._status = .registered
     if appliesUnsavedState { applyUnsavedState(to: object, key: key) }

@@ -104,7 +104,7 @@ extension ModelContext {
       }
       object._pendingRelationships = pending
       object.bindRow(nil)
-      object._context = nil
+      object._setContext(nil)
       object._key = .placeholder
       object._status = .new
     }

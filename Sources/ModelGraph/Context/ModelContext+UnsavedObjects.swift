@@ -58,7 +58,7 @@ extension ModelContext {
   /// A registered handle of the saved object `key`, whose deletion is not saved yet.
   private func makeDeletedHandle(for key: ObjectKey) -> ModelObject {
     let object = modelClass(forEntity: Int(key.entity)).init()
-    object._context = self
+    object._setContext(self)
     object._key = key
     object.bindRow(nil)
     object._status = .pendingDeletion

@@ -31,6 +31,10 @@ public final class ModelContext {
   @exclusivity(unchecked) var seenClassRegistrations = 0
   /// The identity map: one handle per (entity, row).
   let registered = IdentityMap()
+  /// The number of objects that name this context (``ModelObject/_contextReference``); while
+  /// there is any, the context holds one reference to itself for all of them (objects live on
+  /// their context's thread, so a plain count serves).
+  @exclusivity(unchecked) private var objectHolds = 0
   /// The keys of the objects inserted since the last save or rollback, in insertion order.
   ///
   /// Keys, not objects: each object holds the context, so the context holds none of them
@@ -81,6 +85,22 @@ public final class ModelContext {
     observer = ContextSessionObserver(self)
     session.observer = observer
     session.recordsChanges = true
+  }
+
+  /// Counts one more object naming this context; the first takes the context's reference to
+  /// itself.
+  @inline(__always)
+  func holdForObject() {
+    if objectHolds == 0 { _ = Unmanaged.passUnretained(self).retain() }
+    objectHolds &+= 1
+  }
+
+  /// Counts one object fewer naming this context; `true` when it was the last, and the caller
+  /// releases the context's reference to itself (once it no longer uses the context).
+  @inline(__always)
+  func releaseObjectHold() -> Bool {
+    objectHolds &-= 1
+    return objectHolds == 0
   }
 
   /// Whether anything was inserted, changed or deleted since the last save or rollback

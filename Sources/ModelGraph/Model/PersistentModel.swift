@@ -37,8 +37,32 @@ open class ModelObject: Hashable {
   @usableFromInline final var _row: Int {
     @inline(__always) get { Int(_key.row) }
   }
+  /// The context that manages the object, without a reference count of its own: a context
+  /// holds itself while any object names it (``ModelContext/holdForObject()``), so the object
+  /// still keeps its context alive, with one reference for all of them rather than an atomic
+  /// retain and release per object. Written only through ``_setContext(_:)``.
+  @exclusivity(unchecked) @usableFromInline final var _contextReference: Unmanaged<ModelContext>?
+
   /// The context that manages the object.
-  @exclusivity(unchecked) @usableFromInline final var _context: ModelContext?
+  @usableFromInline final var _context: ModelContext? {
+    @inline(__always) get { _contextReference?.takeUnretainedValue() }
+  }
+
+  /// Makes `context` the object's context (`nil`: none), moving the object's hold from the
+  /// context it had.
+  @inline(__always)
+  final func _setContext(_ context: ModelContext?) {
+    let previous = _contextReference
+    if let context {
+      context.holdForObject()
+      _contextReference = Unmanaged.passUnretained(context)
+    } else {
+      _contextReference = nil
+    }
+    if let previous, previous._withUnsafeGuaranteedRef({ $0.releaseObjectHold() }) {
+      previous.release()
+    }
+  }
   @exclusivity(unchecked) @usableFromInline final var _key = ObjectKey.placeholder
   /// The object's place among the owners of the context's last prefetching fetch
   /// (``PrefetchedRelations``), or -1; checked against that fetch's owners before use (also
@@ -113,13 +137,16 @@ open class ModelObject: Hashable {
 
   deinit {
     if _hasSideState { Unmanaged<ObjectSideState>.fromOpaque(_extra).release() }
-    // The object holds its context until its fields are destroyed, after this body.
-    guard let context = _context.map(Unmanaged.passUnretained) else { return }
-    context._withUnsafeGuaranteedRef {
+    guard let context = _contextReference else { return }
+    let wasLast = context._withUnsafeGuaranteedRef {
       $0.forget(self)
       // An owner of a prefetch: the prefetch (and its objects) goes with its last owner.
       if _prefetchIndex >= 0 { $0.prefetchOwnerReleased(self) }
+      return $0.releaseObjectHold()
     }
+    // The context's hold on itself goes with the last object naming it, once the context is
+    // no longer in use here.
+    if wasLast { context.release() }
   }
 
   /// The object's identity in its store; stable for its whole life.

@@ -9,10 +9,33 @@ final class OrderedIndex<Key: IndexKey>: @unchecked Sendable {
   let keys: [Key]
   /// The row of each key.
   let rows: [Int32]
+  /// Every ``fenceStride``-th key (positions 0, s, 2s, …), or none for an index of at most
+  /// ``fenceStride`` keys: a boundary search searches these first, then the one block of keys
+  /// between two of them. A large index's searches probe positions spread over its whole
+  /// array, most of them missing the cache; the fences are a sixty-fourth of the keys, which
+  /// stay cached between searches, and the block is a few adjacent cache lines.
+  let fences: [Key]
+
+  /// The number of keys per block between two fences (a power of two).
+  static var fenceStride: Int { 64 }
 
   init(keys: [Key], rows: [Int32]) {
     self.keys = keys
     self.rows = rows
+    fences = Self.fences(of: keys)
+  }
+
+  /// The fences of `keys` (see ``fences``).
+  private static func fences(of keys: [Key]) -> [Key] {
+    guard keys.count > fenceStride else { return [] }
+    var fences: [Key] = []
+    fences.reserveCapacity((keys.count &+ fenceStride &- 1) / fenceStride)
+    var position = 0
+    while position < keys.count {
+      fences.append(keys[position])
+      position &+= fenceStride
+    }
+    return fences
   }
 
   /// The number of entries.
@@ -114,28 +137,53 @@ final class OrderedIndex<Key: IndexKey>: @unchecked Sendable {
   }
 
   /// The first position whose key is not `isLeft`, when the keys are `isLeft` up to some
-  /// position and not from there on.
+  /// position and not from there on: found among the ``fences`` first, then within the block
+  /// of keys after the last fence that is `isLeft`.
+  ///
+  /// - Complexity: O(log n): about ⌈log₂ n⌉ + 2 comparisons.
+  @inline(__always)
+  private func firstPosition(where isLeft: (Key) -> Bool) -> Int {
+    var low = 0
+    var high = keys.count
+    if !fences.isEmpty {
+      // Fence f is the key at f × stride: the first fence not `isLeft` bounds the answer
+      // above, the one before it (`isLeft`) below.
+      let fence = fences.withUnsafeBufferPointer {
+        Self.firstPosition(in: $0, from: 0, to: $0.count, where: isLeft)
+      }
+      guard fence > 0 else { return 0 }
+      low = (fence &- 1) &* Self.fenceStride &+ 1
+      high = Swift.min(fence &* Self.fenceStride, keys.count)
+    }
+    return keys.withUnsafeBufferPointer {
+      Self.firstPosition(in: $0, from: low, to: high, where: isLeft)
+    }
+  }
+
+  /// The first position of `low...high` whose key in `keys` is not `isLeft` (`high` when there
+  /// is none before it), when the answer is known to lie in `low...high` and `high` is at most
+  /// the number of keys.
   ///
   /// Each step halves the positions left with one comparison, without a bounds check, the
   /// direction of the bound chosen before the loop. (The step is written as a select, but
   /// LLVM's x86 back end turns a select that feeds the next probe's address into a branch:
   /// the search is not branchless in machine code.)
   ///
-  /// - Complexity: O(log n): ⌈log₂ n⌉ + 1 comparisons.
+  /// - Complexity: O(log(high − low)): ⌈log₂(high − low)⌉ + 1 comparisons.
   @inline(__always)
-  private func firstPosition(where isLeft: (Key) -> Bool) -> Int {
-    keys.withUnsafeBufferPointer { keys in
-      var base = 0
-      var length = keys.count
-      guard length > 0 else { return 0 }
-      // The answer stays in base...base + length, and base + length never passes the end.
-      while length > 1 {
-        let half = length &>> 1
-        base = isLeft(keys[base &+ half]) ? base &+ half : base
-        length &-= half
-      }
-      return isLeft(keys[base]) ? base &+ 1 : base
+  private static func firstPosition(
+    in keys: UnsafeBufferPointer<Key>, from low: Int, to high: Int, where isLeft: (Key) -> Bool
+  ) -> Int {
+    var base = low
+    var length = high &- low
+    guard length > 0 else { return low }
+    // The answer stays in base...base + length, and base + length never passes `high`.
+    while length > 1 {
+      let half = length &>> 1
+      base = isLeft(keys[base &+ half]) ? base &+ half : base
+      length &-= half
     }
+    return isLeft(keys[base]) ? base &+ 1 : base
   }
 
   /// The first position of the keys in `range`: the start of ``positions(_:)`` without the

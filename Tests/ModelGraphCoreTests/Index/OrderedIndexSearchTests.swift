@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ModelGraphCore
@@ -32,6 +33,52 @@ struct OrderedIndexSearchTests {
           }
         }
       }
+    }
+  }
+
+  @Test(
+    "indexes of several fence blocks, runs of equal keys across the fences: the boundary a scan finds",
+    arguments: [63, 64, 65, 127, 128, 129, 200, 1_000, 4_097])
+  func fencedBoundaries(count: Int) {
+    var random = QueryRandom(seed: UInt64(count))
+    for spread in [1, 3, 50, count + 1] {
+      let keys = (0..<count).map { _ in Int64.random(in: 0..<Int64(spread), using: &random) }
+        .sorted()
+      let index = Self.index(keys)
+      #expect(index.fences.count == (count > 64 ? (count + 63) / 64 : 0))
+      for key in -1...Int64(spread) {
+        for strictly in [false, true] {
+          #expect(
+            index.boundary(key, after: strictly) == Self.scanned(keys, key, after: strictly),
+            "\(count) keys of spread \(spread): \(key) strictly \(strictly)")
+        }
+      }
+    }
+  }
+
+  @Test("dates with NaN intervals first, across fence blocks: boundaries and ranges a scan finds")
+  func fencedDates() {
+    var random = QueryRandom(seed: 9)
+    let nan = Date(timeIntervalSinceReferenceDate: .nan)
+    let dates = (0..<300).map { _ in
+      Date(timeIntervalSinceReferenceDate: Double(Int.random(in: 0..<90, using: &random)))
+    }
+    let keys = (Array(repeating: nan, count: 70) + dates).sorted { Date.precedes($0, $1) }
+    let index = Self.index(keys)
+    for key in [nan] + (-1...91).map({ Date(timeIntervalSinceReferenceDate: Double($0)) }) {
+      for strictly in [false, true] {
+        #expect(index.boundary(key, after: strictly) == Self.scanned(keys, key, after: strictly))
+      }
+    }
+    for low in stride(from: -1, through: 91, by: 7) {
+      let lower = Date(timeIntervalSinceReferenceDate: Double(low))
+      let upper = Date(timeIntervalSinceReferenceDate: Double(low + 20))
+      let range = KeyRange<Date>(lower: (lower, true), upper: (upper, false), excludesNil: true)
+      let inside = keys.indices.filter {
+        keys[$0] >= lower && keys[$0] < upper && !keys[$0].timeIntervalSinceReferenceDate.isNaN
+      }
+      #expect(Array(index.positions(range)) == inside, "\(low)")
+      #expect(index.lowerPosition(range) == inside.first ?? index.positions(range).lowerBound)
     }
   }
 

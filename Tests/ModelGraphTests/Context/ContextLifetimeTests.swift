@@ -204,6 +204,56 @@ struct ContextLifetimeTests {
     #expect(dropped == nil)
   }
 
+  @Test("a context is kept while any of its fetched objects is, and freed with the last one")
+  func contextKeptUntilLastObjectGoes() throws {
+    let container = try makeContainer()
+    try seed(container)
+    weak var dropped: ModelContext?
+    var items: [PBItem] = []
+    var shelves: [PBShelf] = []
+    do {
+      let context = ModelContext(container)
+      dropped = context
+      items = try context.fetch(FetchDescriptor<PBItem>())
+      shelves = try context.fetch(FetchDescriptor<PBShelf>())
+    }
+    #expect(items.count == 2)
+    #expect(shelves.count == 1)
+    shelves = []
+    #expect(dropped != nil)
+    items.removeLast()
+    #expect(dropped != nil)
+    #expect(items[0].name == "item")
+    #expect(items[0].shelf?.name == "A")
+    items = []
+    #expect(dropped == nil)
+  }
+
+  @Test("an inserted object kept after a rollback holds its context no longer")
+  func rolledBackObjectLetsContextGo() throws {
+    let container = try makeContainer()
+    weak var dropped: ModelContext?
+    let shelf = PBShelf(name: "A")
+    do {
+      let context = ModelContext(container)
+      dropped = context
+      context.insert(shelf)
+      context.rollback()
+    }
+    #expect(dropped == nil)
+    #expect(shelf.modelContext == nil)
+    #expect(shelf.name == "A")
+    // Inserted into another context, it holds that one.
+    weak var second: ModelContext?
+    do {
+      let context = ModelContext(container)
+      second = context
+      context.insert(shelf)
+    }
+    #expect(second != nil)
+    #expect(shelf.modelContext === second)
+  }
+
   @Test("a save publishes the changes of objects nobody holds any more")
   func saveKeepsChangesOfDroppedObjects() throws {
     let (container, context) = try contextWithChangesOfDroppedObjects()
