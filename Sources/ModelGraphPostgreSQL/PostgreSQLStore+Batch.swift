@@ -42,7 +42,7 @@ extension PostgreSQLStore {
       let table = part.table
       let previous =
         part.entity < commit.previous.tables.count ? commit.previous.tables[part.entity] : nil
-      let (toOne, toMany, columnCount) = (texts.toOne, texts.toMany, texts.columns.count)
+      let (toOne, toMany) = (texts.toOne, texts.toMany)
       var inserts: [[String?]] = []
       var joins: [PostgreSQLStatement] = []
       for row in part.rows {
@@ -51,9 +51,9 @@ extension PostgreSQLStore {
         let existed = previous.map { row < $0.rowCount && $0.isAlive(row) } ?? false
         guard alive || existed else { continue }
         ids.append(id)
-        let object = "\(entity.name)/\(row)"
         if !alive {
-          statements.append(PostgreSQLStatement(texts.delete, [String(id), base, object]))
+          statements.append(
+            PostgreSQLStatement(texts.delete, [String(id), base, "\(entity.name)/\(row)"]))
           continue
         }
         if !existed, !rewriting, !(blocks[entity.name]?.contains { $0.contains(row) } ?? false) {
@@ -64,43 +64,45 @@ extension PostgreSQLStore {
         }
         // An object that existed is written only where it differs from the version the save
         // is based on: the row-version check below guarantees the database holds that version.
+        // A column is compared in place (O(1) where both versions share the row's chunk), and
+        // only the values written are read and made text.
         let before = existed ? previous : nil
+        var written: [Int] = []
         var values: [String?] = []
-        var changed: [Bool] = []
         for (slot, attribute) in entity.attributes.enumerated() {
-          let value = table.attributeColumns[slot].value(at: row)
+          let column = table.attributeColumns[slot]
+          // A custom stage's save writes every attribute: a column the stage owes a value
+          // is NULL in the database even where the version it read holds the empty value.
+          if !inStage, let before, slot < before.attributeColumns.count,
+            column.holdsSameValue(at: row, as: before.attributeColumns[slot])
+          {
+            continue
+          }
+          let value = column.value(at: row)
           if case .string(let text) = value, text.utf8.contains(0) {
             throw PostgreSQLError(
               .unsupportedValue,
               message: "\(entity.name).\(attribute.name) holds a string with the NUL character "
                 + "(U+0000), which PostgreSQL text cannot hold; nothing was saved")
           }
+          written.append(slot)
           values.append(SQLMapping.parameter(value, type: attribute.valueType))
-          // A custom stage's save writes every attribute: a column the stage owes a value
-          // is NULL in the database even where the version it read holds the empty value.
-          changed.append(
-            inStage
-              || before.map {
-                slot >= $0.attributeColumns.count
-                  || $0.attributeColumns[slot].value(at: row) != value
-              } ?? true)
         }
-        for slot in toOne {
+        for (index, slot) in toOne.enumerated() {
           let key = (table.relationshipColumns[slot] as! Column<ObjectKey?>)[row]
           let target = key.flatMap(globalID)
+          if let before {
+            let old = (before.relationshipColumns[slot] as? Column<ObjectKey?>)?[row]
+            guard old != key || target == nil && key != nil else { continue }
+          }
+          written.append(entity.attributes.count + index)
           values.append(target.map { String($0) })
-          changed.append(
-            before.map {
-              let old = ($0.relationshipColumns[slot] as? Column<ObjectKey?>)?[row]
-              return old != key || target == nil && key != nil
-            } ?? true)
         }
         if existed {
-          let written = (0..<columnCount).filter { changed[$0] }
           statements.append(
             PostgreSQLStatement(
               texts.update(written: written),
-              written.map { values[$0] } + [String(version), String(id), base, object]))
+              values + [String(version), String(id), base, "\(entity.name)/\(row)"]))
         } else {
           inserts.append([String(id), String(version)] + values)
         }

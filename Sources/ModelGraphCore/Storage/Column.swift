@@ -32,6 +32,13 @@ public class AnyColumn: @unchecked Sendable {
   ///
   /// - Complexity: O(1) when both share the row's chunk, else one comparison.
   func hasSameValue(at row: Int, as other: AnyColumn) -> Bool { fatalError("abstract") }
+  /// Whether `row` holds the same value here and in `other` without boxing either value;
+  /// `false` when `other` is a column of another type.
+  ///
+  /// - Complexity: O(1) when both share the row's chunk, else one comparison.
+  public func holdsSameValue(at row: Int, as other: AnyColumn) -> Bool {
+    type(of: self) == type(of: other) && hasSameValue(at: row, as: other)
+  }
   /// Grows the column to `count` rows filled with the placeholder value.
   func grow(to count: Int) { fatalError("abstract") }
   /// Resets `row` to the placeholder value, releasing what it held.

@@ -101,4 +101,17 @@ struct ColumnTests {
     #expect(column[chunkSize + 1] == Int64(chunkSize + 1))
     #expect(column[chunkSize - 1] == Int64(chunkSize - 1))
   }
+
+  @Test("holdsSameValue compares a row in place and is false against a column of another type")
+  func holdsSameValue() {
+    let column = makeNumbers(count: 3)
+    let copy = unsafeDowncast(column.copy(), to: Column<Int64>.self)
+    #expect(column.holdsSameValue(at: 1, as: copy))
+    copy[1] = 7
+    #expect(!column.holdsSameValue(at: 1, as: copy))
+    #expect(column.holdsSameValue(at: 2, as: copy))
+    let other = Column<Double>()
+    for row in 0..<3 { other.append(Double(row)) }
+    #expect(!column.holdsSameValue(at: 2, as: other))
+  }
 }
