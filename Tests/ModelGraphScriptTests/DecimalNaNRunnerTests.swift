@@ -48,15 +48,19 @@ struct DecimalNaNRunnerTests {
     return directory
   }
 
+  /// Runs `script` (with `--keep-going`) after opening a new prices file in CSV mode.
+  static func runOnPrices(_ script: String) throws -> ScriptResult {
+    let directory = try directory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = try file(in: directory)
+    return InProcess.run(
+      "open \"\(url.path)\"\n.mode csv\n" + script, path: "t.mgscript", keepGoing: true)
+  }
+
   @Test("comparisons the runner tests itself count what the engine counts")
   func comparisons() throws {
-    let directory = try Self.directory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let url = try Self.file(in: directory)
-    let result = InProcess.run(
+    let result = try Self.runOnPrices(
       """
-      open "\(url.path)"
-      .mode csv
       count Price where amount < 0
       count Price where amount < 0 OR tag ==[c] "X"
       count Price where amount >= 0
@@ -69,7 +73,7 @@ struct DecimalNaNRunnerTests {
       count Price where amount BETWEEN {-5, 5} OR tag ==[c] "X"
       count Price by amount
       fetch Price.n sort amount
-      """, path: "t.mgscript", keepGoing: true)
+      """)
     #expect(result.exit == 0, "\(result.stderr)")
     #expect(
       result.figures == [
@@ -114,13 +118,8 @@ struct DecimalNaNRunnerTests {
   /// `update` of every price changed none.
   @Test("the runner's arithmetic on a NaN gives NaN, as Foundation's does")
   func arithmetic() throws {
-    let directory = try Self.directory()
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let url = try Self.file(in: directory)
-    let result = InProcess.run(
+    let result = try Self.runOnPrices(
       """
-      open "\(url.path)"
-      .mode csv
       update Price set amount = amount * 2 + 1
       fetch Price.n, amount sort n
       count Price where amount * 2 < 0
@@ -128,7 +127,7 @@ struct DecimalNaNRunnerTests {
       fetch Price.spare where n == 2
       update Price set spare = spare / 0 where n == 1
       fetch Price.spare where n == 1
-      """, path: "t.mgscript", keepGoing: true)
+      """)
     #expect(
       result.figures == [
         "n,amount", "1,7", "2,NaN", "3,-1", "4,11", "5,NaN", "6,5", "3",
