@@ -69,8 +69,8 @@ final class RowPool: Sendable {
       for (entity, rows) in order {
         state.cover(entity)
         for packed in rows {
-          state.allocators[entity].release(
-            row: Int(packed &>> 32), generation: UInt32(truncatingIfNeeded: packed))
+          let (row, generation) = PackedRowSort.unpack(packed)
+          state.allocators[entity].release(row: row, generation: generation)
         }
       }
     }
@@ -88,9 +88,7 @@ final class RowPool: Sendable {
       if byEntity.count <= item.entity {
         byEntity += Array(repeating: [], count: item.entity + 1 - byEntity.count)
       }
-      // Rows are 32-bit (see ObjectKey).
-      byEntity[item.entity].append(
-        UInt64(UInt32(truncatingIfNeeded: item.row)) &<< 32 | UInt64(item.generation))
+      byEntity[item.entity].append(PackedRowSort.pack(row: item.row, value: item.generation))
     }
     var order: [(entity: Int, rows: [UInt64])] = []
     for entity in byEntity.indices where !byEntity[entity].isEmpty {

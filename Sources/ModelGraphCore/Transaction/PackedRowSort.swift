@@ -7,6 +7,18 @@ enum PackedRowSort {
   /// Below this count the standard sort is as fast.
   static let radixThreshold = 256
 
+  /// `row` (32-bit, see ``ObjectKey``) in the high half and `value` in the low half.
+  @inline(__always)
+  static func pack(row: Int, value: UInt32) -> UInt64 {
+    UInt64(UInt32(truncatingIfNeeded: row)) &<< 32 | UInt64(value)
+  }
+
+  /// The row and the value ``pack(row:value:)`` packed.
+  @inline(__always)
+  static func unpack(_ packed: UInt64) -> (row: Int, value: UInt32) {
+    (Int(packed &>> 32), UInt32(truncatingIfNeeded: packed))
+  }
+
   /// Sorts `packed` ascending by row (the high 32 bits); entries with the same row keep their
   /// order.
   ///

@@ -154,11 +154,11 @@ extension RowMap where Value == UInt32 {
   func sortedByRow() -> [(key: Int, value: UInt32)] {
     var packed: [UInt64] = []
     packed.reserveCapacity(count)
-    // Rows are 32-bit (see ObjectKey).
-    for (row, value) in self {
-      packed.append(UInt64(UInt32(truncatingIfNeeded: row)) &<< 32 | UInt64(value))
-    }
+    for (row, value) in self { packed.append(PackedRowSort.pack(row: row, value: value)) }
     PackedRowSort.sort(&packed)
-    return packed.map { (Int($0 &>> 32), UInt32(truncatingIfNeeded: $0)) }
+    return packed.map {
+      let (row, value) = PackedRowSort.unpack($0)
+      return (row, value)
+    }
   }
 }
