@@ -273,14 +273,16 @@ extension ModelContext {
 
 extension ModelError {
   /// The error of a predicate refused for arithmetic `Predicate.evaluate` would compute
-  /// (``Code/unsupportedPredicate``), naming each part.
-  init(refusing parts: [String]) {
+  /// (``Code/unsupportedPredicate``), naming each part and how to write it instead.
+  init(
+    refusing parts: [String],
+    remedy: String = "compute it in a conjunct of its own, or outside the predicate"
+  ) {
     self.init(
       .unsupportedPredicate,
       message: "the predicate is refused: "
         + parts.joined(separator: "; and ")
         + "; Foundation's Predicate.evaluate would compute it, and stop the process where it "
-        + "overflows or divides by zero (compute it in a conjunct of its own, or outside the "
-        + "predicate)")
+        + "overflows, divides by zero or inverts a range (\(remedy))")
   }
 }

@@ -23,10 +23,8 @@ extension ModelContext {
       let arithmetic = TrappingArithmetic.first(in: predicate.expression)
     {
       throw ModelError(
-        .unsupportedPredicate,
-        message: "the history predicate is refused: it computes \(arithmetic), which "
-          + "Foundation's Predicate.evaluate would stop the process on where it overflows or "
-          + "divides by zero (compute it outside the predicate and capture the result)")
+        refusing: ["the history predicate computes \(arithmetic)"],
+        remedy: "compute it outside the predicate and capture the result")
     }
     var result: [DefaultHistoryTransaction] = []
     for change in container.store.history.changes(after: 0) {
