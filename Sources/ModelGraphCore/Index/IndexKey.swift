@@ -18,10 +18,21 @@ protocol IndexKey: ColumnValue {
   /// either side): true for `Date`, whose `>=` and `<=` Swift derives as `!(a < b)`, which
   /// holds when either interval is NaN; false for `Double`, whose `>=` and `<=` are IEEE's.
   static var unmatchedMeetsInclusiveBounds: Bool { get }
+  /// Whether the type has radix keys (``radixKey(_:)``), so that an index build sorts its
+  /// entries with ``RadixEntrySort``.
+  static var hasRadixKey: Bool { get }
+  /// Whether no key's ``radixKey(_:)`` is 0, which an optional of the type then gives `nil`.
+  static var radixKeyLeavesZero: Bool { get }
+  /// `key` as an unsigned integer that orders as ``precedes(_:_:)`` does: keys neither of
+  /// which precedes the other give the same integer. Only when ``hasRadixKey``.
+  static func radixKey(_ key: Self) -> UInt64
 }
 
 extension IndexKey {
   static var unmatchedMeetsInclusiveBounds: Bool { false }
+  static var hasRadixKey: Bool { false }
+  static var radixKeyLeavesZero: Bool { false }
+  static func radixKey(_ key: Self) -> UInt64 { 0 }
 }
 
 extension IndexKey where Self: Comparable {
@@ -29,8 +40,18 @@ extension IndexKey where Self: Comparable {
   static var unmatchedKey: Self? { nil }
 }
 
-extension Int64: IndexKey {}
-extension UInt64: IndexKey {}
+extension Int64: IndexKey {
+  static var hasRadixKey: Bool { true }
+  /// The bits with the sign flipped: negative numbers first.
+  @inline(__always) static func radixKey(_ key: Int64) -> UInt64 {
+    UInt64(bitPattern: key) ^ (1 &<< 63)
+  }
+}
+
+extension UInt64: IndexKey {
+  static var hasRadixKey: Bool { true }
+  @inline(__always) static func radixKey(_ key: UInt64) -> UInt64 { key }
+}
 
 extension Double: IndexKey {
   /// `<`, with NaN before every number (and equal to NaN): a total order.
@@ -38,6 +59,16 @@ extension Double: IndexKey {
     lhs < rhs || (lhs.isNaN && !rhs.isNaN)
   }
   static var unmatchedKey: Double? { .nan }
+  static var hasRadixKey: Bool { true }
+  static var radixKeyLeavesZero: Bool { true }
+  /// 1 for every NaN; a number's bits with the sign bit set, or every bit flipped for a
+  /// negative number, so that the integers order as the numbers do (`-0.0` as `0.0`), all
+  /// above 1.
+  @inline(__always) static func radixKey(_ key: Double) -> UInt64 {
+    if key.isNaN { return 1 }
+    let bits = (key == 0 ? 0.0 : key).bitPattern
+    return bits & (1 &<< 63) != 0 ? ~bits : bits | (1 &<< 63)
+  }
 }
 
 extension Date: IndexKey {
@@ -47,6 +78,11 @@ extension Date: IndexKey {
   }
   static var unmatchedKey: Date? { Date(timeIntervalSinceReferenceDate: .nan) }
   static var unmatchedMeetsInclusiveBounds: Bool { true }
+  static var hasRadixKey: Bool { true }
+  static var radixKeyLeavesZero: Bool { true }
+  @inline(__always) static func radixKey(_ key: Date) -> UInt64 {
+    Double.radixKey(key.timeIntervalSinceReferenceDate)
+  }
 }
 
 extension String: IndexKey {}
@@ -69,6 +105,12 @@ extension Optional: IndexKey where Wrapped: IndexKey {
   }
   static var unmatchedKey: Wrapped?? { .some(Wrapped.unmatchedKey) }
   static var unmatchedMeetsInclusiveBounds: Bool { Wrapped.unmatchedMeetsInclusiveBounds }
+  /// When the wrapped type's radix keys leave 0 for `nil`.
+  static var hasRadixKey: Bool { Wrapped.hasRadixKey && Wrapped.radixKeyLeavesZero }
+  /// 0 for `nil`, before every value.
+  @inline(__always) static func radixKey(_ key: Wrapped?) -> UInt64 {
+    key.map(Wrapped.radixKey) ?? 0
+  }
 }
 
 /// Generic work over an index's key type, run by a `switch` so every call is specialized.

@@ -53,12 +53,31 @@ final class OrderedIndex<Key: IndexKey>: @unchecked Sendable {
   static func build(column: Column<Key>, stamps: Column<UInt32>) -> OrderedIndex {
     var entries: [(key: Key, row: Int32)] = []
     column.forEachLiveValue(stamps: stamps) { entries.append(($0, $1)) }
-    return OrderedIndex(sorted: entries.sorted { precedes($0.key, $0.row, $1.key, $1.row) })
+    return OrderedIndex(unsorted: entries)
   }
 
   /// An index holding `entries`, which are sorted.
   convenience init(sorted entries: [(key: Key, row: Int32)]) {
     self.init(keys: entries.map(\.key), rows: entries.map(\.row))
+  }
+
+  /// `entries` in index order: sorted by ``RadixEntrySort`` where the key type has radix keys
+  /// and they are many, else by comparing entries.
+  static func sorted(_ entries: [(key: Key, row: Int32)]) -> [(key: Key, row: Int32)] {
+    guard Key.hasRadixKey, entries.count > RadixEntrySort.threshold else {
+      return entries.sorted { precedes($0.key, $0.row, $1.key, $1.row) }
+    }
+    return RadixEntrySort.order(entries).map { entries[$0] }
+  }
+
+  /// An index holding `entries`, in any order (see ``sorted(_:)``).
+  convenience init(unsorted entries: [(key: Key, row: Int32)]) {
+    guard Key.hasRadixKey, entries.count > RadixEntrySort.threshold else {
+      self.init(sorted: Self.sorted(entries))
+      return
+    }
+    let order = RadixEntrySort.order(entries)
+    self.init(keys: order.map { entries[$0].key }, rows: order.map { entries[$0].row })
   }
 
   /// This index with `delta` applied: the runs of entries between the changes are copied
@@ -79,7 +98,7 @@ final class OrderedIndex<Key: IndexKey>: @unchecked Sendable {
       }
     }
     cuts.sort()
-    let added = delta.added.sorted { Self.precedes($0.key, $0.row, $1.key, $1.row) }
+    let added = Self.sorted(delta.added)
     var keys: [Key] = []
     var rows: [Int32] = []
     keys.reserveCapacity(count - cuts.count + added.count)

@@ -60,8 +60,7 @@ final class OrderedIndexView: TableIndex {
     _ definition: IndexDefinition, base: OrderedIndex<Key>, delta: IndexDelta<Key>
   ) -> OrderedIndexView {
     let removed = Set(delta.removed.map { $0.row })
-    let added = OrderedIndex(
-      sorted: delta.added.sorted { OrderedIndex.precedes($0.key, $0.row, $1.key, $1.row) })
+    let added = OrderedIndex(unsorted: delta.added)
     func collect(_ range: KeyRange<Key>) -> [Int32] {
       var rows = Array(base.rows[base.positions(range)])
       rows += base.rows[base.unmatchedPositions(range)]
