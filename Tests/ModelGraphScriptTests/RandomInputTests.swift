@@ -63,12 +63,42 @@ struct RandomInputTests {
     }
   }
 
+  /// The dot-commands that create, lock or read a file by name.
+  static let fileCommands: Set<String> = ["output", "once", "open", "read", "import"]
+
+  /// Whether `source` names a file to open, load, write or read: a random run of it would
+  /// create files where the tests run (`.output a.b.txt`, a mutation of a golden script).
+  static func touchesFiles(_ source: String) -> Bool {
+    let tokens = Lexer.tokens(of: source)
+    return tokens.indices.contains { index in
+      let token = tokens[index]
+      if token.isKeyword("open") || token.isKeyword("load") || token.isKeyword("snapshot") {
+        return true
+      }
+      guard token.isSymbol("."), index + 1 < tokens.count,
+        let name = tokens[index + 1].identifier
+      else { return false }
+      return fileCommands.contains(name.lowercased())
+    }
+  }
+
+  @Test("scripts naming a file, dot-commands included, are not run")
+  func fileScriptsSkipped() {
+    for source in [
+      ".output a.b.txt\n", ".once out\n", ".open store.mg\n", ".read more.mgscript\n",
+      ".import trips.csv Trip\n", "open \"x.mg\"\n", "fetch Trip\n.OUTPUT a.\n",
+    ] {
+      #expect(Self.touchesFiles(source), "\(source)")
+    }
+    for source in ["fetch Trip\n", ".tables\n", ".mode csv\nfetch Trip where name == \"output\"\n"]
+    {
+      #expect(!Self.touchesFiles(source), "\(source)")
+    }
+  }
+
   /// Runs `source` in-process (unless it would touch files) and checks how the run ended.
   static func check(_ source: String, keepGoing: Bool, test: String = #function) {
-    let touchesFiles = Lexer.tokens(of: source).contains {
-      $0.isKeyword("open") || $0.isKeyword("load") || $0.isKeyword("snapshot")
-    }
-    guard !touchesFiles else { return }
+    guard !touchesFiles(source) else { return }
     if let log = environment["MODELGRAPH_RANDOM_LOG"] {
       try? source.write(
         toFile: "\(log).\(test.prefix { $0 != "(" })", atomically: false, encoding: .utf8)
