@@ -27,7 +27,8 @@ struct NarrowIntegerFileTests {
   /// A file a typed process wrote: one gauge, small 7, level 9.
   private func typedFile(in directory: URL) throws -> URL {
     let url = directory.appendingPathComponent("gauges.mgs")
-    let container = try ModelContainer(for: Gauge.self, configurations: ModelConfiguration(url: url))
+    let container = try ModelContainer(
+      for: Gauge.self, configurations: ModelConfiguration(url: url))
     let context = ModelContext(container)
     let gauge = Gauge()
     gauge.name = "g"
@@ -41,7 +42,8 @@ struct NarrowIntegerFileTests {
 
   /// The gauges of the file at `url`, as a typed container reads them.
   private func typedValues(_ url: URL) throws -> [String] {
-    let container = try ModelContainer(for: Gauge.self, configurations: ModelConfiguration(url: url))
+    let container = try ModelContainer(
+      for: Gauge.self, configurations: ModelConfiguration(url: url))
     let context = ModelContext(container)
     // Lists a value the type cannot hold instead of stopping the process on the read.
     try context.validateStoredValues()

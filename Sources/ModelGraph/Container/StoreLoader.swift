@@ -41,6 +41,32 @@ struct StoreLoader {
   ///   changes migrated without a plan.
   func load(_ stored: StoreVersion?, path: String) throws -> LoadedStore {
     guard let stored else { return LoadedStore(store: Store(), changed: true) }
+    let loaded = try migrate(stored, path: path)
+    try Self.checkIntegerWidths(of: loaded.store.version, path: path)
+    return loaded
+  }
+
+  /// Refuses a store holding an integer its attribute's declared Swift type cannot hold
+  /// (``AttributeDescription/integerWidth``), which reading it would stop the process at: a
+  /// journal record or a database row written by a process that did not check the width.
+  static func checkIntegerWidths(of version: StoreVersion, path: String) throws {
+    let (violations, count) = version.integerWidthViolations()
+    guard count > 0 else { return }
+    throw ModelError(
+      .storedValueMismatch,
+      message: "\(path): \(count) stored value\(count == 1 ? " is" : "s are") out of the range "
+        + "of the integer type the class declares; rewrite such values (with the runner, or "
+        + "through a class that declares a wider type) before opening with this one",
+      violations: violations.map {
+        ModelError.Violation(
+          entity: $0.entity, property: $0.property,
+          identifier: PersistentIdentifier(
+            entityName: $0.entity, row: $0.key.row, generation: $0.key.generation),
+          rule: $0.detail)
+      })
+  }
+
+  private func migrate(_ stored: StoreVersion, path: String) throws -> LoadedStore {
     if let plan {
       guard let migrated = try plan.migrate(stored, path: path) else {
         return LoadedStore(store: Store(loading: stored), changed: false)
