@@ -164,7 +164,41 @@ struct NarrowIntegerFileTests {
     let result = InProcess.run(
       "open \"\(url.path)\"\n.schema Gauge\nupdate Gauge set small = 128\nsave", path: "again")
     #expect(
-      result.stdout == "entity Gauge {\n  name: String\n  small: Int8\n  level: UInt16?\n}\n")
+      result.stdout.hasPrefix(
+        "entity Gauge {\n  name: String\n  small: Int8\n  level: UInt16?\n}\n"))
     #expect(result.stderr.contains("Gauge.small: 128 is out of the range of Int8"))
+  }
+
+  @Test("a width the runner declares survives the journal and the snapshot")
+  func runnerWidthPersists() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("gauges.mgs")
+    let declared = InProcess.run(
+      """
+      open "\(url.path)"
+      entity Gauge { name: String; small: Int8; level: UInt16? }
+      insert Gauge { name: "g", small: 1, level: nil }
+      save
+      """, path: "declare")
+    #expect(declared.stderr == "")
+    for step in ["journal", "snapshot"] {
+      let result = InProcess.run(
+        """
+        open "\(url.path)"
+        .schema Gauge
+        update Gauge set small = -129
+        save
+        rollback
+        \(step == "journal" ? "snapshot" : "")
+        """, path: step, keepGoing: true)
+      #expect(
+        result.stdout.hasPrefix(
+          "entity Gauge {\n  name: String\n  small: Int8\n  level: UInt16?\n}\n"), "\(step)")
+      #expect(
+        result.stderr.contains(
+          "Gauge.small: -129 is out of the range of Int8 (-128...127) (Gauge/0.0)"), "\(step)")
+    }
+    #expect(try typedValues(url) == ["g 1 nil"])
   }
 }

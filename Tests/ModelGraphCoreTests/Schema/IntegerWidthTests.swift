@@ -87,6 +87,25 @@ struct IntegerWidthTests {
       Self.gauge().attributes.map(\.declaredTypeName) == ["Int8", "UInt16?", "[Int16]", "Int"])
   }
 
+  @Test("format 8 keeps each attribute's width; format 7 keeps none (64 bits)")
+  func schemaCoding() throws {
+    let catalog = try SchemaCatalog().adding([Self.gauge()])
+    for (version, expected) in [
+      (SnapshotFormat.version, [QueryIntegerWidth.int8, .uint16, .int16, nil]),
+      (SnapshotFormat.integerWidthVersion - 1, [nil, nil, nil, nil]),
+    ] {
+      var writer = ByteWriter()
+      catalog.encode(into: &writer, version: version)
+      let bytes = writer.bytes
+      let decoded = try bytes.withUnsafeBytes { raw in
+        var reader = ByteReader(raw, fileOffset: 0, path: "test", section: "schema")
+        return try SchemaCatalog.decode(from: &reader, version: version)
+      }
+      #expect(decoded.entities[0].attributes.map(\.integerWidth) == expected)
+    }
+    #expect(SnapshotFormat.version == 8)
+  }
+
   @Test("migration adopts a narrower width when every stored value fits, and refuses otherwise")
   func migrationChecksNarrowing() throws {
     let store = Store()
