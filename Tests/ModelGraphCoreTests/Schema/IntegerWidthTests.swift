@@ -106,6 +106,20 @@ struct IntegerWidthTests {
     #expect(SnapshotFormat.version == 8)
   }
 
+  @Test("a database's schema record keeps the widths; one written before them still reads")
+  func encodedBytes() throws {
+    let catalog = try SchemaCatalog().adding([Self.gauge()])
+    let current = try SchemaCatalog(encoded: catalog.encodedBytes, source: "test")
+    #expect(current.entities[0].attributes.map(\.integerWidth) == [.int8, .uint16, .int16, nil])
+    var older = ByteWriter()
+    catalog.encode(into: &older, version: SnapshotFormat.physicalSchemaVersion)
+    let old = try SchemaCatalog(encoded: older.bytes, source: "test")
+    #expect(old.entities[0].attributes.map(\.integerWidth) == [nil, nil, nil, nil])
+    var future = catalog.encodedBytes
+    future[8] = UInt8(SnapshotFormat.version + 1)
+    #expect(throws: SnapshotError.self) { try SchemaCatalog(encoded: future, source: "test") }
+  }
+
   @Test("migration adopts a narrower width when every stored value fits, and refuses otherwise")
   func migrationChecksNarrowing() throws {
     let store = Store()
