@@ -39,6 +39,10 @@ struct StoreLoader {
   /// - Returns: The store; whether it differs from what the file holds (migrated or laid out
   ///   anew), in which case the caller writes it back before saving into the journal; and the
   ///   changes migrated without a plan.
+  /// - Throws: ``MigrationError`` when the migration fails (a narrower integer width a stored
+  ///   value does not fit among others); ``ModelError`` with code
+  ///   ``ModelError/Code/storedValueMismatch`` when the migrated store holds an integer outside
+  ///   its declared width. The caller has written nothing then.
   func load(_ stored: StoreVersion?, path: String) throws -> LoadedStore {
     guard let stored else { return LoadedStore(store: Store(), changed: true) }
     let loaded = try migrate(stored, path: path)
@@ -66,6 +70,7 @@ struct StoreLoader {
       })
   }
 
+  /// ``load(_:path:)`` before the width check: through the plan, or without one.
   private func migrate(_ stored: StoreVersion, path: String) throws -> LoadedStore {
     if let plan {
       guard let migrated = try plan.migrate(stored, path: path) else {
