@@ -74,6 +74,11 @@ struct FetchedRows {
             "\(entity.name).\(attribute.name) of row \(row) is not a \(attribute.valueType)"
               + (attribute.isOptional ? "?" : ""))
         }
+        // A column wider than the declared type (bigint for Int8): another client may have
+        // written a value the classes cannot read.
+        if let problem = attribute.integerWidthProblem(value) {
+          throw malformed("\(entity.name).\(attribute.name) of row \(row): \(problem)")
+        }
       }
       for (position, slot) in toOneSlots.enumerated() {
         let column = table.relationshipColumns[slot] as! Column<ObjectKey?>

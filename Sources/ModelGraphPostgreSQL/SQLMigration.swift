@@ -210,6 +210,9 @@ struct SQLMigration {
           "changes its type: a lightweight stage cannot convert stored values; use a custom "
             + "stage")
       }
+      if !custom {
+        try checkIntegerWidth(previous, attribute, of: new, table: table, column: column)
+      }
       if previous.isOptional, !attribute.isOptional {
         if let fallback {
           try run(
@@ -262,6 +265,43 @@ struct SQLMigration {
           change: .attributeTypeChanged(from: typeName(previous), to: typeName(attribute)))
       ],
       message: "\(entity.name).\(attribute.name) \(reason)")
+  }
+
+  /// Refuses to narrow an integer column's declared width (``AttributeDescription/integerWidth``)
+  /// while a stored value is outside the narrower type; an array attribute's elements are
+  /// checked as its rows load.
+  private func checkIntegerWidth(
+    _ previous: AttributeDescription, _ attribute: AttributeDescription,
+    of entity: ResolvedEntity, table: String, column: String
+  ) throws {
+    guard let width = attribute.integerWidth,
+      previous.integerWidth.map({ !$0.fits(in: width) }) ?? true,
+      attribute.valueType == .int || attribute.valueType == .uint
+    else { return }
+    let result = try connection.query(
+      "SELECT id, \(column) FROM \(table) WHERE \(column) < \(width.range.lowerBound) OR "
+        + "\(column) > \(width.range.upperBound) ORDER BY id LIMIT 1")
+    guard result.count > 0, let id = result.text(0, 0).flatMap(Int64.init),
+      let text = result.text(0, 1)
+    else { return }
+    let row = id & ((Int64(1) << SQLMapping.rowBits) - 1)
+    let value =
+      attribute.valueType == .int
+      ? Int64(text).map(ModelValue.int) : UInt64(text).map(ModelValue.uint)
+    let problem =
+      value.flatMap(attribute.integerWidthProblem)
+      ?? "\(text) is out of the range of \(width.rawValue) (\(width.range))"
+    throw MigrationError(
+      .invalidData,
+      differences: [
+        SchemaDifference(
+          entity: entity.name, property: attribute.name,
+          change: .attributeIntegerWidthChanged(
+            from: previous.declaredTypeName, to: attribute.declaredTypeName))
+      ],
+      message: "\(entity.name).\(attribute.name) is \(attribute.declaredTypeName) now, but row "
+        + "\(row) holds a value it cannot: \(problem); rewrite such values first (in a custom "
+        + "stage)")
   }
 
   /// Adds the column of an attribute the target adds, holding its initial value (or NULL).

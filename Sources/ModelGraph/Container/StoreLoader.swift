@@ -39,8 +39,39 @@ struct StoreLoader {
   /// - Returns: The store; whether it differs from what the file holds (migrated or laid out
   ///   anew), in which case the caller writes it back before saving into the journal; and the
   ///   changes migrated without a plan.
+  /// - Throws: ``MigrationError`` when the migration fails (a narrower integer width a stored
+  ///   value does not fit among others); ``ModelError`` with code
+  ///   ``ModelError/Code/storedValueMismatch`` when the migrated store holds an integer outside
+  ///   its declared width. The caller has written nothing then.
   func load(_ stored: StoreVersion?, path: String) throws -> LoadedStore {
     guard let stored else { return LoadedStore(store: Store(), changed: true) }
+    let loaded = try migrate(stored, path: path)
+    try Self.checkIntegerWidths(of: loaded.store.version, path: path)
+    return loaded
+  }
+
+  /// Refuses a store holding an integer its attribute's declared Swift type cannot hold
+  /// (``AttributeDescription/integerWidth``), which reading it would stop the process at: a
+  /// journal record or a database row written by a process that did not check the width.
+  static func checkIntegerWidths(of version: StoreVersion, path: String) throws {
+    let (violations, count) = version.integerWidthViolations()
+    guard count > 0 else { return }
+    throw ModelError(
+      .storedValueMismatch,
+      message: "\(path): \(count) stored value\(count == 1 ? " is" : "s are") out of the range "
+        + "of the integer type the class declares; rewrite such values (with the runner, or "
+        + "through a class that declares a wider type) before opening with this one",
+      violations: violations.map {
+        ModelError.Violation(
+          entity: $0.entity, property: $0.property,
+          identifier: PersistentIdentifier(
+            entityName: $0.entity, row: $0.key.row, generation: $0.key.generation),
+          rule: $0.detail)
+      })
+  }
+
+  /// ``load(_:path:)`` before the width check: through the plan, or without one.
+  private func migrate(_ stored: StoreVersion, path: String) throws -> LoadedStore {
     if let plan {
       guard let migrated = try plan.migrate(stored, path: path) else {
         return LoadedStore(store: Store(loading: stored), changed: false)

@@ -6,8 +6,9 @@ extension ModelContext {
   ///
   /// A store written by another version of the app can hold values the declared types no
   /// longer have: a raw value whose enum case was removed, a `Codable` value whose type lost or
-  /// renamed a field, an integer too wide for the narrower type declared now. Automatic
-  /// migration cannot see these (the stored kind is unchanged), and reading such an attribute
+  /// renamed a field. Automatic migration cannot see these (the stored kind is unchanged; an
+  /// integer too wide for a narrower integer type declared now is different: the container
+  /// refuses to open the store, naming it), and reading such an attribute
   /// stops the process with the class, property, object and value named, since a property read
   /// cannot throw. Call this after opening a store an older version wrote, to find them
   /// without stopping, then rewrite them in a custom migration stage or through this context.

@@ -217,7 +217,7 @@ extension Attribute: _AttributeWrapper {
       name: name, valueType: attributeValueType, isOptional: isOptional,
       isUnique: options & AttributeDeclaration.unique != 0,
       preservesValueOnDeletion: options & AttributeDeclaration.preservesValueOnDeletion != 0,
-      originalName: originalName)
+      originalName: originalName, integerWidth: persistentValueType._integerWidth)
   }
 
   static var persistentValueType: any PersistentValue.Type {

@@ -3,6 +3,8 @@ public import ModelGraphCore
 extension PersistentValue where Self: RawRepresentable, RawValue: PersistentValue {
   /// The raw value's storage type.
   public static var valueType: ValueType { RawValue.valueType }
+  /// The raw value type's.
+  public static var _integerWidth: QueryIntegerWidth? { RawValue._integerWidth }
 
   /// The case with the stored raw value; a raw value no case has (only from a corrupt or
   /// migrated store) stops with a message naming the type and value.

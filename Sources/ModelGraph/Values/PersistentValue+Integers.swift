@@ -7,7 +7,11 @@ where Stored == Int64 {}
 extension _SignedPersistentInteger {
   /// ``ValueType/int``.
   public static var valueType: ValueType { .int }
-  /// Narrows the stored value; a value out of range (only from a corrupt store) traps.
+  /// The type, when narrower than 64 bits.
+  public static var _integerWidth: QueryIntegerWidth? { PredicateValueTypes.narrowWidth(Self.self) }
+  /// Narrows the stored value; a value out of range traps. The engine refuses to save one
+  /// and a container to open a store holding one; reads check it first
+  /// (``_fromStoredIfValid(_:)``).
   @inlinable public static func fromStored(_ stored: Int64) -> Self { Self(stored) }
   /// The value widened to 64 bits.
   @inlinable public var stored: Int64 { Int64(self) }
@@ -20,7 +24,11 @@ where Stored == UInt64 {}
 extension _UnsignedPersistentInteger {
   /// ``ValueType/uint``.
   public static var valueType: ValueType { .uint }
-  /// Narrows the stored value; a value out of range (only from a corrupt store) traps.
+  /// The type, when narrower than 64 bits.
+  public static var _integerWidth: QueryIntegerWidth? { PredicateValueTypes.narrowWidth(Self.self) }
+  /// Narrows the stored value; a value out of range traps. The engine refuses to save one
+  /// and a container to open a store holding one; reads check it first
+  /// (``_fromStoredIfValid(_:)``).
   @inlinable public static func fromStored(_ stored: UInt64) -> Self { Self(stored) }
   /// The value widened to 64 bits.
   @inlinable public var stored: UInt64 { UInt64(self) }

@@ -6,6 +6,8 @@ extension Set: PersistentValue where Element: PersistentValue {
   public static var valueType: ValueType { .array(Element.valueType) }
   /// The empty set.
   public static var probeValue: Set<Element> { [] }
+  /// The element type's.
+  public static var _integerWidth: QueryIntegerWidth? { Element._integerWidth }
   /// The set of the stored elements.
   public static func fromStored(_ stored: [Element.Stored]) -> Set<Element> {
     Set(stored.map(Element.fromStored))

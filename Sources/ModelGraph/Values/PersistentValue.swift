@@ -29,6 +29,9 @@ public protocol PersistentValue {
   /// Why `stored` is no value of this type, naming the value; asked only after
   /// ``_fromStoredIfValid(_:)`` returned `nil`.
   static func _storedValueProblem(_ stored: Stored) -> String
+  /// The integer type narrower than 64 bits whose values the type stores (`Int8` for `Int8`,
+  /// `Int8?`, `[Int8]` and an enum with `Int8` raw values), or `nil`.
+  static var _integerWidth: QueryIntegerWidth? { get }
   /// The storage representation.
   var stored: Stored { get }
   /// Moves the `Self?` at `address` (an attribute wrapper's value of an object without a row)
@@ -57,6 +60,8 @@ extension PersistentValue {
 
   /// `false`: only `Optional` is optional.
   public static var isOptionalValue: Bool { false }
+  /// `nil`: the type stores no narrower integers.
+  public static var _integerWidth: QueryIntegerWidth? { nil }
   /// The value converted from the storage type's placeholder.
   public static var probeValue: Self { fromStored(Stored.placeholder) }
 }
@@ -124,6 +129,8 @@ extension Optional: PersistentValue where Wrapped: PersistentValue {
   public static var isOptionalValue: Bool { true }
   /// `nil`.
   public static var probeValue: Wrapped? { nil }
+  /// The wrapped type's.
+  public static var _integerWidth: QueryIntegerWidth? { Wrapped._integerWidth }
   /// Converts a stored optional.
   @inlinable public static func fromStored(_ stored: Wrapped.Stored?) -> Wrapped? {
     stored.map(Wrapped.fromStored)
@@ -137,6 +144,8 @@ extension Array: PersistentValue where Element: PersistentValue {
   public static var valueType: ValueType { .array(Element.valueType) }
   /// The empty array.
   public static var probeValue: [Element] { [] }
+  /// The element type's.
+  public static var _integerWidth: QueryIntegerWidth? { Element._integerWidth }
   /// Converts each stored element; the stored array itself, without a copy, when the element
   /// is its own storage type (`[String]`, `[Int64]`, …).
   @inlinable public static func fromStored(_ stored: [Element.Stored]) -> [Element] {

@@ -12,6 +12,9 @@ public struct ConstraintViolation: Sendable, Hashable, CustomStringConvertible {
     case count
     /// A required to-one relationship holds no live object.
     case required
+    /// An integer attribute holds a value outside the range of its declared Swift type
+    /// (``AttributeDescription/integerWidth``).
+    case outOfRange
   }
 
   /// The object concerned.

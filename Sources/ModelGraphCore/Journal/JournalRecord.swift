@@ -2,9 +2,9 @@
 ///
 /// The payload is a catalog flag (0 when no entity was registered and no Codable shape recorded
 /// since the last record; otherwise the whole catalog follows, laid out as in a snapshot's
-/// schema block: 3 for the layout of snapshot format version 5, with the Codable shapes, which
-/// this build writes; 2 for that of version 3, with indexes and default values; 1 for that of
-/// version 2), a table count,
+/// schema block: 4 for the layout of snapshot format version 8, with integer widths, which this
+/// build writes; 3 for that of version 5, with the Codable shapes; 2 for that of version 3,
+/// with indexes and default values; 1 for that of version 2), a table count,
 /// and per table: the entity index, the table's row count, the number of rows, and per row
 /// its index, its stamp and, when an object lives in it, every attribute and relationship
 /// value as a snapshot column block encodes it. Replaying a record writes those rows exactly, so replay is idempotent.
@@ -50,8 +50,8 @@ enum JournalRecord {
   ) {
     let history = change == nil ? 0 : historyFlag
     if let catalog {
-      writer.append(UInt8(3) | history)
-      catalog.encode(into: &writer, version: SnapshotFormat.codableShapeVersion)
+      writer.append(UInt8(4) | history)
+      catalog.encode(into: &writer, version: SnapshotFormat.integerWidthVersion)
     } else {
       writer.append(UInt8(0) | history)
     }
@@ -128,11 +128,12 @@ struct JournalApplier {
     let flag = fullFlag & ~JournalRecord.historyFlag
     switch flag {
     case 0: break
-    case 1, 2, 3:
-      let layout =
-        flag == 1
-        ? SnapshotFormat.lineageVersion
-        : flag == 2 ? SnapshotFormat.physicalSchemaVersion : SnapshotFormat.codableShapeVersion
+    case 1, 2, 3, 4:
+      let layouts = [
+        SnapshotFormat.lineageVersion, SnapshotFormat.physicalSchemaVersion,
+        SnapshotFormat.codableShapeVersion, SnapshotFormat.integerWidthVersion,
+      ]
+      let layout = layouts[Int(flag) - 1]
       let grown = try SchemaCatalog.decode(from: &reader, version: layout)
       guard grown.entities.count >= catalog.entities.count,
         zip(grown.entities, catalog.entities).allSatisfy({

@@ -58,6 +58,11 @@ extension SchemaCatalog {
       if previous.valueType != attribute.valueType || previous.isOptional != attribute.isOptional {
         result.append(
           difference(.attributeTypeChanged(from: previous.typeName, to: attribute.typeName)))
+      } else if previous.integerWidth != attribute.integerWidth {
+        result.append(
+          difference(
+            .attributeIntegerWidthChanged(
+              from: previous.declaredTypeName, to: attribute.declaredTypeName)))
       }
       if previous.isUnique != attribute.isUnique {
         result.append(
@@ -135,8 +140,8 @@ extension SchemaCatalog {
 }
 
 extension AttributeDescription {
-  /// The stored type as a declaration prints it: `String`, `Int?`, `[Date]`.
-  var typeName: String { "\(valueType)\(isOptional ? "?" : "")" }
+  /// The type as a declaration prints it: `String`, `Int?`, `[Date]`, `Int8`.
+  var typeName: String { declaredTypeName }
 }
 
 extension RelationshipDescription {

@@ -16,6 +16,9 @@ public struct SchemaDifference: Sendable, Hashable, CustomStringConvertible {
     case attributeRenamed(from: String)
     /// The attribute's stored type changed (types printed as `String`, `Int?`, `[Date]`).
     case attributeTypeChanged(from: String, to: String)
+    /// The Swift integer type of an integer attribute changed width, its sign kept (types
+    /// printed as declared: `Int8`, `Int?`, `[UInt16]`); the stored 64-bit values stay.
+    case attributeIntegerWidthChanged(from: String, to: String)
     /// An option of the attribute changed (`unique`, `preserveValueOnDeletion`).
     case attributeOptionChanged(String)
     /// The relationship exists only in the newer schema.
@@ -62,6 +65,7 @@ public struct SchemaDifference: Sendable, Hashable, CustomStringConvertible {
     case .attributeRemoved: "attribute removed"
     case .attributeRenamed(let from): "attribute renamed from \(from)"
     case .attributeTypeChanged(let from, let to): "attribute type \(from) became \(to)"
+    case .attributeIntegerWidthChanged(let from, let to): "attribute type \(from) became \(to)"
     case .attributeOptionChanged(let option): "attribute option \(option)"
     case .relationshipAdded: "relationship added"
     case .relationshipRemoved: "relationship removed"

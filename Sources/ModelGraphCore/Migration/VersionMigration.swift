@@ -88,6 +88,9 @@ struct VersionMigration {
       return column
     }
     let source = old.attributeColumns[stored.1]
+    if mode != .custom, previous.valueType == attribute.valueType {
+      try checkIntegerWidth(entity, previous, attribute, column: source, rows: old)
+    }
     if previous.valueType == attribute.valueType, previous.isOptional == attribute.isOptional {
       return source.copy()
     }
@@ -115,6 +118,35 @@ struct VersionMigration {
       because: "a lightweight stage cannot convert stored values; use a custom stage",
       unset: MigrationSlot(entity: entity.index, slot: slot))
     return column
+  }
+
+  /// Refuses an attribute narrowed to a width (``AttributeDescription/integerWidth``) a stored
+  /// value is out of; a custom stage may still rewrite such values, and is not checked here.
+  private func checkIntegerWidth(
+    _ entity: ResolvedEntity, _ previous: AttributeDescription, _ attribute: AttributeDescription,
+    column: AnyColumn, rows: Table
+  ) throws {
+    guard let width = attribute.integerWidth,
+      previous.integerWidth.map({ !$0.fits(in: width) }) ?? true
+    else { return }
+    var found: (row: Int, problem: String)?
+    rows.forEachValue(outOf: attribute, in: column) { row, problem in
+      if found == nil { found = (row, problem) }
+    }
+    guard let found else { return }
+    let object = PersistentIdentifier(
+      entityName: entity.name, row: UInt32(found.row), generation: rows.generation(of: found.row))
+    throw MigrationError(
+      .invalidData,
+      differences: [
+        SchemaDifference(
+          entity: entity.name, property: attribute.name,
+          change: .attributeIntegerWidthChanged(
+            from: previous.declaredTypeName, to: attribute.declaredTypeName))
+      ],
+      message: "\(entity.name).\(attribute.name) is \(attribute.declaredTypeName) now, but "
+        + "\(object) holds a value it cannot: \(found.problem); rewrite such values first (in a "
+        + "custom stage, or with the runner)")
   }
 
   private func typeChange(

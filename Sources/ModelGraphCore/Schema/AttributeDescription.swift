@@ -19,12 +19,19 @@ public struct AttributeDescription: Sendable, Hashable {
   /// differ only in their defaults describe the same stored data (see
   /// ``EntityDescription/hasSameDefinition(as:)``).
   public var defaultValue: ModelValue?
+  /// The Swift integer type narrower than 64 bits the attribute's integers (or the elements of
+  /// its array) are declared with, or `nil` for 64 bits and every other type.
+  ///
+  /// The values are stored as 64 bits whatever the width; a save that would store one outside
+  /// the type's range fails with a ``ConstraintViolation/Rule/outOfRange`` violation, so a
+  /// process that declares the narrower type can read every value.
+  public var integerWidth: QueryIntegerWidth?
 
   /// Describes an attribute.
   public init(
     name: String, valueType: ValueType, isOptional: Bool = false, isUnique: Bool = false,
     preservesValueOnDeletion: Bool = false, originalName: String? = nil,
-    defaultValue: ModelValue? = nil
+    defaultValue: ModelValue? = nil, integerWidth: QueryIntegerWidth? = nil
   ) {
     self.name = name
     self.valueType = valueType
@@ -33,6 +40,7 @@ public struct AttributeDescription: Sendable, Hashable {
     self.preservesValueOnDeletion = preservesValueOnDeletion
     self.originalName = originalName
     self.defaultValue = defaultValue
+    self.integerWidth = integerWidth
   }
 
   /// The Swift type the attribute's column stores.

@@ -17,8 +17,8 @@ extension EntityDescription {
       }
       if old != attribute {
         result.append(
-          "attribute \(attribute.name) changed from \(old.valueType)\(old.isOptional ? "?" : "")"
-            + " to \(attribute.valueType)\(attribute.isOptional ? "?" : "") or in its options")
+          "attribute \(attribute.name) changed from \(old.declaredTypeName)"
+            + " to \(attribute.declaredTypeName) or in its options")
       }
     }
     if attributes.map(\.name) != other.attributes.map(\.name), result.isEmpty {

@@ -24,6 +24,9 @@ public final class ResolvedEntity: Sendable {
   let attributeNames: CommittedChange.AttributeNames
   /// The slots of the attributes marked to be preserved on deletion.
   let preservedSlots: [Int]
+  /// The slots of the attributes declared with an integer type narrower than 64 bits
+  /// (``AttributeDescription/integerWidth``).
+  let narrowIntegerSlots: [Int]
   private let attributeSlots: [String: Int]
   private let relationshipSlots: [String: Int]
 
@@ -37,6 +40,7 @@ public final class ResolvedEntity: Sendable {
     self.relationships = (parent?.relationships ?? []) + description.relationships
     self.attributeNames = CommittedChange.AttributeNames(attributes.map(\.name))
     self.preservedSlots = attributes.indices.filter { attributes[$0].preservesValueOnDeletion }
+    self.narrowIntegerSlots = attributes.indices.filter { attributes[$0].integerWidth != nil }
     self.attributeSlots = Dictionary(
       attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
     self.relationshipSlots = Dictionary(

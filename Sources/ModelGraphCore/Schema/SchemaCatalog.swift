@@ -74,12 +74,32 @@ public struct SchemaCatalog: Sendable {
       }
     }
     try Self.checkUniqueConstraints(of: description, parent: parent)
+    try Self.checkIntegerWidths(of: description)
     let resolved = ResolvedEntity(index: entities.count, description: description, parent: parent)
     entities.append(resolved)
     indexByName[description.name] = resolved.index
     subtrees.append([resolved.index])
     for ancestor in resolved.lineage.dropLast() {
       subtrees[ancestor].append(resolved.index)
+    }
+  }
+
+  /// Each attribute's ``AttributeDescription/integerWidth`` narrows its integer type, and its
+  /// default value is a value of that width.
+  private static func checkIntegerWidths(of description: EntityDescription) throws {
+    for attribute in description.attributes {
+      guard let width = attribute.integerWidth else { continue }
+      guard attribute.hasValidIntegerWidth else {
+        throw SchemaError(
+          .unsupportedType, entity: description.name, property: attribute.name,
+          message: "'\(attribute.name)' stores \(attribute.valueType), which \(width.rawValue) "
+            + "does not narrow")
+      }
+      if let value = attribute.defaultValue, let problem = attribute.integerWidthProblem(value) {
+        throw SchemaError(
+          .unsupportedType, entity: description.name, property: attribute.name,
+          message: "the default value of '\(attribute.name)' does not fit: \(problem)")
+      }
     }
   }
 

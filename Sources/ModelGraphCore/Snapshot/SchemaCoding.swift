@@ -44,9 +44,11 @@ extension ValueType {
 
 extension SchemaCatalog {
   /// The catalog's entity descriptions, in index order, as format `version` lays them out:
-  /// from version 3 on with each attribute's default value and each entity's indexes.
+  /// from version 3 on with each attribute's default value and each entity's indexes, from
+  /// version 8 on with each attribute's integer width.
   func encode(into writer: inout ByteWriter, version: UInt32 = SnapshotFormat.version) {
     let physical = version >= SnapshotFormat.physicalSchemaVersion
+    let widths = version >= SnapshotFormat.integerWidthVersion
     writer.append(UInt64(entities.count))
     for entity in entities {
       let description = entity.description
@@ -60,6 +62,7 @@ extension SchemaCatalog {
           (attribute.isOptional ? 1 : 0) | (attribute.isUnique ? 2 : 0)
           | (attribute.preservesValueOnDeletion ? 4 : 0)
         writer.append(UInt8(flags))
+        if widths { writer.append(attribute.integerWidth?.formatTag ?? 0) }
         writer.append(optional: attribute.originalName)
         if physical {
           if let value = attribute.defaultValue {
@@ -108,6 +111,7 @@ extension SchemaCatalog {
     from reader: inout ByteReader, version: UInt32 = SnapshotFormat.version
   ) throws -> SchemaCatalog {
     let physical = version >= SnapshotFormat.physicalSchemaVersion
+    let widths = version >= SnapshotFormat.integerWidthVersion
     let count = try reader.readCount(minimumSize: 29)
     var descriptions: [EntityDescription] = []
     for _ in 0..<count {
@@ -118,10 +122,11 @@ extension SchemaCatalog {
         let name = try reader.readString()
         let valueType = try ValueType.decode(from: &reader)
         let flags = try reader.read(UInt8.self)
+        let width = widths ? try QueryIntegerWidth.decode(from: &reader) : nil
         var attribute = AttributeDescription(
           name: name, valueType: valueType, isOptional: flags & 1 != 0,
           isUnique: flags & 2 != 0, preservesValueOnDeletion: flags & 4 != 0,
-          originalName: try reader.readOptionalString())
+          originalName: try reader.readOptionalString(), integerWidth: width)
         if physical { attribute.defaultValue = try Self.decodeDefault(of: attribute, &reader) }
         entity.attributes.append(attribute)
       }
@@ -168,6 +173,31 @@ extension SchemaCatalog {
     try Self.checkIndexes(of: catalog, &reader)
     if version >= SnapshotFormat.codableShapeVersion { try catalog.decodeShapes(from: &reader) }
     return catalog
+  }
+}
+
+extension QueryIntegerWidth {
+  /// The byte a schema block holds for the width, from format version 8 on; 0 is 64 bits
+  /// (and every attribute that is no integer).
+  var formatTag: UInt8 {
+    switch self {
+    case .int8: 1
+    case .int16: 2
+    case .int32: 3
+    case .uint8: 4
+    case .uint16: 5
+    case .uint32: 6
+    }
+  }
+
+  /// Reads a ``formatTag``: `nil` for 64 bits.
+  static func decode(from reader: inout ByteReader) throws -> QueryIntegerWidth? {
+    let tag = try reader.read(UInt8.self)
+    guard tag != 0 else { return nil }
+    guard let width = allCases.first(where: { $0.formatTag == tag }) else {
+      throw reader.error("unknown integer width tag \(tag)")
+    }
+    return width
   }
 }
 

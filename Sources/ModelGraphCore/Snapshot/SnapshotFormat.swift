@@ -1,11 +1,11 @@
-/// Constants of the snapshot file format, version 7 (see the "Snapshot file format" article).
+/// Constants of the snapshot file format, version 8 (see the "Snapshot file format" article).
 enum SnapshotFormat {
   /// The first eight bytes of every snapshot file: `MGSNAP\r\n`.
   static let magic: [UInt8] = Array("MGSNAP\r\n".utf8)
   /// The last eight bytes of every snapshot file: `MGSNEND\n`.
   static let endMagic: [UInt8] = Array("MGSNEND\n".utf8)
   /// The format version this build writes and the newest it reads.
-  static let version: UInt32 = 7
+  static let version: UInt32 = 8
   /// The first format version with a lineage block (generation numbers) before the footer.
   static let lineageVersion: UInt32 = 2
   /// The first format version whose schema block holds each entity's declared indexes and
@@ -29,6 +29,9 @@ enum SnapshotFormat {
   /// The first format version whose `Double` and `Date` columns are written in blocks of
   /// decimal integers packed at a fixed bit width where that is exact (``PackedNumberLayout``).
   static let packedNumberVersion: UInt32 = 7
+  /// The first format version whose schema block holds each attribute's integer width
+  /// (``AttributeDescription/integerWidth``); earlier files declare none (64 bits).
+  static let integerWidthVersion: UInt32 = 8
   /// Magic, version, flags, the store version number and the header's checksum.
   static let headerSize = 8 + 4 + 4 + 8 + 4
   /// Kind, payload length, and (after the payload) the checksum.

@@ -37,7 +37,8 @@ extension ScriptEngine {
       }
       var attribute = AttributeDescription(
         name: member.name, valueType: type, isOptional: member.isOptional,
-        isUnique: member.isUnique, preservesValueOnDeletion: member.preservesValueOnDeletion)
+        isUnique: member.isUnique, preservesValueOnDeletion: member.preservesValueOnDeletion,
+        integerWidth: QueryIntegerWidth(rawValue: member.typeName))
       if let expression = member.defaultValue {
         let value = try ScriptSchema.defaultValue(expression, for: attribute)
         defaults[entity.name, default: [:]][member.name] = value

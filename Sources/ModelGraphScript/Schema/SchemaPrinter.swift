@@ -34,7 +34,7 @@ struct SchemaPrinter {
             == true)
       }.map(\.attribute))
     for attribute in description.attributes {
-      var line = "  \(attribute.name): \(attribute.valueType)\(attribute.isOptional ? "?" : "")"
+      var line = "  \(attribute.name): \(attribute.declaredTypeName)"
       if attribute.isUnique { line += " unique" }
       if indexed.contains(attribute.name) { line += " index" }
       if attribute.preservesValueOnDeletion { line += " preserve" }

@@ -115,7 +115,8 @@ struct ScriptSchema {
           try checkAttributeOptions(member, type)
           var attribute = AttributeDescription(
             name: member.name, valueType: type, isOptional: member.isOptional,
-            isUnique: member.isUnique, preservesValueOnDeletion: member.preservesValueOnDeletion)
+            isUnique: member.isUnique, preservesValueOnDeletion: member.preservesValueOnDeletion,
+            integerWidth: QueryIntegerWidth(rawValue: member.typeName))
           if let expression = member.defaultValue {
             let value = try Self.defaultValue(expression, for: attribute)
             newDefaults[declaration.name, default: [:]][member.name] = value

@@ -197,14 +197,15 @@ struct PhysicalSchemaCodingTests {
     let good = Declared.payload(catalog)
     #expect(try Declared.decode(good).entities[0].description == catalog.entities[0].description)
     // Layout: count 8, name 4+1, parent 1, attribute count 8, name 4+1, type 1, flags 1,
-    // original name 1, default flag 1 (at 30), tag 1, Int 8, relationships 8, constraints 8,
-    // index count 8, index kind 1 (at 64), name 4+1, unique flag 1 (at 70). An error names
-    // the offset just past the byte read.
+    // integer width 1 (at 29), original name 1, default flag 1 (at 31), tag 1, Int 8,
+    // relationships 8, constraints 8, index count 8, index kind 1 (at 65), name 4+1, unique
+    // flag 1 (at 71). An error names the offset just past the byte read.
     let cases: [(offset: Int, byte: UInt8, message: String)] = [
-      (30, 2, "2 is not a default value's flag"),
-      (31, 99, "unknown default value tag 99"),
-      (64, 7, "unknown index kind 7"),
-      (70, 2, "2 is not an index's unique flag"),
+      (29, 7, "unknown integer width tag 7"),
+      (31, 2, "2 is not a default value's flag"),
+      (32, 99, "unknown default value tag 99"),
+      (65, 7, "unknown index kind 7"),
+      (71, 2, "2 is not an index's unique flag"),
     ]
     for (offset, byte, message) in cases {
       var bad = good

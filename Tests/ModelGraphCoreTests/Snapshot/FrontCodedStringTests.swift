@@ -336,7 +336,7 @@ struct FrontCodedStringTests {
     let store = try SnapshotFixture.makeStore(trips: 3_000, deletions: 20)
     let file = SnapshotWriter.encode(store.version)
     let older = SnapshotWriter.encode(store.version, formatVersion: 6)
-    #expect(file[8] == 7)
+    #expect(file[8] == UInt8(SnapshotFormat.version))
     #expect(older[8] == 6)
     #expect(file.count < older.count)
     let decoded = try SnapshotReader.decode(file, path: "front.mgs")
