@@ -49,7 +49,8 @@ extension PostgreSQLStoreSuites {
       team.members = [Member(name: "Ada", score: 1)]
       context.insert(team)
       context.insert(Team(name: "Taken"))
-      #expect(throws: ModelError.self) { try context.save() }
+      let error = try #require(throws: ModelError.self) { try context.save() }
+      #expect(error.violations.map(\.rule) == ["value \"Taken\" is not unique"])
       #expect(try TestServer.query("SELECT name FROM \"Team\"", at: url) == ["Taken"])
       #expect(try TestServer.query("SELECT count(*) FROM \"Member\"", at: url) == ["0"])
       #expect(try TestServer.query("SELECT version FROM mg_state", at: url) == version)
