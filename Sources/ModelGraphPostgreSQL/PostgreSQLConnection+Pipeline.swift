@@ -8,8 +8,13 @@ extension PostgreSQLConnection {
   /// kept by name for the connection's later uses), then every statement runs with its values
   /// as parameters. A failed statement skips the rest, as in one query string.
   ///
+  /// Outside a transaction block (no BEGIN among them, none open), the statements are one
+  /// implicit transaction: committed after the last, or rolled back whole when any fails or
+  /// the commit does (a deferred constraint).
+  ///
   /// - Throws: ``PostgreSQLError``: `server` with the SQLSTATE of the first statement that
-  ///   failed (the rest were not run), `connectionLost` when the connection broke.
+  ///   failed (the rest were not run) or of the commit, `connectionLost` when the connection
+  ///   broke.
   func runPipelined(_ statements: [PostgreSQLStatement]) throws(PostgreSQLError) {
     guard let handle, library.status(handle) == 0 else { throw lost("the connection is closed") }
     defer { noteSchemaChange(false) }
@@ -22,23 +27,29 @@ extension PostgreSQLConnection {
         close()
         throw lost("the connection broke (injected fault)")
       case .loseReplyAfterSending(let committing):
-        if !committing, statements.last?.sql == "COMMIT" { statements.removeLast() }
+        // Not committing: no COMMIT ending a transaction block, or no end of the pipeline
+        // (whose implicit transaction it commits).
+        var syncing = true
+        if !committing {
+          if statements.last?.sql == "COMMIT" { statements.removeLast() } else { syncing = false }
+        }
         // Every byte is flushed before the connection closes; the server then runs what it
         // received and finds the client gone.
-        _ = try? send(statements, handle: handle)
+        _ = try? send(statements, handle: handle, syncing: syncing)
         close()
         throw lost("the connection broke (injected fault)")
       }
     }
     let sent = try send(statements, handle: handle)
     var failure: PostgreSQLError?
-    // The status of the first result of each command; a command's results end with NULL.
+    // The status of the first result of each command; a command's results end with NULL, as
+    // does the failure of the implicit transaction's commit, after the last command.
     var statuses: [Int32] = []
     var finished = 0
     while true {
       guard let raw = library.getResult(handle) else {
         finished += 1
-        if library.status(handle) != 0 || finished > sent.commands { throw closedAsLost() }
+        if library.status(handle) != 0 || finished > sent.commands + 1 { throw closedAsLost() }
         continue
       }
       let status = library.resultStatus(raw)
@@ -61,13 +72,14 @@ extension PostgreSQLConnection {
     if let failure { throw ended(by: failure) }
   }
 
-  /// Sends `statements` and the pipeline's end in pipeline mode, and flushes them.
+  /// Sends `statements` and the pipeline's end (unless `syncing` is false) in pipeline mode,
+  /// and flushes them.
   ///
   /// - Returns: the number of commands sent (each preparation is one), and the preparations:
   ///   the text, the name and the command's position.
-  private func send(_ statements: [PostgreSQLStatement], handle: OpaquePointer)
-    throws(PostgreSQLError) -> (commands: Int, preparing: [(String, String, Int)])
-  {
+  private func send(
+    _ statements: [PostgreSQLStatement], handle: OpaquePointer, syncing: Bool = true
+  ) throws(PostgreSQLError) -> (commands: Int, preparing: [(String, String, Int)]) {
     guard library.enterPipelineMode(handle) == 1 else { throw lost(connectionMessage) }
     var commands = 0
     var preparing: [(String, String, Int)] = []
@@ -99,7 +111,7 @@ extension PostgreSQLConnection {
       else { throw lost(connectionMessage) }
       commands += 1
     }
-    guard library.pipelineSync(handle) == 1, library.flush(handle) == 0 else {
+    guard !syncing || library.pipelineSync(handle) == 1, library.flush(handle) == 0 else {
       throw lost(connectionMessage)
     }
     return (commands, preparing)

@@ -42,6 +42,10 @@ final class PostgreSQLConnection {
     }
     self.handle = handle
     backendPID = library.backendPID(handle)
+    // A save's statements run as the implicit transaction of one pipeline, at the session's
+    // isolation: read committed whatever the server's default, since `mg_commit` reads
+    // `mg_listeners` after it holds `mg_state`'s row, with a snapshot taken then.
+    try run("SET default_transaction_isolation TO 'read committed'")
   }
 
   deinit { close() }

@@ -3,7 +3,12 @@ internal import ModelGraphCore
 
 extension PostgreSQLStore {
   /// The statements of one save: the version check with the change log's row and the signal
-  /// when another container listens (one call of `mg_commit`), then the rows.
+  /// when another container listens (one call of `mg_commit`), then the rows; the new rows of
+  /// every table in one statement (``merged(_:)``).
+  ///
+  /// A save is not wrapped in BEGIN and COMMIT: the statements of one pipeline run as one
+  /// implicit transaction, committed at its end or, after any failure (also the deferred
+  /// checks at the commit), rolled back whole. Its connection runs it read committed.
   ///
   /// Values are parameters, so a statement's text depends only on its shape (the table, the
   /// columns written, the number of rows) and the connection prepares it once.
@@ -14,12 +19,8 @@ extension PostgreSQLStore {
     let version = inStage ? applied : applied + 1
     let base = String(applied)
     var statements: [PostgreSQLStatement] = []
-    if !rewriting, !inStage {
-      // The bookkeeping (`mg_commit`) goes in once the identifiers are known.
-      // Read committed, whatever the server's default: `mg_commit` reads `mg_listeners` after
-      // it holds `mg_state`'s row, with a snapshot taken then.
-      statements.append(PostgreSQLStatement("BEGIN ISOLATION LEVEL READ COMMITTED"))
-    }
+    // The inserts of every table, sent as one statement after the updates and deletes.
+    var insertions: [PostgreSQLStatement] = []
     var ids: [Int64] = []
     let catalog = commit.catalog
     var published: [Int: Table] = [:]
@@ -122,11 +123,13 @@ extension PostgreSQLStore {
               texts.joinInserts[slot]!, [String(id), SQLMapping.bigintArray(targets)]))
         }
       }
-      statements += Self.inserts(
+      insertions += Self.inserts(
         texts.table, columns: ["id", "_version"] + texts.columns, rows: inserts,
         text: texts.insert(rows:))
-      statements += joins
+      insertions += joins
     }
+    // After every update and delete: a to-many list written again deleted its rows first.
+    statements += merged(insertions)
     // A store holding every object has checked the rules spanning several tables in memory,
     // against the version the save is based on, which `mg_commit` (`mg_begin_commit` for a
     // rewrite or a stage) makes sure the database is at: the database looks again only for a
@@ -142,20 +145,19 @@ extension PostgreSQLStore {
           [String(version), token, SQLMapping.bigintArray(ids)]))
       statements.append(PostgreSQLStatement("NOTIFY \(channel)"))
     } else {
-      // First after BEGIN: the version check refuses a stale save before its rows are written.
+      // First: the version check refuses a stale save before its rows are written.
       statements.insert(
         PostgreSQLStatement(
           "SELECT mg_commit($1, $2, $3, $4, $5)",
           [
             base, token, SQLMapping.bigintArray(ids), channelName,
             String(listenerPID),
-          ]), at: 1)
+          ]), at: 0)
     }
     if version % max(pruneInterval, 1) == 0 {
       statements += PostgreSQLSchema.prune(
         before: version, retention: Int(retention.rounded(.up)))
     }
-    if !rewriting { statements.append(PostgreSQLStatement("COMMIT")) }
     return statements
   }
 

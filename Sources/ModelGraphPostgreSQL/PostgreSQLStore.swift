@@ -72,6 +72,8 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   var blocks: [String: [Range<Int>]] = [:]
   /// The statement texts of each class's saves, by the class's identity.
   var statementCache: [ObjectIdentifier: PostgreSQLStatementTexts] = [:]
+  /// The texts of merged inserts (``merged(_:)``), by the texts they merge.
+  var mergedTexts: [[String]: String] = [:]
   /// Whether ``close()`` was called; atomic, so the listener reads it without waiting for a
   /// save that holds `lock` through its round trip.
   private let closed = Atomic<Bool>(false)
