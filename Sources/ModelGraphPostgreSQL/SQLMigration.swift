@@ -291,17 +291,9 @@ struct SQLMigration {
     let problem =
       value.flatMap(attribute.integerWidthProblem)
       ?? "\(text) is out of the range of \(width.rawValue) (\(width.range))"
-    throw MigrationError(
-      .invalidData,
-      differences: [
-        SchemaDifference(
-          entity: entity.name, property: attribute.name,
-          change: .attributeIntegerWidthChanged(
-            from: previous.declaredTypeName, to: attribute.declaredTypeName))
-      ],
-      message: "\(entity.name).\(attribute.name) is \(attribute.declaredTypeName) now, but row "
-        + "\(row) holds a value it cannot: \(problem); rewrite such values first (in a custom "
-        + "stage)")
+    throw MigrationError.narrowedWidth(
+      of: attribute, from: previous, in: entity.name, holder: "row \(row)", problem: problem,
+      remedy: "in a custom stage")
   }
 
   /// Adds the column of an attribute the target adds, holding its initial value (or NULL).

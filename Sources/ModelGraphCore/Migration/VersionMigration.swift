@@ -136,17 +136,9 @@ struct VersionMigration {
     guard let found else { return }
     let object = PersistentIdentifier(
       entityName: entity.name, row: UInt32(found.row), generation: rows.generation(of: found.row))
-    throw MigrationError(
-      .invalidData,
-      differences: [
-        SchemaDifference(
-          entity: entity.name, property: attribute.name,
-          change: .attributeIntegerWidthChanged(
-            from: previous.declaredTypeName, to: attribute.declaredTypeName))
-      ],
-      message: "\(entity.name).\(attribute.name) is \(attribute.declaredTypeName) now, but "
-        + "\(object) holds a value it cannot: \(found.problem); rewrite such values first (in a "
-        + "custom stage, or with the runner)")
+    throw MigrationError.narrowedWidth(
+      of: attribute, from: previous, in: entity.name, holder: "\(object)", problem: found.problem,
+      remedy: "in a custom stage, or with the runner")
   }
 
   private func typeChange(
