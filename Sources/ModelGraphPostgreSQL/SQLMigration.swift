@@ -274,8 +274,7 @@ struct SQLMigration {
     _ previous: AttributeDescription, _ attribute: AttributeDescription,
     of entity: ResolvedEntity, table: String, column: String
   ) throws {
-    guard let width = attribute.integerWidth,
-      previous.integerWidth.map({ !$0.fits(in: width) }) ?? true,
+    guard let width = attribute.narrowedWidth(from: previous),
       attribute.valueType == .int || attribute.valueType == .uint
     else { return }
     let result = try connection.query(

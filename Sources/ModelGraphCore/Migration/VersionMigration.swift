@@ -126,9 +126,7 @@ struct VersionMigration {
     _ entity: ResolvedEntity, _ previous: AttributeDescription, _ attribute: AttributeDescription,
     column: AnyColumn, rows: Table
   ) throws {
-    guard let width = attribute.integerWidth,
-      previous.integerWidth.map({ !$0.fits(in: width) }) ?? true
-    else { return }
+    guard attribute.narrowedWidth(from: previous) != nil else { return }
     var found: (row: Int, problem: String)?
     rows.forEachValue(outOf: attribute, in: column) { row, problem in
       if found == nil { found = (row, problem) }

@@ -45,6 +45,15 @@ extension AttributeDescription {
     return type == integerWidth.valueType
   }
 
+  /// The attribute's ``integerWidth`` when it is narrower than `previous`'s (a version of the
+  /// same attribute), so that a value `previous` stored may not fit; `nil` when every such
+  /// value fits.
+  public func narrowedWidth(from previous: AttributeDescription) -> QueryIntegerWidth? {
+    guard let width = integerWidth, previous.integerWidth.map({ !$0.fits(in: width) }) ?? true
+    else { return nil }
+    return width
+  }
+
   /// Why `value` is no value of the attribute's declared integer type (``integerWidth``):
   /// `300 is out of the range of Int8 (-128...127)`, naming an array's first element out of
   /// range; `nil` when it is one, or the attribute has no narrower width.
