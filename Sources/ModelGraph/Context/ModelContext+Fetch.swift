@@ -45,22 +45,40 @@ extension ModelContext {
   /// - Throws: As ``fetch(_:)``.
   /// - Complexity: O(1) per class visited without a predicate; otherwise as ``fetch(_:)``'s
   ///   filtering, counted column by column for a test of one attribute.
+  @inlinable
   public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
-    if descriptor.predicate == nil && descriptor.includePendingChanges && fetchedOnlyStore == nil {
-      // Every object of the classes: the tables' live counts, without planning.
-      try checkWindow(descriptor)
-      try checkRefusedInserts(of: T.self)
-      refreshIfClean()
-      let entity = try entityIndex(for: T.self)
-      let entities =
-        descriptor.includesSubclasses
-        ? session.catalog(covering: entity).subtree(of: entity) : [entity]
-      let count = max(
-        entities.reduce(0) { $0 + session.table($1).liveCount }
-          - max(descriptor.fetchOffset ?? 0, 0), 0)
-      return descriptor.fetchLimit.map { min(count, max($0, 0)) } ?? count
+    // Whether there is a predicate, and the probe, are read here, where `T` is known in the
+    // caller's specialization: generic code would look up the metadata of `Predicate<T>`.
+    if descriptor.predicate == nil, let count = try countEveryObject(descriptor) { return count }
+    return try fetchCount(descriptor, probe: FetchProbe(descriptor))
+  }
+
+  /// ``fetchCount(_:)`` of `descriptor`, which has no predicate, from the tables' live counts
+  /// without planning; `nil` when it must be planned (it leaves out pending changes, or the
+  /// store keeps only fetched objects).
+  @usableFromInline
+  func countEveryObject<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int? {
+    guard descriptor.includePendingChanges && fetchedOnlyStore == nil else { return nil }
+    try checkWindow(descriptor)
+    if !refusedInserts.isEmpty { try checkRefusedInserts(of: T.self) }
+    refreshIfClean()
+    let entity = try entityIndex(for: T.self)
+    var count = 0
+    if descriptor.includesSubclasses {
+      for entity in session.subtree(covering: entity) { count += session.table(entity).liveCount }
+    } else {
+      count = session.table(entity).liveCount
     }
-    let prepared = try prepareFetch(descriptor, counting: true)
+    count = max(count - max(descriptor.fetchOffset ?? 0, 0), 0)
+    return descriptor.fetchLimit.map { min(count, max($0, 0)) } ?? count
+  }
+
+  /// ``fetchCount(_:)`` of `descriptor`, whose ``FetchProbe`` the caller read.
+  @usableFromInline
+  func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, probe: FetchProbe) throws
+    -> Int
+  {
+    let prepared = try prepareFetch(descriptor, probe: probe, counting: true)
     if var count = prepared.databaseCount {
       if let rows = prepared.countedInMemory, !rows.isEmpty {
         count += try prepared.keys().count {
@@ -80,10 +98,19 @@ extension ModelContext {
   /// materializing objects (unless a predicate part or the sort needs Foundation).
   ///
   /// - Complexity: As ``fetch(_:)``, without creating objects.
+  @inlinable
   public func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws
     -> [PersistentIdentifier]
   {
-    let prepared = try prepareFetch(descriptor)
+    try fetchIdentifiers(descriptor, probe: FetchProbe(descriptor))
+  }
+
+  /// ``fetchIdentifiers(_:)`` of `descriptor`, whose ``FetchProbe`` the caller read.
+  @usableFromInline
+  func fetchIdentifiers<T: PersistentModel>(_ descriptor: FetchDescriptor<T>, probe: FetchProbe)
+    throws -> [PersistentIdentifier]
+  {
+    let prepared = try prepareFetch(descriptor, probe: probe)
     if prepared.sortsInMemory { return try fetch(descriptor).map(\.persistentModelID) }
     return try prepared.keys().map(identifier(for:))
   }

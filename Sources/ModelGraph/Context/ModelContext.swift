@@ -20,6 +20,9 @@ public final class ModelContext {
   public let container: ModelContainer
   let session: Session
   @exclusivity(unchecked) var entityCache: [ObjectIdentifier: Int] = [:]
+  /// The class ``entityIndex(for:)`` found last and its entity: a context's fetches mostly ask
+  /// for one class again, which this answers without hashing.
+  @exclusivity(unchecked) var lastEntity: (type: ObjectIdentifier, index: Int)?
   @exclusivity(unchecked) var classCache: [ModelObject.Type?] = []
   /// The entities whose ``classCache`` entry is an ancestor's class (the container knew no
   /// class of their own), checked again whenever a class is registered.
@@ -48,7 +51,7 @@ public final class ModelContext {
   @exclusivity(unchecked) var deletedKeys: [ObjectKey] = []
   /// Objects whose insert was refused because their class cannot be registered; the next
   /// save throws while any is left.
-  var refusedInserts: [RefusedInsert] = []
+  @exclusivity(unchecked) var refusedInserts: [RefusedInsert] = []
   /// Collisions with saves made elsewhere that `model(for:)`, which cannot throw, let through
   /// in a store keeping only fetched objects: the next save settles them by ``mergePolicy``
   /// (see `settleDeferredConflicts`); a rollback drops them.
@@ -126,9 +129,14 @@ public final class ModelContext {
   /// The entity index of a model class, registering the class on first use.
   func entityIndex(for type: ModelObject.Type) throws -> Int {
     let key = ObjectIdentifier(type)
-    if let index = entityCache[key] { return index }
+    if let last = lastEntity, last.type == key { return last.index }
+    if let index = entityCache[key] {
+      lastEntity = (key, index)
+      return index
+    }
     let index = try container.entityIndex(for: type)
     entityCache[key] = index
+    lastEntity = (key, index)
     checkInexactClasses()
     return index
   }

@@ -182,6 +182,13 @@ public final class Session {
     return base.catalog
   }
 
+  /// The indices of `entity` and all its descendants, the entity first, in a catalog that
+  /// covers `entity` (as ``catalog(covering:)`` makes it), without copying the catalog.
+  public func subtree(covering entity: Int) -> [Int] {
+    ensureCatalog(covers: entity)
+    return base.catalog.subtree(of: entity)
+  }
+
   /// Makes the session's catalog and tables cover `entity` (as ``catalog(covering:)`` does,
   /// without returning the catalog).
   package func cover(_ entity: Int) {
