@@ -23,12 +23,41 @@ enum PackedRowSort {
   /// Sorts `packed` ascending by row (the high 32 bits); entries with the same row keep their
   /// order.
   ///
-  /// - Complexity: O(count × bytes in which the rows differ).
+  /// Entries already in order (a save's deletions, handed on sorted) are left after one pass.
+  /// - Complexity: O(count × bytes in which the rows differ); O(count) when already sorted.
   static func sort(_ packed: inout [UInt64]) {
+    guard !isSorted(packed, by: { $0 &>> 32 }) else { return }
     guard packed.count > radixThreshold else {
       packed.sort { $0 &>> 32 < $1 &>> 32 }
       return
     }
     packed.withUnsafeMutableBufferPointer { RadixSort.sort($0) { $0 &>> 32 } }
+  }
+
+  /// Sorts `rows` (row numbers, not negative) ascending, by radix above ``radixThreshold``.
+  ///
+  /// - Complexity: O(count × bytes in which the rows differ); O(count) when already sorted.
+  static func sort(rows: inout [Int]) {
+    precondition(rows.allSatisfy { $0 >= 0 }, "a row number is not negative")
+    guard !isSorted(rows, by: { UInt64(truncatingIfNeeded: $0) }) else { return }
+    guard rows.count > radixThreshold else {
+      rows.sort()
+      return
+    }
+    rows.withUnsafeMutableBufferPointer { RadixSort.sort($0) { UInt64(truncatingIfNeeded: $0) } }
+  }
+
+  /// Whether `items` are ascending by `key`.
+  @inline(__always)
+  private static func isSorted<Element>(_ items: [Element], by key: (Element) -> UInt64) -> Bool {
+    items.withUnsafeBufferPointer { items in
+      guard var previous = items.first.map(key) else { return true }
+      for item in items.dropFirst() {
+        let current = key(item)
+        if current < previous { return false }
+        previous = current
+      }
+      return true
+    }
   }
 }

@@ -25,4 +25,32 @@ struct PackedRowSortTests {
       #expect(sorted == expected, "count \(count), largest row \(largest)")
     }
   }
+
+  @Test(
+    "sorts row numbers as the standard sort does, sorted or not",
+    arguments: [0, 1, 200, 256, 257, 5_000, 70_000])
+  func sortsRows(count: Int) {
+    var seed: UInt64 = UInt64(count) &+ 91
+    func next() -> Int {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int(seed >> 40)
+    }
+    for largest in [200, 70_000, 20_000_000, Int(UInt32.max)] {
+      var rows = (0..<count).map { _ in next() % (largest + 1) }
+      let expected = rows.sorted()
+      PackedRowSort.sort(rows: &rows)
+      #expect(rows == expected, "count \(count), largest row \(largest)")
+      // Sorted already: unchanged.
+      PackedRowSort.sort(rows: &rows)
+      #expect(rows == expected, "count \(count), largest row \(largest), sorted")
+    }
+  }
+
+  @Test("packed entries already in order stay as they are, equal rows in their order")
+  func sortedPacked() {
+    let packed: [UInt64] = (0..<1_000).map { UInt64($0 / 3) << 32 | UInt64(999 - $0) }
+    var sorted = packed
+    PackedRowSort.sort(&sorted)
+    #expect(sorted == packed)
+  }
 }
