@@ -307,9 +307,59 @@ public final class Column<Element: ColumnValue>: AnyColumn, @unchecked Sendable 
 
   override func clear(row: Int) { Element.clear(row: row, in: self) }
 
+  /// Resets `rows` (ascending, no repeats) to the placeholder a chunk at a time: each chunk is
+  /// made writable once, and a plain value (no reference in it) is written as its bytes.
+  ///
+  /// A save deleting many objects clears every column of their rows: through the generic
+  /// subscript, one row cost about 150 instructions (a witness call, a chunk lookup and a
+  /// value-witness assignment each).
   override func clear(rows: [Int]) {
     if let strings { return strings.clear(rows: rows) }
-    for row in rows { Element.clear(row: row, in: self) }
+    rows.withUnsafeBufferPointer { rows in
+      var start = 0
+      while start < rows.count {
+        let index = rows[start] &>> AnyColumn.chunkShift
+        var end = start &+ 1
+        while end < rows.count && rows[end] &>> AnyColumn.chunkShift == index { end &+= 1 }
+        clear(UnsafeBufferPointer(rebasing: rows[start..<end]), inChunk: index)
+        start = end
+      }
+    }
+  }
+
+  /// Resets `rows`, all of chunk `index` and below the column's count, to the placeholder.
+  private func clear(_ rows: UnsafeBufferPointer<Int>, inChunk index: Int) {
+    precondition(rows.last! < rowCount, "row \(rows.last!) out of range")
+    // The same test as the subscript's setter: rows this column claimed are written in place.
+    if !directory.owns(index) && (index != claimedChunk || rows.first! < claimedFrom) {
+      unshare(index)
+    }
+    let values = base(index)
+    guard _isPOD(Element.self) else {
+      let placeholder = Element.placeholder
+      for row in rows { values[row & AnyColumn.chunkMask] = placeholder }
+      return
+    }
+    // Written as raw bytes (`storeBytes` may write memory bound to any plain type): the
+    // placeholder's first 8 and 16 bytes as words, the rest byte by byte.
+    withUnsafeBytes(of: Element.placeholder) { placeholder in
+      let raw = UnsafeMutableRawPointer(values)
+      let stride = MemoryLayout<Element>.stride
+      let size = placeholder.count
+      let words = size / 8
+      let first = words > 0 ? placeholder.loadUnaligned(as: UInt64.self) : 0
+      let second = words > 1 ? placeholder.loadUnaligned(fromByteOffset: 8, as: UInt64.self) : 0
+      for row in rows {
+        let value = raw + (row & AnyColumn.chunkMask) &* stride
+        if words > 0 { value.storeBytes(of: first, as: UInt64.self) }
+        if words > 1 { value.storeBytes(of: second, toByteOffset: 8, as: UInt64.self) }
+        var byte = Swift.min(words, 2) &* 8
+        while byte < size {
+          value.storeBytes(of: placeholder[byte], toByteOffset: byte, as: UInt8.self)
+          byte &+= 1
+        }
+      }
+    }
   }
 
   override func copy() -> AnyColumn { Column(sharing: self) }
