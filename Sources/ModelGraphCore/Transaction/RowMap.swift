@@ -77,8 +77,15 @@ struct RowMap<Value>: Sequence {
   /// slots, so a session writing rows in order touches the table in order (8 rows are one
   /// cache line); runs are spread over the table by a multiplicative hash.
   private func home(_ row: Int) -> Int {
+    Self.home(row, shift: shift, mask: rows.count - 1)
+  }
+
+  /// The first slot to probe for `row` in a table of `mask + 1` slots whose hash shift is
+  /// `shift`.
+  @inline(__always)
+  private static func home(_ row: Int, shift: UInt64, mask: Int) -> Int {
     let run = UInt64(truncatingIfNeeded: row >> 3) &* 0x9E37_79B9_7F4A_7C15
-    return (Int(truncatingIfNeeded: run >> shift) &+ (row & 7)) & (rows.count - 1)
+    return (Int(truncatingIfNeeded: run >> shift) &+ (row & 7)) & mask
   }
 
   private func find(_ row: Int) -> Int? {
@@ -111,17 +118,35 @@ struct RowMap<Value>: Sequence {
     }
   }
 
+  /// Doubles the slots and moves every row to its place in them.
+  ///
+  /// The rows are moved through buffers, without the load check and the copy-on-write checks
+  /// of an insertion each: a session recording 60,000 changes spent about 240 instructions a
+  /// row growing the map that way.
   private mutating func grow() {
     let capacity = Swift.max(8, rows.count * 2)
-    let oldRows = rows
-    let oldValues = values
-    rows = Array(repeating: -1, count: capacity)
-    values = Array(repeating: nil, count: capacity)
-    shift = UInt64(64 - capacity.trailingZeroBitCount)
-    count = 0
-    for (slot, row) in oldRows.enumerated() where row >= 0 {
-      values[slotForInsertion(row)] = oldValues[slot]
+    let newShift = UInt64(64 - capacity.trailingZeroBitCount)
+    let mask = capacity - 1
+    var newRows = [Int](repeating: -1, count: capacity)
+    var newValues = [Value?](repeating: nil, count: capacity)
+    rows.withUnsafeBufferPointer { oldRows in
+      values.withUnsafeMutableBufferPointer { oldValues in
+        newRows.withUnsafeMutableBufferPointer { newRows in
+          newValues.withUnsafeMutableBufferPointer { newValues in
+            for slot in oldRows.indices where oldRows[slot] >= 0 {
+              let row = oldRows[slot]
+              var target = Self.home(row, shift: newShift, mask: mask)
+              while newRows[target] >= 0 { target = (target &+ 1) & mask }
+              newRows[target] = row
+              swap(&newValues[target], &oldValues[slot])
+            }
+          }
+        }
+      }
     }
+    rows = newRows
+    values = newValues
+    shift = newShift
   }
 
   /// Empties `slot` and moves later rows of its probe run back, so lookups need no markers.
