@@ -11,6 +11,7 @@ extension Session {
     var deleted: [CommittedChange.Deletion] = []
     var entities: [CommittedChange.EntityTouch] = []
     entities.reserveCapacity(changes.entityCount)
+    deleted.reserveCapacity(changes.reduce(0) { $0 + $1.value.deleted.count })
     for (entity, change) in changes where !change.isEmpty {
       guard let table = working[entity] else { continue }
       let description = base.catalog.entities[entity]
@@ -27,11 +28,14 @@ extension Session {
       var written = SlotSet()
       var rows = change.updated.keys
       rows += change.relationshipsUpdated
-      rows.sort()
+      PackedRowSort.sort(rows: &rows)
+      // The deletions by row: an update of an object deleted since is not reported, and the
+      // deletions are reported by row.
+      let deletions = change.deleted.packedByRow()
       var previous = -1
       for row in rows where row != previous {
         previous = row
-        guard change.deleted[row] == nil else { continue }
+        guard !Self.holdsRow(row, packedRows: deletions) else { continue }
         let slots = change.updated[row] ?? SlotSet()
         written.formUnion(slots)
         updated.append(
@@ -40,7 +44,8 @@ extension Session {
             of: attributeNames, relationshipsChanged: change.relationshipsUpdated.contains(row)))
       }
       let names = attributeNames.names(of: written)
-      for (row, generation) in change.deleted.isEmpty ? [] : change.deleted.sortedByRow() {
+      for packed in deletions {
+        let (row, generation) = PackedRowSort.unpack(packed)
         var values: [String: ModelValue] = [:]
         for slot in description.preservedSlots {
           values[description.attributes[slot].name] = table.attributeColumns[slot].value(at: row)
@@ -58,5 +63,20 @@ extension Session {
     return CommittedChange(
       version: version, author: author, date: Date(), inserted: inserted, updated: updated,
       deleted: deleted, entities: entities)
+  }
+
+  /// Whether `packedRows` (packed by ``PackedRowSort``, ascending by row) holds `row`.
+  ///
+  /// - Complexity: O(log count).
+  static func holdsRow(_ row: Int, packedRows: [UInt64]) -> Bool {
+    var low = 0
+    var high = packedRows.count
+    while low < high {
+      let middle = (low + high) / 2
+      let held = PackedRowSort.unpack(packedRows[middle]).row
+      if held == row { return true }
+      if held < row { low = middle + 1 } else { high = middle }
+    }
+    return false
   }
 }

@@ -114,7 +114,7 @@ struct ConflictScan {
   /// Objects deleted here that another session changed since (a value or a relationship).
   func deletionConflicts(_ change: TableChanges) -> [Conflict] {
     var found: [Conflict] = []
-    for (row, generation) in change.deleted.sorted(by: { $0.key < $1.key }) {
+    for (row, generation) in change.deleted.sortedByRow() {
       let owner = ObjectKey(entity: entity.index, row: row, generation: generation)
       guard now.contains(owner), old.contains(owner) else { continue }
       let attributesChanged = old.attributeColumns.indices.contains {

@@ -232,12 +232,12 @@ struct TableReplay {
       }
       replayRelationships(row: row)
     }
-    kept.deleted = RowMap()
+    kept.deleted = DeletedRows()
     for (row, generation) in change.deleted where target.stamps.count > row {
       guard target.stamps[row] == generation << 1 | 1 else { continue }
       target.stamps[row] = generation << 1
       target.liveCount -= 1
-      kept.deleted[row] = generation
+      kept.deleted.append(row: row, generation: generation)
     }
     return kept
   }

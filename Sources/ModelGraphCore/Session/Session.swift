@@ -270,7 +270,7 @@ public final class Session {
     table.stamps[row] = key.generation << 1
     table.liveCount -= 1
     if !wasInserted {
-      changes[entity, default: TableChanges()].deleted[row] = key.generation
+      changes[entity, default: TableChanges()].deleted.append(row: row, generation: key.generation)
     } else if !unsetAttributes.isEmpty {
       unsetAttributes[key] = nil
     }
@@ -374,6 +374,7 @@ public final class Session {
     }
     var deletedKeys: [ObjectKey] = []
     packAppendedChunks()
+    sortDeletionsByRow()
     // Built outside the lock when wanted; the lock only checks the base, so the version is known.
     var committed =
       recordsChanges || store.changeHub.isObserved || store.history.isRecording
@@ -442,12 +443,20 @@ public final class Session {
           if target.retire(row: row, generation) { retired.append(row) }
           released.append((entity, row, generation &+ 1))
         }
-        for (row, generation) in change.deleted where target.retire(row: row, generation) {
+        // By row: the rows retired come out sorted (as clearing them wants), and so do the
+        // rows released, which the row pool then need not sort.
+        if !change.deleted.isEmpty { retired.reserveCapacity(retired.count + change.deleted.count) }
+        let newRetired = retired.count
+        for packed in change.deleted.packedByRow() {
+          let (row, generation) = PackedRowSort.unpack(packed)
+          guard target.retire(row: row, generation) else { continue }
           deletedKeys.append(ObjectKey(entity: entity, row: row, generation: generation))
           released.append((entity, row, generation &+ 1))
           retired.append(row)
         }
-        retired.sort()
+        // Rows of new objects deleted again come first and are few: only they may be out of
+        // order.
+        if newRetired > 0 { PackedRowSort.sort(rows: &retired) }
         target.clearRows(retired)
         // Only a small save's rows are noted: the note lives as long as the version, and a
         // large save's index carry compares chunks at about the cost of reading its rows.
@@ -503,6 +512,14 @@ public final class Session {
       store.rowPool.release(released)
       store.stage(version, ticket: ticket, change: committed, in: &state)
       return (version, ticket, state.persistence)
+    }
+  }
+
+  /// Sorts each table's deleted rows by row, once, before the save reads them in that order
+  /// (its change record, then its commit).
+  private func sortDeletionsByRow() {
+    for entity in changes.keys where !(changes[entity]?.deleted.isEmpty ?? true) {
+      changes[entity, default: TableChanges()].deleted.sortByRow()
     }
   }
 

@@ -6,8 +6,8 @@ struct TableChanges {
   var updated = RowMap<SlotSet>()
   /// Rows of base-version objects whose relationships were written.
   var relationshipsUpdated: Set<Int> = []
-  /// Rows of base-version objects deleted, with their generation.
-  var deleted = RowMap<UInt32>()
+  /// Rows of base-version objects deleted, with their generation, in the order deleted.
+  var deleted = DeletedRows()
 
   var isEmpty: Bool {
     inserted.isEmpty && updated.isEmpty && relationshipsUpdated.isEmpty && deleted.isEmpty

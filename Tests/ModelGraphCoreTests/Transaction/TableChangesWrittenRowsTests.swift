@@ -15,8 +15,8 @@ struct TableChangesWrittenRowsTests {
     changes.inserted = [9, 3, 9]
     changes.updated[7] = SlotSet()
     changes.updated[3] = SlotSet()
-    changes.deleted[1] = 4
-    changes.deleted[7] = 0
+    changes.deleted.append(row: 1, generation: 4)
+    changes.deleted.append(row: 7, generation: 0)
     changes.relationshipsUpdated = [12, 1, 9]
     #expect(changes.writtenRows == [1, 3, 7, 9, 12])
   }
@@ -33,13 +33,18 @@ struct TableChangesWrittenRowsTests {
     for round in 0..<50 {
       var changes = TableChanges()
       var expected = Set<Int32>()
+      // A session records a row's deletion once.
+      var deleted = Set<Int>()
       for _ in 0..<next(3 * rows + 1) {
         let row = next(rows)
         expected.insert(Int32(row))
         switch next(4) {
         case 0: changes.inserted.append(row)
         case 1: changes.updated[row, default: SlotSet()].insert(next(8))
-        case 2: changes.deleted[row] = UInt32(next(3))
+        case 2:
+          if deleted.insert(row).inserted {
+            changes.deleted.append(row: row, generation: UInt32(next(3)))
+          }
         default: changes.relationshipsUpdated.insert(row)
         }
       }
