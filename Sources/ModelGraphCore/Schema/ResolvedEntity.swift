@@ -22,6 +22,9 @@ public final class ResolvedEntity: Sendable {
   public let uniqueRules: [UniqueConstraint]
   /// The attribute names by slot, shared by the updates a save records for the entity.
   let attributeNames: CommittedChange.AttributeNames
+  /// The delete rule of each relationship, by slot: read once per deleted object, without
+  /// copying the relationships' descriptions.
+  let deleteRules: [DeleteRule]
   /// The slots of the attributes marked to be preserved on deletion.
   let preservedSlots: [Int]
   /// The slots of the attributes declared with an integer type narrower than 64 bits
@@ -37,7 +40,9 @@ public final class ResolvedEntity: Sendable {
     self.lineage = (parent?.lineage ?? []) + [index]
     let attributes = (parent?.attributes ?? []) + description.attributes
     self.attributes = attributes
-    self.relationships = (parent?.relationships ?? []) + description.relationships
+    let relationships = (parent?.relationships ?? []) + description.relationships
+    self.relationships = relationships
+    self.deleteRules = relationships.map(\.deleteRule)
     self.attributeNames = CommittedChange.AttributeNames(attributes.map(\.name))
     self.preservedSlots = attributes.indices.filter { attributes[$0].preservesValueOnDeletion }
     self.narrowIntegerSlots = attributes.indices.filter { attributes[$0].integerWidth != nil }

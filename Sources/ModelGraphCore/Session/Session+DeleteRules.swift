@@ -64,11 +64,19 @@ extension Session {
     }
     var count = 0
     scratch.pending.append(key)
+    // Read once per call: the catalog's entities and, per deleted object, only its delete
+    // rules (copying each relationship's description cost about 200 instructions a slot).
+    var entities = catalog.entities
     while let current = scratch.pending.popLast() {
-      let entity = catalog.entities[Int(current.entity)]
+      // The catalog grows when a table of an entity registered since is first read.
+      if Int(current.entity) >= entities.count {
+        entities = catalog(covering: Int(current.entity)).entities
+      }
+      let rules = entities[Int(current.entity)].deleteRules
       let owner = table(Int(current.entity))
-      for (slot, relationship) in entity.relationships.enumerated() {
-        if relationship.deleteRule == .noAction { continue }
+      for slot in rules.indices {
+        let rule = rules[slot]
+        if rule == .noAction { continue }
         // Copied out before any delete or write, which may move the related keys' storage.
         scratch.targets.removeAll(keepingCapacity: true)
         owner.withRelatedKeys(row: Int(current.row), slot: slot) { keys in
@@ -78,7 +86,7 @@ extension Session {
           scratch.targets.removeAll { !pointsBack($0, at: current, throughInverseOf: slot) }
         }
         guard !scratch.targets.isEmpty else { continue }
-        switch relationship.deleteRule {
+        switch rule {
         case .cascade:
           for target in scratch.targets where deleteNotifying(target) {
             deleted?.append(target)

@@ -238,6 +238,13 @@ public final class Session {
   public func isInserted(entity: Int, row: Int) -> Bool {
     let table = table(entity)
     guard table.isAlive(row) else { return false }
+    return holdsNewObject(row: row, entity: entity, in: table)
+  }
+
+  /// Whether the live `row` of `entity`'s working table `table` holds an object this session
+  /// inserted (its stamp is not the base version's).
+  @inline(__always)
+  private func holdsNewObject(row: Int, entity: Int, in table: Table) -> Bool {
     let committed = base.tables[entity]
     return row >= committed.rowCount || committed.stamps[row] != table.stamps[row]
   }
@@ -266,7 +273,7 @@ public final class Session {
     let row = Int(key.row)
     let table = table(entity)
     guard table.contains(key) else { return }
-    let wasInserted = isInserted(entity: entity, row: row)
+    let wasInserted = holdsNewObject(row: row, entity: entity, in: table)
     table.stamps[row] = key.generation << 1
     table.liveCount -= 1
     if !wasInserted {
