@@ -33,7 +33,7 @@ extension ModelContext {
       results.sort(using: descriptor.sortBy)
       results = Array(window(results, prepared))
     }
-    if !descriptor.relationshipKeyPathsForPrefetching.isEmpty {
+    if probe.prefetches {
       prefetch(descriptor.relationshipKeyPathsForPrefetching, of: results)
     }
     return results

@@ -9,6 +9,7 @@ extension ModelContext {
 
   /// Removes `model` from the identity map (it is being deallocated or unbound); another
   /// object registered for its row since stays.
+  @inline(__always)
   func forget(_ model: ModelObject) {
     registered.remove(
       Unmanaged.passUnretained(model), entity: Int(model._key.entity), row: model._row)

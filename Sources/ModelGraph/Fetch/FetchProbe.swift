@@ -22,6 +22,9 @@ struct FetchProbe {
   /// Whether the first sort descriptor has a string comparator (read only for a key path of a
   /// string, the only ones that can have one).
   @usableFromInline let firstHasComparator: Bool
+  /// Whether the descriptor names relationships to prefetch (read here: the engine's generic
+  /// code would look up the metadata of the key paths' array to ask).
+  @usableFromInline let prefetches: Bool
 
   /// The probe of `descriptor`.
   @inlinable
@@ -38,6 +41,7 @@ struct FetchProbe {
       treeType = nil
       input = nil
     }
+    prefetches = !descriptor.relationshipKeyPathsForPrefetching.isEmpty
     let sort = descriptor.sortBy
     sortCount = sort.count
     guard sortCount > 0 else {

@@ -196,21 +196,32 @@ final class OrderedMerge<Key: IndexKey> {
 
   /// Appends the next rows to `batch` until it holds `count`; `false` when the walks ran out
   /// first.
+  ///
+  /// The rows are written into a temporary buffer and appended to the batch at once, so a
+  /// row costs no capacity and uniqueness check of the batch.
   func fill(_ batch: inout [RowReference], upTo count: Int) -> Bool {
-    guard batch.count < count else { return true }
+    let wanted = count &- batch.count
+    guard wanted > 0 else { return true }
     var remaining = active
     let ascending = self.ascending
-    let filled = walks.withUnsafeMutableBufferPointer { walks in
-      while batch.count < count {
-        guard let (table, row) = Self.take(walks, &remaining, ascending: ascending) else {
-          return false
+    let filled = withUnsafeTemporaryAllocation(of: RowReference.self, capacity: wanted) { rows in
+      let start = rows.baseAddress.unsafelyUnwrapped
+      var filled = 0
+      walks.withUnsafeMutableBufferPointer { walks in
+        while filled < wanted {
+          guard let (table, row) = Self.take(walks, &remaining, ascending: ascending) else {
+            return
+          }
+          (start + filled).initialize(to: RowReference(table: table, row: Int(row)))
+          filled &+= 1
         }
-        batch.append(RowReference(table: table, row: Int(row)))
       }
-      return true
+      batch.append(contentsOf: UnsafeBufferPointer(start: start, count: filled))
+      start.deinitialize(count: filled)
+      return filled
     }
     active = remaining
-    return filled
+    return filled == wanted
   }
 
   /// The first row among the heads of the first `active` walks, its walk advanced (or swapped

@@ -232,4 +232,30 @@ struct OrderedMergeTests {
       OrderedViewState<Int64>.mergeCursor([part], ranges: [all], ascending: true))
     #expect(!cursor.restart([text]))
   }
+
+  @Test("fill appends after the rows a batch holds, and leaves none of its own past the last")
+  func fillAppendsAndTrims() throws {
+    let first = OrderedViewState<Int64>(
+      base: OrderedIndex(sorted: [(1, 0), (3, 1), (5, 2)]), removed: [1],
+      added: OrderedIndex(sorted: [(4, 3)]))
+    let second = OrderedViewState<Int64>(
+      base: OrderedIndex(sorted: [(2, 0), (6, 1)]), removed: [], added: OrderedIndex(sorted: []))
+    let all = IndexValueRange(lower: nil, upper: nil)
+    let cursor = try #require(
+      OrderedViewState<Int64>.mergeCursor([first, second], ranges: [all, all], ascending: true))
+    // Rows already in the batch stay, in front of the rows taken.
+    var batch = [RowReference(table: 7, row: 70), RowReference(table: 8, row: 80)]
+    #expect(cursor.fill(&batch, 4))
+    #expect(Self.rows(batch) == [[7, 70], [8, 80], [0, 0], [1, 0]])
+    // A batch already holding the count takes nothing.
+    #expect(cursor.fill(&batch, 3))
+    #expect(batch.count == 4)
+    // Asked for more than the walks hold: the rows left, and no place unfilled.
+    batch = [RowReference(table: 9, row: 90)]
+    #expect(!cursor.fill(&batch, 10))
+    #expect(Self.rows(batch) == [[9, 90], [0, 3], [0, 2], [1, 1]])
+    batch = []
+    #expect(!cursor.fill(&batch, 2))
+    #expect(batch.isEmpty)
+  }
 }

@@ -25,20 +25,7 @@ extension QueryPlan {
     var found: [RowReference] = []
     switch order {
     case .natural:
-      // The rows an index lookup gives are known: room for them at once, rather than growing
-      // the array row by row (a copy at each doubling).
-      var expected = 0
-      for plan in tables {
-        if case .rows(let rows) = plan.access { expected += rows.count }
-      }
-      found.reserveCapacity(stop.map { min($0, expected) } ?? expected)
-      for plan in tables {
-        let more = try forEachMatch(plan, residual) { row in
-          found.append(RowReference(table: plan.position, row: row))
-          return stop.map { found.count < $0 } ?? true
-        }
-        if !more { break }
-      }
+      return try naturalKeys(stop: stop, residual)
     case .topK(let capacity):
       var heap = TopK(capacity: capacity, compare: comparator!)
       for plan in tables {
@@ -61,8 +48,12 @@ extension QueryPlan {
       let state = mergeStateForRun()
       state.isRunning = true
       defer { state.isRunning = false }
-      found = try merge(ascending: ascending, stop: stop, residual, state: state)
-      // The merge filled the state's arrays of tables and classes.
+      // Starting the cursor fills the state's arrays of tables, tests and classes.
+      guard let cursor = mergeCursor(ascending: ascending, state: state) else { return [] }
+      if let stop, request.sort.count <= 1, residual == nil {
+        return Self.mergedKeys(cursor, stop: stop, offset: request.offset, state: state)
+      }
+      found = try merge(cursor, stop: stop, residual, state: state)
       let keys = Self.keys(found, request, tables: state.tables, entities: state.entities)
       state.recycle(&found)
       return keys
@@ -71,6 +62,39 @@ extension QueryPlan {
     // retain and release each of its fields.
     return Self.keys(
       found, request, tables: tables.map(\.table), entities: tables.map(\.entity.index))
+  }
+
+  /// The keys of the matching rows in table order, then row order, sliced by the request's
+  /// offset and limit.
+  ///
+  /// Each key is made as its row is found (its table and class are the walk's own), so no
+  /// list of row references is kept and mapped afterwards.
+  private func naturalKeys(stop: Int?, _ residual: ((ObjectKey) throws -> Bool)?) throws
+    -> [ObjectKey]
+  {
+    var keys: [ObjectKey] = []
+    // The rows an index lookup gives are known: room for them at once, rather than growing
+    // the array row by row (a copy at each doubling).
+    var expected = 0
+    for plan in tables {
+      if case .rows(let rows) = plan.access { expected += rows.count }
+    }
+    keys.reserveCapacity(stop.map { min($0, expected) } ?? expected)
+    for plan in tables {
+      let table = plan.table
+      let entity = plan.entity.index
+      let more = try forEachMatch(plan, residual) { row in
+        keys.append(ObjectKey(entity: entity, row: row, generation: table.generation(of: row)))
+        return stop.map { keys.count < $0 } ?? true
+      }
+      if !more { break }
+    }
+    let start = min(max(request.offset, 0), keys.count)
+    let end =
+      request.limit.map { min(keys.count, QueryRequest.clippedEnd(offset: start, limit: $0)) }
+      ?? keys.count
+    guard start > 0 || end < keys.count else { return keys }
+    return Array(keys[start..<end])
   }
 
   /// The keys of `found`, sliced by `request`'s offset and limit; `tables` and `entities`
@@ -220,17 +244,13 @@ extension QueryPlan {
   /// The rows an index yields that are tested together before any is handed on.
   static let filterBlock = 1024
 
-  /// Merges the tables' ordered index walks by the first sort key, keeping rows that satisfy
-  /// the condition and `residual`, until `stop` are found (and, with more sort keys, the rows
-  /// tied with the last on the first key), then sorts them by every key.
+  /// The cursor merging the tables' ordered index walks within this run's ranges: the one
+  /// `state` kept from an earlier run over the same index views, restarted, or a new one
+  /// (kept for the next run); `nil` when the plan's tables were all pruned or a range does
+  /// not convert to the indexes' keys (the merge then yields no rows).
   ///
-  /// The cursor and arrays come from `state`: a cursor kept from an earlier run over the same
-  /// index views is restarted with this run's ranges rather than made again. Fills `state`'s
-  /// ranges, tables, row tests and classes by table position.
-  private func merge(
-    ascending: Bool, stop: Int?, _ residual: ((ObjectKey) throws -> Bool)?,
-    state: IndexMergeState
-  ) throws -> [RowReference] {
+  /// Fills `state`'s ranges, tables, row tests and classes by table position.
+  private func mergeCursor(ascending: Bool, state: IndexMergeState) -> MergeCursor? {
     // The tables read from a local array: elements of the plan's own (a `var`, refilled by a
     // bound plan) would be copied whole for each field read.
     let tables = self.tables
@@ -238,43 +258,48 @@ extension QueryPlan {
     var isSameCursor =
       state.cursor != nil && state.ascending == ascending && state.indexes.count == tables.count
     for position in tables.indices {
-      guard case .ordered(let index, let range) = tables[position].access else { return [] }
+      guard case .ordered(let index, let range) = tables[position].access else { return nil }
       if isSameCursor && state.indexes[position] !== index { isSameCursor = false }
       state.ranges.append(range)
       state.tables.append(tables[position].table)
       state.tests.append(tables[position].condition?.test)
       state.entities.append(tables[position].entity.index)
     }
-    var cursor: MergeCursor?
     if isSameCursor, let kept = state.cursor {
-      if kept.restart(state.ranges) { cursor = kept } else { state.dropCursor() }
+      if kept.restart(state.ranges) { return kept }
+      state.dropCursor()
     }
-    if cursor == nil {
-      var indexes: [any TableIndex] = []
-      indexes.reserveCapacity(tables.count)
-      for plan in tables {
-        guard case .ordered(let index, _) = plan.access else { return [] }
-        indexes.append(index)
-      }
-      // A plan whose tables were all pruned merges nothing.
-      guard let first = indexes.first,
-        let made = first.mergeCursor(
-          with: Array(indexes.dropFirst()), ranges: state.ranges, ascending: ascending)
-      else {
-        state.dropCursor()
-        return []
-      }
-      state.keep(made, over: indexes, ascending: ascending)
-      cursor = made
+    var indexes: [any TableIndex] = []
+    indexes.reserveCapacity(tables.count)
+    for plan in tables {
+      guard case .ordered(let index, _) = plan.access else { return nil }
+      indexes.append(index)
     }
-    let merged = cursor.unsafelyUnwrapped
+    // A plan whose tables were all pruned merges nothing.
+    guard let first = indexes.first,
+      let made = first.mergeCursor(
+        with: Array(indexes.dropFirst()), ranges: state.ranges, ascending: ascending)
+    else {
+      state.dropCursor()
+      return nil
+    }
+    state.keep(made, over: indexes, ascending: ascending)
+    return made
+  }
+
+  /// Takes the rows of `merged` (by the first sort key), keeping rows that satisfy the
+  /// condition and `residual`, until `stop` are found (and, with more sort keys, the rows
+  /// tied with the last on the first key), then sorts them by every key.
+  ///
+  /// Reads `state`'s tables, row tests and classes (``mergeCursor(ascending:state:)``), and
+  /// returns rows in `state`'s buffer of found rows.
+  private func merge(
+    _ merged: MergeCursor, stop: Int?, _ residual: ((ObjectKey) throws -> Bool)?,
+    state: IndexMergeState
+  ) throws -> [RowReference] {
     var found: [RowReference] = []
     swap(&found, &state.found)
     let hasMoreKeys = request.sort.count > 1
-    if let stop, !hasMoreKeys, residual == nil {
-      Self.mergeBatches(merged, stop: stop, into: &found, state: state)
-      return found
-    }
     let firstKey = firstKeyComparator!
     let tableObjects = state.tables
     let tests = state.tests
@@ -297,32 +322,46 @@ extension QueryPlan {
     return found
   }
 
-  /// Appends to `found` the first `stop` rows of `cursor` that are alive and pass their
-  /// table's test (`state`'s tables and tests, by table position).
+  /// The keys of the first `stop` rows of `cursor` that are alive and pass their table's test
+  /// (`state`'s tables, tests and classes, by table position), less the first `offset`.
   ///
   /// The rows are taken from the cursor a batch at a time (in `state`'s batch) and then
   /// checked in a loop of independent reads, so the cache misses of rows spread over a table
-  /// overlap instead of waiting on each other.
-  private static func mergeBatches(
-    _ cursor: MergeCursor, stop: Int, into found: inout [RowReference], state: IndexMergeState
-  ) {
-    guard stop > 0 else { return }
+  /// overlap instead of waiting on each other; each key is made as its row passes, so no
+  /// list of row references is kept and mapped afterwards.
+  private static func mergedKeys(
+    _ cursor: MergeCursor, stop: Int, offset: Int, state: IndexMergeState
+  ) -> [ObjectKey] {
+    guard stop > 0 else { return [] }
+    let skipped = max(offset, 0)
     let batchSize = min(stop, 1_024)
-    found.reserveCapacity(batchSize)
+    var keys: [ObjectKey] = []
+    keys.reserveCapacity(min(max(stop &- skipped, 0), batchSize))
     let tables = state.tables
     let tests = state.tests
+    let entities = state.entities
     var batch: [RowReference] = []
     swap(&batch, &state.batch)
     defer { swap(&batch, &state.batch) }
     batch.reserveCapacity(batchSize)
+    var taken = 0
     var isExhausted = false
-    while found.count < stop && !isExhausted {
+    while taken < stop && !isExhausted {
       batch.removeAll(keepingCapacity: true)
-      isExhausted = !cursor.fill(&batch, min(stop - found.count, batchSize))
+      isExhausted = !cursor.fill(&batch, min(stop &- taken, batchSize))
+      // The table is read from the array at each use: a local would retain and release it
+      // per row.
       for candidate in batch where tables[candidate.table].isAlive(candidate.row) {
         guard tests[candidate.table]?(candidate.row) ?? true else { continue }
-        found.append(candidate)
+        taken &+= 1
+        guard taken > skipped else { continue }
+        keys.append(
+          ObjectKey(
+            entity: entities[candidate.table], row: candidate.row,
+            generation: tables[candidate.table].generation(of: candidate.row)))
       }
     }
+    return keys
   }
+
 }
