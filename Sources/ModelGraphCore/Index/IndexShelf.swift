@@ -8,32 +8,41 @@ import Foundation
 /// and no older version has to stay alive for the next one's indexes to be derived from it.
 /// Shared by every session that reads the version.
 final class IndexShelf: Sendable {
-  private struct Key: Hashable {
-    let definition: IndexDefinition
-
-    /// Hashes the definition without its attribute name (see
-    /// ``IndexDefinition/hashWithoutName(into:)``); `==` still compares every field.
-    func hash(into hasher: inout Hasher) { definition.hashWithoutName(into: &hasher) }
-  }
+  /// One index on the shelf, with its definition.
+  typealias Shelved = (definition: IndexDefinition, index: any BuiltIndex)
 
   private struct Contents {
-    var entries: [Key: any BuiltIndex]
+    /// The indexes, in the order they were put on the shelf; a table has a handful, found by
+    /// a scan that hashes nothing (a dictionary cost every save an allocation and a hash of
+    /// each definition per table it published, and again per lookup).
+    var entries: [Shelved]
     /// The indexes a reader is building, which other readers wait for.
-    var building: [Key: PendingIndex] = [:]
+    var building: [(definition: IndexDefinition, pending: PendingIndex)] = []
   }
 
   private let contents: Locked<Contents>
 
   /// A shelf holding no index.
-  init() { contents = Locked(Contents(entries: [:])) }
+  init() { contents = Locked(Contents(entries: [])) }
 
-  /// A shelf holding `indexes`.
-  private init(holding indexes: [Key: any BuiltIndex]) {
+  /// A shelf holding `indexes` (no two of one definition).
+  private init(holding indexes: [Shelved]) {
     contents = Locked(Contents(entries: indexes))
   }
 
   /// The definitions of the indexes on the shelf.
-  var definitions: [IndexDefinition] { contents.withLock { $0.entries.keys.map(\.definition) } }
+  var definitions: [IndexDefinition] { contents.withLock { $0.entries.map(\.definition) } }
+
+  /// The index of `definition` in `entries`, if there is one.
+  ///
+  /// - Complexity: O(entries), comparing the attribute names only of definitions of the same
+  ///   kind and uniqueness.
+  private static func find(_ definition: IndexDefinition, in entries: [Shelved])
+    -> (any BuiltIndex)?
+  {
+    for entry in entries where entry.definition == definition { return entry.index }
+    return nil
+  }
 
   /// The index of `definition`: the one on the shelf, else one `make` builds (outside the
   /// lock), which the shelf then keeps (or the one another reader put there meanwhile).
@@ -41,16 +50,17 @@ final class IndexShelf: Sendable {
   /// Readers that ask while another builds it wait for that build instead of building the
   /// same index again (several sessions that start on one version all read it at once).
   /// - Parameter built: Called, after the shelf keeps it, when this call built the index.
-  /// - Complexity: O(1) when built; otherwise the cost of `make`.
+  /// - Complexity: O(indexes on the shelf) when built; otherwise the cost of `make`.
   func index<Built: BuiltIndex>(
     _ definition: IndexDefinition, make: () -> Built, built: (Built) -> Void = { _ in }
   ) -> Built {
-    let key = Key(definition: definition)
     let step = contents.withLock { contents -> IndexLookup in
-      if let found = contents.entries[key] { return .found(found) }
-      if let pending = contents.building[key] { return .wait(pending) }
+      if let found = Self.find(definition, in: contents.entries) { return .found(found) }
+      if let pending = contents.building.first(where: { $0.definition == definition }) {
+        return .wait(pending.pending)
+      }
       let pending = PendingIndex()
-      contents.building[key] = pending
+      contents.building.append((definition, pending))
       return .build(pending)
     }
     let pending: PendingIndex
@@ -62,9 +72,9 @@ final class IndexShelf: Sendable {
     }
     let made = make()
     let kept = contents.withLock { contents -> any BuiltIndex in
-      contents.building[key] = nil
-      if let found = contents.entries[key] { return found }
-      contents.entries[key] = made
+      contents.building.removeAll { $0.definition == definition }
+      if let found = Self.find(definition, in: contents.entries) { return found }
+      contents.entries.append((definition, made))
       return made
     }
     pending.finish(kept)
@@ -75,10 +85,9 @@ final class IndexShelf: Sendable {
 
   /// The index of `definition` on the shelf, if a reader built it or a save carried it here.
   ///
-  /// - Complexity: O(1).
+  /// - Complexity: O(indexes on the shelf).
   func built(_ definition: IndexDefinition) -> (any BuiltIndex)? {
-    let key = Key(definition: definition)
-    return contents.withLock { $0.entries[key] }
+    contents.withLock { Self.find(definition, in: $0.entries) }
   }
 
   /// Puts on the shelf of `new` (a version of the table published over `old`) each index
@@ -89,15 +98,18 @@ final class IndexShelf: Sendable {
   /// An index `new`'s shelf holds already is not carried again.
   static func carry(from old: Table, to new: Table) {
     guard old !== new, let source = old.indexShelf else { return }
-    // A copy of the dictionary shares its storage: reading it outside the lock copies nothing.
+    // A copy of the list shares its storage: reading it outside the lock copies nothing.
     let built = source.contents.withLock { $0.entries }
     guard !built.isEmpty else { return }
     // A table being published has no shelf yet; one that has (a later version an index built
     // since is carried to, see ``Store/carryIndexes(builtFor:)``) keeps what it holds.
-    let present = new.indexShelf?.contents.withLock { $0.entries } ?? [:]
-    var carried = [Key: any BuiltIndex](minimumCapacity: built.count)
-    for (key, index) in built where present[key] == nil {
-      if let next = IndexCarrier.carry(index, from: old, to: new) { carried[key] = next }
+    let present = new.indexShelf?.contents.withLock { $0.entries } ?? []
+    var carried: [Shelved] = []
+    carried.reserveCapacity(built.count)
+    for (definition, index) in built where find(definition, in: present) == nil {
+      if let next = IndexCarrier.carry(index, from: old, to: new) {
+        carried.append((definition, next))
+      }
     }
     guard !carried.isEmpty else { return }
     // The new table has no shelf yet (it is being published): the carried indexes become its
@@ -106,8 +118,8 @@ final class IndexShelf: Sendable {
     let shelf = new.makeIndexShelf { made }
     guard shelf !== made else { return }
     shelf.contents.withLock { contents in
-      for (key, index) in carried where contents.entries[key] == nil {
-        contents.entries[key] = index
+      for entry in carried where find(entry.definition, in: contents.entries) == nil {
+        contents.entries.append(entry)
       }
     }
   }

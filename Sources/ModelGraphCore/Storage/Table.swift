@@ -13,9 +13,11 @@ public final class Table: @unchecked Sendable {
   @exclusivity(unchecked) public var attributeColumns: [AnyColumn] {
     didSet { refreshColumnReferences() }
   }
-  /// ``attributeColumns`` as unretained references, so reads take no reference count.
-  @exclusivity(unchecked) @usableFromInline var columnReferences:
-    UnsafeMutablePointer<Unmanaged<AnyColumn>>
+  /// ``attributeColumns`` as unretained references, so reads take no reference count: the
+  /// elements of the array's own storage, which the table holds (and ``attributeColumns``'s
+  /// observer points here again whenever the array is set), so a table allocates no list of its
+  /// own for them.
+  @exclusivity(unchecked) @usableFromInline var columnReferences: UnsafeRawPointer
   /// One column per relationship slot: `ObjectKey?` for to-one, a ``KeyListColumn`` for to-many.
   @exclusivity(unchecked) public var relationshipColumns: [AnyColumn]
   /// Row stamps: generation << 1 | alive.
@@ -48,8 +50,7 @@ public final class Table: @unchecked Sendable {
     }
     stamps = Column()
     liveCount = 0
-    columnReferences = .allocate(capacity: max(attributeColumns.count, 1))
-    refreshColumnReferences()
+    columnReferences = Self.references(attributeColumns)
   }
 
   private init(copying other: Table, reusing base: Table? = nil) {
@@ -60,8 +61,7 @@ public final class Table: @unchecked Sendable {
     stamps = unsafeDowncast(
       Self.column(other.stamps, reusing: base?.stamps), to: Column<UInt32>.self)
     liveCount = other.liveCount
-    columnReferences = .allocate(capacity: max(attributeColumns.count, 1))
-    refreshColumnReferences()
+    columnReferences = Self.references(attributeColumns)
   }
 
   /// Copies of `columns`, except that a column holding exactly the chunks of its counterpart
@@ -93,14 +93,30 @@ public final class Table: @unchecked Sendable {
     return column.copy()
   }
 
-  deinit {
-    columnReferences.deallocate()
+  private func refreshColumnReferences() {
+    columnReferences = Self.references(attributeColumns)
   }
 
-  private func refreshColumnReferences() {
-    for (slot, column) in attributeColumns.enumerated() {
-      columnReferences[slot] = Unmanaged.passUnretained(column)
+  /// The address of the elements of `columns`, which ``columnReference(_:)`` loads as
+  /// unretained references (a class reference and an `Unmanaged` of it have one layout).
+  ///
+  /// Valid while the array's storage lives and is not written: the table holds it in
+  /// ``attributeColumns``, and writing that array (which may move or copy the storage) runs its
+  /// observer, which takes the address again.
+  private static func references(_ columns: [AnyColumn]) -> UnsafeRawPointer {
+    columns.withUnsafeBufferPointer { buffer in
+      // An empty array's address is never read.
+      buffer.baseAddress.map(UnsafeRawPointer.init)
+        ?? UnsafeRawPointer(bitPattern: MemoryLayout<AnyColumn>.alignment)!
     }
+  }
+
+  /// The column of attribute `slot`, unretained: valid while the table holds it.
+  @inlinable @inline(__always)
+  func columnReference(_ slot: Int) -> Unmanaged<AnyColumn> {
+    columnReferences.load(
+      fromByteOffset: slot &* MemoryLayout<Unmanaged<AnyColumn>>.stride,
+      as: Unmanaged<AnyColumn>.self)
   }
 
   /// Marks every column's chunks as possibly shared, before the table is published.
@@ -168,7 +184,7 @@ public final class Table: @unchecked Sendable {
   /// - Complexity: O(1).
   @inlinable @inline(__always)
   public func value<Element: ColumnValue>(_ slot: Int, row: Int, as _: Element.Type) -> Element {
-    columnReferences[slot]._withUnsafeGuaranteedRef {
+    columnReference(slot)._withUnsafeGuaranteedRef {
       unsafeDowncast($0, to: Column<Element>.self)[row]
     }
   }
@@ -181,7 +197,7 @@ public final class Table: @unchecked Sendable {
     guard count > stamps.count else { return }
     stamps.grow(to: count)
     for slot in attributeColumns.indices {
-      columnReferences[slot]._withUnsafeGuaranteedRef { $0.grow(to: count) }
+      columnReference(slot)._withUnsafeGuaranteedRef { $0.grow(to: count) }
     }
     relationshipColumns.withUnsafeBufferPointer { columns in
       columns.withMemoryRebound(to: Unmanaged<AnyColumn>.self) { references in

@@ -167,3 +167,27 @@ struct IndexShelfTests {
     }
   }
 }
+
+extension IndexShelfTests {
+  @Test("two indexes of one kind on attributes with names of one length stay apart on a shelf")
+  func definitionsOfOneShapeStayApart() throws {
+    let (store, session, keys) = try Self.storeWithIndexes()
+    let namesHash = IndexDefinition(.hash, on: "name")
+    _ = try Self.view(store, namesHash)
+    session.set("renamed", slot: Fixture.name, of: keys[0])
+    session.set(Int64(6), slot: Fixture.days, of: keys[0])
+    try session.save()
+    let shelf = try #require(store.version.tables[Fixture.trip].indexShelf)
+    #expect(Set(shelf.definitions) == [Self.daysHash, Self.daysOrdered, namesHash])
+    #expect(shelf.definitions.count == 3)
+    #expect(
+      try Self.view(store, namesHash).rows(equalTo: [.string("renamed")]) == [
+        Int32(keys[0].row)
+      ])
+    #expect(try Self.view(store, namesHash).rows(equalTo: [.string("t0")]) == [])
+    #expect(try Self.view(store, Self.daysHash).rows(equalTo: [.int(6)])?.count == 11)
+    // Asking again finds the index on the shelf: the same object.
+    #expect(shelf.built(namesHash) === shelf.built(namesHash))
+    #expect(shelf.built(IndexDefinition(.hash, on: "note")) == nil)
+  }
+}
