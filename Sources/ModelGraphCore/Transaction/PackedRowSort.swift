@@ -37,7 +37,7 @@ enum PackedRowSort {
   /// Sorts `rows` (row numbers, not negative) ascending, by radix above ``radixThreshold``.
   ///
   /// - Complexity: O(count × bytes in which the rows differ); O(count) when already sorted.
-  static func sort(rows: inout [Int]) {
+  static func sort<Row: FixedWidthInteger & SignedInteger>(rows: inout [Row]) {
     precondition(rows.allSatisfy { $0 >= 0 }, "a row number is not negative")
     guard !isSorted(rows, by: { UInt64(truncatingIfNeeded: $0) }) else { return }
     guard rows.count > radixThreshold else {
