@@ -7,10 +7,16 @@
 /// An index is immutable; the index of a newer table version is made by ``applying(_:)``,
 /// which shares every partition the changes do not touch, so carrying an index forward costs
 /// O(changes), not O(keys).
+///
+/// An entry is plain data when its key is (a number, a date, a `UUID`): a key with one row
+/// holds it in the entry, and a key with more names a list kept beside the partition's
+/// entries. So copying or freeing a partition of a unique attribute's index is a block copy
+/// or a free, with no reference count per entry.
 final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
   // @unchecked Sendable: immutable after init.
 
-  /// The rows of one key: most keys of a unique attribute have one, held without an array.
+  /// The rows of one key, as a view gathers those a large overlay adds: most keys of a unique
+  /// attribute have one, held without an array.
   enum Rows {
     case one(Int32)
     case many([Int32])
@@ -28,12 +34,20 @@ final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
     /// The bits of the key's hash above those that chose the partition; a partition's entries
     /// are ascending by it.
     var hash: UInt32
+    /// The key's only row (not negative), or the bitwise complement of the position in the
+    /// partition's ``Partition/lists`` of its rows (two or more).
+    var rows: Int32
     var key: Key
-    var rows: Rows
   }
 
-  /// A partition's entries, ascending by ``Entry/hash`` (keys of equal hash in any order).
-  typealias Partition = [Entry]
+  /// A partition's entries, ascending by ``Entry/hash`` (keys of equal hash in any order), and
+  /// the row lists of its keys with more than one row.
+  struct Partition {
+    var entries: [Entry] = []
+    /// Each list ascending, of two rows or more; a list no entry names any more is empty,
+    /// and is the one a key that gains a second row takes next.
+    var lists: [[Int32]] = []
+  }
 
   /// `groups[hash & 255][(hash >> 8) & (partitionsPerGroup - 1)]`.
   private let groups: [[Partition]]
@@ -67,59 +81,91 @@ final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
     )
   }
 
-  /// The position of `key` in `partition` when it has an entry; else where its entry goes.
+  /// The position of `key` in `entries` (a partition's) when it has an entry; else where its
+  /// entry goes.
   @inline(__always)
-  private static func find(_ key: Key, hash: UInt32, in partition: Partition)
+  private static func find(_ key: Key, hash: UInt32, in entries: [Entry])
     -> (index: Int, found: Bool)
   {
     var low = 0
-    var high = partition.count
+    var high = entries.count
     while low < high {
       let middle = (low + high) / 2
-      if partition[middle].hash < hash { low = middle + 1 } else { high = middle }
+      if entries[middle].hash < hash { low = middle + 1 } else { high = middle }
     }
     var index = low
-    while index < partition.count && partition[index].hash == hash {
-      if isSameIndexKey(partition[index].key, key) { return (index, true) }
+    while index < entries.count && entries[index].hash == hash {
+      if isSameIndexKey(entries[index].key, key) { return (index, true) }
       index += 1
     }
     return (low, false)
   }
 
-  /// An index of `entries` (rows ascending per key), partitioned for `count` entries.
+  /// An index of `entries`, partitioned for `count` entries.
+  ///
+  /// The entries are counted per partition, placed in one array partition after partition
+  /// (a counting sort), and each partition's run sorted as plain integers (the ordering hash
+  /// above the entry's position): no list per partition grown by appends, and no comparison
+  /// through a closure.
   private static func make(_ entries: [(key: Key, row: Int32)], count: Int) -> HashIndex {
     let partitions = partitionsPerGroup(for: count)
-    // Each partition's entries in the order given, then ordered by hash (rows ascending
-    // within a hash, as given), then joined per key.
-    var lists = [[[(hash: UInt32, key: Key, row: Int32)]]](
-      repeating: [[(hash: UInt32, key: Key, row: Int32)]](repeating: [], count: partitions),
-      count: groupCount)
-    for (key, row) in entries {
-      let (group, partition, hash) = position(of: key, partitions: partitions)
-      lists[group][partition].append((hash, key, row))
+    let slotShift = partitions.trailingZeroBitCount
+    // Each entry's slot (group, then partition), and its ordering hash above its position.
+    var slots = [Int32](repeating: 0, count: entries.count)
+    var sortKeys = [UInt64](repeating: 0, count: entries.count)
+    var starts = [Int](repeating: 0, count: groupCount * partitions + 1)
+    for index in entries.indices {
+      let (group, partition, hash) = position(of: entries[index].key, partitions: partitions)
+      let slot = group << slotShift | partition
+      slots[index] = Int32(slot)
+      sortKeys[index] = UInt64(hash) << 32 | UInt64(index)
+      starts[slot + 1] += 1
     }
-    let groups = lists.map { group in
-      group.map { list -> Partition in
-        var list = list
-        list.sort { ($0.hash, $0.row) < ($1.hash, $1.row) }
-        var partition: Partition = []
-        partition.reserveCapacity(list.count)
-        var runStart = 0
-        for item in list {
-          // Entries of keys with this hash so far start at `runStart`.
-          if let last = partition.last, last.hash != item.hash { runStart = partition.count }
-          if let same = partition[runStart...].firstIndex(where: {
-            isSameIndexKey($0.key, item.key)
-          }) {
-            partition[same].rows.append(item.row)
-          } else {
-            partition.append(Entry(hash: item.hash, key: item.key, rows: .one(item.row)))
-          }
+    for slot in 0..<groupCount * partitions { starts[slot + 1] += starts[slot] }
+    var placed = [UInt64](repeating: 0, count: entries.count)
+    var next = starts
+    for index in entries.indices {
+      let slot = Int(slots[index])
+      placed[next[slot]] = sortKeys[index]
+      next[slot] += 1
+    }
+    let groups = placed.withUnsafeMutableBufferPointer { placed in
+      (0..<groupCount).map { group in
+        (0..<partitions).map { partition -> Partition in
+          let slot = group << slotShift | partition
+          var run = UnsafeMutableBufferPointer(rebasing: placed[starts[slot]..<starts[slot + 1]])
+          run.sort()
+          return Self.partition(of: run, entries: entries)
         }
-        return partition
       }
     }
     return HashIndex(groups: groups, count: count)
+  }
+
+  /// The partition of the entries `run` names (each its ordering hash above its position in
+  /// `entries`, ascending): one entry per key, the rows of a key ascending.
+  private static func partition(
+    of run: UnsafeMutableBufferPointer<UInt64>, entries: [(key: Key, row: Int32)]
+  ) -> Partition {
+    var partition = Partition()
+    partition.entries.reserveCapacity(run.count)
+    // Entries of keys with the current hash start at `runStart`.
+    var runStart = 0
+    for sortKey in run {
+      let (key, row) = entries[Int(truncatingIfNeeded: sortKey & 0xFFFF_FFFF)]
+      let hash = UInt32(truncatingIfNeeded: sortKey >> 32)
+      if let last = partition.entries.last, last.hash != hash { runStart = partition.entries.count }
+      var index = runStart
+      while index < partition.entries.count && !isSameIndexKey(partition.entries[index].key, key) {
+        index += 1
+      }
+      if index < partition.entries.count {
+        partition.insert(row, at: index)
+      } else {
+        partition.entries.append(Entry(hash: hash, rows: row, key: key))
+      }
+    }
+    return partition
   }
 
   /// The index of the live rows of `column` in `stamps`.
@@ -127,6 +173,7 @@ final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
   /// - Complexity: O(n) for n live rows (and a sort of each partition's).
   static func build(column: Column<Key>, stamps: Column<UInt32>) -> HashIndex {
     var entries: [(key: Key, row: Int32)] = []
+    entries.reserveCapacity(stamps.count)
     column.forEachLiveValue(stamps: stamps) { entries.append(($0, $1)) }
     return make(entries, count: entries.count)
   }
@@ -152,29 +199,17 @@ final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
     var groups = groups
     for (key, row) in delta.removed {
       let (group, partition, hash) = Self.position(of: key, partitions: partitions)
-      let (index, found) = Self.find(key, hash: hash, in: groups[group][partition])
+      let (index, found) = Self.find(key, hash: hash, in: groups[group][partition].entries)
       guard found else { continue }
-      switch groups[group][partition][index].rows {
-      case .one(let only):
-        if only == row { groups[group][partition].remove(at: index) }
-      case .many(var list):
-        guard let position = list.binarySearch(row) else { continue }
-        list.remove(at: position)
-        if list.isEmpty {
-          groups[group][partition].remove(at: index)
-        } else {
-          groups[group][partition][index].rows = list.count == 1 ? .one(list[0]) : .many(list)
-        }
-      }
+      groups[group][partition].remove(row, at: index)
     }
     for (key, row) in delta.added {
       let (group, partition, hash) = Self.position(of: key, partitions: partitions)
-      let (index, found) = Self.find(key, hash: hash, in: groups[group][partition])
+      let (index, found) = Self.find(key, hash: hash, in: groups[group][partition].entries)
       if found {
-        groups[group][partition][index].rows.insert(row)
+        groups[group][partition].insert(row, at: index)
       } else {
-        groups[group][partition].insert(
-          Entry(hash: hash, key: key, rows: .one(row)), at: index)
+        groups[group][partition].entries.insert(Entry(hash: hash, rows: row, key: key), at: index)
       }
     }
     return HashIndex(groups: groups, count: newCount)
@@ -186,10 +221,10 @@ final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
     entries.reserveCapacity(count)
     for group in groups {
       for partition in group {
-        for entry in partition {
-          for row in entry.rows.array
-          where !removed.contains(RemovedEntry(key: entry.key, row: row)) {
-            entries.append((entry.key, row))
+        for index in partition.entries.indices {
+          let key = partition.entries[index].key
+          partition.forEachRow(at: index) { row in
+            if !removed.contains(RemovedEntry(key: key, row: row)) { entries.append((key, row)) }
           }
         }
       }
@@ -210,25 +245,37 @@ final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
     var result: [Key: [Int32]] = [:]
     for group in groups {
       for partition in group {
-        for entry in partition { result[entry.key] = entry.rows.array }
+        for index in partition.entries.indices {
+          result[partition.entries[index].key] = partition.rows(at: index)
+        }
       }
     }
     return result
   }
 
-  /// Whether every partition is ascending by hash and names each key once, and `count` is
-  /// the number of rows (for tests).
+  /// Whether every partition is ascending by hash and names each key once, each key's rows are
+  /// ascending, each list is named once and holds two rows or more (or none, unnamed), and
+  /// `count` is the number of rows (for tests).
   var isWellFormed: Bool {
     var rows = 0
     for group in groups {
       for partition in group {
-        for index in partition.indices {
-          rows += partition[index].rows.count
-          if index > 0 && partition[index - 1].hash > partition[index].hash { return false }
-          let same = partition[..<index].filter {
-            isSameIndexKey($0.key, partition[index].key)
+        var named = Set<Int>()
+        for index in partition.entries.indices {
+          let entry = partition.entries[index]
+          let held = partition.rows(at: index)
+          rows += held.count
+          if entry.rows < 0 && !named.insert(Int(~entry.rows)).inserted { return false }
+          if held.isEmpty || zip(held, held.dropFirst()).contains(where: { $0 >= $1 }) {
+            return false
           }
+          if index > 0 && partition.entries[index - 1].hash > entry.hash { return false }
+          let same = partition.entries[..<index].filter { isSameIndexKey($0.key, entry.key) }
           if !same.isEmpty { return false }
+        }
+        for (position, list) in partition.lists.enumerated()
+        where named.contains(position) ? list.count < 2 : !list.isEmpty {
+          return false
         }
       }
     }
@@ -242,34 +289,94 @@ final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
   ///
   /// - Complexity: O(log partition size).
   func rows(_ key: Key) -> [Int32] {
-    entry(key)?.rows.array ?? []
+    guard let (group, partition, index) = locate(key) else { return [] }
+    return groups[group][partition].rows(at: index)
   }
 
-  /// The entry of `key`, if it has rows; none for a NaN, which equals nothing.
+  /// Where the entry of `key` is, if it has rows; nowhere for a NaN, which equals nothing.
   @inline(__always)
-  private func entry(_ key: Key) -> Entry? {
+  private func locate(_ key: Key) -> (group: Int, partition: Int, index: Int)? {
     guard key == key else { return nil }
     let (group, partition, hash) = Self.position(of: key, partitions: groups[0].count)
-    let list = groups[group][partition]
-    let (index, found) = Self.find(key, hash: hash, in: list)
-    return found ? list[index] : nil
+    let (index, found) = Self.find(key, hash: hash, in: groups[group][partition].entries)
+    return found ? (group, partition, index) : nil
   }
-}
 
-extension HashIndex {
   /// The number of rows whose key is `key`.
   ///
   /// - Complexity: O(log partition size), without allocating.
   func rowCount(_ key: Key) -> Int {
-    entry(key)?.rows.count ?? 0
+    guard let (group, partition, index) = locate(key) else { return 0 }
+    return groups[group][partition].rowCount(at: index)
   }
 
   /// Calls `body` with each row whose key is `key`, ascending, without allocating.
   func forEachRow(_ key: Key, _ body: (Int32) -> Void) {
-    switch entry(key)?.rows {
-    case .one(let row): body(row)
-    case .many(let rows): rows.forEach(body)
-    case nil: break
+    guard let (group, partition, index) = locate(key) else { return }
+    groups[group][partition].forEachRow(at: index, body)
+  }
+}
+
+extension HashIndex.Partition {
+  /// The rows of the entry at `index`, ascending.
+  func rows(at index: Int) -> [Int32] {
+    let rows = entries[index].rows
+    return rows >= 0 ? [rows] : lists[Int(~rows)]
+  }
+
+  /// The number of rows of the entry at `index`.
+  func rowCount(at index: Int) -> Int {
+    let rows = entries[index].rows
+    return rows >= 0 ? 1 : lists[Int(~rows)].count
+  }
+
+  /// Calls `body` with each row of the entry at `index`, ascending.
+  func forEachRow(at index: Int, _ body: (Int32) -> Void) {
+    let rows = entries[index].rows
+    if rows >= 0 {
+      body(rows)
+    } else {
+      lists[Int(~rows)].forEach(body)
+    }
+  }
+
+  /// Adds `row` to the rows of the entry at `index`, keeping them ascending (a row held
+  /// already stays once).
+  mutating func insert(_ row: Int32, at index: Int) {
+    let rows = entries[index].rows
+    if rows >= 0 {
+      guard rows != row else { return }
+      let list = rows < row ? [rows, row] : [row, rows]
+      let position: Int
+      if let free = lists.firstIndex(where: \.isEmpty) {
+        lists[free] = list
+        position = free
+      } else {
+        lists.append(list)
+        position = lists.count - 1
+      }
+      entries[index].rows = ~Int32(position)
+    } else {
+      let position = Int(~rows)
+      let at = lists[position].insertionPoint(row)
+      guard at == lists[position].count || lists[position][at] != row else { return }
+      lists[position].insert(row, at: at)
+    }
+  }
+
+  /// Removes `row` from the rows of the entry at `index`, and the entry with its last row.
+  mutating func remove(_ row: Int32, at index: Int) {
+    let rows = entries[index].rows
+    if rows >= 0 {
+      if rows == row { entries.remove(at: index) }
+      return
+    }
+    let position = Int(~rows)
+    guard let at = lists[position].binarySearch(row) else { return }
+    lists[position].remove(at: at)
+    if lists[position].count == 1 {
+      entries[index].rows = lists[position][0]
+      lists[position] = []
     }
   }
 }
@@ -295,17 +402,6 @@ extension HashIndex.Rows {
       }
       self = .one(0)  // lets `list` be the array's only reference, changed in place
       list.insert(row, at: list.insertionPoint(row))
-      self = .many(list)
-    }
-  }
-
-  /// Adds `row`, which is above every row held.
-  mutating func append(_ row: Int32) {
-    switch self {
-    case .one(let only): self = .many([only, row])
-    case .many(var list):
-      self = .one(0)  // lets `list` be the array's only reference, appended in place
-      list.append(row)
       self = .many(list)
     }
   }

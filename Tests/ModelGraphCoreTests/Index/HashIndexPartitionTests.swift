@@ -135,4 +135,27 @@ struct HashIndexPartitionTests {
     for row in 0..<70_000 where row != 5 { model[Int64(row)] = [Int32(row)] }
     Self.expect(grown, matches: model, probing: [-1, 0, 5, 6, 99, 100, 69_999, 70_000], "grown")
   }
+
+  @Test("a key gains and loses rows past one, and another key takes the list it left")
+  func rowListsComeAndGo() {
+    // Keys 0 and 1 collide (hash of value % 3), so they share a partition and its lists.
+    let a = CollidingKey(value: 0)
+    let b = CollidingKey(value: 3)
+    var index = HashIndex<CollidingKey>.build(entries: [(a, 4), (b, 9), (a, 2)])
+    Self.expect(index, matches: [a: [2, 4], b: [9]], probing: [a, b], "built")
+    var step = IndexDelta<CollidingKey>()
+    step.removed = [(a, 4)]
+    step.added = [(b, 1), (a, 7), (a, 3)]
+    index = index.applying(step)
+    Self.expect(index, matches: [a: [2, 3, 7], b: [1, 9]], probing: [a, b], "grown")
+    step.removed = [(a, 2), (a, 7), (b, 9)]
+    step.added = [(b, 5)]
+    index = index.applying(step)
+    Self.expect(index, matches: [a: [3], b: [1, 5]], probing: [a, b], "shrunk")
+    step.removed = [(a, 3), (b, 1), (b, 5)]
+    step.added = []
+    index = index.applying(step)
+    Self.expect(index, matches: [:], probing: [a, b], "emptied")
+    #expect(index.count == 0)
+  }
 }
