@@ -78,6 +78,27 @@ struct FloatWidthFileTests {
     #expect(holding.last?.samples == [tenth])
   }
 
+  @Test("the runner compares a number with a Float attribute as the nearest Float, as Swift does")
+  func runnerComparesAsFloat() {
+    let result = InProcess.run(
+      """
+      entity Probe { name: String; reading: Float; samples: [Float]; wide: Double }
+      insert Probe { name: "a", reading: 0.1, samples: [0.1], wide: 0.1 }
+      .mode csv
+      fetch Probe.name where reading == 0.1
+      fetch Probe.name where 0.1 == reading and reading in {0.2, 0.1}
+      fetch Probe.name where reading between {0.1, 0.1} and samples contains 0.1
+      fetch Probe.name where any samples == 0.1 and 0.1 in samples
+      fetch Probe.name where reading > 0.1 or reading < 0.1 or reading == 1e300
+      fetch Probe.name where wide == 0.1 and reading > wide
+      """, path: "compare")
+    #expect(result.stderr == "")
+    #expect(
+      result.figures == [
+        "name", "a", "name", "a", "name", "a", "name", "a", "name", "name", "a",
+      ], "\(result.stdout)")
+  }
+
   @Test("the runner refuses a number beyond Float's range instead of storing infinity")
   func runnerRefusesOverflow() throws {
     let directory = try temporaryDirectory()
