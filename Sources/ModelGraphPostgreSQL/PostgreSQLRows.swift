@@ -74,9 +74,9 @@ struct FetchedRows {
             "\(entity.name).\(attribute.name) of row \(row) is not a \(attribute.valueType)"
               + (attribute.isOptional ? "?" : ""))
         }
-        // A column wider than the declared type (bigint for Int8): another client may have
-        // written a value the classes cannot read.
-        if let problem = attribute.integerWidthProblem(value) {
+        // A column wider than the declared type (bigint for Int8, double precision for Float):
+        // another client may have written a value the classes cannot read back.
+        if let problem = attribute.widthProblem(value) {
           throw malformed("\(entity.name).\(attribute.name) of row \(row): \(problem)")
         }
       }

@@ -212,6 +212,7 @@ struct SQLMigration {
       }
       if !custom {
         try checkIntegerWidth(previous, attribute, of: new, table: table, column: column)
+        try checkFloatWidth(previous, attribute, of: new, table: table, column: column)
       }
       if previous.isOptional, !attribute.isOptional {
         if let fallback {
@@ -290,6 +291,35 @@ struct SQLMigration {
     let problem =
       value.flatMap(attribute.integerWidthProblem)
       ?? "\(text) is out of the range of \(width.rawValue) (\(width.range))"
+    throw MigrationError.narrowedWidth(
+      of: attribute, from: previous, in: entity.name, holder: "row \(row)", problem: problem,
+      remedy: "in a custom stage")
+  }
+
+  /// Refuses to make a `Double` column `Float` (``AttributeDescription/isFloat32``) while a
+  /// stored value is no `Float` value; an array attribute's elements are checked as its rows
+  /// load.
+  private func checkFloatWidth(
+    _ previous: AttributeDescription, _ attribute: AttributeDescription,
+    of entity: ResolvedEntity, table: String, column: String
+  ) throws {
+    guard attribute.isFloat32, !previous.isFloat32, attribute.valueType == .double else { return }
+    // Casting to real fails on a finite value beyond Float's range or one that would round to
+    // zero: those are refused before the cast.
+    let largest = Double(Float.greatestFiniteMagnitude)
+    let smallest = Double(Float.leastNonzeroMagnitude)
+    let result = try connection.query(
+      "SELECT id, \(column) FROM \(table) WHERE CASE WHEN \(column) = 'NaN'::float8 OR "
+        + "abs(\(column)) = 'Infinity'::float8 OR \(column) = 0 THEN false "
+        + "WHEN abs(\(column)) > \(largest) OR abs(\(column)) < \(smallest) THEN true "
+        + "ELSE \(column)::real::float8 <> \(column) END ORDER BY id LIMIT 1")
+    guard result.count > 0, let id = result.text(0, 0).flatMap(Int64.init),
+      let text = result.text(0, 1)
+    else { return }
+    let row = id & ((Int64(1) << SQLMapping.rowBits) - 1)
+    let problem =
+      Double(text).flatMap { attribute.floatWidthProblem(.double($0)) }
+      ?? "\(text) is no Float value"
     throw MigrationError.narrowedWidth(
       of: attribute, from: previous, in: entity.name, holder: "row \(row)", problem: problem,
       remedy: "in a custom stage")

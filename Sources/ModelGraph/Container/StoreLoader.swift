@@ -39,28 +39,32 @@ struct StoreLoader {
   /// - Returns: The store; whether it differs from what the file holds (migrated or laid out
   ///   anew), in which case the caller writes it back before saving into the journal; and the
   ///   changes migrated without a plan.
-  /// - Throws: ``MigrationError`` when the migration fails (a narrower integer width a stored
-  ///   value does not fit among others); ``ModelError`` with code
+  /// - Throws: ``MigrationError`` when the migration fails (a narrower integer width or `Float`
+  ///   a stored value does not fit among others); ``ModelError`` with code
   ///   ``ModelError/Code/storedValueMismatch`` when the migrated store holds an integer outside
-  ///   its declared width. The caller has written nothing then.
+  ///   its declared width or a `Double` that is no `Float` value in a `Float` attribute. The
+  ///   caller has written nothing then.
   func load(_ stored: StoreVersion?, path: String) throws -> LoadedStore {
     guard let stored else { return LoadedStore(store: Store(), changed: true) }
     let loaded = try migrate(stored, path: path)
-    try Self.checkIntegerWidths(of: loaded.store.version, path: path)
+    try Self.checkWidths(of: loaded.store.version, path: path)
     return loaded
   }
 
   /// Refuses a store holding an integer its attribute's declared Swift type cannot hold
-  /// (``AttributeDescription/integerWidth``), which reading it would stop the process at: a
-  /// journal record or a database row written by a process that did not check the width.
-  static func checkIntegerWidths(of version: StoreVersion, path: String) throws {
-    let (violations, count) = version.integerWidthViolations()
+  /// (``AttributeDescription/integerWidth``), which reading it would stop the process at, or a
+  /// `Double` that is no `Float` value in a `Float` attribute
+  /// (``AttributeDescription/isFloat32``), which would read as another value: a journal
+  /// record or a database row written by a process that did not check the width.
+  static func checkWidths(of version: StoreVersion, path: String) throws {
+    let (violations, count) = version.widthViolations()
     guard count > 0 else { return }
     throw ModelError(
       .storedValueMismatch,
-      message: "\(path): \(count) stored value\(count == 1 ? " is" : "s are") out of the range "
-        + "of the integer type the class declares; rewrite such values (with the runner, or "
-        + "through a class that declares a wider type) before opening with this one",
+      message: "\(path): \(count) stored value\(count == 1 ? " is" : "s are") no value "
+        + "of the type the class declares (an integer out of its range, or no Float value); "
+        + "rewrite such values (with the runner, or through a class that declares a wider "
+        + "type) before opening with this one",
       violations: violations.map {
         ModelError.Violation(
           entity: $0.entity, property: $0.property,

@@ -217,7 +217,8 @@ extension Attribute: _AttributeWrapper {
       name: name, valueType: attributeValueType, isOptional: isOptional,
       isUnique: options & AttributeDeclaration.unique != 0,
       preservesValueOnDeletion: options & AttributeDeclaration.preservesValueOnDeletion != 0,
-      originalName: originalName, integerWidth: persistentValueType._integerWidth)
+      originalName: originalName, integerWidth: persistentValueType._integerWidth,
+      isFloat32: persistentValueType._isFloat32)
   }
 
   static var persistentValueType: any PersistentValue.Type {

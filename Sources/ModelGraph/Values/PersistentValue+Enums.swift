@@ -5,6 +5,8 @@ extension PersistentValue where Self: RawRepresentable, RawValue: PersistentValu
   public static var valueType: ValueType { RawValue.valueType }
   /// The raw value type's.
   public static var _integerWidth: QueryIntegerWidth? { RawValue._integerWidth }
+  /// The raw value type's.
+  public static var _isFloat32: Bool { RawValue._isFloat32 }
 
   /// The case with the stored raw value; a raw value no case has (only from a corrupt or
   /// migrated store) stops with a message naming the type and value.

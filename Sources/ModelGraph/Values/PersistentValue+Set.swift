@@ -8,6 +8,8 @@ extension Set: PersistentValue where Element: PersistentValue {
   public static var probeValue: Set<Element> { [] }
   /// The element type's.
   public static var _integerWidth: QueryIntegerWidth? { Element._integerWidth }
+  /// The element type's.
+  public static var _isFloat32: Bool { Element._isFloat32 }
   /// The set of the stored elements.
   public static func fromStored(_ stored: [Element.Stored]) -> Set<Element> {
     Set(stored.map(Element.fromStored))

@@ -32,6 +32,9 @@ public protocol PersistentValue {
   /// The integer type narrower than 64 bits whose values the type stores (`Int8` for `Int8`,
   /// `Int8?`, `[Int8]` and an enum with `Int8` raw values), or `nil`.
   static var _integerWidth: QueryIntegerWidth? { get }
+  /// Whether the type stores `Float`s as `Double`s (`Float`, `Float?`, `[Float]` and an enum
+  /// with `Float` raw values).
+  static var _isFloat32: Bool { get }
   /// The storage representation.
   var stored: Stored { get }
   /// Moves the `Self?` at `address` (an attribute wrapper's value of an object without a row)
@@ -62,6 +65,8 @@ extension PersistentValue {
   public static var isOptionalValue: Bool { false }
   /// `nil`: the type stores no narrower integers.
   public static var _integerWidth: QueryIntegerWidth? { nil }
+  /// `false`: the type stores no `Float`s.
+  public static var _isFloat32: Bool { false }
   /// The value converted from the storage type's placeholder.
   public static var probeValue: Self { fromStored(Stored.placeholder) }
 }
@@ -116,6 +121,8 @@ extension Decimal: PersistentValue {
 extension Float: PersistentValue {
   /// ``ValueType/double``: a `Float` is stored as a `Double`, exactly.
   public static var valueType: ValueType { .double }
+  /// `true`: the engine keeps the stored `Double`s `Float` values.
+  public static var _isFloat32: Bool { true }
   /// Narrows the stored `Double`.
   @inlinable public static func fromStored(_ stored: Double) -> Float { Float(stored) }
   /// The value widened to `Double`.
@@ -131,6 +138,8 @@ extension Optional: PersistentValue where Wrapped: PersistentValue {
   public static var probeValue: Wrapped? { nil }
   /// The wrapped type's.
   public static var _integerWidth: QueryIntegerWidth? { Wrapped._integerWidth }
+  /// The wrapped type's.
+  public static var _isFloat32: Bool { Wrapped._isFloat32 }
   /// Converts a stored optional.
   @inlinable public static func fromStored(_ stored: Wrapped.Stored?) -> Wrapped? {
     stored.map(Wrapped.fromStored)
@@ -146,6 +155,8 @@ extension Array: PersistentValue where Element: PersistentValue {
   public static var probeValue: [Element] { [] }
   /// The element type's.
   public static var _integerWidth: QueryIntegerWidth? { Element._integerWidth }
+  /// The element type's.
+  public static var _isFloat32: Bool { Element._isFloat32 }
   /// Converts each stored element; the stored array itself, without a copy, when the element
   /// is its own storage type (`[String]`, `[Int64]`, …).
   @inlinable public static func fromStored(_ stored: [Element.Stored]) -> [Element] {

@@ -13,7 +13,8 @@ public struct ConstraintViolation: Sendable, Hashable, CustomStringConvertible {
     /// A required to-one relationship holds no live object.
     case required
     /// An integer attribute holds a value outside the range of its declared Swift type
-    /// (``AttributeDescription/integerWidth``).
+    /// (``AttributeDescription/integerWidth``), or a `Float` attribute a `Double` that is no
+    /// `Float` value (``AttributeDescription/isFloat32``).
     case outOfRange
   }
 

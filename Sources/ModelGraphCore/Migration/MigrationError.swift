@@ -46,9 +46,10 @@ public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible
 
 extension MigrationError {
   /// The error of a migration that narrows `attribute`'s integer width
-  /// (``AttributeDescription/integerWidth``) from `previous`'s while `holder` (an object or a
-  /// row of class `entity`) holds a value outside it: `problem` says which, and `remedy` where
-  /// to rewrite such values first.
+  /// (``AttributeDescription/integerWidth``) from `previous`'s, or makes it `Float`
+  /// (``AttributeDescription/isFloat32``), while `holder` (an object or a row of class
+  /// `entity`) holds a value outside it: `problem` says which, and `remedy` where to rewrite
+  /// such values first.
   public static func narrowedWidth(
     of attribute: AttributeDescription, from previous: AttributeDescription, in entity: String,
     holder: String, problem: String, remedy: String
@@ -58,8 +59,11 @@ extension MigrationError {
       differences: [
         SchemaDifference(
           entity: entity, property: attribute.name,
-          change: .attributeIntegerWidthChanged(
-            from: previous.declaredTypeName, to: attribute.declaredTypeName))
+          change: attribute.isFloat32
+            ? .attributeFloatWidthChanged(
+              from: previous.declaredTypeName, to: attribute.declaredTypeName)
+            : .attributeIntegerWidthChanged(
+              from: previous.declaredTypeName, to: attribute.declaredTypeName))
       ],
       message: "\(entity).\(attribute.name) is \(attribute.declaredTypeName) now, but \(holder) "
         + "holds a value it cannot: \(problem); rewrite such values first (\(remedy))")

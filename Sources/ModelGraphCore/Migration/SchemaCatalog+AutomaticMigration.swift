@@ -4,7 +4,8 @@ public struct AutomaticMigration: Sendable, Hashable {
   /// The changes migrated without a plan: classes added, attributes added (with an initial
   /// value or optional) and removed, relationships added and removed (an existing one gaining
   /// one of them as its inverse), renames through `originalName`, delete rules, and a
-  /// change of an integer attribute's width (a narrower one checks the stored values).
+  /// change of an integer attribute's width or between `Double` and `Float` (a narrower one
+  /// checks the stored values).
   public var automatic: [SchemaDifference] = []
   /// The changes that need a plan: type and option changes, a changed parent, destination,
   /// cardinality or inverse, and a property removed beside one added of the same type (a
@@ -41,7 +42,8 @@ extension SchemaCatalog {
   private static func isAutomatic(_ change: SchemaDifference.Change) -> Bool {
     switch change {
     case .entityAdded, .attributeAdded, .attributeRemoved, .attributeRenamed, .relationshipAdded,
-      .relationshipRemoved, .relationshipRenamed, .attributeIntegerWidthChanged:
+      .relationshipRemoved, .relationshipRenamed, .attributeIntegerWidthChanged,
+      .attributeFloatWidthChanged:
       true
     case .relationshipChanged(let what):
       what.hasPrefix("inverse none became ") || what.hasPrefix("delete rule ")

@@ -63,6 +63,11 @@ extension SchemaCatalog {
           difference(
             .attributeIntegerWidthChanged(
               from: previous.declaredTypeName, to: attribute.declaredTypeName)))
+      } else if previous.isFloat32 != attribute.isFloat32 {
+        result.append(
+          difference(
+            .attributeFloatWidthChanged(
+              from: previous.declaredTypeName, to: attribute.declaredTypeName)))
       }
       if previous.isUnique != attribute.isUnique {
         result.append(

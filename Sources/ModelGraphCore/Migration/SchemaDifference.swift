@@ -19,6 +19,9 @@ public struct SchemaDifference: Sendable, Hashable, CustomStringConvertible {
     /// The Swift integer type of an integer attribute changed width, its sign kept (types
     /// printed as declared: `Int8`, `Int?`, `[UInt16]`); the stored 64-bit values stay.
     case attributeIntegerWidthChanged(from: String, to: String)
+    /// A `Double` attribute became `Float` or the reverse (types printed as declared:
+    /// `Float`, `Double?`, `[Float]`); the stored `Double` values stay.
+    case attributeFloatWidthChanged(from: String, to: String)
     /// An option of the attribute changed (`unique`, `preserveValueOnDeletion`).
     case attributeOptionChanged(String)
     /// The relationship exists only in the newer schema.
@@ -66,6 +69,7 @@ public struct SchemaDifference: Sendable, Hashable, CustomStringConvertible {
     case .attributeRenamed(let from): "attribute renamed from \(from)"
     case .attributeTypeChanged(let from, let to): "attribute type \(from) became \(to)"
     case .attributeIntegerWidthChanged(let from, let to): "attribute type \(from) became \(to)"
+    case .attributeFloatWidthChanged(let from, let to): "attribute type \(from) became \(to)"
     case .attributeOptionChanged(let option): "attribute option \(option)"
     case .relationshipAdded: "relationship added"
     case .relationshipRemoved: "relationship removed"

@@ -121,12 +121,13 @@ struct VersionMigration {
   }
 
   /// Refuses an attribute narrowed to a width (``AttributeDescription/integerWidth``) a stored
-  /// value is out of; a custom stage may still rewrite such values, and is not checked here.
+  /// value is out of, or made `Float` (``AttributeDescription/isFloat32``) while a stored value
+  /// is no `Float` value; a custom stage may still rewrite such values, and is not checked here.
   private func checkIntegerWidth(
     _ entity: ResolvedEntity, _ previous: AttributeDescription, _ attribute: AttributeDescription,
     column: AnyColumn, rows: Table
   ) throws {
-    guard attribute.narrowedWidth(from: previous) != nil else { return }
+    guard attribute.narrowsValues(of: previous) else { return }
     var found: (row: Int, problem: String)?
     rows.forEachValue(outOf: attribute, in: column) { row, problem in
       if found == nil { found = (row, problem) }

@@ -22,16 +22,19 @@ extension QueryIntegerWidth {
 
 extension AttributeDescription {
   /// The Swift type a declaration names: `Int8` for an attribute of ``integerWidth``
-  /// ``QueryIntegerWidth/int8``, `[UInt16]?` for an optional array of `UInt16`, else the
-  /// storage type (`String`, `Int?`, `[Date]`).
+  /// ``QueryIntegerWidth/int8``, `[UInt16]?` for an optional array of `UInt16`, `Float` for
+  /// one that ``isFloat32``, else the storage type (`String`, `Int?`, `[Date]`).
   public var declaredTypeName: String {
-    "\(Self.declaredName(valueType, integerWidth))\(isOptional ? "?" : "")"
+    "\(Self.declaredName(valueType, integerWidth, isFloat32))\(isOptional ? "?" : "")"
   }
 
-  private static func declaredName(_ type: ValueType, _ width: QueryIntegerWidth?) -> String {
+  private static func declaredName(
+    _ type: ValueType, _ width: QueryIntegerWidth?, _ isFloat32: Bool
+  ) -> String {
     switch (type, width) {
     case (.int, let width?), (.uint, let width?): width.rawValue
-    case (.array(let element), _): "[\(declaredName(element, width))]"
+    case (.double, _) where isFloat32: "Float"
+    case (.array(let element), _): "[\(declaredName(element, width, isFloat32))]"
     default: type.description
     }
   }

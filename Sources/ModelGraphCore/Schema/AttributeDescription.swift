@@ -26,12 +26,21 @@ public struct AttributeDescription: Sendable, Hashable {
   /// the type's range fails with a ``ConstraintViolation/Rule/outOfRange`` violation, so a
   /// process that declares the narrower type can read every value.
   public var integerWidth: QueryIntegerWidth?
+  /// Whether the attribute's `Double` values (or the elements of its array) are declared as
+  /// Swift `Float` (32 bits).
+  ///
+  /// The values are stored as `Double`s; a save that would store one that is no `Float` value
+  /// (`0.1`, `1e300`) fails with a ``ConstraintViolation/Rule/outOfRange`` violation, so the
+  /// process that declares `Float` reads back exactly what was saved, and a query compares the
+  /// values Swift compares.
+  public var isFloat32: Bool
 
   /// Describes an attribute.
   public init(
     name: String, valueType: ValueType, isOptional: Bool = false, isUnique: Bool = false,
     preservesValueOnDeletion: Bool = false, originalName: String? = nil,
-    defaultValue: ModelValue? = nil, integerWidth: QueryIntegerWidth? = nil
+    defaultValue: ModelValue? = nil, integerWidth: QueryIntegerWidth? = nil,
+    isFloat32: Bool = false
   ) {
     self.name = name
     self.valueType = valueType
@@ -41,6 +50,7 @@ public struct AttributeDescription: Sendable, Hashable {
     self.originalName = originalName
     self.defaultValue = defaultValue
     self.integerWidth = integerWidth
+    self.isFloat32 = isFloat32
   }
 
   /// The Swift type the attribute's column stores.

@@ -27,9 +27,10 @@ public final class ResolvedEntity: Sendable {
   let deleteRules: [DeleteRule]
   /// The slots of the attributes marked to be preserved on deletion.
   let preservedSlots: [Int]
-  /// The slots of the attributes declared with an integer type narrower than 64 bits
-  /// (``AttributeDescription/integerWidth``).
-  let narrowIntegerSlots: [Int]
+  /// The slots of the attributes declared with a type narrower than their storage type: an
+  /// integer narrower than 64 bits (``AttributeDescription/integerWidth``) or `Float`
+  /// (``AttributeDescription/isFloat32``).
+  let narrowSlots: [Int]
   private let attributeSlots: [String: Int]
   private let relationshipSlots: [String: Int]
 
@@ -45,7 +46,7 @@ public final class ResolvedEntity: Sendable {
     self.deleteRules = relationships.map(\.deleteRule)
     self.attributeNames = CommittedChange.AttributeNames(attributes.map(\.name))
     self.preservedSlots = attributes.indices.filter { attributes[$0].preservesValueOnDeletion }
-    self.narrowIntegerSlots = attributes.indices.filter { attributes[$0].integerWidth != nil }
+    self.narrowSlots = attributes.indices.filter { attributes[$0].hasNarrowerType }
     self.attributeSlots = Dictionary(
       attributes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
     self.relationshipSlots = Dictionary(

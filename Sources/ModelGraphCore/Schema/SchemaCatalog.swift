@@ -84,18 +84,24 @@ public struct SchemaCatalog: Sendable {
     }
   }
 
-  /// Each attribute's ``AttributeDescription/integerWidth`` narrows its integer type, and its
-  /// default value is a value of that width.
+  /// Each attribute's ``AttributeDescription/integerWidth`` narrows its integer type and
+  /// ``AttributeDescription/isFloat32`` its `Double` type, and its default value is a value of
+  /// that narrower type.
   private static func checkIntegerWidths(of description: EntityDescription) throws {
-    for attribute in description.attributes {
-      guard let width = attribute.integerWidth else { continue }
-      guard attribute.hasValidIntegerWidth else {
+    for attribute in description.attributes where attribute.hasNarrowerType {
+      if let width = attribute.integerWidth, !attribute.hasValidIntegerWidth {
         throw SchemaError(
           .unsupportedType, entity: description.name, property: attribute.name,
           message: "'\(attribute.name)' stores \(attribute.valueType), which \(width.rawValue) "
             + "does not narrow")
       }
-      if let value = attribute.defaultValue, let problem = attribute.integerWidthProblem(value) {
+      guard attribute.hasValidFloatWidth else {
+        throw SchemaError(
+          .unsupportedType, entity: description.name, property: attribute.name,
+          message: "'\(attribute.name)' stores \(attribute.declaredTypeName), which Float does "
+            + "not narrow")
+      }
+      if let value = attribute.defaultValue, let problem = attribute.widthProblem(value) {
         throw SchemaError(
           .unsupportedType, entity: description.name, property: attribute.name,
           message: "the default value of '\(attribute.name)' does not fit: \(problem)")

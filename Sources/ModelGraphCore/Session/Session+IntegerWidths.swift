@@ -1,20 +1,21 @@
 extension Session {
   /// Values of new or changed objects outside their attributes' declared integer types
-  /// (``AttributeDescription/integerWidth``): the runner or the core may write any 64-bit
-  /// integer, and a process that declares the narrower type must be able to read it back.
+  /// (``AttributeDescription/integerWidth``) or no `Float` values in a `Float` attribute
+  /// (``AttributeDescription/isFloat32``): the runner or the core may write any 64-bit
+  /// value, and a process that declares the narrower type must be able to read it back.
   ///
   /// - Complexity: O(changed rows × narrow attributes of their entities).
-  func integerWidthViolations(_ changeSet: [EntityChanges]) -> [ConstraintViolation] {
+  func widthViolations(_ changeSet: [EntityChanges]) -> [ConstraintViolation] {
     var violations: [ConstraintViolation] = []
     for change in changeSet {
       let entity = catalog.entities[change.entity]
-      let slots = entity.narrowIntegerSlots
+      let slots = entity.narrowSlots
       guard !slots.isEmpty else { continue }
       let columns = table(change.entity).attributeColumns
       func check(_ row: Int, _ slot: Int) {
         guard contains(key(change.entity, row)) else { return }
         let attribute = entity.attributes[slot]
-        guard let problem = attribute.integerWidthProblem(columns[slot].value(at: row)) else {
+        guard let problem = attribute.widthProblem(columns[slot].value(at: row)) else {
           return
         }
         violations.append(

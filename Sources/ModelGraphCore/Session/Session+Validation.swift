@@ -5,16 +5,17 @@ extension Session {
   /// constraints unique across the declaring class and its descendants (against saved objects
   /// and within the change set), deny rules of deleted objects, the count limits of to-many
   /// relationships and required to-one relationships (not optional, or a minimum count of 1)
-  /// of new or changed objects, and the integers of new or changed objects within their
-  /// attributes' declared types (``AttributeDescription/integerWidth``). Validate after ``rebaseOntoLatest(resolving:)`` and publish
-  /// only when this returns nothing.
+  /// of new or changed objects, and the integers and `Float`s of new or changed objects within
+  /// their attributes' declared types (``AttributeDescription/integerWidth``,
+  /// ``AttributeDescription/isFloat32``). Validate after ``rebaseOntoLatest(resolving:)`` and
+  /// publish only when this returns nothing.
   /// - Returns: Every violation found; empty when the change set may be published.
   /// - Complexity: O(changes), plus O(rows of a hierarchy) per unique rule the changes touch.
   public func validate() -> [ConstraintViolation] {
     let changeSet = changeSet
     let violations =
       missingValueViolations() + uniquenessViolations(changeSet) + denyViolations()
-      + countViolations(changeSet) + integerWidthViolations(changeSet)
+      + countViolations(changeSet) + widthViolations(changeSet)
     // A violation may name values of a version committed by another save and not shown yet
     // (the session rebased onto it to save): wait until that save is durable.
     if !violations.isEmpty { store.waitUntilShown(base.number) }

@@ -45,7 +45,7 @@ extension ValueType {
 extension SchemaCatalog {
   /// The catalog's entity descriptions, in index order, as format `version` lays them out:
   /// from version 3 on with each attribute's default value and each entity's indexes, from
-  /// version 8 on with each attribute's integer width.
+  /// version 8 on with each attribute's integer width (or `Float`).
   func encode(into writer: inout ByteWriter, version: UInt32 = SnapshotFormat.version) {
     let physical = version >= SnapshotFormat.physicalSchemaVersion
     let widths = version >= SnapshotFormat.integerWidthVersion
@@ -62,7 +62,7 @@ extension SchemaCatalog {
           (attribute.isOptional ? 1 : 0) | (attribute.isUnique ? 2 : 0)
           | (attribute.preservesValueOnDeletion ? 4 : 0)
         writer.append(UInt8(flags))
-        if widths { writer.append(attribute.integerWidth?.formatTag ?? 0) }
+        if widths { writer.append(attribute.widthTag) }
         writer.append(optional: attribute.originalName)
         if physical {
           if let value = attribute.defaultValue {
@@ -122,11 +122,14 @@ extension SchemaCatalog {
         let name = try reader.readString()
         let valueType = try ValueType.decode(from: &reader)
         let flags = try reader.read(UInt8.self)
-        let width = widths ? try QueryIntegerWidth.decode(from: &reader) : nil
+        let tag = widths ? try reader.read(UInt8.self) : 0
+        let isFloat32 = tag == AttributeDescription.float32Tag
+        let width = isFloat32 ? nil : try QueryIntegerWidth.decode(tag, from: reader)
         var attribute = AttributeDescription(
           name: name, valueType: valueType, isOptional: flags & 1 != 0,
           isUnique: flags & 2 != 0, preservesValueOnDeletion: flags & 4 != 0,
-          originalName: try reader.readOptionalString(), integerWidth: width)
+          originalName: try reader.readOptionalString(), integerWidth: width,
+          isFloat32: isFloat32)
         if physical { attribute.defaultValue = try Self.decodeDefault(of: attribute, &reader) }
         entity.attributes.append(attribute)
       }
@@ -176,6 +179,15 @@ extension SchemaCatalog {
   }
 }
 
+extension AttributeDescription {
+  /// The width byte of a schema block (format version 8 on) for a `Float` attribute
+  /// (``isFloat32``); the integer widths are 1 to 6 (``QueryIntegerWidth/formatTag``).
+  static let float32Tag: UInt8 = 7
+
+  /// The attribute's width byte: its ``integerWidth``'s tag, ``float32Tag``, or 0.
+  var widthTag: UInt8 { integerWidth?.formatTag ?? (isFloat32 ? Self.float32Tag : 0) }
+}
+
 extension QueryIntegerWidth {
   /// The byte a schema block holds for the width, from format version 8 on; 0 is 64 bits
   /// (and every attribute that is no integer).
@@ -190,12 +202,11 @@ extension QueryIntegerWidth {
     }
   }
 
-  /// Reads a ``formatTag``: `nil` for 64 bits.
-  static func decode(from reader: inout ByteReader) throws -> QueryIntegerWidth? {
-    let tag = try reader.read(UInt8.self)
+  /// The width of a ``formatTag`` `reader` read: `nil` for 64 bits.
+  static func decode(_ tag: UInt8, from reader: ByteReader) throws -> QueryIntegerWidth? {
     guard tag != 0 else { return nil }
     guard let width = allCases.first(where: { $0.formatTag == tag }) else {
-      throw reader.error("unknown integer width tag \(tag)")
+      throw reader.error("unknown attribute width tag \(tag)")
     }
     return width
   }

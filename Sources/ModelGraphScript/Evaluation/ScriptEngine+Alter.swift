@@ -38,7 +38,8 @@ extension ScriptEngine {
       var attribute = AttributeDescription(
         name: member.name, valueType: type, isOptional: member.isOptional,
         isUnique: member.isUnique, preservesValueOnDeletion: member.preservesValueOnDeletion,
-        integerWidth: QueryIntegerWidth(rawValue: member.typeName))
+        integerWidth: QueryIntegerWidth(rawValue: member.typeName),
+        isFloat32: member.typeName == "Float")
       if let expression = member.defaultValue {
         let value = try ScriptSchema.defaultValue(expression, for: attribute)
         defaults[entity.name, default: [:]][member.name] = value

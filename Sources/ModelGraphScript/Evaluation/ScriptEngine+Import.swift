@@ -44,10 +44,17 @@ extension ScriptEngine {
             row.given.insert(name)
             continue
           }
-          guard let converted = value.modelValue(as: attribute.valueType) else {
+          guard var converted = value.modelValue(as: attribute.valueType) else {
             throw ScriptError(
               "\(place): \(name) is \(attribute.valueType);"
                 + " \(value.lookupText.map { "'\($0)'" } ?? "the value") is not one", at: location)
+          }
+          if attribute.isFloat32 {
+            do {
+              converted = try ValueCoercion.nearestFloat(converted, for: attribute, at: location)
+            } catch let error as ScriptError {
+              throw ScriptError("\(place): \(error.message)", at: location)
+            }
           }
           // An empty field (or null) of an attribute with a default takes the default.
           if converted.isNull, !attribute.isOptional, defaults[name] != nil { continue }

@@ -4,9 +4,11 @@ import ModelGraphCore
 /// Converts a script value to an attribute's storage type, or says why it cannot.
 enum ValueCoercion {
   /// `value` as a value of `attribute`: integers widen to `Double` and `Decimal`, strings
-  /// parse as dates, UUIDs and URLs; `nil` only for an optional attribute.
+  /// parse as dates, UUIDs and URLs, numbers round to the nearest `Float` for a `Float`
+  /// attribute (as `Float(0.1)` does); `nil` only for an optional attribute.
   ///
-  /// - Throws: ``ScriptError`` at `location` for a value of another type.
+  /// - Throws: ``ScriptError`` at `location` for a value of another type, or a finite number
+  ///   beyond `Float`'s range for a `Float` attribute.
   static func coerce(
     _ value: ModelValue, to attribute: AttributeDescription, at location: SourceLocation
   )
@@ -29,7 +31,30 @@ enum ValueCoercion {
         "type mismatch: \(attribute.name) is \(attribute.valueType)\(attribute.isOptional ? "?" : ""),"
           + " not \(typeName(of: value))", at: location)
     }
-    return converted
+    guard attribute.isFloat32 else { return converted }
+    return try nearestFloat(converted, for: attribute, at: location)
+  }
+
+  /// `value` (a `Double`, or an array of them) rounded to the nearest `Float` value.
+  ///
+  /// - Throws: ``ScriptError`` at `location` for a finite value that would become infinite.
+  static func nearestFloat(
+    _ value: ModelValue, for attribute: AttributeDescription, at location: SourceLocation
+  ) throws -> ModelValue {
+    switch value {
+    case .double(let number):
+      let nearest = Float(number)
+      guard nearest.isFinite || !number.isFinite else {
+        throw ScriptError(
+          "\(number) does not fit \(attribute.name) (Float): a Float's magnitude is at most "
+            + "\(Float.greatestFiniteMagnitude)", at: location)
+      }
+      return .double(Double(nearest))
+    case .array(let elements):
+      return .array(try elements.map { try nearestFloat($0, for: attribute, at: location) })
+    default:
+      return value
+    }
   }
 
   /// Refuses a number literal (`expression` itself, or a list's element) that a `Decimal`

@@ -25,6 +25,8 @@ extension Binder {
     switch op {
     case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
       (lhs, rhs) = try unify(lhs, lhsType, rhs, rhsType, comparison)
+      if floatKeyPaths.contains(comparison.lhs.location) { rhs = Self.nearestFloat(rhs) }
+      if floatKeyPaths.contains(rhsLocation) { lhs = Self.nearestFloat(lhs) }
       if op != .equal && op != .notEqual {
         for (type, location) in [(lhsType, comparison.lhs.location), (rhsType, rhsLocation)] {
           switch type {
@@ -59,6 +61,7 @@ extension Binder {
       }
       try checkElement(of: lhsType, rhsType, comparison.lhs.location, rhsLocation)
       rhs = coerceConstant(rhs, toElementOf: lhsType)
+      if floatKeyPaths.contains(comparison.lhs.location) { rhs = Self.nearestFloat(rhs) }
       return .compare(rhs, .in, lhs, options: options, pattern: nil)
     case .in:
       if case .scalar(.string) = rhsType {
@@ -67,6 +70,8 @@ extension Binder {
       }
       try checkElement(of: rhsType, lhsType, rhsLocation, comparison.lhs.location)
       rhs = coerceList(rhs, to: lhsType)
+      if floatKeyPaths.contains(comparison.lhs.location) { rhs = Self.nearestFloat(rhs) }
+      if floatKeyPaths.contains(rhsLocation) { lhs = Self.nearestFloat(lhs) }
       return .compare(lhs, op, rhs, options: options, pattern: nil)
     case .between:
       guard case .list(let bounds) = rhs, bounds.count == 2 else {
@@ -76,7 +81,10 @@ extension Binder {
       guard lhsType.isNumeric || lhsType == .scalar(.string) || lhsType == .scalar(.date) else {
         throw ScriptError("BETWEEN cannot order \(lhsType) values", at: comparison.lhs.location)
       }
-      let converted = bounds.map { coerceConstant($0, to: lhsType) }
+      let converted = bounds.map {
+        let bound = coerceConstant($0, to: lhsType)
+        return floatKeyPaths.contains(comparison.lhs.location) ? Self.nearestFloat(bound) : bound
+      }
       for (bound, _) in zip(converted, bounds) {
         if case .constant(let value) = bound, !value.isNull,
           !Self.compatible(Self.type(of: value), lhsType)
@@ -133,6 +141,7 @@ extension Binder {
     case .object(let index):
       let entity = catalog.entities[index]
       if let slot = entity.attributeSlot(named: name) {
+        if entity.attributes[slot].isFloat32 { floatKeyPaths.insert(location) }
         return (.attribute(bound, name), .scalar(entity.attributes[slot].valueType))
       }
       if let slot = entity.relationshipSlot(named: name) {
@@ -182,6 +191,21 @@ extension Binder {
   private static func constantType(_ bound: Bound) -> StaticType? {
     if case .constant(let value) = bound { return type(of: value) }
     return nil
+  }
+
+  /// A `Double` constant (or a list's) as the nearest `Float`, as a Swift literal compared with
+  /// a `Float` is; one beyond `Float`'s range stays as it is (no `Float` equals it).
+  static func nearestFloat(_ bound: Bound) -> Bound {
+    switch bound {
+    case .constant(.double(let number)):
+      let nearest = Float(number)
+      guard nearest.isFinite || !number.isFinite else { return bound }
+      return .constant(.double(Double(nearest)))
+    case .list(let items):
+      return .list(items.map(nearestFloat))
+    default:
+      return bound
+    }
   }
 
   /// A constant converted to `type` when it is a scalar type the constant converts to.

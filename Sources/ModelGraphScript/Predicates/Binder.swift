@@ -14,6 +14,9 @@ struct Binder {
   /// The shape of a Codable type or field path (`Address`, `Address.geo`) inferred from the
   /// stored values, from which a field's type is read; `nil` where no data is at hand.
   var compositeShape: ((String) -> CompositeShape?)?
+  /// Where the key paths that end at a `Float` attribute (or an array of `Float`s) are: a
+  /// number compared with one is the nearest `Float`, as a Swift literal is.
+  var floatKeyPaths: Set<SourceLocation> = []
 
   init(catalog: SchemaCatalog, root: Int?, scriptVariables: [String: ObjectKey]) {
     self.catalog = catalog
@@ -158,7 +161,7 @@ struct Binder {
     }
   }
 
-  private func member(
+  private mutating func member(
     _ base: Bound, _ type: StaticType, _ name: String, at location: SourceLocation
   )
     throws -> (Bound, StaticType)
@@ -167,6 +170,7 @@ struct Binder {
     case .object(let index):
       let entity = catalog.entities[index]
       if let slot = entity.attributeSlot(named: name) {
+        if entity.attributes[slot].isFloat32 { floatKeyPaths.insert(location) }
         return (.attribute(base, name), .scalar(entity.attributes[slot].valueType))
       }
       if let slot = entity.relationshipSlot(named: name) {

@@ -116,7 +116,8 @@ struct ScriptSchema {
           var attribute = AttributeDescription(
             name: member.name, valueType: type, isOptional: member.isOptional,
             isUnique: member.isUnique, preservesValueOnDeletion: member.preservesValueOnDeletion,
-            integerWidth: QueryIntegerWidth(rawValue: member.typeName))
+            integerWidth: QueryIntegerWidth(rawValue: member.typeName),
+            isFloat32: member.typeName == "Float")
           if let expression = member.defaultValue {
             let value = try Self.defaultValue(expression, for: attribute)
             newDefaults[declaration.name, default: [:]][member.name] = value

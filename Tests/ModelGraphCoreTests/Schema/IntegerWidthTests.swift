@@ -135,7 +135,7 @@ struct IntegerWidthTests {
       sorted.automatic.map(\.description) == ["Gauge.small: attribute type Int became Int8"])
     let migrated = try store.version.migrated(to: narrow, mode: .lightweight).version
     #expect(migrated.catalog.entities[0].attributes[Self.small].integerWidth == .int8)
-    #expect(migrated.integerWidthViolations().count == 0)
+    #expect(migrated.widthViolations().count == 0)
 
     let editor = Session(store: store)
     editor.set(Int64(200), slot: Self.small, of: key)
@@ -152,7 +152,7 @@ struct IntegerWidthTests {
     // Widening never checks.
     let wider = try SchemaCatalog().adding([Self.gauge(small: .int16)])
     let fromNarrow = try store.version.migrated(to: wider, mode: .lightweight).version
-    #expect(fromNarrow.integerWidthViolations().count == 0)
+    #expect(fromNarrow.widthViolations().count == 0)
   }
 
   @Test("a stored version lists the values out of their declared widths")
@@ -169,7 +169,7 @@ struct IntegerWidthTests {
     let narrow = try SchemaCatalog().adding([Self.gauge(small: .int8)])
     let version = StoreVersion(
       number: store.version.number, catalog: narrow, tables: store.version.tables)
-    let (violations, count) = version.integerWidthViolations(limit: 1)
+    let (violations, count) = version.widthViolations(limit: 1)
     #expect(count == 2)
     #expect(
       violations.map(\.description) == ["Gauge.small: 300 is out of the range of Int8 (-128...127)"]

@@ -197,11 +197,11 @@ struct PhysicalSchemaCodingTests {
     let good = Declared.payload(catalog)
     #expect(try Declared.decode(good).entities[0].description == catalog.entities[0].description)
     // Layout: count 8, name 4+1, parent 1, attribute count 8, name 4+1, type 1, flags 1,
-    // integer width 1 (at 29), original name 1, default flag 1 (at 31), tag 1, Int 8,
+    // width 1 (at 29), original name 1, default flag 1 (at 31), tag 1, Int 8,
     // relationships 8, constraints 8, index count 8, index kind 1 (at 65), name 4+1, unique
     // flag 1 (at 71). An error names the offset just past the byte read.
     let cases: [(offset: Int, byte: UInt8, message: String)] = [
-      (29, 7, "unknown integer width tag 7"),
+      (29, 8, "unknown attribute width tag 8"),
       (31, 2, "2 is not a default value's flag"),
       (32, 99, "unknown default value tag 99"),
       (65, 7, "unknown index kind 7"),
@@ -214,6 +214,12 @@ struct PhysicalSchemaCodingTests {
       #expect(error.message == message, "\(error.message)")
       #expect(error.offset == offset + 1)
     }
+    // Tag 7 is Float, which narrows no Int.
+    var float = good
+    float[29] = 7
+    let error = try #require(throws: SnapshotError.self) { try Declared.decode(float) }
+    #expect(
+      error.message == "schema is inconsistent: T.n: 'n' stores Int, which Float does not narrow")
     for length in 0..<good.count {
       #expect(throws: SnapshotError.self) { try Declared.decode(Array(good[..<length])) }
     }
