@@ -15,20 +15,6 @@
 final class HashIndex<Key: ColumnValue>: @unchecked Sendable {
   // @unchecked Sendable: immutable after init.
 
-  /// The rows of one key, as a view gathers those a large overlay adds: most keys of a unique
-  /// attribute have one, held without an array.
-  enum Rows {
-    case one(Int32)
-    case many([Int32])
-
-    var array: [Int32] {
-      switch self {
-      case .one(let row): [row]
-      case .many(let rows): rows
-      }
-    }
-  }
-
   /// One key of a partition, with its rows.
   struct Entry {
     /// The bits of the key's hash above those that chose the partition; a partition's entries
@@ -377,32 +363,6 @@ extension HashIndex.Partition {
     if lists[position].count == 1 {
       entries[index].rows = lists[position][0]
       lists[position] = []
-    }
-  }
-}
-
-extension HashIndex.Rows {
-  /// The number of rows.
-  var count: Int {
-    switch self {
-    case .one: 1
-    case .many(let rows): rows.count
-    }
-  }
-
-  /// Adds `row`, keeping the rows ascending.
-  mutating func insert(_ row: Int32) {
-    switch self {
-    case .one(let only):
-      self = only < row ? .many([only, row]) : only == row ? self : .many([row, only])
-    case .many(var list):
-      if list.isEmpty {
-        self = .one(row)
-        return
-      }
-      self = .one(0)  // lets `list` be the array's only reference, changed in place
-      list.insert(row, at: list.insertionPoint(row))
-      self = .many(list)
     }
   }
 }

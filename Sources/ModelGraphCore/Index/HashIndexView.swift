@@ -74,7 +74,7 @@ final class HashIndexView: TableIndex {
         total = base.rowCount(key)
       }
       if let buckets {
-        total += buckets[key]?.count ?? 0
+        total += buckets.rowCount(key)
       } else {
         for entry in overlay.entries where entry.current == key { total += 1 }
       }
@@ -87,7 +87,7 @@ final class HashIndexView: TableIndex {
       if isLeaving(key) { rows.removeAll { overlay.current(of: $0) != nil } }
       let before = rows.count
       if let buckets {
-        if let added = buckets[key] { rows += added.array }
+        buckets.forEachRow(key) { rows.append($0) }
       } else {
         for entry in overlay.entries where entry.current == key { rows.append(entry.row) }
       }
@@ -122,20 +122,21 @@ final class HashIndexView: TableIndex {
       })
   }
 
-  /// A large overlay (a session's pending bulk insert) as a dictionary of the rows each key
+  /// A large overlay (a session's pending bulk insert) as a hash index of the rows each key
   /// gains and the set of keys rows leave; `nil` and empty for a small one, looked up by a
-  /// scan. Most keys of a unique attribute have one row, held without an array.
+  /// scan. The index is built as a base index is (``HashIndex/build(entries:)``): plain entries,
+  /// sorted per partition, with no dictionary growing key by key.
   private static func folded<Key: ColumnValue>(_ overlay: HashOverlay<Key>) -> (
-    [Key: HashIndex<Key>.Rows]?, Set<Key>
+    HashIndex<Key>?, Set<Key>
   ) {
     guard overlay.count > HashOverlay<Key>.foldBound else { return (nil, []) }
-    var found: [Key: HashIndex<Key>.Rows] = [:]
+    var added: [(key: Key, row: Int32)] = []
     var leavingKeys: Set<Key> = []
-    found.reserveCapacity(overlay.count)
+    added.reserveCapacity(overlay.count)
     for entry in overlay.entries {
-      if let key = entry.current { found[key, default: .many([])].insert(entry.row) }
+      if let key = entry.current { added.append((key, entry.row)) }
       if let key = entry.base { leavingKeys.insert(key) }
     }
-    return (found, leavingKeys)
+    return (HashIndex.build(entries: added), leavingKeys)
   }
 }
