@@ -83,6 +83,10 @@ extension QueryPlan {
     for plan in tables {
       let table = plan.table
       let entity = plan.entity.index
+      if residual == nil, plan.condition == nil, case .rows(let rows) = plan.access {
+        if !Self.appendLiveKeys(rows, of: table, entity: entity, to: &keys, stop: stop) { break }
+        continue
+      }
       let more = try forEachMatch(plan, residual) { row in
         keys.append(ObjectKey(entity: entity, row: row, generation: table.generation(of: row)))
         return stop.map { keys.count < $0 } ?? true
@@ -95,6 +99,30 @@ extension QueryPlan {
       ?? keys.count
     guard start > 0 || end < keys.count else { return keys }
     return Array(keys[start..<end])
+  }
+
+  /// Appends the keys of the live rows among `rows` (an index's answer, with no condition
+  /// left to test) of `table`, in order, until `keys` holds `stop` keys.
+  ///
+  /// Each row's stamp is read once, giving both its liveness and its generation, in a loop
+  /// with no call per row: the stamps of rows an index scatters over a large table miss the
+  /// cache, and a short loop keeps several of those misses in flight.
+  /// - Returns: `false` when `keys` reached `stop`.
+  private static func appendLiveKeys(
+    _ rows: [Int32], of table: Table, entity: Int, to keys: inout [ObjectKey], stop: Int?
+  ) -> Bool {
+    let stamps = table.stamps
+    let count = stamps.count
+    let stop = stop ?? Int.max
+    for row in rows {
+      let row = Int(row)
+      guard row < count else { continue }
+      let stamp = stamps[row]
+      guard stamp & 1 == 1 else { continue }
+      keys.append(ObjectKey(entity: entity, row: row, generation: stamp >> 1))
+      if keys.count >= stop { return false }
+    }
+    return true
   }
 
   /// The keys of `found`, sliced by `request`'s offset and limit; `tables` and `entities`
