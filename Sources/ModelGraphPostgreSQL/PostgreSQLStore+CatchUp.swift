@@ -188,6 +188,12 @@ extension PostgreSQLStore {
           + "INSERT INTO mg_listeners (pid, applied) VALUES (pg_backend_pid(), \(version)) "
           + "ON CONFLICT (pid) DO UPDATE SET applied = EXCLUDED.applied; COMMIT")) != nil
     if connection.isInTransaction { _ = try? connection.run("ROLLBACK") }
+    // Read after the record: it counts this listener's registration and every one before.
+    if made, let count = try? connection.query("SELECT registrations FROM mg_state").text(0, 0),
+      let seen = Int64(count)
+    {
+      registrationsSeen = seen
+    }
     return made ? version : nil
   }
 

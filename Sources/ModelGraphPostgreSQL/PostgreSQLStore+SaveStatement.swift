@@ -30,7 +30,7 @@ extension PostgreSQLStore {
     guard writes.count <= Self.checkedWritesPerStatement else { return nil }
     let merged = insertions.filter(\.reused)
     var parameters: [String?] = [base, token, SQLMapping.bigintArray(ids), channelName]
-    parameters.append(String(listenerPID))
+    parameters += [String(listenerPID), String(registrationsSeen)]
     var count = parameters.count + writes.count
     for write in writes { count += write.row.parameters.count }
     for insertion in merged { count += insertion.parameters.count }
@@ -62,8 +62,9 @@ extension PostgreSQLStore {
 
   /// The text of a save as one statement. Parameters: `$1` the version the save is based on,
   /// `$2` its token, `$3` the identifiers it writes, `$4` the notification channel, `$5` the
-  /// server process of this store's listener; then those of each write and insert, renumbered
-  /// in turn; then the name of each write's object.
+  /// server process of this store's listener, `$6` the count of registrations it saw
+  /// (``registrationsSeen``); then those of each write and insert, renumbered in turn; then
+  /// the name of each write's object.
   ///
   /// - `s` bumps `mg_state`'s version if it is still the base. The main query reads `s`
   ///   first, so a save takes `mg_state`'s row before any other (saves never wait for each
@@ -77,14 +78,14 @@ extension PostgreSQLStore {
   /// - The signal goes out when a listener other than this store's is registered. The
   ///   statement's snapshot is taken before it holds `mg_state`'s row, so a listener that
   ///   registered since is not in it; a registering listener raises `mg_state.registrations`,
-  ///   and `s` returns that row as it holds it: a count that moved since the snapshot signals
-  ///   too.
+  ///   and `s` returns that row as it holds it: a count other than the one this store's
+  ///   listener read last (before the snapshot) signals too.
   static func saveText(writes: [PostgreSQLStatement], insertions: [PostgreSQLStatement]) -> String {
     var text =
       "WITH s AS (UPDATE mg_state SET version = version + 1 WHERE version = $1::bigint "
       + "RETURNING version, registrations), l AS (INSERT INTO mg_log (version, token, ids) "
       + "SELECT version, $2::uuid, $3::bigint[] FROM s)"
-    var offset = 5
+    var offset = 6
     for (index, write) in writes.enumerated() {
       text += ", w\(index) AS (\(renumbered(write.sql, by: offset)))"
       offset += write.parameters.count
@@ -99,9 +100,8 @@ extension PostgreSQLStore {
         " WHEN NOT EXISTS (SELECT FROM w\(index)) THEN mg_expect_one(0, $\(offset + index + 1)::text)"
     }
     text +=
-      " END, (SELECT pg_notify($4::text, '') FROM s WHERE s.registrations <> "
-      + "(SELECT registrations FROM mg_state) OR EXISTS (SELECT FROM mg_listeners WHERE pid <> "
-      + "$5::integer))"
+      " END, (SELECT pg_notify($4::text, '') FROM s WHERE s.registrations <> $6::bigint OR "
+      + "EXISTS (SELECT FROM mg_listeners WHERE pid <> $5::integer))"
     return text
   }
 }

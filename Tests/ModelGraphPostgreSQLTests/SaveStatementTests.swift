@@ -38,7 +38,8 @@ extension PostgreSQLStoreSuites {
       context.insert(ada)
       context.insert(old)
       try context.save()
-      let version = try #require(try TestServer.query("SELECT version FROM mg_state", at: url).first ?? nil)
+      let version = try #require(
+        try TestServer.query("SELECT version FROM mg_state", at: url).first ?? nil)
       let seen = SeenStatements()
       store.injectFault = seen.hook
       let team = Team(name: "B")
@@ -80,15 +81,16 @@ extension PostgreSQLStoreSuites {
       context.insert(Member(name: "Ada", score: 1))
       try context.save()
       let id = try #require(try TestServer.query("SELECT id FROM \"Member\"", at: url).first)
-      let version = try #require(try TestServer.query("SELECT version FROM mg_state", at: url).first)
+      let version = try #require(
+        try TestServer.query("SELECT version FROM mg_state", at: url).first)
       return (url, try PostgreSQLConnection(url.absoluteString), id ?? "", version ?? "")
     }
 
     /// The save statement updating the member's score (its row at `rowBase`) and inserting a
-    /// tag, on a database at `base`.
-    private func save(id: String, base: String, rowBase: String, new: String)
-      -> [PostgreSQLStatement]
-    {
+    /// tag, on a database at `base`, by a store whose listener saw `registrations`.
+    private func save(
+      id: String, base: String, rowBase: String, new: String, registrations: String = "0"
+    ) -> [PostgreSQLStatement] {
       let update = PostgreSQLStatement(
         PostgreSQLStore.updateRowText(
           SQLMapping.table("Member"), columns: [SQLMapping.quoted("score")]),
@@ -99,7 +101,7 @@ extension PostgreSQLStoreSuites {
           rows: 1), ["99", new, "new"])
       let text = PostgreSQLStore.saveText(writes: [update], insertions: [insert])
       let parameters: [String?] =
-        [base, PostgreSQLStore.commitToken(), "{\(id),99}", "modelgraph.test", "0"]
+        [base, PostgreSQLStore.commitToken(), "{\(id),99}", "modelgraph.test", "0", registrations]
         + update.parameters + insert.parameters + ["Member/0"]
       return [PostgreSQLStatement(text, parameters)]
     }
@@ -147,11 +149,14 @@ extension PostgreSQLStoreSuites {
       try listener.run("LISTEN \"modelgraph.test\"")
       // No listener is recorded: only the registration below can make the save signal.
       try listener.run("DELETE FROM mg_listeners")
+      let seen = try #require(
+        try TestServer.query("SELECT registrations FROM mg_state", at: url).first ?? nil)
       let registering = try PostgreSQLConnection(url.absoluteString)
       try registering.run("BEGIN; UPDATE mg_state SET registrations = registrations + 1")
       let failure = Mutex<String?>(nil)
       let done = DispatchSemaphore(value: 0)
-      let statements = save(id: id, base: version, rowBase: version, new: next)
+      let statements = save(
+        id: id, base: version, rowBase: version, new: next, registrations: seen)
       // Used by the thread alone until it signals.
       nonisolated(unsafe) let saver = connection
       let saving = Thread {
