@@ -30,6 +30,11 @@ enum PostgreSQLSchema {
           current_schema() AND table_name = 'mg_state' AND column_name = 'pruned') THEN
         ALTER TABLE mg_state ADD COLUMN pruned bigint NOT NULL DEFAULT 0;
       END IF;
+      -- Raised by each listener as it registers (see PostgreSQLStore.saveText).
+      IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema =
+          current_schema() AND table_name = 'mg_state' AND column_name = 'registrations') THEN
+        ALTER TABLE mg_state ADD COLUMN registrations bigint NOT NULL DEFAULT 0;
+      END IF;
     END $$;
     CREATE SEQUENCE IF NOT EXISTS mg_ordinal;
     CREATE TABLE IF NOT EXISTS mg_entities (
@@ -73,6 +78,12 @@ enum PostgreSQLSchema {
         PERFORM pg_notify(channel, '');
       END IF;
       RETURN v;
+    END $$ LANGUAGE plpgsql;
+    -- A save made on a stale version (PostgreSQLStore.saveText): called only then.
+    CREATE OR REPLACE FUNCTION mg_behind(expected bigint) RETURNS void AS $$
+    BEGIN
+      RAISE EXCEPTION 'the store is behind version %', (SELECT version FROM mg_state)
+        USING ERRCODE = '\(behind)';
     END $$ LANGUAGE plpgsql;
     CREATE OR REPLACE FUNCTION mg_expect_one(matched bigint, object text) RETURNS void AS $$
     BEGIN

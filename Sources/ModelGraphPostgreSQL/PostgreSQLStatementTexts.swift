@@ -14,7 +14,11 @@ final class PostgreSQLStatementTexts {
   let toMany: [Int]
   /// The columns of the attributes, then of the to-one relationships, as SQL identifiers.
   let columns: [String]
-  /// The delete of one object, checking its version.
+  /// The delete of one object (`$1` its identifier, `$2` the version the save is based on),
+  /// returning a row only where the object's version is no newer than that.
+  let deleteRow: String
+  /// ``deleteRow`` as a statement of its own, failing unless it deleted the row (`$3` the
+  /// object's name).
   let delete: String
   /// Per to-many slot: the join table's insert of one owner's targets, and its delete.
   let joinInserts: [Int: String]
@@ -22,8 +26,9 @@ final class PostgreSQLStatementTexts {
   /// The inserts by number of rows.
   private var inserts: [Int: String] = [:]
   /// The updates by the set of columns written (bit `i`: column `i`; classes of at most 64
-  /// columns).
-  private var updates: [UInt64: String] = [:]
+  /// columns): the update alone (``PostgreSQLStore/updateRowText(_:columns:)``) and as a
+  /// statement of its own (``PostgreSQLStore/updateText(_:columns:)``).
+  private var updates: [UInt64: (row: String, statement: String)] = [:]
 
   init(_ entity: ResolvedEntity) {
     self.entity = entity
@@ -33,9 +38,8 @@ final class PostgreSQLStatementTexts {
     columns =
       entity.attributes.map { SQLMapping.quoted($0.name) }
       + toOne.map { SQLMapping.quoted(entity.relationships[$0].name) }
-    delete =
-      "WITH u AS (DELETE FROM \(table) WHERE id = $1 AND _version <= $2 RETURNING 1) "
-      + PostgreSQLSchema.expectOne(object: 3)
+    deleteRow = "DELETE FROM \(table) WHERE id = $1 AND _version <= $2 RETURNING 1"
+    delete = "WITH u AS (\(deleteRow)) " + PostgreSQLSchema.expectOne(object: 3)
     var joinInserts: [Int: String] = [:]
     var joinDeletes: [Int: String] = [:]
     for slot in toMany {
@@ -58,17 +62,23 @@ final class PostgreSQLStatementTexts {
     return text
   }
 
-  /// The update of the columns at `written` (ascending), checking the object's version.
-  func update(written: [Int]) -> String {
+  /// The update of the columns at `written` (ascending), checking the object's version: alone
+  /// (returning a row only where the check passed) and as a statement of its own (failing
+  /// unless it did).
+  func update(written: [Int]) -> (row: String, statement: String) {
     var mask: UInt64 = 0
     let cached = columns.count <= 64
     if cached {
       for index in written { mask |= 1 << UInt64(index) }
-      if let text = updates[mask] { return text }
+      if let texts = updates[mask] { return texts }
     }
-    let text = PostgreSQLStore.updateText(table, columns: written.map { columns[$0] })
-    if cached { updates[mask] = text }
-    return text
+    let names = written.map { columns[$0] }
+    let texts = (
+      PostgreSQLStore.updateRowText(table, columns: names),
+      PostgreSQLStore.updateText(table, columns: names)
+    )
+    if cached { updates[mask] = texts }
+    return texts
   }
 }
 

@@ -2,9 +2,12 @@ internal import Foundation
 internal import ModelGraphCore
 
 extension PostgreSQLStore {
-  /// The statements of one save: the version check with the change log's row and the signal
-  /// when another container listens (one call of `mg_commit`), then the rows; the new rows of
-  /// every table in one statement (``merged(_:)``).
+  /// The statements of one save: usually one (``saveText(writes:insertions:)``: the version
+  /// check, the change log's row, the signal when another container listens, and every row).
+  /// A save that writes a to-many list of an existing object again (its old rows are deleted
+  /// before the new ones are inserted), or too many objects for one statement, sends the
+  /// version check first (one call of `mg_commit`), then the updates and deletes, then the
+  /// new rows of every table in one statement (``merged(_:)``).
   ///
   /// A save is not wrapped in BEGIN and COMMIT: the statements of one pipeline run as one
   /// implicit transaction, committed at its end or, after any failure (also the deferred
@@ -18,8 +21,10 @@ extension PostgreSQLStore {
     // A stage's save writes at the version its migration commits as.
     let version = inStage ? applied : applied + 1
     let base = String(applied)
-    var statements: [PostgreSQLStatement] = []
-    // The inserts of every table, sent as one statement after the updates and deletes.
+    // The updates and deletes of objects (each checking the object's version), then the
+    // deletes of to-many lists written again, then the inserts of every table.
+    var writes: [CheckedWrite] = []
+    var joinDeletes: [PostgreSQLStatement] = []
     var insertions: [PostgreSQLStatement] = []
     var ids: [Int64] = []
     let catalog = commit.catalog
@@ -53,8 +58,10 @@ extension PostgreSQLStore {
         guard alive || existed else { continue }
         ids.append(id)
         if !alive {
-          statements.append(
-            PostgreSQLStatement(texts.delete, [String(id), base, "\(entity.name)/\(row)"]))
+          writes.append(
+            CheckedWrite(
+              row: PostgreSQLStatement(texts.deleteRow, [String(id), base]),
+              statement: texts.delete, object: "\(entity.name)/\(row)"))
           continue
         }
         if !existed, !rewriting, !(blocks[entity.name]?.contains { $0.contains(row) } ?? false) {
@@ -100,10 +107,11 @@ extension PostgreSQLStore {
           values.append(target.map { String($0) })
         }
         if existed {
-          statements.append(
-            PostgreSQLStatement(
-              texts.update(written: written),
-              values + [String(version), String(id), base, "\(entity.name)/\(row)"]))
+          let update = texts.update(written: written)
+          writes.append(
+            CheckedWrite(
+              row: PostgreSQLStatement(update.row, values + [String(version), String(id), base]),
+              statement: update.statement, object: "\(entity.name)/\(row)"))
         } else {
           inserts.append([String(id), String(version)] + values)
         }
@@ -115,7 +123,7 @@ extension PostgreSQLStore {
             if targets.count == keys.count, before.relatedKeys(row: row, slot: slot) == keys {
               continue
             }
-            statements.append(PostgreSQLStatement(texts.joinDeletes[slot]!, [String(id)]))
+            joinDeletes.append(PostgreSQLStatement(texts.joinDeletes[slot]!, [String(id)]))
           }
           guard !targets.isEmpty else { continue }
           joins.append(
@@ -128,8 +136,27 @@ extension PostgreSQLStore {
         text: texts.insert(rows:))
       insertions += joins
     }
-    // After every update and delete: a to-many list written again deleted its rows first.
-    statements += merged(insertions)
+    var statements: [PostgreSQLStatement]
+    if !rewriting, !inStage, joinDeletes.isEmpty,
+      let save = saveStatement(
+        base: base, token: token, ids: ids, writes: writes, insertions: insertions)
+    {
+      // One statement: the version check, the change log's row, the signal, every write.
+      statements = save
+    } else {
+      statements = writes.map { $0.standalone }
+      statements += joinDeletes
+      // After every update and delete: a to-many list written again deleted its rows first.
+      statements += merged(insertions)
+      if !rewriting, !inStage {
+        // First: the version check refuses a stale save before its rows are written.
+        statements.insert(
+          PostgreSQLStatement(
+            "SELECT mg_commit($1, $2, $3, $4, $5)",
+            [base, token, SQLMapping.bigintArray(ids), channelName, String(listenerPID)]),
+          at: 0)
+      }
+    }
     // A store holding every object has checked the rules spanning several tables in memory,
     // against the version the save is based on, which `mg_commit` (`mg_begin_commit` for a
     // rewrite or a stage) makes sure the database is at: the database looks again only for a
@@ -144,15 +171,6 @@ extension PostgreSQLStore {
           "INSERT INTO mg_log (version, token, ids) VALUES ($1, $2, $3)",
           [String(version), token, SQLMapping.bigintArray(ids)]))
       statements.append(PostgreSQLStatement("NOTIFY \(channel)"))
-    } else {
-      // First: the version check refuses a stale save before its rows are written.
-      statements.insert(
-        PostgreSQLStatement(
-          "SELECT mg_commit($1, $2, $3, $4, $5)",
-          [
-            base, token, SQLMapping.bigintArray(ids), channelName,
-            String(listenerPID),
-          ]), at: 0)
     }
     if version % max(pruneInterval, 1) == 0 {
       statements += PostgreSQLSchema.prune(
@@ -165,12 +183,19 @@ extension PostgreSQLStore {
   /// version, the identifier, the version the save is based on and the object's name), which
   /// checks that the row is still at a version no newer than the base.
   static func updateText(_ table: String, columns: [String]) -> String {
+    "WITH u AS (\(updateRowText(table, columns: columns))) "
+      + PostgreSQLSchema.expectOne(object: columns.count + 4)
+  }
+
+  /// The update of one object's `columns` alone (parameters as ``updateText(_:columns:)``
+  /// without the name), returning a row only where the object was at a version no newer than
+  /// the base.
+  static func updateRowText(_ table: String, columns: [String]) -> String {
     let count = columns.count
     let assignments = columns.indices.map { "\(columns[$0]) = $\($0 + 1)" }
-    return "WITH u AS (UPDATE \(table) SET "
+    return "UPDATE \(table) SET "
       + (assignments + ["_version = $\(count + 1)"]).joined(separator: ", ")
-      + " WHERE id = $\(count + 2) AND _version <= $\(count + 3) RETURNING 1) "
-      + PostgreSQLSchema.expectOne(object: count + 4)
+      + " WHERE id = $\(count + 2) AND _version <= $\(count + 3) RETURNING 1"
   }
 
   /// The text of the insert of `rows` rows into `columns` of `table`.

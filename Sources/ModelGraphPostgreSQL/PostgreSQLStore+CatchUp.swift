@@ -172,9 +172,11 @@ extension PostgreSQLStore {
   /// waiting for the disk, and the listener sends it at most twice a second: a durable commit
   /// per notification held the next catch-up back by a disk sync.
   ///
-  /// With `registering`, the record is made holding `mg_state`'s row, which every save updates
-  /// before it reads `mg_listeners` to decide whether to signal: a save either sees the record
-  /// (and signals) or commits before the record does, and the catch-up that follows reads it.
+  /// With `registering`, the record is made while updating `mg_state`'s row (its
+  /// `registrations` count), which every save updates before it decides whether to signal: a
+  /// save either sees the record, or finds the count moved since its statement began (and
+  /// signals either way), or commits before the record does, and the catch-up that follows
+  /// reads it.
   /// - Returns: The version recorded, or `nil` when the record could not be made.
   @discardableResult
   func recordConsumed(on connection: PostgreSQLConnection, registering: Bool = false) -> UInt64? {
@@ -182,10 +184,16 @@ extension PostgreSQLStore {
     let made =
       (try? connection.run(
         "BEGIN; SET LOCAL synchronous_commit TO off; "
-          + (registering ? "SELECT 1 FROM mg_state FOR UPDATE; " : "")
+          + (registering ? "UPDATE mg_state SET registrations = registrations + 1; " : "")
           + "INSERT INTO mg_listeners (pid, applied) VALUES (pg_backend_pid(), \(version)) "
           + "ON CONFLICT (pid) DO UPDATE SET applied = EXCLUDED.applied; COMMIT")) != nil
     if connection.isInTransaction { _ = try? connection.run("ROLLBACK") }
+    // Read after the record: it counts this listener's registration and every one before.
+    if made, let count = try? connection.query("SELECT registrations FROM mg_state").text(0, 0),
+      let seen = Int64(count)
+    {
+      registrationsSeen = seen
+    }
     return made ? version : nil
   }
 

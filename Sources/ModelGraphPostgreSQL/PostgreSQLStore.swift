@@ -37,6 +37,13 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
     set { listenerBackend.store(newValue, ordering: .relaxed) }
   }
   private let listenerBackend = Atomic<Int32>(0)
+  /// `mg_state.registrations` as the listener last read it, after its own registration (-1
+  /// before): a save that finds another count signals (``saveText(writes:insertions:)``).
+  var registrationsSeen: Int64 {
+    get { seenRegistrations.load(ordering: .relaxed) }
+    set { seenRegistrations.store(newValue, ordering: .relaxed) }
+  }
+  private let seenRegistrations = Atomic<Int64>(-1)
   /// After a lost connection, how long the server process that ran a save may go on before
   /// it is ended, so that whether the save committed is known.
   var lingeringSessionWait: TimeInterval {

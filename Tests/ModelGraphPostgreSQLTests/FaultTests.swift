@@ -27,9 +27,10 @@ final class OneFault: Sendable {
     }
   }
 
-  /// A save's batch: it begins with the change log's write (`mg_commit`).
+  /// A save's batch: it begins with the version check (`mg_commit`, or the save statement's
+  /// update of `mg_state`).
   static func isSave(_ sql: String) -> Bool {
-    sql.hasPrefix("SELECT mg_commit(")
+    sql.hasPrefix("SELECT mg_commit(") || sql.hasPrefix("WITH s AS (UPDATE mg_state ")
   }
 }
 
