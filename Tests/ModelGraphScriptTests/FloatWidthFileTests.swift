@@ -229,23 +229,8 @@ struct FloatWidthFileTests {
       try context.save()
       try container.snapshot()
     }
-    do {
-      // Another process writes through the core, whose sessions publish without validating.
-      let files = StoreFiles(path: url.path)
-      let recovered = try files.recover()
-      let store = Store(loading: try #require(recovered.version))
-      let journal = try files.openJournal(for: store, after: recovered, rewrite: false)
-      store.attach(journal)
-      let session = Session(store: store)
-      let entity = try #require(store.version.catalog.entity(named: "Probe"))
-      let key = ObjectKey(
-        entity: entity.index, row: 0,
-        generation: store.version.tables[entity.index].generation(of: 0))
-      let slot = try #require(entity.attributeSlot(named: "reading"))
-      #expect(session.writeAttribute(.double(0.1), slot: slot, of: key))
-      try session.save()
-      journal.close()
-    }
+    // Another process writes through the core, whose sessions publish without validating.
+    try writeThroughCore(.double(0.1), entity: "Probe", attribute: "reading", in: url)
     let error = try #require(try refusal(url))
     #expect(
       error.contains(

@@ -110,23 +110,8 @@ struct NarrowIntegerFileTests {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let url = try typedFile(in: directory)
-    do {
-      // Another process writes through the core, whose sessions publish without validating.
-      let files = StoreFiles(path: url.path)
-      let recovered = try files.recover()
-      let store = Store(loading: try #require(recovered.version))
-      let journal = try files.openJournal(for: store, after: recovered, rewrite: false)
-      store.attach(journal)
-      let session = Session(store: store)
-      let entity = try #require(store.version.catalog.entity(named: "Gauge"))
-      let key = ObjectKey(
-        entity: entity.index, row: 0,
-        generation: store.version.tables[entity.index].generation(of: 0))
-      let slot = try #require(entity.attributeSlot(named: "small"))
-      #expect(session.writeAttribute(.int(300), slot: slot, of: key))
-      try session.save()
-      journal.close()
-    }
+    // Another process writes through the core, whose sessions publish without validating.
+    try writeThroughCore(.int(300), entity: "Gauge", attribute: "small", in: url)
     let error = try #require(try refusal(url))
     #expect(
       error.contains("Gauge.small (Gauge/0.0): 300 is out of the range of Int8 (-128...127)"),
