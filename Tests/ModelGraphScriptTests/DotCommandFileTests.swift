@@ -7,13 +7,6 @@ import Testing
 /// `.output` and `.once`.
 @Suite("Dot-commands with files")
 struct DotCommandFileTests {
-  private func temporaryDirectory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "modelgraph-dot-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
-  }
-
   /// The `.dump` of the store `script` builds.
   private func dump(after script: String) -> ScriptResult {
     InProcess.run(script + "\n.dump", path: "s")

@@ -29,13 +29,6 @@ private class Cruise: PersistentModel {
 
 @Suite("Indexes and defaults survive in the file, from either front end")
 struct FileSchemaTests {
-  private func temporaryDirectory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "modelgraph-fileschema-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
-  }
-
   private static let declaration = """
     entity Cruise { name: String index; n: Int = 7 }
     entity Ship { code: String unique; port: String index = "Porto"; unique(code, port) }

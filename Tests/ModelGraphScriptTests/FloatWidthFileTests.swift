@@ -20,13 +20,6 @@ private final class Probe: PersistentModel {
 /// found nothing.
 @Suite("Float attributes across front ends")
 struct FloatWidthFileTests {
-  private func temporaryDirectory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "modelgraph-float-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
-  }
-
   /// The probes of the file at `url`, as a typed container reads them.
   private func typedValues(_ url: URL) throws -> [String] {
     let container = try ModelContainer(

@@ -17,13 +17,6 @@ private final class Gauge: PersistentModel {
 /// process), leaving the file as it was.
 @Suite("Narrow integer attributes across front ends")
 struct NarrowIntegerFileTests {
-  private func temporaryDirectory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "modelgraph-narrow-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
-  }
-
   /// A file a typed process wrote: one gauge, small 7, level 9.
   private func typedFile(in directory: URL) throws -> URL {
     let url = directory.appendingPathComponent("gauges.mgs")

@@ -10,13 +10,6 @@ private final class Note: PersistentModel {
 
 @Suite(".open FILE and `modelgraph new.mgs`")
 struct OpenCommandTests {
-  private func temporaryDirectory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "modelgraph-open-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
-  }
-
   @Test(".open switches to another file, creating a missing one; saves go to the new file")
   func switchesFiles() throws {
     let directory = try temporaryDirectory()

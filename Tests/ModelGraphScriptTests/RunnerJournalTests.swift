@@ -9,13 +9,6 @@ private final class Memo: PersistentModel {
 
 @Suite("The runner's files: journal saves, the lock, read-only opens")
 struct RunnerJournalTests {
-  private func temporaryDirectory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "modelgraph-runner-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
-  }
-
   /// The length of a journal's whole records.
   private func records(_ bytes: [UInt8]) throws -> Int {
     try bytes.withUnsafeBytes { try JournalReader($0, path: "journal").validLength }

@@ -8,13 +8,6 @@ import Testing
 // (run in parallel, one test's reset once swallowed the other's interrupt).
 @Suite("Session state", .serialized)
 struct SessionStateTests {
-  private func temporaryDirectory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "modelgraph-script-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
-  }
-
   @Test("open binds a file that save writes; load and snapshot read and write it")
   func files() throws {
     let directory = try temporaryDirectory()

@@ -9,13 +9,6 @@ import Testing
 struct TerminalSessionTests {
   private let prompt = "modelgraph> "
 
-  private func temporaryDirectory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "modelgraph-pty-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
-  }
-
   @Test("completion, Home and End, Ctrl-R, word keys, and history across two sessions")
   func editing() throws {
     let directory = try temporaryDirectory()

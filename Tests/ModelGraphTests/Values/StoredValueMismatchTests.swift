@@ -63,11 +63,22 @@ private func openVersion2(at url: URL) throws -> ModelContext {
     try ModelContainer(for: StoredV2.Ticket.self, configurations: ModelConfiguration(url: url)))
 }
 
-/// Reads `property` of the stale ticket of a version-1 store with version 2, which stops.
+/// The directory an exit test's child process writes its store in for `property`, named after
+/// the test process (`testProcess`), which removes it: the child stops before it could.
+private func staleDirectory(_ property: String, testProcess: Int32) -> URL {
+  FileManager.default.temporaryDirectory.appendingPathComponent(
+    "modelgraph-stale-\(property)-\(testProcess)")
+}
+
+/// Reads `property` of the stale ticket of a version-1 store with version 2, which stops. Runs in
+/// an exit test's child process, whose parent is the test process.
 private func readStale(_ property: String) throws {
-  let scratch = try SnapshotScratch()
-  try writeVersion1(at: scratch.store, withStale: true)
-  let context = try openVersion2(at: scratch.store)
+  let directory = staleDirectory(property, testProcess: getppid())
+  try? FileManager.default.removeItem(at: directory)
+  try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  let store = directory.appendingPathComponent("tickets.mgs")
+  try writeVersion1(at: store, withStale: true)
+  let context = try openVersion2(at: store)
   let tickets = try context.fetch(FetchDescriptor<StoredV2.Ticket>())
   guard let stale = tickets.first(where: { $0.title == "stale" }) else { return }
   switch property {
@@ -154,6 +165,7 @@ struct StoredValueMismatchTests {
   }
 
   private func expectNamed(_ result: ExitTest.Result, _ property: String, _ problem: String) {
+    try? FileManager.default.removeItem(at: staleDirectory(property, testProcess: getpid()))
     let message = String(decoding: result.standardErrorContent, as: UTF8.self)
     #expect(message.contains("Ticket.\(property) of Ticket/"), "\(message)")
     #expect(message.contains("holds a value stored by another version of its type"))
