@@ -42,6 +42,54 @@ struct QueryIndexEqualityRowsTests {
     #expect(plan.contains("hash(kind)"), "\(plan)")
   }
 
+  @Test("one table with more matching rows than a block of stamps: every row, every window")
+  func manyRowsInOneTable() throws {
+    let fixture = try QueryFixture.make(count: 200, seed: 41)
+    let context = fixture.context
+    // 900 rows of one company in one table: the walk loads their stamps in blocks of 256.
+    var made: [QBusiness] = []
+    for index in 0..<900 {
+      let trip = QBusiness()
+      trip.name = "Hooli \(index)"
+      trip.start = Date(timeIntervalSince1970: Double(index) * 86_400)
+      trip.budget = Double(index)
+      trip.nights = index % 10
+      trip.small = 1
+      trip.tags = []
+      trip.kind = .beach
+      trip.company = "Hooli"
+      context.insert(trip)
+      made.append(trip)
+    }
+    try context.save()
+    // Dead rows in every block: deleted and saved, and deleted in the context only.
+    for (index, trip) in made.enumerated() where index % 7 == 3 { context.delete(trip) }
+    try context.save()
+    for (index, trip) in made.enumerated() where index % 13 == 5 && index % 7 != 3 {
+      context.delete(trip)
+    }
+    let expected = made.enumerated()
+      .filter { $0.offset % 7 != 3 && $0.offset % 13 != 5 }
+      .map { ObjectIdentifier($0.element) }
+    let company = "Hooli"
+    let whole = try context.fetch(
+      FetchDescriptor<QBusiness>(predicate: #Predicate { $0.company == company }))
+    #expect(whole.map(ObjectIdentifier.init) == expected)
+    let windows = [
+      (0, 1), (0, 255), (0, 256), (0, 257), (250, 20), (255, 2), (256, 300), (500, 400),
+      (expected.count - 1, 5), (0, 10_000),
+    ]
+    for (offset, limit) in windows {
+      var descriptor = FetchDescriptor<QBusiness>(predicate: #Predicate { $0.company == company })
+      descriptor.fetchOffset = offset
+      descriptor.fetchLimit = limit
+      let fetched = try context.fetch(descriptor)
+      let slice = expected[min(offset, expected.count)..<min(offset + limit, expected.count)]
+      #expect(
+        fetched.map(ObjectIdentifier.init) == Array(slice), "offset \(offset), limit \(limit)")
+    }
+  }
+
   @Test("an object deleted after an earlier fetch of the same shape is no longer returned")
   func deletedBetweenFetches() throws {
     let fixture = try QueryFixture.make(count: 400, seed: 37)
