@@ -41,9 +41,16 @@ final class KeyListChunk {
   var liveKeys: Int { used - garbage }
 
   /// A chunk whose rows all hold the empty list, with room for `reserving` keys.
-  init(reserving: Int = 0) {
-    spans = .allocate(capacity: Self.capacity)
+  convenience init(reserving: Int = 0) {
+    self.init(unwrittenSpans: reserving)
     spans.initialize(repeating: KeySpan(start: 0, count: 0), count: Self.capacity)
+  }
+
+  /// A chunk with room for `reserving` keys whose spans the caller writes, every one, before
+  /// any is read (``fill(from:rows:live:end:)``): a clone's spans are written once, not
+  /// zeroed first.
+  private init(unwrittenSpans reserving: Int) {
+    spans = .allocate(capacity: Self.capacity)
     arenaCapacity = reserving
     keys = .allocate(capacity: max(reserving, 1))
     used = 0
@@ -88,7 +95,8 @@ final class KeyListChunk {
         if span.count > 0 { end = Swift.max(end, Int(span.start) + Int(span.count)) }
       }
     }
-    let copy = KeyListChunk(reserving: live + (spare ? Self.cloneSlack(live) : 0) + room)
+    let copy = KeyListChunk(
+      unwrittenSpans: live + (spare ? Self.cloneSlack(live) : 0) + room)
     copy.fill(from: self, rows: prefix, live: live, end: end)
     return copy
   }
@@ -288,21 +296,26 @@ final class KeyListChunk {
     old.keys.deallocate()
   }
 
-  /// Copies the lists of the first `rows` rows of `other` into this empty chunk, leaving no
-  /// garbage: the arena's first `end` keys as they are when those rows' spans tile them (they
-  /// hold `live` keys, and span `0..<end`), else row by row, densely.
+  /// Copies the lists of the first `rows` rows of `other` into this empty chunk, whose spans
+  /// are not written yet, leaving no garbage: the arena's first `end` keys as they are when
+  /// those rows' spans tile them (they hold `live` keys, and span `0..<end`), else row by row,
+  /// densely. Every later row gets the empty list.
   private func fill(from other: KeyListChunk, rows: Int, live: Int, end: Int) {
     reserve(live)
+    (spans + rows).initialize(repeating: KeySpan(start: 0, count: 0), count: Self.capacity - rows)
     if live == end {
       // No garbage to drop: the spans and the arena are copied as they are, in two blocks.
-      spans.update(from: other.spans, count: rows)
+      spans.initialize(from: other.spans, count: rows)
       keys.initialize(from: other.keys, count: end)
       used = end
       return
     }
     for offset in 0..<rows {
       let span = other.spans[offset]
-      guard span.count > 0 else { continue }
+      guard span.count > 0 else {
+        spans[offset] = KeySpan(start: 0, count: 0)
+        continue
+      }
       (keys + used).initialize(from: other.keys + Int(span.start), count: Int(span.count))
       spans[offset] = KeySpan(start: UInt32(used), count: span.count)
       used += Int(span.count)

@@ -136,6 +136,25 @@ struct HashIndexPartitionTests {
     Self.expect(grown, matches: model, probing: [-1, 0, 5, 6, 99, 100, 69_999, 70_000], "grown")
   }
 
+  @Test("every key is found in partitions grown to four times their size, and absent keys are not")
+  func grownPartitions() {
+    // 16,384 keys: one partition a group, about 64 keys each; adding 48,000 more leaves the
+    // partitioning (it is redone past four times), so each partition holds about 250 keys and
+    // a search starting from the key's estimated place walks further to reach it.
+    let built = HashIndex<Int64>.build(entries: (0..<16_384).map { (Int64($0), Int32($0)) })
+    var delta = IndexDelta<Int64>()
+    delta.added = (16_384..<64_384).map { (Int64($0), Int32($0)) }
+    let grown = built.applying(delta)
+    #expect(grown.partitionsPerGroup == 1)
+    #expect(grown.isWellFormed)
+    for key in Int64(0)..<64_384 where grown.rowCount(key) != 1 || grown.rows(key) != [Int32(key)] {
+      Issue.record("key \(key) not found")
+    }
+    for key in Int64(64_384)..<70_000 where grown.rowCount(key) != 0 || !grown.rows(key).isEmpty {
+      Issue.record("absent key \(key) found")
+    }
+  }
+
   @Test("a key gains and loses rows past one, and another key takes the list it left")
   func rowListsComeAndGo() {
     // Keys 0 and 1 collide (hash of value % 3), so they share a partition and its lists.

@@ -68,11 +68,19 @@ extension ModelContext {
 
   /// Fires the trackings of relationship `slot` of `model`, the context's handle of an object
   /// whose relationship the session just wrote.
+  ///
+  /// Like an attribute's write, it takes no reference count of its own for the class info or
+  /// the key path.
   func observationDidWrite(_ model: ModelObject, relationshipSlot slot: Int) {
     guard observation.mayBeTracked else { return }
-    let keyPath = model._classInfo.observedKeyPaths.relationship(slot, row: model._row)
-    observation.registrar.willSet(model, keyPath: keyPath)
-    observation.registrar.didSet(model, keyPath: keyPath)
+    let registrar = observation.registrar
+    model._classInfoReference._withUnsafeGuaranteedRef { info in
+      info.observedKeyPaths.unretainedRelationship(slot, row: model._row)
+        ._withUnsafeGuaranteedRef {
+          registrar.willSet(model, keyPath: $0)
+          registrar.didSet(model, keyPath: $0)
+        }
+    }
   }
 
   /// Fires the trackings of every property of `model` (its changes were discarded, or it is
