@@ -73,6 +73,10 @@ extension ModelContext {
   /// the key path.
   func observationDidWrite(_ model: ModelObject, relationshipSlot slot: Int) {
     guard observation.mayBeTracked else { return }
+    guard supersededHandles.isEmpty else {
+      fire(model, observedInfo(of: model).observedKeyPaths.relationship(slot, row: model._row))
+      return
+    }
     let registrar = observation.registrar
     model._classInfoReference._withUnsafeGuaranteedRef { info in
       info.observedKeyPaths.unretainedRelationship(slot, row: model._row)
@@ -101,7 +105,7 @@ extension ModelContext {
   /// The class whose key paths reads of `model`'s properties report: the class the context
   /// makes its object's handles of, which is `model`'s own class unless `model` is a
   /// superseded handle (``ModelContext/refreshInexactClasses()``). Its slots cover `model`'s.
-  private func observedInfo(of model: ModelObject) -> ModelClassInfo {
+  func observedInfo(of model: ModelObject) -> ModelClassInfo {
     guard !supersededHandles.isEmpty,
       let current = modelClassIfAny(forEntity: Int(model._key.entity)),
       current != type(of: model)

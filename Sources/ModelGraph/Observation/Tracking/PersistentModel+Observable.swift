@@ -48,6 +48,13 @@ extension ModelObject {
     let observation = context.observation
     guard observation.observesReads else { return }
     observation.reads.reported = true
+    guard context.supersededHandles.isEmpty else {
+      // Reads report the key paths of the object's nearest known class, as attribute reads do
+      // (through the table), so that a write through either handle fires them.
+      let keyPath = context.observedInfo(of: self).observedKeyPaths.relationship(slot, row: _row)
+      observation.registrar.access(self, keyPath: keyPath)
+      return
+    }
     _classInfoReference._withUnsafeGuaranteedRef { info in
       info.observedKeyPaths.unretainedRelationship(slot, row: _row)._withUnsafeGuaranteedRef {
         observation.registrar.access(self, keyPath: $0)
