@@ -118,29 +118,35 @@ extension PostgreSQLConnection {
   }
 
   /// Calls `body` with the number of `parameters` and their values as C strings (`nil` for
-  /// NULL), laid out in one buffer.
-  private static func withParameters(
+  /// NULL), laid out in one buffer: each value's UTF-8 bytes copied whole, then its NUL.
+  static func withParameters(
     _ parameters: [String?],
     _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?) -> Int32
   ) -> Int32 {
-    var bytes: [CChar] = []
-    var offsets: [Int?] = []
-    offsets.reserveCapacity(parameters.count)
-    for parameter in parameters {
-      guard let parameter else {
-        offsets.append(nil)
-        continue
+    var size = 0
+    for parameter in parameters { size += (parameter?.utf8.count ?? -1) + 1 }
+    return withUnsafeTemporaryAllocation(of: CChar.self, capacity: max(size, 1)) { bytes in
+      withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: parameters.count) {
+        values in
+        var end = 0
+        for (index, parameter) in parameters.enumerated() {
+          guard var parameter else {
+            values.initializeElement(at: index, to: nil)
+            continue
+          }
+          let start = bytes.baseAddress! + end
+          parameter.withUTF8 { utf8 in
+            utf8.withMemoryRebound(to: CChar.self) { text in
+              if let base = text.baseAddress { start.initialize(from: base, count: text.count) }
+              end += text.count
+            }
+          }
+          bytes.initializeElement(at: end, to: 0)
+          end += 1
+          values.initializeElement(at: index, to: UnsafePointer(start))
+        }
+        return body(Int32(parameters.count), UnsafePointer(values.baseAddress))
       }
-      offsets.append(bytes.count)
-      for byte in parameter.utf8 { bytes.append(CChar(bitPattern: byte)) }
-      bytes.append(0)
-    }
-    return bytes.withUnsafeBufferPointer { buffer in
-      let values = offsets.map { offset -> UnsafePointer<CChar>? in
-        guard let offset, let base = buffer.baseAddress else { return nil }
-        return base + offset
-      }
-      return values.withUnsafeBufferPointer { body(Int32(parameters.count), $0.baseAddress) }
     }
   }
 

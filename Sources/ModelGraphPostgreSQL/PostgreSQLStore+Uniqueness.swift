@@ -54,7 +54,7 @@ extension PostgreSQLStore {
     case .int(let number): String(number)
     case .uint(let number): String(number)
     case .bool(let flag): flag ? "t" : "f"
-    case .uuid(let uuid): uuid.uuidString.lowercased()
+    case .uuid(let uuid): SQLMapping.uuidText(uuid).lowercased()
     default: nil
     }
   }

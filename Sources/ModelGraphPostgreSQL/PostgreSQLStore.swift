@@ -414,7 +414,7 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
     let uuid = withUnsafeBytes(of: (bytes.0.bigEndian, bytes.1.bigEndian)) {
       $0.load(as: uuid_t.self)
     }
-    return UUID(uuid: uuid).uuidString
+    return SQLMapping.uuidText(UUID(uuid: uuid))
   }
 
   /// After a lost connection: whether the save of `token`, sent on the server process

@@ -86,7 +86,7 @@ enum SQLMapping {
     case (.double(let value), _): return double(value)
     case (.string(let value), _): return literal(value)
     case (.date(let value), _): return double(value.timeIntervalSinceReferenceDate)
-    case (.uuid(let value), _): return "'\(value.uuidString)'::uuid"
+    case (.uuid(let value), _): return "'\(uuidText(value))'::uuid"
     case (.url(let value), _): return literal(value.absoluteString)
     case (.data(let value), .data), (.data(let value), .composite): return literal(bytes: value)
     case (.decimal(let value), _):
@@ -108,7 +108,7 @@ enum SQLMapping {
     case (.double(let value), _): return doubleText(value)
     case (.string(let value), _): return value
     case (.date(let value), _): return doubleText(value.timeIntervalSinceReferenceDate)
-    case (.uuid(let value), _): return value.uuidString
+    case (.uuid(let value), _): return uuidText(value)
     case (.url(let value), _): return value.absoluteString
     case (.data(let value), .data), (.data(let value), .composite): return hex(value)
     case (.decimal(let value), _): return value.isNaN ? "NaN" : value.description
@@ -118,8 +118,56 @@ enum SQLMapping {
   }
 
   /// `values` as a `bigint[]` parameter in PostgreSQL's array text format (`{1,2,3}`).
+  ///
+  /// Written digit by digit into one buffer: a save sends its identifiers this way.
   static func bigintArray(_ values: [Int64]) -> String {
-    "{" + values.map { String($0) }.joined(separator: ",") + "}"
+    // At most 20 bytes a value (`-9223372036854775808`) and its comma, then the braces.
+    String(unsafeUninitializedCapacity: values.count * 21 + 2) { buffer in
+      var end = 0
+      buffer[end] = UInt8(ascii: "{")
+      end += 1
+      for (index, value) in values.enumerated() {
+        if index > 0 {
+          buffer[end] = UInt8(ascii: ",")
+          end += 1
+        }
+        if value < 0 {
+          buffer[end] = UInt8(ascii: "-")
+          end += 1
+        }
+        var magnitude = value.magnitude
+        let start = end
+        repeat {
+          buffer[end] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+          magnitude /= 10
+          end += 1
+        } while magnitude > 0
+        buffer[start..<end].reverse()
+      }
+      buffer[end] = UInt8(ascii: "}")
+      return end + 1
+    }
+  }
+
+  /// `uuid` as ``UUID/uuidString`` writes it (upper-case hexadecimal digits in groups of 8, 4,
+  /// 4, 4 and 12), without its formatting through `snprintf`.
+  static func uuidText(_ uuid: UUID) -> String {
+    let digits: StaticString = "0123456789ABCDEF"
+    return withUnsafeBytes(of: uuid.uuid) { bytes in
+      String(unsafeUninitializedCapacity: 36) { buffer in
+        var end = 0
+        for (index, byte) in bytes.enumerated() {
+          if index == 4 || index == 6 || index == 8 || index == 10 {
+            buffer[end] = UInt8(ascii: "-")
+            end += 1
+          }
+          buffer[end] = digits.utf8Start[Int(byte >> 4)]
+          buffer[end + 1] = digits.utf8Start[Int(byte & 15)]
+          end += 2
+        }
+        return end
+      }
+    }
   }
 
   /// A double in float8's text format, which also reads `NaN` and `±Infinity`.
