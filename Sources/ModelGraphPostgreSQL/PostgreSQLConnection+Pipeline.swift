@@ -72,6 +72,14 @@ extension PostgreSQLConnection {
     if let failure { throw ended(by: failure) }
   }
 
+  /// The name `sql` is prepared under on this connection, or `nil`.
+  func preparedName(_ sql: String) -> String? {
+    if let name = recentlyPrepared[sql] { return name }
+    guard let name = prepared[sql] else { return nil }
+    recentlyPrepared.remember(sql, name)
+    return name
+  }
+
   /// Sends `statements` and the pipeline's end (unless `syncing` is false) in pipeline mode,
   /// and flushes them.
   ///
@@ -85,7 +93,7 @@ extension PostgreSQLConnection {
     var preparing: [(String, String, Int)] = []
     var pending: [String: String] = [:]
     for statement in statements {
-      var name = statement.reused ? prepared[statement.sql] ?? pending[statement.sql] : nil
+      var name = statement.reused ? preparedName(statement.sql) ?? pending[statement.sql] : nil
       if name == nil, statement.reused, prepared.count + pending.count < Self.preparedLimit {
         preparedNames += 1
         let fresh = "mg_p\(preparedNames)"

@@ -18,7 +18,12 @@ final class PostgreSQLConnection {
   private(set) var backendPID: Int32 = 0
   /// The statements prepared on this connection: the name of each, by its text. Empty on a new
   /// connection (a reconnect prepares again), and emptied when the schema may have changed.
-  var prepared: [String: String] = [:]
+  var prepared: [String: String] = [:] {
+    didSet { if prepared.isEmpty { recentlyPrepared.removeAll() } }
+  }
+  /// The last statements found in ``prepared``, looked up without hashing their text; emptied
+  /// with it.
+  var recentlyPrepared = RecentLookups<String, String>()
   /// The number of statement names handed out; names are never reused on one connection.
   var preparedNames = 0
   /// Whether the open transaction changed the schema: its end (commit or rollback) empties

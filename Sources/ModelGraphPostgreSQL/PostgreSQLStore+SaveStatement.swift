@@ -50,8 +50,11 @@ extension PostgreSQLStore {
     }
     for write in writes { parameters.append(write.object) }
     let text: String
-    if let cached = mergedTexts[key] {
+    if let recent = recentMergedTexts[key] {
+      text = recent
+    } else if let cached = mergedTexts[key] {
       text = cached
+      recentMergedTexts.remember(key, cached)
     } else {
       text = Self.saveText(writes: writes.map(\.row), insertions: merged)
       if mergedTexts.count >= 256 { mergedTexts = [:] }

@@ -80,7 +80,11 @@ public final class PostgreSQLStore: StorePersistence, @unchecked Sendable {
   /// The statement texts of each class's saves, by the class's identity.
   var statementCache: [ObjectIdentifier: PostgreSQLStatementTexts] = [:]
   /// The texts of merged inserts (``merged(_:)``), by the texts they merge.
-  var mergedTexts: [[String]: String] = [:]
+  var mergedTexts: [[String]: String] = [:] {
+    didSet { if mergedTexts.isEmpty { recentMergedTexts.removeAll() } }
+  }
+  /// The last texts found in ``mergedTexts``, looked up without hashing; emptied with it.
+  var recentMergedTexts = RecentLookups<[String], String>()
   /// Whether ``close()`` was called; atomic, so the listener reads it without waiting for a
   /// save that holds `lock` through its round trip.
   private let closed = Atomic<Bool>(false)

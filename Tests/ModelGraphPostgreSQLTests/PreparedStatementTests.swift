@@ -174,6 +174,28 @@ extension PostgreSQLStoreSuites {
     }
 
     @Test(
+      "a statement run often enough to be looked up without hashing is prepared again after a schema change"
+    )
+    func schemaChangeForgetsRecentlyPrepared() throws {
+      let url = try TestServer.freshURL()
+      let connection = try PostgreSQLConnection(url.absoluteString)
+      try connection.run("CREATE TABLE t (c bigint)")
+      let insert = "INSERT INTO t (c) VALUES ($1)"
+      // The second run finds the statement prepared, and remembers its name.
+      for value in ["1", "2"] {
+        try connection.runPipelined([PostgreSQLStatement(insert, [value])])
+      }
+      let first = try #require(connection.preparedName(insert))
+      try connection.run("ALTER TABLE t ALTER COLUMN c TYPE text")
+      #expect(connection.preparedName(insert) == nil)
+      try connection.runPipelined([PostgreSQLStatement(insert, ["abc"])])
+      #expect(try #require(connection.preparedName(insert)) != first)
+      try connection.runPipelined([PostgreSQLStatement(insert, ["def"])])
+      #expect(
+        try TestServer.query("SELECT c FROM t ORDER BY c", at: url) == ["1", "2", "abc", "def"])
+    }
+
+    @Test(
       "a statement prepared in a transaction that changed the schema is dropped when it rolls back")
     func rolledBackSchemaChangeForgetsPrepared() throws {
       let url = try TestServer.freshURL()
