@@ -14,6 +14,8 @@ final class PostgreSQLStatementTexts {
   let toMany: [Int]
   /// The columns of the attributes, then of the to-one relationships, as SQL identifiers.
   let columns: [String]
+  /// The columns of an insert: `id`, `_version`, then ``columns``.
+  let insertColumns: [String]
   /// The delete of one object (`$1` its identifier, `$2` the version the save is based on),
   /// returning a row only where the object's version is no newer than that.
   let deleteRow: String
@@ -38,6 +40,7 @@ final class PostgreSQLStatementTexts {
     columns =
       entity.attributes.map { SQLMapping.quoted($0.name) }
       + toOne.map { SQLMapping.quoted(entity.relationships[$0].name) }
+    insertColumns = ["id", "_version"] + columns
     deleteRow = "DELETE FROM \(table) WHERE id = $1 AND _version <= $2 RETURNING 1"
     delete = "WITH u AS (\(deleteRow)) " + PostgreSQLSchema.expectOne(object: 3)
     var joinInserts: [Int: String] = [:]
@@ -56,7 +59,7 @@ final class PostgreSQLStatementTexts {
   /// The insert of `rows` rows into every column (with `id` and `_version` first).
   func insert(rows: Int) -> String {
     if let text = inserts[rows] { return text }
-    let text = PostgreSQLStore.insertText(table, columns: ["id", "_version"] + columns, rows: rows)
+    let text = PostgreSQLStore.insertText(table, columns: insertColumns, rows: rows)
     // Kept for the shapes a connection keeps prepared; larger ones are rare.
     if rows <= PostgreSQLStatement.reusedRows { inserts[rows] = text }
     return text

@@ -30,18 +30,26 @@ extension PostgreSQLStore {
     let catalog = commit.catalog
     var published: [Int: Table] = [:]
     for part in commit.tables { published[part.entity] = part.table }
+    // Each class's code, looked up by its name at most once a save (`nil`: not yet).
+    var entityCodes = [Int64??](repeating: nil, count: catalog.entities.count)
+    func code(_ entity: Int) -> Int64? {
+      if let known = entityCodes[entity] { return known }
+      let found = codes[catalog.entities[entity].name]
+      entityCodes[entity] = .some(found)
+      return found
+    }
     /// The object's identifier, or `nil` for a reference to an object that no longer lives
     /// (the engine reads it as nil).
     func globalID(_ key: ObjectKey) -> Int64? {
       let entity = Int(key.entity)
       guard let table = published[entity] ?? commit.previous.tables.dropFirst(entity).first,
-        table.contains(key), let code = codes[catalog.entities[entity].name]
+        table.contains(key), let code = code(entity)
       else { return nil }
       return code << SQLMapping.rowBits | Int64(key.row)
     }
     for part in commit.tables {
       let entity = catalog.entities[part.entity]
-      guard let code = codes[entity.name] else {
+      guard let code = code(part.entity) else {
         throw PostgreSQLError(.malformed, message: "class \(entity.name) has no code")
       }
       let texts = statementTexts(for: entity)
@@ -51,6 +59,8 @@ extension PostgreSQLStore {
       let (toOne, toMany) = (texts.toOne, texts.toMany)
       var inserts: [[String?]] = []
       var joins: [PostgreSQLStatement] = []
+      let reserved = blocks[entity.name] ?? []
+      let columnCount = entity.attributes.count + toOne.count
       for row in part.rows {
         let id = code << SQLMapping.rowBits | Int64(row)
         let alive = row < table.rowCount && table.isAlive(row)
@@ -64,7 +74,7 @@ extension PostgreSQLStore {
               statement: texts.delete, object: "\(entity.name)/\(row)"))
           continue
         }
-        if !existed, !rewriting, !(blocks[entity.name]?.contains { $0.contains(row) } ?? false) {
+        if !existed, !rewriting, !reserved.contains(where: { $0.contains(row) }) {
           throw PostgreSQLError(
             .connectionLost,
             message: "a new \(entity.name) was made while the server could not be reached, so "
@@ -76,8 +86,13 @@ extension PostgreSQLStore {
         // only the values written are read and made text.
         let before = existed ? previous : nil
         var written: [Int] = []
+        written.reserveCapacity(columnCount)
+        // An insert's values begin with its identifier and version, an update's end with its
+        // new version, identifier and base.
         var values: [String?] = []
-        for (slot, attribute) in entity.attributes.enumerated() {
+        values.reserveCapacity(columnCount + 3)
+        if !existed { values += [String(id), String(version)] }
+        for slot in entity.attributes.indices {
           let column = table.attributeColumns[slot]
           // A custom stage's save writes every attribute: a column the stage owes a value
           // is NULL in the database even where the version it read holds the empty value.
@@ -90,11 +105,12 @@ extension PostgreSQLStore {
           if case .string(let text) = value, text.utf8.contains(0) {
             throw PostgreSQLError(
               .unsupportedValue,
-              message: "\(entity.name).\(attribute.name) holds a string with the NUL character "
+              message:
+                "\(entity.name).\(entity.attributes[slot].name) holds a string with the NUL character "
                 + "(U+0000), which PostgreSQL text cannot hold; nothing was saved")
           }
           written.append(slot)
-          values.append(SQLMapping.parameter(value, type: attribute.valueType))
+          values.append(SQLMapping.parameter(value, type: entity.attributes[slot].valueType))
         }
         for (index, slot) in toOne.enumerated() {
           let key = (table.relationshipColumns[slot] as! Column<ObjectKey?>)[row]
@@ -108,12 +124,13 @@ extension PostgreSQLStore {
         }
         if existed {
           let update = texts.update(written: written)
+          values += [String(version), String(id), base]
           writes.append(
             CheckedWrite(
-              row: PostgreSQLStatement(update.row, values + [String(version), String(id), base]),
+              row: PostgreSQLStatement(update.row, values),
               statement: update.statement, object: "\(entity.name)/\(row)"))
         } else {
-          inserts.append([String(id), String(version)] + values)
+          inserts.append(values)
         }
         for slot in toMany {
           let keys = table.relatedKeys(row: row, slot: slot)
@@ -132,7 +149,7 @@ extension PostgreSQLStore {
         }
       }
       insertions += Self.inserts(
-        texts.table, columns: ["id", "_version"] + texts.columns, rows: inserts,
+        texts.table, columns: texts.insertColumns, rows: inserts,
         text: texts.insert(rows:))
       insertions += joins
     }
