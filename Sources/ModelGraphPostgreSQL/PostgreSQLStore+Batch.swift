@@ -28,8 +28,12 @@ extension PostgreSQLStore {
     var insertions: [PostgreSQLStatement] = []
     var ids: [Int64] = []
     let catalog = commit.catalog
-    var published: [Int: Table] = [:]
-    for part in commit.tables { published[part.entity] = part.table }
+    // The tables this save publishes, by entity index (`nil`: as in the previous version).
+    var publishing = [Table?](repeating: nil, count: catalog.entities.count)
+    for part in commit.tables where part.entity < publishing.count {
+      publishing[part.entity] = part.table
+    }
+    let published = publishing
     // Each class's code, looked up by its name at most once a save (`nil`: not yet).
     var entityCodes = [Int64??](repeating: nil, count: catalog.entities.count)
     func code(_ entity: Int) -> Int64? {
@@ -42,7 +46,8 @@ extension PostgreSQLStore {
     /// (the engine reads it as nil).
     func globalID(_ key: ObjectKey) -> Int64? {
       let entity = Int(key.entity)
-      guard let table = published[entity] ?? commit.previous.tables.dropFirst(entity).first,
+      let own = entity < published.count ? published[entity] : nil
+      guard let table = own ?? commit.previous.tables.dropFirst(entity).first,
         table.contains(key), let code = code(entity)
       else { return nil }
       return code << SQLMapping.rowBits | Int64(key.row)

@@ -174,7 +174,7 @@ enum SQLMapping {
   private static func doubleText(_ value: Double) -> String {
     if value.isNaN { return "NaN" }
     if value.isInfinite { return value < 0 ? "-Infinity" : "Infinity" }
-    return "\(value)"
+    return value.description
   }
 
   /// Bytes in bytea's hex text format: `\x` and two digits a byte.
