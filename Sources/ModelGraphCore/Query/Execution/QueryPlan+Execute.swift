@@ -101,48 +101,6 @@ extension QueryPlan {
     return Array(keys[start..<end])
   }
 
-  /// Appends the keys of the live rows among `rows` (an index's answer, with no condition
-  /// left to test) of `table`, in order, until `keys` holds `stop` keys.
-  ///
-  /// The rows go in blocks of ``stampBlock``: a first loop only loads each row's stamp into a
-  /// buffer on the stack, then a second makes the keys of the live rows from the buffer (a
-  /// stamp gives both the row's liveness and its generation). The stamps of rows an index
-  /// scatters over a large table miss the cache, and a loop of independent loads with
-  /// nothing else to do keeps many more of those misses in flight than one that also
-  /// appends. A block holds no more rows than keys are still wanted, so a small limit loads
-  /// few stamps.
-  /// - Returns: `false` when `keys` reached `stop`.
-  private static func appendLiveKeys(
-    _ rows: [Int32], of table: Table, entity: Int, to keys: inout [ObjectKey], stop: Int?
-  ) -> Bool {
-    let stamps = table.stamps
-    let count = stamps.count
-    let stop = stop ?? Int.max
-    return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: stampBlock) { loaded in
-      var start = 0
-      while start < rows.count {
-        let wanted = max(stop - keys.count, 1)
-        let end = start + min(rows.count - start, loaded.count, wanted)
-        for index in start..<end {
-          let row = Int(rows[index])
-          // A row past the table's end (none in a consistent index) counts as dead.
-          loaded[index &- start] = row < count ? stamps[row] : 0
-        }
-        for index in start..<end {
-          let stamp = loaded[index &- start]
-          guard stamp & 1 == 1 else { continue }
-          keys.append(ObjectKey(entity: entity, row: Int(rows[index]), generation: stamp >> 1))
-          if keys.count >= stop { return false }
-        }
-        start = end
-      }
-      return true
-    }
-  }
-
-  /// The number of rows whose stamps ``appendLiveKeys(_:of:entity:to:stop:)`` loads in one go.
-  private static var stampBlock: Int { 256 }
-
   /// The keys of `found`, sliced by `request`'s offset and limit; `tables` and `entities`
   /// give each table position's table and class.
   private static func keys(
